@@ -1,0 +1,72 @@
+"""The Avatar method: a random local combination of each individual's nearest neighbours.
+
+SPEC section 3. For each individual ``i``: its ``k`` nearest neighbours in the first
+``ncp`` latent coordinates, excluding ``i`` itself; weights
+``P_j = (1 / d_ij) * E_j * 2^(-pi_j)`` with ``E_j ~ Exp(1)`` and ``pi`` a uniform random
+permutation of ``0..k-1``, normalised to sum to 1; the avatar is the weighted
+combination of the neighbours. Because coding, projection and inverse projection
+are linear, the combination is computed in closed form on the neighbours' values:
+numeric value ``sum_j w_j x_j``; categorical value drawn from the neighbours' weighted
+modality frequencies, which is the same as taking the value of one neighbour drawn
+with probabilities ``w`` (an independent draw per variable).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.spatial import cKDTree
+
+from core.encoding import EncodedTable
+
+
+def neighbours_excluding_self(coordinates: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Distances and indices (n, k) of each row's ``k`` nearest other rows, nearest first.
+
+    One exact tree query for ``k + 1`` neighbours per row, on every core (an unbalanced,
+    non-compacted tree builds faster and, on latent coordinates, answers faster). The row itself is dropped;
+    where exact duplicates crowd it out of the ``k + 1`` (ties at distance 0), the
+    farthest of them is dropped instead.
+    """
+    n_rows = len(coordinates)
+    tree = cKDTree(coordinates, balanced_tree=False, compact_nodes=False)
+    distances, indices = tree.query(coordinates, k=k + 1, workers=-1)
+    is_self = indices == np.arange(n_rows)[:, None]
+    is_self[~is_self.any(axis=1), -1] = True
+    keep = ~is_self
+    return distances[keep].reshape(n_rows, k), indices[keep].reshape(n_rows, k)
+
+
+def neighbour_weights(distances: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Normalised weights ``w_j = P_j / sum(P)`` with ``P_j = (1 / d_ij) * E_j * 2^(-pi_j)``.
+
+    A zero distance (a duplicate row) is replaced by the smallest positive distance
+    of its row, so that it does not take all the weight; a row whose neighbours are
+    all duplicates gets every distance set to 1.
+    """
+    n_rows, k = distances.shape
+    positive = np.where(distances > 0, distances, np.inf)
+    floor = positive.min(axis=1, keepdims=True)
+    floor[~np.isfinite(floor)] = 1.0
+    distances = np.where(distances > 0, distances, floor)
+    exponential = rng.exponential(1.0, size=(n_rows, k))
+    ranks = rng.permuted(np.broadcast_to(np.arange(k), (n_rows, k)), axis=1)  # a uniform permutation per row
+    unnormalised = exponential * np.exp2(-ranks) / distances
+    return unnormalised / unnormalised.sum(axis=1, keepdims=True)
+
+
+def combine_neighbours(
+    table: EncodedTable, indices: np.ndarray, weights: np.ndarray, rng: np.random.Generator
+) -> EncodedTable:
+    """The avatars in closed form: weighted sums of numeric values, weighted draws of categories."""
+    numeric = np.empty((len(indices), table.numeric.shape[1]))
+    for j in range(table.numeric.shape[1]):
+        numeric[:, j] = np.einsum("ij,ij->i", table.numeric[:, j][indices], weights)
+    cumulative = np.cumsum(weights, axis=1)
+    last = indices.shape[1] - 1
+    rows = np.arange(len(indices))
+    codes = np.empty((len(indices), table.codes.shape[1]), dtype=np.int32)
+    for j in range(table.codes.shape[1]):
+        targets = rng.random(len(indices)) * cumulative[:, -1]
+        chosen = np.minimum((cumulative <= targets[:, None]).sum(axis=1), last)
+        codes[:, j] = table.codes[indices[rows, chosen], j]
+    return table.with_arrays(numeric, codes)

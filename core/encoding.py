@@ -1,0 +1,179 @@
+"""Typed columns <-> numeric arrays: the engine's internal representation of a table.
+
+Numeric and datetime columns become one float matrix (datetimes as seconds since
+1970-01-01 UTC, SPEC section 2, step 1); categorical columns become one matrix of
+integer codes into the modalities seen at fit time. Missing values are ``NaN`` and
+code ``-1``. Decoding restores the columns' types (SPEC section 2, step 5): whole-number
+columns are rounded, decimals are rounded to the precision the column was written
+with, datetimes to the resolution they were recorded at, booleans stay booleans.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+
+from core.schema import Kind
+
+MAX_DECIMALS = 6
+_DECIMALS_SAMPLE = 20_000
+_SECOND_NS = 1_000_000_000
+_RESOLUTIONS_S = (86_400.0, 1.0)
+
+
+@dataclass(frozen=True)
+class EncodedTable:
+    """A table as arrays: ``numeric`` (n, p) float64 and ``codes`` (n, q) int32."""
+
+    numeric: np.ndarray
+    codes: np.ndarray
+    numeric_names: tuple[str, ...]
+    categorical_names: tuple[str, ...]
+    categories: tuple[np.ndarray, ...]
+
+    @property
+    def n_rows(self) -> int:
+        return self.numeric.shape[0]
+
+    def take(self, rows: np.ndarray) -> EncodedTable:
+        """The rows at positions ``rows``."""
+        return replace(self, numeric=self.numeric[rows], codes=self.codes[rows])
+
+    def with_arrays(self, numeric: np.ndarray, codes: np.ndarray) -> EncodedTable:
+        """Same columns, other values."""
+        return replace(self, numeric=numeric, codes=codes)
+
+
+@dataclass(frozen=True)
+class _NumericColumn:
+    name: str
+    is_datetime: bool
+    decimals: int | None  # None: keep full precision
+    datetime_resolution_s: float | None
+    timezone: object
+
+
+class TableCodec:
+    """Fitted encoder and decoder of one table's columns.
+
+    Parameters
+    ----------
+    kinds : mapping of column name to :class:`~core.schema.Kind`.
+
+    Attributes
+    ----------
+    columns_ : the column order of the fitted table.
+    numeric_columns_, categories_ : the per-column facts decoding needs.
+    """
+
+    def __init__(self, kinds: Mapping[str, Kind]):
+        self.kinds = kinds
+
+    def fit(self, frame: pd.DataFrame) -> TableCodec:
+        self.columns_ = [str(name) for name in frame.columns]
+        self.numeric_columns_ = [
+            self._describe_numeric(frame[name]) for name in self.columns_ if self.kinds[name] is not Kind.CATEGORICAL
+        ]
+        self.categories_ = {
+            name: _modalities(frame[name]) for name in self.columns_ if self.kinds[name] is Kind.CATEGORICAL
+        }
+        return self
+
+    @staticmethod
+    def _describe_numeric(column: pd.Series) -> _NumericColumn:
+        if pd.api.types.is_datetime64_any_dtype(column):
+            seconds = _datetime_seconds(column)
+            observed = seconds[~np.isnan(seconds)]
+            resolution = next((r for r in _RESOLUTIONS_S if np.all(np.mod(observed, r) == 0)), None)
+            return _NumericColumn(str(column.name), True, None, resolution, getattr(column.dt, "tz", None))
+        values = column.to_numpy(dtype=float, na_value=np.nan)
+        return _NumericColumn(str(column.name), False, _decimals(values), None, None)
+
+    def encode(self, frame: pd.DataFrame) -> EncodedTable:
+        """Arrays of ``frame``; modalities unseen at fit time are coded ``-1`` like missing values."""
+        n_rows = len(frame)
+        numeric = np.empty((n_rows, len(self.numeric_columns_)), dtype=np.float64)
+        for position, column in enumerate(self.numeric_columns_):
+            values = frame[column.name]
+            numeric[:, position] = (
+                _datetime_seconds(values) if column.is_datetime else values.to_numpy(dtype=float, na_value=np.nan)
+            )
+        codes = np.empty((n_rows, len(self.categories_)), dtype=np.int32)
+        for position, (name, modalities) in enumerate(self.categories_.items()):
+            codes[:, position] = pd.Index(modalities).get_indexer(frame[name].astype(object))
+        return EncodedTable(
+            numeric=numeric,
+            codes=codes,
+            numeric_names=tuple(column.name for column in self.numeric_columns_),
+            categorical_names=tuple(self.categories_),
+            categories=tuple(self.categories_.values()),
+        )
+
+    def decode(self, table: EncodedTable) -> pd.DataFrame:
+        """A frame with the fitted columns, in their order and types."""
+        columns: dict[str, pd.Series] = {}
+        for position, column in enumerate(self.numeric_columns_):
+            columns[column.name] = _decode_numeric(table.numeric[:, position], column)
+        for position, (name, modalities) in enumerate(self.categories_.items()):
+            columns[name] = _decode_categorical(table.codes[:, position], modalities)
+        return pd.DataFrame({name: columns[name] for name in self.columns_})
+
+
+def _modalities(column: pd.Series) -> np.ndarray:
+    values = column.dropna().astype(object)
+    modalities = pd.unique(values)
+    try:
+        return np.asarray(sorted(modalities), dtype=object)
+    except TypeError:  # values of mixed types: keep the order of first appearance
+        return np.asarray(modalities, dtype=object)
+
+
+def _datetime_seconds(column: pd.Series) -> np.ndarray:
+    """Seconds since 1970-01-01 UTC, NaN where missing."""
+    naive = column.dt.tz_convert("UTC").dt.tz_localize(None) if getattr(column.dt, "tz", None) else column
+    nanoseconds = naive.astype("datetime64[ns]").to_numpy().view(np.int64)
+    seconds = nanoseconds / _SECOND_NS
+    seconds[pd.isna(column).to_numpy()] = np.nan
+    return seconds
+
+
+def _decimals(values: np.ndarray) -> int | None:
+    """The fewest decimals (0 to MAX_DECIMALS) that write every value exactly, else None."""
+    observed = values[np.isfinite(values)][:_DECIMALS_SAMPLE]
+    for decimals in range(MAX_DECIMALS + 1):
+        scaled = observed * 10.0**decimals
+        if np.all(np.abs(scaled - np.round(scaled)) <= 1e-9 * np.maximum(1.0, np.abs(scaled))):
+            return decimals
+    return None
+
+
+def _decode_numeric(values: np.ndarray, column: _NumericColumn) -> pd.Series:
+    missing = np.isnan(values)
+    if column.is_datetime:
+        resolution = column.datetime_resolution_s
+        seconds = np.round(values / resolution) * resolution if resolution else values
+        nanoseconds = np.where(missing, 0, np.round(seconds * _SECOND_NS)).astype(np.int64)
+        decoded = pd.Series(nanoseconds.view("datetime64[ns]"))
+        decoded[missing] = pd.NaT
+        if column.timezone is not None:
+            decoded = decoded.dt.tz_localize("UTC").dt.tz_convert(column.timezone)
+        return decoded
+    if column.decimals is None:
+        return pd.Series(values)
+    rounded = np.round(values, column.decimals)
+    if column.decimals == 0:
+        if missing.any():
+            return pd.Series(pd.array(np.where(missing, 0, rounded).astype(np.int64), dtype="Int64")).mask(missing)
+        return pd.Series(rounded.astype(np.int64))
+    return pd.Series(rounded)
+
+
+def _decode_categorical(codes: np.ndarray, modalities: np.ndarray) -> pd.Series:
+    lookup = np.append(modalities, None).astype(object)  # code -1 -> None
+    decoded = pd.Series(lookup[codes], dtype=object)
+    if len(modalities) and all(isinstance(value, (bool, np.bool_)) for value in modalities):
+        return decoded.astype("boolean")
+    return decoded

@@ -1,0 +1,135 @@
+"""Temporary imputation of missing values, with missing-indicator variables (SPEC section 2, step 2).
+
+Each incomplete variable gets an indicator variable (a categorical with modalities
+``False``/``True``) that takes part in the projection and the synthesis; its value is
+imputed so that the projection sees a complete table. At the end the avatar's value
+is set back to missing where the avatar's own indicator says so.
+
+Methods: ``mean``, ``median`` (numeric; categorical variables take the mode), ``mode``,
+``knn`` and ``fast_knn`` (the default). The two k-NN methods impute a missing value
+from the ``N_NEIGHBOURS`` nearest donors that observe the variable: mean of their values
+(numeric) or their most frequent modality, ties going to the nearest donor
+(categorical). Nearness is measured on the first ``IMPUTATION_AXES`` axes of a
+projection of the incomplete table in which a missing value sits at the centroid.
+``knn`` takes every row as a donor; ``fast_knn`` fits the projection on, and takes
+donors from, a random ``DONOR_FRACTION`` of the rows (at least ``MIN_DONORS``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.spatial import cKDTree
+
+from core.encoding import EncodedTable
+from core.projection import Projection
+
+IMPUTATION_METHODS = ("fast_knn", "knn", "mode", "median", "mean")
+N_NEIGHBOURS = 5
+IMPUTATION_AXES = 5
+DONOR_FRACTION = 0.1
+MIN_DONORS = 1_000
+MISSING_SUFFIX = " (missing)"
+MISSING_MODALITIES = np.array([False, True], dtype=object)
+
+
+def add_missing_indicators(table: EncodedTable) -> tuple[EncodedTable, int]:
+    """``table`` with one indicator variable per incomplete variable appended to its categoricals.
+
+    Returns the new table and the number of categorical variables that came before
+    the indicators. Indicators of numeric variables come first, in column order.
+    """
+    numeric_missing = np.isnan(table.numeric)
+    categorical_missing = table.codes < 0
+    incomplete_numeric = np.flatnonzero(numeric_missing.any(axis=0))
+    incomplete_categorical = np.flatnonzero(categorical_missing.any(axis=0))
+    indicators = np.hstack([numeric_missing[:, incomplete_numeric], categorical_missing[:, incomplete_categorical]])
+    names = [table.numeric_names[j] + MISSING_SUFFIX for j in incomplete_numeric] + [
+        table.categorical_names[j] + MISSING_SUFFIX for j in incomplete_categorical
+    ]
+    extended = EncodedTable(
+        numeric=table.numeric,
+        codes=np.hstack([table.codes, indicators.astype(np.int32)]),
+        numeric_names=table.numeric_names,
+        categorical_names=table.categorical_names + tuple(names),
+        categories=table.categories + (MISSING_MODALITIES,) * len(names),
+    )
+    return extended, len(table.categorical_names)
+
+
+def restore_missing(table: EncodedTable, n_categorical: int) -> EncodedTable:
+    """Blank each value whose indicator says missing, and drop the indicators (inverse of the above)."""
+    numeric = table.numeric.copy()
+    codes = table.codes[:, :n_categorical].copy()
+    indicator_of = {name: position for position, name in enumerate(table.categorical_names)}
+    for j, name in enumerate(table.numeric_names):
+        if (position := indicator_of.get(name + MISSING_SUFFIX)) is not None:
+            numeric[table.codes[:, position] == 1, j] = np.nan
+    for j, name in enumerate(table.categorical_names[:n_categorical]):
+        if (position := indicator_of.get(name + MISSING_SUFFIX)) is not None:
+            codes[table.codes[:, position] == 1, j] = -1
+    return EncodedTable(
+        numeric=numeric,
+        codes=codes,
+        numeric_names=table.numeric_names,
+        categorical_names=table.categorical_names[:n_categorical],
+        categories=table.categories[:n_categorical],
+    )
+
+
+def impute(table: EncodedTable, method: str, rng: np.random.Generator) -> EncodedTable:
+    """A complete copy of ``table`` (see the module docstring for the methods)."""
+    numeric, codes = table.numeric.copy(), table.codes.copy()
+    numeric_missing, categorical_missing = np.isnan(numeric), codes < 0
+    if not numeric_missing.any() and not categorical_missing.any():
+        return table
+    if method in ("knn", "fast_knn"):
+        _impute_from_neighbours(table, numeric, codes, method == "fast_knn", rng)
+        return table.with_arrays(numeric, codes)
+    for j in np.flatnonzero(numeric_missing.any(axis=0)):
+        observed = numeric[~numeric_missing[:, j], j]
+        if method == "mean":
+            fill = observed.mean()
+        elif method == "median":
+            fill = np.median(observed)
+        else:
+            values, counts = np.unique(observed, return_counts=True)
+            fill = values[np.argmax(counts)]
+        numeric[numeric_missing[:, j], j] = fill
+    for j in np.flatnonzero(categorical_missing.any(axis=0)):
+        counts = np.bincount(codes[~categorical_missing[:, j], j], minlength=len(table.categories[j]))
+        codes[categorical_missing[:, j], j] = np.argmax(counts)
+    return table.with_arrays(numeric, codes)
+
+
+def _impute_from_neighbours(
+    table: EncodedTable, numeric: np.ndarray, codes: np.ndarray, fast: bool, rng: np.random.Generator
+) -> None:
+    n_rows = table.n_rows
+    n_donors = min(n_rows, max(MIN_DONORS, int(np.ceil(DONOR_FRACTION * n_rows)))) if fast else n_rows
+    donors = np.sort(rng.choice(n_rows, size=n_donors, replace=False)) if n_donors < n_rows else np.arange(n_rows)
+    projection = Projection().fit(table.take(donors))
+    n_axes = max(1, min(IMPUTATION_AXES, projection.n_components_))
+    coordinates = projection.transform(table, n_axes)
+
+    def nearest_donors(missing: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        candidates = donors[~missing[donors]]
+        if len(candidates) == 0:  # a sparse variable that no sampled donor observes
+            candidates = np.flatnonzero(~missing)
+        k = min(N_NEIGHBOURS, len(candidates))
+        _, found = cKDTree(coordinates[candidates]).query(coordinates[missing], k=k, workers=-1)
+        return candidates, found.reshape(int(missing.sum()), k)
+
+    for j in np.flatnonzero(np.isnan(table.numeric).any(axis=0)):
+        missing = np.isnan(table.numeric[:, j])
+        candidates, found = nearest_donors(missing)
+        numeric[missing, j] = table.numeric[candidates[found], j].mean(axis=1)
+    for j in np.flatnonzero((table.codes < 0).any(axis=0)):
+        missing = table.codes[:, j] < 0
+        candidates, found = nearest_donors(missing)
+        codes[missing, j] = most_frequent(table.codes[candidates[found], j])
+
+
+def most_frequent(codes: np.ndarray) -> np.ndarray:
+    """Row-wise mode of (n, k) codes; ties go to the earliest column."""
+    counts = (codes[:, :, None] == codes[:, None, :]).sum(axis=2)
+    return codes[np.arange(len(codes)), np.argmax(counts, axis=1)]

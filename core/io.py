@@ -1,0 +1,247 @@
+"""Reading user tables (CSV, Excel, Parquet) and writing results without half-written files.
+
+Decisions (SPEC section 2, step 1):
+- the format is recognised from the file's first bytes (a ``.csv`` that is really an
+  Excel workbook still loads), then from its extension;
+- CSV: the delimiter is the candidate among ``, ; TAB |`` that splits the first lines
+  into the same, largest number of fields; the decimal comma is assumed when the
+  delimiter is not a comma and numbers written ``12,5`` appear but ``12.5`` never does;
+  the encoding is UTF-8 (with or without BOM), UTF-16 with a BOM, else Windows-1252,
+  else Latin-1;
+- a header cell left empty (the index column of many exports) is named ``column_N``;
+  duplicate column names are refused, naming the column;
+- every problem raises an :class:`~core.errors.InputError` that names the file.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import BinaryIO
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pa_compute
+import pyarrow.csv as pa_csv
+
+from core.errors import InputError
+
+CSV_DELIMITERS = (",", ";", "\t", "|")
+SNIFF_BYTES = 256 * 1024
+SNIFF_LINES = 50
+_EXCEL_MAGIC = (b"PK\x03\x04", b"\xd0\xcf\x11\xe0")
+_PARQUET_MAGIC = b"PAR1"
+_DECIMAL_COMMA = re.compile(r"^\s*[-+]?\d+,\d+\s*$")
+_DECIMAL_POINT = re.compile(r"^\s*[-+]?\d*\.\d+\s*$")
+
+
+def read_table(source: str | os.PathLike[str] | BinaryIO, *, file_name: str | None = None) -> pd.DataFrame:
+    """Load a CSV, Excel or Parquet table from a path or an open binary file.
+
+    ``file_name`` names the source in messages (and gives its extension) when
+    ``source`` is a file object, as for a Streamlit upload.
+    """
+    if isinstance(source, (str, os.PathLike)):
+        path = Path(source)
+        file_name = file_name or path.name
+        if not path.is_file():
+            raise InputError(f"{file_name}: no such file. Check the path.")
+        data = path.read_bytes()
+    else:
+        file_name = file_name or getattr(source, "name", "the uploaded file")
+        data = source.read()
+    if not data.strip():
+        raise InputError(f"{file_name} is empty: choose a file with a header row and at least one data row.")
+
+    if data.startswith(_PARQUET_MAGIC):
+        frame = _read_parquet(data, file_name)
+    elif data.startswith(_EXCEL_MAGIC):
+        frame = _read_excel(data, file_name)
+    else:
+        frame = _read_csv(data, file_name)
+
+    if frame.shape[1] == 0:
+        raise InputError(f"{file_name} has no columns: choose a file with a header row.")
+    if len(frame) == 0:
+        raise InputError(f"{file_name} has a header but no data rows: add the rows to avatarize.")
+    return frame
+
+
+def _read_parquet(data: bytes, file_name: str) -> pd.DataFrame:
+    try:
+        frame = pd.read_parquet(io.BytesIO(data), engine="pyarrow")
+    except (OSError, ValueError, pa.ArrowException) as error:
+        raise InputError(f"{file_name} could not be read as Parquet ({_first_line(error)}).") from None
+    _check_column_names([str(name) for name in frame.columns], file_name)
+    frame.columns = [str(name) for name in frame.columns]
+    return frame.reset_index(drop=True)
+
+
+def _read_excel(data: bytes, file_name: str) -> pd.DataFrame:
+    try:
+        raw = pd.read_excel(io.BytesIO(data), sheet_name=0, header=None, engine="openpyxl")
+    except Exception as error:  # openpyxl raises many unrelated types for a damaged workbook
+        raise InputError(
+            f"{file_name} could not be read as an Excel workbook ({_first_line(error)}): "
+            "save it again as .xlsx or export it as CSV."
+        ) from None
+    raw = raw.dropna(how="all").dropna(axis=1, how="all")
+    if raw.empty:
+        raise InputError(f"{file_name} is empty: choose a file with a header row and at least one data row.")
+    header = _name_columns([None if pd.isna(cell) else str(cell) for cell in raw.iloc[0]], file_name)
+    frame = raw.iloc[1:].reset_index(drop=True)
+    frame.columns = header
+    return frame.infer_objects()
+
+
+def _read_csv(data: bytes, file_name: str) -> pd.DataFrame:
+    encoding, data = _detect_encoding(data, file_name)
+    sample = data[:SNIFF_BYTES].decode(encoding, errors="replace")
+    delimiter = _detect_delimiter(sample)
+    header_line = next(csv.reader(io.StringIO(sample), delimiter=delimiter))
+    header = _name_columns(header_line, file_name)
+    decimal_point = "," if delimiter != "," and _uses_decimal_comma(sample, delimiter) else "."
+    try:
+        table = pa_csv.read_csv(
+            io.BytesIO(data),
+            read_options=pa_csv.ReadOptions(encoding=encoding, column_names=header, skip_rows=1),
+            parse_options=pa_csv.ParseOptions(delimiter=delimiter, newlines_in_values=True),
+            convert_options=pa_csv.ConvertOptions(decimal_point=decimal_point, strings_can_be_null=True),
+        )
+    except pa.ArrowInvalid as error:
+        raise InputError(f"{file_name} could not be read as a table: {_csv_problem(error)}") from None
+    return table.to_pandas(date_as_object=False)
+
+
+def _detect_encoding(data: bytes, file_name: str) -> tuple[str, bytes]:
+    if data.startswith(b"\xef\xbb\xbf"):
+        return "utf-8", data[3:]
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "utf-16", data
+    if b"\x00" in data[:SNIFF_BYTES]:
+        raise InputError(
+            f"{file_name} is not a text table (it holds binary data): "
+            "choose a CSV, Excel (.xlsx) or Parquet file."
+        )
+    for encoding in ("utf-8", "cp1252"):
+        try:
+            data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        return encoding, data
+    return "latin-1", data
+
+
+def _detect_delimiter(sample: str) -> str:
+    """The delimiter that splits the first lines into the same, largest number of fields."""
+    lines = sample.splitlines()[:SNIFF_LINES]
+    if len(lines) > 1 and not sample.endswith(("\n", "\r")):
+        lines = lines[:-1]  # the last line of a sample may be cut
+    best, best_fields = ",", 1
+    for delimiter in CSV_DELIMITERS:
+        try:
+            counts = {len(row) for row in csv.reader(lines, delimiter=delimiter) if row}
+        except csv.Error:
+            continue
+        if len(counts) == 1 and (fields := counts.pop()) > best_fields:
+            best, best_fields = delimiter, fields
+    return best
+
+
+def _uses_decimal_comma(sample: str, delimiter: str) -> bool:
+    cells = [cell for row in csv.reader(sample.splitlines()[1:SNIFF_LINES], delimiter=delimiter) for cell in row]
+    return any(_DECIMAL_COMMA.match(cell) for cell in cells) and not any(_DECIMAL_POINT.match(cell) for cell in cells)
+
+
+def _name_columns(names: list[str | None], file_name: str) -> list[str]:
+    """Strip names, name empty header cells ``column_N`` and refuse duplicates."""
+    named = [(name or "").strip() or f"column_{position}" for position, name in enumerate(names, start=1)]
+    _check_column_names(named, file_name)
+    return named
+
+
+def _check_column_names(names: list[str], file_name: str) -> None:
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise InputError(
+                f"{file_name} has two columns named '{name}': rename one of them so that every column name is unique."
+            )
+        seen.add(name)
+
+
+def _csv_problem(error: pa.ArrowInvalid) -> str:
+    message = _first_line(error)
+    expected = re.search(r"Expected (\d+) columns, got (\d+)", message)
+    if expected:
+        return (
+            f"a row has {expected.group(2)} fields where the header has {expected.group(1)}. "
+            "Check the delimiter and the quotes of that row, or export the file again."
+        )
+    return f"{message}. Export the file again as CSV."
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip() or type(error).__name__
+    return text.splitlines()[0]
+
+
+def write_csv(frame: pd.DataFrame, path: str | os.PathLike[str]) -> None:
+    """Write ``frame`` as a UTF-8, comma-separated CSV, atomically.
+
+    The file appears whole or not at all: it is written next to its destination
+    and renamed into place. Datetimes are written in ISO format (date only when
+    every value is at midnight); missing values are empty fields.
+    """
+    path = Path(path)
+    payload = csv_bytes(frame)
+    directory = path.parent if str(path.parent) else Path(".")
+    if not directory.is_dir():
+        raise InputError(f"{path}: the folder {directory} does not exist. Create it or choose another output path.")
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=directory)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(payload)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def csv_bytes(frame: pd.DataFrame) -> bytes:
+    """The CSV text of ``frame`` (see :func:`write_csv`) as UTF-8 bytes."""
+    printable = pd.DataFrame(
+        {name: _printable(frame[name]) for name in frame.columns}, index=pd.RangeIndex(len(frame))
+    )
+    table = pa.Table.from_pandas(printable, preserve_index=False)
+    header = io.StringIO()
+    csv.writer(header, lineterminator="\n").writerow(table.column_names)
+    quoting = "needed" if _needs_quotes(table) else "none"
+    buffer = io.BytesIO(header.getvalue().encode())
+    buffer.seek(0, io.SEEK_END)
+    options = pa_csv.WriteOptions(include_header=False, quoting_style=quoting)
+    pa_csv.write_csv(table, buffer, write_options=options)
+    return buffer.getvalue()
+
+
+def _needs_quotes(table: pa.Table) -> bool:
+    """Whether a text cell holds a comma, a quote or a line break (pyarrow then quotes every text)."""
+    return any(
+        pa_compute.any(pa_compute.match_substring_regex(column, r'[,"\r\n]')).as_py()
+        for column in table.columns
+        if pa.types.is_string(column.type) or pa.types.is_large_string(column.type)
+    )
+
+
+def _printable(column: pd.Series) -> pd.Series:
+    values = column.reset_index(drop=True)
+    if pd.api.types.is_datetime64_any_dtype(values):
+        at_midnight = (values.dropna() == values.dropna().dt.normalize()).all()
+        return values.dt.strftime("%Y-%m-%d" if at_midnight else "%Y-%m-%d %H:%M:%S").astype(object)
+    if isinstance(values.dtype, pd.CategoricalDtype) or values.dtype == object:
+        return values.astype(object).where(values.notna(), None).map(lambda value: value if value is None else str(value))
+    return values

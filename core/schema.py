@@ -1,0 +1,244 @@
+"""Column kinds (numeric, categorical, datetime), user overrides and column warnings.
+
+SPEC section 2, step 1. Decisions written down here:
+- booleans, strings and pandas categories are categorical; numbers are numeric;
+  datetimes, and strings that all parse with one date format, are datetime;
+- a numeric column with at most ``FEW_DISTINCT_VALUES`` whole values is *suggested*
+  as categorical in its warnings, never converted;
+- identifier-like: every non-missing value different (at least ``MIN_ROWS_FOR_WARNINGS``
+  values) for a categorical column, or for a whole-number column that is sorted or
+  whose name says "id";
+- many modalities: a categorical column with more than ``MANY_MODALITIES`` modalities,
+  or with more than half as many modalities as rows.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
+import numpy as np
+import pandas as pd
+
+from core.errors import InputError
+
+FEW_DISTINCT_VALUES = 5
+MANY_MODALITIES = 100
+MIN_ROWS_FOR_WARNINGS = 20
+DATE_SAMPLE = 1_000
+_ID_NAME = re.compile(r"(^|[^a-z])(id|ids|identifier|uuid)($|[^a-z])|id$|^id", re.IGNORECASE)
+_DATE_LIKE = re.compile(r"^\s*\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)?\s*$")
+_DATE_FORMATS = ("ISO8601", "%d/%m/%Y", "%m/%d/%Y", "%d.%m.%Y", "%d-%m-%Y", "%Y/%m/%d")
+_TIME_SUFFIXES = ("", " %H:%M", " %H:%M:%S")
+
+
+class Kind(StrEnum):
+    """How a column takes part in the projection."""
+
+    NUMERIC = "numeric"
+    CATEGORICAL = "categorical"
+    DATETIME = "datetime"
+
+
+class WarningKind(StrEnum):
+    """Why a column deserves the user's attention."""
+
+    EMPTY = "empty"
+    CONSTANT = "constant"
+    IDENTIFIER = "identifier"
+    MANY_MODALITIES = "many modalities"
+    FEW_VALUES = "few values"
+
+
+@dataclass(frozen=True)
+class ColumnWarning:
+    """One warning about one column, with the fix in its message."""
+
+    kind: WarningKind
+    message: str
+
+
+@dataclass(frozen=True)
+class ColumnProfile:
+    """What the Data page and the command line tell the user about one column."""
+
+    name: str
+    kind: Kind
+    detected_kind: Kind
+    missing_share: float
+    n_distinct: int
+    warnings: tuple[ColumnWarning, ...]
+
+
+def detect_kind(column: pd.Series) -> Kind:
+    """The kind a column gets when the user says nothing."""
+    if pd.api.types.is_bool_dtype(column) or isinstance(column.dtype, pd.CategoricalDtype):
+        return Kind.CATEGORICAL
+    if pd.api.types.is_datetime64_any_dtype(column):
+        return Kind.DATETIME
+    if pd.api.types.is_numeric_dtype(column):
+        return Kind.NUMERIC
+    values = column.dropna()
+    inferred = pd.api.types.infer_dtype(values, skipna=True)
+    if inferred in ("datetime", "datetime64", "date"):  # pyarrow gives datetime.date objects for dates
+        return Kind.DATETIME
+    if inferred == "string" and _all_date_like(values) and _parse_dates(values) is not None:
+        return Kind.DATETIME
+    return Kind.CATEGORICAL
+
+
+def _all_date_like(values: pd.Series) -> bool:
+    """Every string written like a date; a sample is checked first, as most text columns fail at once."""
+    head = values.iloc[:DATE_SAMPLE]
+    return bool(head.str.match(_DATE_LIKE).all()) and (len(values) <= DATE_SAMPLE or bool(values.str.match(_DATE_LIKE).all()))
+
+
+def resolve_kinds(frame: pd.DataFrame, overrides: Mapping[str, str] | None = None) -> dict[str, Kind]:
+    """Detected kinds, replaced by the user's ``overrides`` (column name -> kind)."""
+    kinds = {name: detect_kind(frame[name]) for name in frame.columns}
+    for name, kind in (overrides or {}).items():
+        if name not in kinds:
+            raise InputError(f"column_kinds names column '{name}', which is not in the table: check its spelling.")
+        try:
+            kinds[name] = Kind(kind)
+        except ValueError:
+            allowed = ", ".join(repr(k.value) for k in Kind)
+            raise InputError(f"column_kinds['{name}'] must be one of {allowed}, got {kind!r}.") from None
+    return kinds
+
+
+def apply_kinds(frame: pd.DataFrame, kinds: Mapping[str, Kind]) -> pd.DataFrame:
+    """Convert each column to its kind: float64, datetime64 or plain Python values (categorical)."""
+    converted = {name: _convert(frame[name], kinds[name]) for name in frame.columns}
+    return pd.DataFrame(converted, index=frame.index)
+
+
+def _convert(column: pd.Series, kind: Kind) -> pd.Series:
+    name = column.name
+    if kind is Kind.NUMERIC:
+        if pd.api.types.is_bool_dtype(column):
+            return column.astype("float64")
+        if pd.api.types.is_datetime64_any_dtype(column):
+            raise InputError(f"Column '{name}' holds dates: give it the datetime kind, not numeric.")
+        numbers = pd.to_numeric(column.astype(object).where(column.notna(), None), errors="coerce")
+        _refuse_unparsed(column, numbers, "a number", name)
+        return numbers.astype("float64")
+    if kind is Kind.DATETIME:
+        if pd.api.types.is_datetime64_any_dtype(column):
+            return column
+        parsed = _parse_dates(column.dropna().astype(str))
+        if parsed is None:
+            example = column.dropna().astype(str).iloc[0] if column.notna().any() else ""
+            raise InputError(
+                f"Column '{name}' cannot be read as dates (for example {example!r}): "
+                "give it another kind or write its dates as YYYY-MM-DD."
+            )
+        return parsed.reindex(column.index)
+    if pd.api.types.is_float_dtype(column) and np.all(np.mod(column.dropna(), 1) == 0):
+        column = column.astype("Int64")  # codes written 1.0 become the modality 1
+    values = column.to_numpy(dtype=object, na_value=None)
+    return pd.Series(values, index=column.index, dtype=object, name=name)
+
+
+def _refuse_unparsed(column: pd.Series, parsed: pd.Series, expected: str, name: object) -> None:
+    failed = column.notna() & parsed.isna()
+    if failed.any():
+        example = column[failed].iloc[0]
+        raise InputError(
+            f"Column '{name}' cannot be numeric: {example!r} is not {expected}. "
+            "Keep it categorical or correct that value."
+        )
+
+
+def _parse_dates(values: pd.Series) -> pd.Series | None:
+    """Dates parsed with the first format that reads every value, or ``None``."""
+    if values.empty:
+        return None
+    for date_format in _DATE_FORMATS:
+        for suffix in ("",) if date_format == "ISO8601" else _TIME_SUFFIXES:
+            try:
+                return pd.to_datetime(values, format=date_format + suffix)
+            except (ValueError, TypeError, OverflowError):
+                continue
+    return None
+
+
+def profile_columns(frame: pd.DataFrame, kinds: Mapping[str, Kind]) -> list[ColumnProfile]:
+    """One profile per column: its kind, missing share, distinct values and warnings."""
+    detected = {name: detect_kind(frame[name]) for name in frame.columns}
+    profiles = []
+    for name in frame.columns:
+        column = frame[name]
+        values = column.dropna()
+        n_distinct = int(values.nunique())
+        profiles.append(
+            ColumnProfile(
+                name=str(name),
+                kind=kinds[name],
+                detected_kind=detected[name],
+                missing_share=float(column.isna().mean()),
+                n_distinct=n_distinct,
+                warnings=tuple(_warnings(str(name), values, kinds[name], n_distinct)),
+            )
+        )
+    return profiles
+
+
+def column_warning_lines(profiles: list[ColumnProfile]) -> list[str]:
+    """The profiles' warnings as lines to print, the many "few values" suggestions merged into one."""
+    lines = [w.message for p in profiles for w in p.warnings if w.kind is not WarningKind.FEW_VALUES]
+    few = [p.name for p in profiles if any(w.kind is WarningKind.FEW_VALUES for w in p.warnings)]
+    if few:
+        names = ", ".join(f"'{name}'" for name in few)
+        lines.append(
+            f"{names} hold{'s' if len(few) == 1 else ''} only {FEW_DISTINCT_VALUES} or fewer different whole values: "
+            "if they are codes rather than quantities, set their kind to categorical."
+        )
+    return lines
+
+
+def _warnings(name: str, values: pd.Series, kind: Kind, n_distinct: int) -> list[ColumnWarning]:
+    if values.empty:
+        return [ColumnWarning(WarningKind.EMPTY, f"'{name}' has no values at all: remove it from the table.")]
+    if n_distinct == 1:
+        return [ColumnWarning(WarningKind.CONSTANT, f"'{name}' has a single value: it carries no information; exclude it.")]
+    warnings = []
+    all_different = len(values) >= MIN_ROWS_FOR_WARNINGS and n_distinct == len(values)
+    whole_numbers = kind is Kind.NUMERIC and bool(np.all(np.mod(values.to_numpy(dtype=float), 1) == 0))
+    if all_different and (
+        kind is Kind.CATEGORICAL
+        or (whole_numbers and (values.is_monotonic_increasing or bool(_ID_NAME.search(name))))
+    ):
+        warnings.append(ColumnWarning(
+            WarningKind.IDENTIFIER,
+            f"'{name}' looks like an identifier (every value is different): exclude it. "
+            "It carries no statistical signal and could re-identify people.",
+        ))
+    elif kind is Kind.CATEGORICAL and (
+        n_distinct > MANY_MODALITIES or (len(values) >= MIN_ROWS_FOR_WARNINGS and n_distinct > len(values) / 2)
+    ):
+        warnings.append(ColumnWarning(
+            WarningKind.MANY_MODALITIES,
+            f"'{name}' has {n_distinct} different values: exclude it, or turn on categorical reduction. "
+            "Many modalities dominate the projection and are rarely shared by neighbours.",
+        ))
+    if kind is Kind.NUMERIC and whole_numbers and n_distinct <= FEW_DISTINCT_VALUES:
+        warnings.append(ColumnWarning(
+            WarningKind.FEW_VALUES,
+            f"'{name}' has only {n_distinct} different whole values: if they are codes rather than "
+            "quantities, set its kind to categorical.",
+        ))
+    return warnings
+
+
+def profiles_table(profiles: list[ColumnProfile]) -> pd.DataFrame:
+    """The profiles as one row per column, for display."""
+    return pd.DataFrame({
+        "column": [p.name for p in profiles],
+        "kind": [p.kind.value for p in profiles],
+        "missing (%)": [round(100 * p.missing_share, 1) for p in profiles],
+        "distinct values": [p.n_distinct for p in profiles],
+        "warnings": [" ".join(w.message for w in p.warnings) for p in profiles],
+    })

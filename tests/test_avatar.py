@@ -1,0 +1,78 @@
+import numpy as np
+import pytest
+from scipy import stats
+
+from core.avatar import combine_neighbours, neighbour_weights, neighbours_excluding_self
+from core.encoding import EncodedTable
+
+
+def test_neighbours_exclude_self_and_are_sorted():
+    points = np.array([[0.0], [1.0], [3.0], [7.0]])
+    distances, indices = neighbours_excluding_self(points, 2)
+    assert indices.tolist() == [[1, 2], [0, 2], [1, 0], [2, 1]]
+    assert distances.tolist() == [[1.0, 3.0], [1.0, 2.0], [2.0, 3.0], [4.0, 6.0]]
+
+
+def test_duplicates_never_make_a_row_its_own_neighbour():
+    points = np.zeros((6, 2))
+    _, indices = neighbours_excluding_self(points, 3)
+    assert not np.any(indices == np.arange(6)[:, None])
+    assert indices.shape == (6, 3)
+
+
+def test_weights_hand_computed():
+    # With the generator's draws E and permutation pi, w_j = (1/d_j) E_j 2^-pi_j / sum.
+    distances = np.array([[1.0, 2.0, 4.0]])
+    weights = neighbour_weights(distances, np.random.default_rng(0))
+    rng = np.random.default_rng(0)
+    exponential = rng.exponential(1.0, size=(1, 3))
+    ranks = rng.permuted(np.arange(3)[None, :], axis=1)
+    expected = exponential / distances * 2.0 ** -ranks
+    np.testing.assert_allclose(weights, expected / expected.sum())
+    assert weights.sum() == pytest.approx(1.0)
+
+
+def test_zero_distances_are_floored_at_the_smallest_positive_one():
+    weights = neighbour_weights(np.array([[0.0, 0.5, 1.0], [0.0, 0.0, 0.0]]), np.random.default_rng(1))
+    same_draws = neighbour_weights(np.array([[0.5, 0.5, 1.0], [1.0, 1.0, 1.0]]), np.random.default_rng(1))
+    np.testing.assert_allclose(weights, same_draws)
+    assert np.isfinite(weights).all()
+
+
+def two_neighbour_weight_cdf(x):
+    """CDF of w_1 for two equidistant neighbours: with R = E_1/E_2, P(R <= r) = r / (1 + r).
+    pi_1 = 0 (prob. 1/2): w_1 = 2R / (2R + 1), so P(w_1 <= x) = x / (2 - x);
+    pi_1 = 1 (prob. 1/2): w_1 = R / (R + 2), so P(w_1 <= x) = 2x / (1 + x)."""
+    return 0.5 * (x / (2 - x) + 2 * x / (1 + x))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_weight_law_matches_the_spec_for_two_equidistant_neighbours(seed):
+    weights = neighbour_weights(np.ones((20_000, 2)), np.random.default_rng(seed))
+    assert stats.kstest(weights[:, 0], two_neighbour_weight_cdf).pvalue > 1e-3
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_weights_are_inversely_proportional_to_distance_on_average(seed):
+    # log(w1 / w2) = log(d2 / d1) + log(E1 / E2) + (pi2 - pi1) log 2; the last two have mean 0.
+    n = 40_000
+    weights = neighbour_weights(np.tile([1.0, 3.0], (n, 1)), np.random.default_rng(seed))
+    log_ratio = np.log(weights[:, 0] / weights[:, 1])
+    standard_error = log_ratio.std() / np.sqrt(n)
+    assert abs(log_ratio.mean() - np.log(3.0)) < 4 * standard_error
+
+
+def test_combination_closed_form():
+    table = EncodedTable(
+        numeric=np.array([[0.0], [10.0], [20.0]]),
+        codes=np.array([[0], [1], [1]], dtype=np.int32),
+        numeric_names=("x",),
+        categorical_names=("c",),
+        categories=(np.array(["a", "b"], dtype=object),),
+    )
+    indices = np.tile([[1, 2]], (30_000, 1))
+    weights = np.tile([[0.25, 0.75]], (30_000, 1))
+    indices[:, 0] = 0  # neighbours 0 (modality a, weight 0.25) and 2 (b, 0.75)
+    combined = combine_neighbours(table, indices, weights, np.random.default_rng(0))
+    np.testing.assert_allclose(combined.numeric[:, 0], 0.25 * 0 + 0.75 * 20)
+    assert np.mean(combined.codes[:, 0] == 0) == pytest.approx(0.25, abs=0.01)

@@ -1,0 +1,115 @@
+"""The command line, run as a user runs it: a subprocess, its exit code, its stderr and its files."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from tests.conftest import mixed_table
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*arguments, cwd=None):
+    return subprocess.run(
+        [sys.executable, "-m", "core", *map(str, arguments)], capture_output=True, text=True, cwd=cwd or ROOT
+    )
+
+
+@pytest.fixture
+def table_csv(tmp_path):
+    path = tmp_path / "table.csv"
+    mixed_table(600, missing=0.1).to_csv(path, index=False)
+    return path
+
+
+def test_avatarize_writes_the_shuffled_avatars(table_csv, tmp_path):
+    out = tmp_path / "avatars.csv"
+    result = run("avatarize", table_csv, "--k", 10, "--seed", 3, "--out", out)
+    assert result.returncode == 0, result.stderr
+    avatars = pd.read_csv(out)
+    assert len(avatars) == 300 and list(avatars.columns) == list(pd.read_csv(table_csv).columns)
+    assert "300 avatars of table.csv written" in result.stderr and "300 rows set aside as the holdout" in result.stderr
+    again = tmp_path / "again.csv"
+    run("avatarize", table_csv, "--k", 10, "--seed", 3, "--out", again)
+    assert out.read_bytes() == again.read_bytes()
+
+
+def test_options_reach_the_engine(table_csv, tmp_path):
+    out = tmp_path / "avatars.csv"
+    result = run(
+        "avatarize", table_csv, "--k", 5, "--no-holdout", "--ncp", 3, "--imputation", "median",
+        "--column-kind", "age=categorical", "--column-weight", "score=2", "--out", out,
+    )
+    assert result.returncode == 0, result.stderr
+    assert len(pd.read_csv(out)) == 600 and "ncp = 3" in result.stderr
+
+
+def write(tmp_path, name, content: bytes):
+    path = tmp_path / name
+    path.write_bytes(content)
+    return path
+
+
+BAD_FILES = {
+    "empty": (b"", "empty.csv is empty"),
+    "header only": (b"a,b\n", "header only.csv has a header but no data rows"),
+    "binary garbage": (bytes(range(256)) * 8, "binary garbage.csv is not a text table"),
+    "one row": (b"a,b\n1,x\n", "k must be smaller than the number of rows, 1"),
+    "duplicate columns": (b"a,b,a\n1,2,3\n4,5,6\n", "duplicate columns.csv has two columns named 'a'"),
+    "every value missing": (b"a,b\n,\nNA,\n,NA\n", "Every value of the table is missing"),
+}
+
+
+@pytest.mark.parametrize("case", BAD_FILES)
+def test_bad_files(tmp_path, case):
+    content, message = BAD_FILES[case]
+    out = tmp_path / "out.csv"
+    result = run("avatarize", write(tmp_path, f"{case}.csv", content), "--k", 2, "--out", out)
+    assert_plain_error(result, message)
+    assert not out.exists()
+
+
+BAD_ARGUMENTS = {
+    "k >= rows": (["--k", 300], "k must be smaller than the number of rows avatarized, 300"),
+    "k < 2": (["--k", 1], "k must be at least 2, got 1"),
+    "k not a number": (["--k", "ten"], "argument --k: expected a whole number, got 'ten'"),
+    "ncp < 1": (["--k", 5, "--ncp", 0], "ncp must be at least 1, got 0"),
+    "unknown option": (["--k", 5, "--colour", "red"], "unrecognized arguments: --colour red"),
+    "no method": ([], "--k is required"),
+    "both methods": (["--k", 5, "--fast-dp-epsilon", 1], "argument --fast-dp-epsilon: not allowed with argument --k"),
+    "fast dp": (["--fast-dp-epsilon", 1], "--fast-dp-epsilon (AvatarFastDP) is not available yet"),
+    "json": (["--k", 5, "--json", "m.json"], "--json (the metrics) is not available yet"),
+    "report": (["--k", 5, "--report", "r.html"], "--report (the HTML report) is not available yet"),
+    "unknown column kind": (["--k", 5, "--column-kind", "nope=numeric"], "column_kinds names column 'nope'"),
+    "bad weight": (["--k", 5, "--column-weight", "age=heavy"], "--column-weight age: expected a number"),
+}
+
+
+@pytest.mark.parametrize("case", BAD_ARGUMENTS)
+def test_bad_arguments(table_csv, tmp_path, case):
+    arguments, message = BAD_ARGUMENTS[case]
+    out = tmp_path / "out.csv"
+    result = run("avatarize", table_csv, *arguments, "--out", out)
+    assert_plain_error(result, message)
+    assert not out.exists()
+
+
+def test_missing_input_and_output_folder(table_csv, tmp_path):
+    assert_plain_error(run("avatarize", tmp_path / "nope.csv", "--k", 5, "--out", tmp_path / "o.csv"), "nope.csv: no such file")
+    assert_plain_error(run("avatarize", table_csv, "--k", 5, "--out", tmp_path / "no" / "o.csv"), "does not exist")
+    assert_plain_error(run("avatarize", table_csv, "--k", 5, "--out", table_csv), "is the input file")
+
+
+def test_evaluate_is_announced_as_not_available():
+    assert_plain_error(run("evaluate", "a.csv", "b.csv"), "evaluate is not available yet")
+
+
+def assert_plain_error(result, message):
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ") and message in lines[0], lines[0]
+    assert "Traceback" not in result.stderr

@@ -1,0 +1,58 @@
+import numpy as np
+import pandas as pd
+
+from core.encoding import TableCodec
+from core.schema import Kind, apply_kinds, resolve_kinds
+
+
+def codec_for(frame, overrides=None):
+    kinds = resolve_kinds(frame, overrides)
+    typed = apply_kinds(frame, kinds)
+    return TableCodec(kinds).fit(typed), typed
+
+
+def test_round_trip_restores_types_and_missing_values():
+    frame = pd.DataFrame({
+        "count": [1, 2, None, 4],
+        "weight": [70.25, 80.5, 90.125, None],
+        "day": pd.to_datetime(["2024-01-01", None, "2024-03-01", "2024-04-01"]),
+        "stamp": pd.to_datetime(["2024-01-01 10:00:01", "2024-01-01 10:00:02", None, "2024-01-02 00:00:00"]),
+        "flag": [True, False, None, True],
+        "colour": ["red", None, "blue", "red"],
+        "code": [3, 1, 3, 2],
+    })
+    codec, typed = codec_for(frame, {"code": "categorical"})
+    decoded = codec.decode(codec.encode(typed))
+    assert list(decoded.columns) == list(frame.columns)
+    assert decoded["count"].dtype == "Int64" and decoded["count"].isna().tolist() == [False, False, True, False]
+    assert decoded["weight"].tolist()[:3] == [70.25, 80.5, 90.125]
+    assert decoded["day"].tolist()[0] == pd.Timestamp("2024-01-01") and pd.isna(decoded["day"].iloc[1])
+    assert decoded["stamp"].tolist()[1] == pd.Timestamp("2024-01-01 10:00:02")
+    assert decoded["flag"].dtype == "boolean" and decoded["flag"].tolist()[:2] == [True, False]
+    assert decoded["colour"].tolist() == ["red", None, "blue", "red"]
+    assert decoded["code"].tolist() == [3, 1, 3, 2]
+
+
+def test_decoding_rounds_to_the_precision_written():
+    frame = pd.DataFrame({"n": [1, 2, 3], "x": [1.5, 2.25, 3.0], "d": pd.to_datetime(["2024-01-01", "2024-01-02", "2024-01-05"])})
+    codec, typed = codec_for(frame)
+    encoded = codec.encode(typed)
+    shifted = encoded.with_arrays(encoded.numeric + np.array([0.4, 0.0041, 3600.0 * 11]), encoded.codes)
+    decoded = codec.decode(shifted)
+    assert decoded["n"].tolist() == [1, 2, 3] and decoded["n"].dtype == np.int64
+    assert decoded["x"].tolist() == [1.5, 2.25, 3.0]
+    assert decoded["d"].tolist() == list(pd.to_datetime(["2024-01-01", "2024-01-02", "2024-01-05"]))
+
+
+def test_datetimes_are_seconds_since_epoch_and_keep_their_timezone():
+    frame = pd.DataFrame({"t": pd.to_datetime(["1970-01-01 00:01:00", "1970-01-02 00:00:00"]).tz_localize("Europe/Paris")})
+    codec, typed = codec_for(frame)
+    encoded = codec.encode(typed)
+    assert encoded.numeric[:, 0].tolist() == [60.0 - 3600.0, 86_400.0 - 3600.0]
+    assert codec.decode(encoded)["t"].tolist() == frame["t"].tolist()
+
+
+def test_unknown_modalities_are_coded_like_missing_values():
+    codec, typed = codec_for(pd.DataFrame({"c": ["a", "b"]}))
+    other = apply_kinds(pd.DataFrame({"c": ["b", "z", None]}), {"c": Kind.CATEGORICAL})
+    assert codec.encode(other).codes[:, 0].tolist() == [1, -1, -1]

@@ -1,0 +1,135 @@
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from core.errors import InputError
+from core.io import csv_bytes, read_table, write_csv
+
+
+def write(tmp_path, name, data: bytes):
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+def test_semicolon_delimiter_and_decimal_comma(tmp_path):
+    path = write(tmp_path, "t.csv", "poids;ville\n72,5;Lyon\n80,25;Brest\n".encode())
+    frame = read_table(path)
+    assert list(frame.columns) == ["poids", "ville"]
+    assert frame["poids"].tolist() == [72.5, 80.25]
+
+
+def test_tab_delimiter_with_quoted_commas(tmp_path):
+    path = write(tmp_path, "t.tsv", b'a\tb\n"x, y"\t1.5\nz\t2\n')
+    frame = read_table(path)
+    assert frame["a"].tolist() == ["x, y", "z"]
+    assert frame["b"].tolist() == [1.5, 2.0]
+
+
+@pytest.mark.parametrize("encoding", ["cp1252", "latin-1", "utf-16", "utf-8-sig"])
+def test_other_encodings(tmp_path, encoding):
+    path = write(tmp_path, "t.csv", "nom,âge\nHélène,30\nJérôme,41\n".encode(encoding))
+    frame = read_table(path)
+    assert list(frame.columns) == ["nom", "âge"]
+    assert frame["nom"].tolist() == ["Hélène", "Jérôme"]
+
+
+def test_missing_value_markers(tmp_path):
+    frame = read_table(write(tmp_path, "t.csv", b"x,y\n1,NA\n,b\n3,\n"))
+    assert frame["x"].isna().tolist() == [False, True, False]
+    assert frame["y"].isna().tolist() == [True, False, True]
+
+
+def test_empty_header_cell_is_named(tmp_path):
+    frame = read_table(write(tmp_path, "t.csv", b",x\n0,1\n1,2\n"))
+    assert list(frame.columns) == ["column_1", "x"]
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (b"", "t.csv is empty"),
+        (b"  \n\n", "t.csv is empty"),
+        (b"a,b\n", "t.csv has a header but no data rows"),
+        (b"\x00\x01\x02garbage\xff" * 20, "t.csv is not a text table"),
+        (b"a,b,a\n1,2,3\n", "t.csv has two columns named 'a'"),
+        (b"a,b\n1,2\n3\n", "t.csv could not be read as a table: a row has 1 fields where the header has 2"),
+    ],
+)
+def test_bad_files_name_the_file_and_the_fix(tmp_path, content, expected):
+    with pytest.raises(InputError, match=expected):
+        read_table(write(tmp_path, "t.csv", content))
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(InputError, match="nope.csv: no such file"):
+        read_table(tmp_path / "nope.csv")
+
+
+def test_excel_and_parquet_recognised_by_content(tmp_path):
+    frame = pd.DataFrame({"a": [1, 2, 3], "b": ["x", "y", None], "c": [0.5, np.nan, 1.5]})
+    excel = tmp_path / "table.xlsx"
+    frame.to_excel(excel, index=False)
+    parquet = tmp_path / "table.parquet"
+    frame.to_parquet(parquet)
+    disguised = write(tmp_path, "really_excel.csv", excel.read_bytes())
+    for path in (excel, parquet, disguised):
+        loaded = read_table(path)
+        assert loaded["a"].tolist() == [1, 2, 3]
+        assert loaded["b"].tolist()[:2] == ["x", "y"] and pd.isna(loaded["b"].iloc[2])
+        assert pd.isna(loaded["c"].iloc[1])
+
+
+def test_excel_duplicate_columns_refused(tmp_path):
+    path = tmp_path / "dup.xlsx"
+    pd.DataFrame([["a", "a"], [1, 2]]).to_excel(path, index=False, header=False)
+    with pytest.raises(InputError, match="dup.xlsx has two columns named 'a'"):
+        read_table(path)
+
+
+def test_damaged_excel(tmp_path):
+    with pytest.raises(InputError, match="bad.xlsx could not be read as an Excel workbook"):
+        read_table(write(tmp_path, "bad.xlsx", b"PK\x03\x04" + b"\x00junk" * 50))
+
+
+def test_file_object_with_name():
+    frame = read_table(io.BytesIO(b"x;y\n1;2\n"), file_name="upload.csv")
+    assert frame.shape == (1, 2)
+    with pytest.raises(InputError, match="upload.csv is empty"):
+        read_table(io.BytesIO(b""), file_name="upload.csv")
+
+
+def test_write_csv_round_trip_and_formats(tmp_path):
+    frame = pd.DataFrame({
+        "int": pd.array([1, None, 3], dtype="Int64"),
+        "float": [0.5, np.nan, 2.25],
+        "day": pd.to_datetime(["2024-01-02", None, "2024-03-04"]),
+        "moment": pd.to_datetime(["2024-01-02 10:30:00", "2024-01-02 11:00:05", None]),
+        "text": ["a, b", None, 'say "hi"'],
+    })
+    path = tmp_path / "out.csv"
+    write_csv(frame, path)
+    text = path.read_text()
+    assert '"2024-01-02",' in text and '"2024-01-02 10:30:00"' in text
+    loaded = read_table(path)
+    assert loaded["int"].tolist()[::2] == [1, 3]
+    assert loaded["text"].tolist()[0] == "a, b" and loaded["text"].tolist()[2] == 'say "hi"'
+    assert not list(tmp_path.glob("*.partial"))
+
+
+def test_write_csv_refuses_missing_folder_and_leaves_nothing(tmp_path):
+    with pytest.raises(InputError, match="does not exist"):
+        write_csv(pd.DataFrame({"a": [1]}), tmp_path / "no" / "out.csv")
+    assert not list(tmp_path.rglob("*"))
+
+
+def test_csv_without_special_characters_is_not_quoted():
+    text = csv_bytes(pd.DataFrame({"a b": [1, 2], "c": ["x", None]})).decode()
+    assert text == "a b,c\n1,x\n2,\n"
+
+
+def test_csv_bytes_is_deterministic():
+    frame = pd.DataFrame({"a": [1.0, 2.5], "b": ["x", "y"]})
+    assert csv_bytes(frame) == csv_bytes(frame.copy())

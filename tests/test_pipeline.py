@@ -1,0 +1,227 @@
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from core.errors import InputError
+from core.io import csv_bytes
+from core.pipeline import Avatarizer
+from tests.conftest import mixed_table
+
+
+def avatarize(frame, **parameters):
+    parameters = {"k": 5, "seed": 0, "holdout": False, **parameters}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        return Avatarizer(**parameters).fit(frame)
+
+
+# --- determinism ------------------------------------------------------------------------------------------------
+
+
+def test_same_seed_same_avatars_byte_for_byte():
+    frame = mixed_table(600, missing=0.1)
+    first = avatarize(frame, seed=7, holdout=True)
+    second = avatarize(frame, seed=7, holdout=True)
+    assert csv_bytes(first.avatars_) == csv_bytes(second.avatars_)
+    assert csv_bytes(first.paired_avatars_) == csv_bytes(second.paired_avatars_)
+
+
+def test_different_seeds_different_avatars():
+    frame = mixed_table(300)
+    assert csv_bytes(avatarize(frame, seed=1).avatars_) != csv_bytes(avatarize(frame, seed=2).avatars_)
+
+
+def test_seed_none_draws_one_and_reports_it():
+    frame = mixed_table(100)
+    first = avatarize(frame, seed=None)
+    again = avatarize(frame, seed=first.seed_)
+    assert csv_bytes(first.avatars_) == csv_bytes(again.avatars_)
+
+
+# --- properties on generated mixed tables -----------------------------------------------------------------------
+
+
+@st.composite
+def mixed_tables(draw):
+    n_rows = draw(st.integers(6, 40))
+    columns = {}
+    for position in range(draw(st.integers(0, 3))):
+        columns[f"int_{position}"] = draw(st.lists(st.integers(-50, 50), min_size=n_rows, max_size=n_rows))
+    for position in range(draw(st.integers(0, 2))):
+        values = draw(st.lists(st.integers(-10_000, 10_000), min_size=n_rows, max_size=n_rows))
+        columns[f"réel_{position}"] = [value / 100 for value in values]
+    for position in range(draw(st.integers(0 if columns else 1, 3))):
+        modalities = draw(st.lists(st.text("abcxyzé", min_size=1, max_size=3), min_size=1, max_size=5, unique=True))
+        columns[f"cat_{position}"] = draw(st.lists(st.sampled_from(modalities), min_size=n_rows, max_size=n_rows))
+    if draw(st.booleans()):
+        days = draw(st.lists(st.integers(0, 3000), min_size=n_rows, max_size=n_rows))
+        columns["date"] = pd.Timestamp("2015-01-01") + pd.to_timedelta(days, unit="D")
+    return pd.DataFrame(columns)
+
+
+@given(frame=mixed_tables(), k_choice=st.integers(0, 10), seed=st.integers(0, 2**32 - 1))
+def test_avatars_stay_within_their_neighbours(frame, k_choice, seed):
+    k = 2 + k_choice % (len(frame) - 2)
+    result = avatarize(frame, k=k, seed=seed)
+    avatars, originals, neighbours = result.paired_avatars_, result.working_data_, result.neighbour_indices_
+    assert list(avatars.columns) == list(frame.columns) and len(avatars) == len(frame)
+    for name in frame.columns:
+        values = avatars[name].to_numpy()
+        around = originals[name].to_numpy()[neighbours]
+        if name.startswith("cat"):
+            assert np.all((around == values[:, None]).any(axis=1)), name  # a modality one neighbour has
+        elif name == "date":
+            assert pd.api.types.is_datetime64_any_dtype(avatars[name])
+            assert np.all((around.min(axis=1) <= values) & (values <= around.max(axis=1)))
+        else:
+            assert np.all((around.min(axis=1) <= values + 1e-9) & (values <= around.max(axis=1) + 1e-9)), name
+            if name.startswith("int"):
+                assert avatars[name].dtype == np.int64
+
+
+@given(frame=mixed_tables(), seed=st.integers(0, 2**16))
+def test_missing_values_come_back_only_where_an_indicator_drew_them(frame, seed):
+    rng = np.random.default_rng(seed)
+    holes = rng.random(frame.shape) < 0.3
+    holes[0] = False  # no column entirely missing
+    holed = frame.mask(holes)
+    result = avatarize(holed, k=2, seed=seed)
+    for name in frame.columns:
+        if holed[name].notna().all():
+            assert result.paired_avatars_[name].notna().all(), name
+    assert result.paired_avatars_.shape == holed.shape
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_missingness_share_preserved_within_sampling_error(seed):
+    frame = mixed_table(2_000, seed=seed, missing=0.2)
+    result = avatarize(frame, k=10, seed=seed)
+    for name in ("weight", "colour"):
+        share = frame[name].isna().mean()
+        band = 4 * np.sqrt(share * (1 - share) / len(frame))
+        assert abs(result.avatars_[name].isna().mean() - share) < band, name
+
+
+# --- edge cases ---------------------------------------------------------------------------------------------------
+
+
+def test_k_equal_n_minus_1_and_k_equal_2():
+    frame = mixed_table(30)
+    assert len(avatarize(frame, k=29).avatars_) == 30
+    with pytest.warns(UserWarning, match="k = 2"):
+        Avatarizer(k=2, seed=0).fit(frame)
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        pd.DataFrame({"only": np.arange(50.0) ** 1.5}),
+        pd.DataFrame({"only": ["a", "b", "c", "d", "e"] * 10}),
+        pd.DataFrame({"same": [3] * 40, "also_same": ["x"] * 40, "x": np.arange(40)}),
+        pd.DataFrame({"x": [1.0, 1.0, 1.0, 2.0, 2.0, 5.0] * 8, "c": ["a", "a", "a", "b", "b", "b"] * 8}),
+        pd.DataFrame({"âge 😀": np.arange(40) % 7, "ville/城市": ["Paris", "東京"] * 20}),
+    ],
+    ids=["one numeric column", "one categorical column", "constant columns", "duplicate rows", "unicode names"],
+)
+def test_degenerate_tables_run(frame):
+    avatars = avatarize(frame, k=4).avatars_
+    assert list(avatars.columns) == list(frame.columns) and len(avatars) == len(frame)
+    for name in frame.columns:
+        assert set(avatars[name].dropna().astype(str)) <= set(frame[name].dropna().astype(str)) or frame[name].dtype != object
+
+
+def test_constant_columns_stay_constant():
+    frame = pd.DataFrame({"same": [3] * 40, "also_same": ["x"] * 40, "x": np.arange(40)})
+    avatars = avatarize(frame, k=4).avatars_
+    assert set(avatars["same"]) == {3} and set(avatars["also_same"]) == {"x"}
+
+
+def test_a_thousand_modalities():
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"code": [f"m{i}" for i in rng.integers(0, 1000, 3000)], "x": rng.normal(size=3000)})
+    result = avatarize(frame, k=10)
+    assert set(result.avatars_["code"]) <= set(frame["code"])
+    assert any(w.kind == "many modalities" for p in result.profiles_ for w in p.warnings)
+
+
+def test_holdout_halves_and_switch():
+    frame = mixed_table(600)
+    real = avatarize(frame, holdout=True)
+    assert real.holdout_ == "real" and len(real.avatars_) == 300 and len(real.holdout_data_) == 300
+    merged = pd.concat([real.working_data_, real.holdout_data_])
+    assert len(merged.drop_duplicates()) == len(frame.drop_duplicates())
+    assert avatarize(frame, holdout=False).holdout_ == "none"
+    small = avatarize(mixed_table(499), holdout=True)
+    assert small.holdout_ == "none" and len(small.avatars_) == 499
+
+
+def test_shuffled_avatars_are_the_paired_ones_reordered():
+    result = avatarize(mixed_table(200))
+    paired = result.paired_avatars_.astype(str).sort_values(list(result.paired_avatars_.columns))
+    shuffled = result.avatars_.astype(str).sort_values(list(result.avatars_.columns))
+    assert paired.to_numpy().tolist() == shuffled.to_numpy().tolist()
+    assert not result.paired_avatars_.equals(result.avatars_)
+
+
+def test_column_kinds_override_is_used():
+    frame = pd.DataFrame({"code": [1, 2, 3, 4] * 10, "x": np.arange(40.0)})
+    result = avatarize(frame, column_kinds={"code": "categorical"})
+    assert result.kinds_["code"] == "categorical"
+    assert set(result.avatars_["code"]) <= {1, 2, 3, 4}
+
+
+# --- statistical direction ----------------------------------------------------------------------------------------
+
+
+def distortion(original: pd.DataFrame, avatars: pd.DataFrame) -> float:
+    """Mean relative error of the standard deviations plus the error of the age-weight correlation."""
+    stds = np.mean([abs(avatars[c].std() / original[c].std() - 1) for c in ("age", "weight", "score")])
+    correlation = abs(avatars["age"].corr(avatars["weight"]) - original["age"].corr(original["weight"]))
+    return stds + correlation
+
+
+@pytest.mark.slow
+def test_small_k_keeps_marginals_and_correlations_closer_than_large_k():
+    seeds = range(5)
+    small, large = [], []
+    for seed in seeds:
+        frame = mixed_table(1_000, seed=seed)
+        small.append(distortion(frame, avatarize(frame, k=5, seed=seed).avatars_))
+        large.append(distortion(frame, avatarize(frame, k=100, seed=seed).avatars_))
+    gap = np.array(large) - np.array(small)
+    band = 3 * gap.std(ddof=1) / np.sqrt(len(gap))  # tolerance sized from the seed-to-seed spread
+    assert gap.mean() > band
+
+
+# --- bad input -----------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("parameters", "frame", "message"),
+    [
+        ({"k": None}, mixed_table(20), "k is required"),
+        ({"k": 1}, mixed_table(20), "k must be at least 2, got 1"),
+        ({"k": "ten"}, mixed_table(20), "k must be a whole number, got 'ten'"),
+        ({"k": 2.5}, mixed_table(20), "k must be a whole number, got 2.5"),
+        ({"k": 20}, mixed_table(20), "k must be smaller than the number of rows, 20, got 20"),
+        ({"k": 400, "holdout": True}, mixed_table(600), r"k must be smaller than the number of rows avatarized, 300"),
+        ({"ncp": 0}, mixed_table(20), "ncp must be at least 1, got 0"),
+        ({"ncp": 99}, mixed_table(20), "ncp must be at most 9, the number of scaled columns"),
+        ({"imputation": "magic"}, mixed_table(20), "imputation must be one of 'fast_knn', 'knn'"),
+        ({"seed": -1}, mixed_table(20), "seed must be at least 0"),
+        ({}, pd.DataFrame(), "The table has no columns"),
+        ({}, pd.DataFrame({"a": []}), "The table has no rows"),
+        ({}, pd.DataFrame({"a": [np.nan] * 5, "b": [None] * 5}), "Every value of the table is missing"),
+        ({}, pd.DataFrame({"a": [1.0, 2, 3, 4, 5, 6], "b": [None] * 6}), "Column 'b' has no values at all"),
+        ({}, pd.DataFrame([[1, 2]] * 8, columns=["a", "a"]), "Two columns are named 'a'"),
+        ({"k": 2}, pd.DataFrame({"a": [1.0]}), "k must be smaller than the number of rows, 1, got 2"),
+        ({}, [[1, 2]], "The table must be a pandas DataFrame, got list"),
+    ],
+)
+def test_bad_input_gives_one_plain_message(parameters, frame, message):
+    with pytest.raises(InputError, match=message):
+        avatarize(frame, **parameters)

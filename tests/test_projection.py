@@ -1,0 +1,144 @@
+import numpy as np
+import pandas as pd
+import prince
+import pytest
+
+from core.encoding import TableCodec
+from core.errors import InputError
+from core.projection import Projection, draw_categories
+from core.schema import apply_kinds, resolve_kinds
+from tests.conftest import mixed_table
+
+
+def encode(frame, overrides=None):
+    kinds = resolve_kinds(frame, overrides)
+    typed = apply_kinds(frame, kinds)
+    return TableCodec(kinds).fit(typed).encode(typed)
+
+
+def assert_equal_up_to_sign(ours, theirs, atol=1e-9):
+    for axis in range(theirs.shape[1]):
+        sign = np.sign(ours[:, axis] @ theirs[:, axis])
+        np.testing.assert_allclose(ours[:, axis] * sign, theirs[:, axis], atol=atol)
+
+
+def test_hand_computed_pca():
+    # x = (-1, 0, 1), y = (-2, 0, 2): standardised both are (-1.2247, 0, 1.2247), perfectly correlated.
+    table = encode(pd.DataFrame({"x": [-1.0, 0.0, 1.0], "y": [-2.0, 0.0, 2.0]}))
+    projection = Projection().fit(table)
+    assert projection.kind_ == "PCA"
+    np.testing.assert_allclose(projection.eigenvalues_, [2.0, 0.0], atol=1e-12)
+    np.testing.assert_allclose(np.abs(projection.transform(table)[:, 0]), [np.sqrt(3), 0.0, np.sqrt(3)], atol=1e-12)
+    assert projection.n_components_ == 1
+
+
+def test_hand_computed_mca_coding():
+    # c = (a, a, b, b): p = 1/2 each; coded a-rows (1/sqrt2, -1/sqrt2); one axis with eigenvalue 1.
+    table = encode(pd.DataFrame({"c": ["a", "a", "b", "b"]}))
+    projection = Projection().fit(table)
+    assert projection.kind_ == "MCA"
+    np.testing.assert_allclose(projection.eigenvalues_, [1.0, 0.0], atol=1e-12)
+    np.testing.assert_allclose(np.abs(projection.transform(table)[:, 0]), [1.0] * 4, atol=1e-12)
+
+
+def test_famd_matches_prince_on_training_rows():
+    frame = mixed_table(300, seed=4).drop(columns=["visit"])
+    frame["weight"] = frame["weight"].astype(float)
+    frame["age"] = frame["age"].astype(float)
+    projection = Projection().fit(encode(frame))
+    ours = projection.transform(encode(frame), 6)
+    famd = prince.FAMD(n_components=6, engine="scipy").fit(frame)
+    np.testing.assert_allclose(projection.eigenvalues_[:6], famd.eigenvalues_, rtol=1e-9)
+    assert_equal_up_to_sign(ours, famd.row_coordinates(frame).to_numpy())
+    assert projection.kind_ == "FAMD"
+
+
+def test_pca_matches_prince():
+    frame = mixed_table(200, seed=5)[["age", "weight", "score"]].astype(float)
+    projection = Projection().fit(encode(frame))
+    pca = prince.PCA(n_components=3, engine="scipy").fit(frame)
+    np.testing.assert_allclose(projection.eigenvalues_, pca.eigenvalues_, rtol=1e-9)
+    assert_equal_up_to_sign(projection.transform(encode(frame)), pca.row_coordinates(frame).to_numpy())
+
+
+def test_mca_axes_are_prince_mca_axes():
+    frame = mixed_table(250, seed=6)[["group", "colour"]]
+    ours = Projection().fit(encode(frame)).transform(encode(frame), 2)
+    theirs = prince.MCA(n_components=2, engine="scipy").fit(frame).row_coordinates(frame).to_numpy()
+    for axis in range(2):  # same axes, up to prince's scaling of MCA coordinates
+        assert abs(np.corrcoef(ours[:, axis], theirs[:, axis])[0, 1]) > 1 - 1e-9
+
+
+def test_transform_of_a_row_does_not_depend_on_its_batch():
+    table = encode(mixed_table(200, seed=7))
+    projection = Projection().fit(table)
+    alone = projection.transform(table.take(np.array([3])))
+    in_batch = projection.transform(table.take(np.array([3, 5, 8])))[:1]
+    whole = projection.transform(table)[3:4]
+    np.testing.assert_allclose(alone, in_batch)
+    np.testing.assert_allclose(alone, whole)
+
+
+def test_inverse_transform_of_all_coordinates_is_exact():
+    table = encode(mixed_table(150, seed=8))
+    projection = Projection().fit(table)
+    numeric, codes = projection.inverse_transform(projection.transform(table), np.random.default_rng(0))
+    np.testing.assert_allclose(numeric, table.numeric, atol=1e-8)
+    np.testing.assert_array_equal(codes, table.codes)
+
+
+def test_inverse_transform_of_the_centroid_draws_from_the_shares():
+    table = encode(mixed_table(400, seed=9))
+    projection = Projection().fit(table)
+    numeric, codes = projection.inverse_transform(np.zeros((20_000, 2)), np.random.default_rng(1))
+    np.testing.assert_allclose(numeric[0], projection.means_)
+    colour = list(table.categorical_names).index("colour")
+    shares = np.bincount(codes[:, colour], minlength=3) / 20_000
+    np.testing.assert_allclose(shares, projection.proportions_[colour], atol=0.015)
+
+
+def test_column_weights_scale_squared_distances():
+    frame = pd.DataFrame({"x": [0.0, 1.0, 3.0, 7.0]})
+    plain = Projection().fit(encode(frame)).transform(encode(frame))
+    weighted = Projection({"x": 4.0}).fit(encode(frame)).transform(encode(frame))
+    np.testing.assert_allclose((weighted[1] - weighted[0]) ** 2, 4.0 * (plain[1] - plain[0]) ** 2)
+
+
+@pytest.mark.parametrize(
+    ("weights", "message"),
+    [
+        ({"nope": 1.0}, "column_weights names column 'nope'"),
+        ({"x": 0}, r"column_weights\['x'\] must be a number greater than 0, got 0"),
+        ({"x": "heavy"}, r"column_weights\['x'\] must be a number greater than 0, got 'heavy'"),
+    ],
+)
+def test_bad_column_weights(weights, message):
+    with pytest.raises(InputError, match=message):
+        Projection(weights).fit(encode(pd.DataFrame({"x": [0.0, 1.0]})))
+
+
+def test_constant_column_and_missing_values_sit_at_the_centroid():
+    frame = pd.DataFrame({"same": [5.0] * 4, "x": [1.0, np.nan, 3.0, 5.0], "c": ["a", None, "b", "a"]})
+    table = encode(frame)
+    projection = Projection().fit(table)
+    assert projection.stds_[0] == 1.0
+    coordinates = projection.transform(table)
+    np.testing.assert_allclose(coordinates[1], 0.0, atol=1e-12)
+    assert np.isfinite(coordinates).all()
+
+
+def test_contributions_and_explained_variance():
+    projection = Projection().fit(encode(mixed_table(200, seed=10)))
+    contributions = projection.contributions()
+    np.testing.assert_allclose(contributions.sum(axis=0), 100.0)
+    assert set(contributions.index) == {"age", "weight", "score", "group", "colour", "visit"}
+    assert projection.explained_variance_ratio_.sum() == pytest.approx(1.0)
+    assert np.all(np.diff(projection.eigenvalues_) <= 1e-12)
+
+
+def test_draw_categories_follows_weights_and_falls_back():
+    rng = np.random.default_rng(2)
+    weights = np.tile([0.0, 1.0, 3.0], (40_000, 1))
+    drawn = draw_categories(weights, np.array([1.0, 0.0, 0.0]), rng)
+    np.testing.assert_allclose(np.bincount(drawn, minlength=3) / 40_000, [0.0, 0.25, 0.75], atol=0.01)
+    assert draw_categories(np.zeros((5, 3)), np.array([0.0, 0.0, 1.0]), rng).tolist() == [2] * 5

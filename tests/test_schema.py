@@ -1,0 +1,113 @@
+import numpy as np
+import pandas as pd
+import pytest
+
+from core.errors import InputError
+from core.schema import (
+    Kind,
+    WarningKind,
+    apply_kinds,
+    column_warning_lines,
+    detect_kind,
+    profile_columns,
+    resolve_kinds,
+)
+
+
+def test_detected_kinds():
+    frame = pd.DataFrame({
+        "n": [1, 2, 3],
+        "f": [1.5, np.nan, 2.0],
+        "s": ["a", "b", None],
+        "b": [True, False, True],
+        "d": pd.to_datetime(["2020-01-01", "2020-02-01", None]),
+        "iso": ["2020-01-01", "2020-02-03", None],
+        "eu": ["31/12/2020", "01/02/2021", "15/03/2021"],
+        "codes": ["1-2", "x", "3"],
+    })
+    kinds = resolve_kinds(frame)
+    assert kinds == {
+        "n": Kind.NUMERIC, "f": Kind.NUMERIC, "s": Kind.CATEGORICAL, "b": Kind.CATEGORICAL,
+        "d": Kind.DATETIME, "iso": Kind.DATETIME, "eu": Kind.DATETIME, "codes": Kind.CATEGORICAL,
+    }
+    typed = apply_kinds(frame, kinds)
+    assert typed["eu"].iloc[0] == pd.Timestamp("2020-12-31")
+    assert typed["iso"].isna().tolist() == [False, False, True]
+
+
+def test_overrides_convert_and_keep_values():
+    frame = pd.DataFrame({"code": [1.0, 2.0, np.nan], "text_number": ["1.5", "2", None]})
+    kinds = resolve_kinds(frame, {"code": "categorical", "text_number": "numeric"})
+    typed = apply_kinds(frame, kinds)
+    assert typed["code"].tolist()[:2] == [1, 2] and typed["code"].iloc[2] is None
+    assert typed["text_number"].tolist()[:2] == [1.5, 2.0]
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"nope": "numeric"}, "column_kinds names column 'nope', which is not in the table"),
+        ({"s": "text"}, r"column_kinds\['s'\] must be one of 'numeric', 'categorical', 'datetime', got 'text'"),
+    ],
+)
+def test_bad_overrides(overrides, message):
+    with pytest.raises(InputError, match=message):
+        resolve_kinds(pd.DataFrame({"s": ["a"]}), overrides)
+
+
+def test_unconvertible_override_names_column_and_value():
+    frame = pd.DataFrame({"s": ["1", "abc"]})
+    with pytest.raises(InputError, match="Column 's' cannot be numeric: 'abc' is not a number"):
+        apply_kinds(frame, resolve_kinds(frame, {"s": "numeric"}))
+    with pytest.raises(InputError, match="Column 's' cannot be read as dates"):
+        apply_kinds(frame, resolve_kinds(frame, {"s": "datetime"}))
+
+
+def warning_kinds(frame):
+    kinds = resolve_kinds(frame)
+    return {p.name: [w.kind for w in p.warnings] for p in profile_columns(apply_kinds(frame, kinds), kinds)}
+
+
+def test_warnings():
+    n = 60
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({
+        "patient_id": np.arange(1000, 1000 + n),
+        "code": [f"C{i}" for i in range(n)],
+        "constant": ["same"] * n,
+        "flag": rng.integers(0, 2, n),
+        "free_text": [f"t{i % 40}" for i in range(n)],
+        "measure": rng.normal(size=n),
+        "empty": [None] * n,
+    })
+    found = warning_kinds(frame)
+    assert found["patient_id"] == [WarningKind.IDENTIFIER]
+    assert found["code"] == [WarningKind.IDENTIFIER]
+    assert found["constant"] == [WarningKind.CONSTANT]
+    assert found["flag"] == [WarningKind.FEW_VALUES]
+    assert found["free_text"] == [WarningKind.MANY_MODALITIES]
+    assert found["measure"] == []
+    assert found["empty"] == [WarningKind.EMPTY]
+
+
+def test_unsorted_unique_integers_are_not_identifiers_without_an_id_name():
+    values = np.random.default_rng(1).permutation(100)
+    assert warning_kinds(pd.DataFrame({"income": values}))["income"] == []
+    assert warning_kinds(pd.DataFrame({"record_id": values}))["record_id"] == [WarningKind.IDENTIFIER]
+
+
+def test_warning_lines_merge_the_few_values_suggestions():
+    frame = pd.DataFrame({"a": [0, 1] * 15, "b": [1, 2, 3] * 10, "c": list(range(30))})
+    kinds = resolve_kinds(frame)
+    lines = column_warning_lines(profile_columns(apply_kinds(frame, kinds), kinds))
+    assert lines == [
+        "'c' looks like an identifier (every value is different): exclude it. It carries no statistical signal "
+        "and could re-identify people.",
+        "'a', 'b' hold only 5 or fewer different whole values: if they are codes rather than quantities, "
+        "set their kind to categorical.",
+    ]
+
+
+def test_detect_kind_on_object_timestamps():
+    column = pd.Series([pd.Timestamp("2020-01-01"), None], dtype=object)
+    assert detect_kind(column) is Kind.DATETIME
