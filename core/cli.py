@@ -17,12 +17,12 @@ from typing import NoReturn
 from core.errors import InputError
 from core.imputation import IMPUTATION_METHODS
 from core.io import read_table, write_csv
-from core.pipeline import Avatarizer
+from core.fast_dp import MECHANISMS
+from core.pipeline import EXCLUSION_STRATEGIES, Avatarizer
 from core.schema import column_warning_lines
 
 EXIT_INPUT_ERROR = 2
 NOT_YET = {
-    "fast_dp_epsilon": "--fast-dp-epsilon (AvatarFastDP) is not available yet: use --k for now.",
     "json": "--json (the metrics) is not available yet: leave it out for now.",
     "report": "--report (the HTML report) is not available yet: leave it out for now.",
 }
@@ -67,7 +67,11 @@ def build_parser() -> argparse.ArgumentParser:
     method = avatarize.add_mutually_exclusive_group()
     method.add_argument("--k", type=_whole_number, help="Avatar: number of neighbours combined (2 <= K < rows)")
     method.add_argument("--fast-dp-epsilon", type=_number, metavar="EPS", help="AvatarFastDP: privacy budget (> 0)")
-    avatarize.add_argument("--mechanism", choices=("gaussian", "gmm", "histogram"), help="AvatarFastDP mechanism")
+    avatarize.add_argument("--mechanism", choices=MECHANISMS, default="gaussian", help="AvatarFastDP mechanism")
+    avatarize.add_argument("--gmm-n-components", type=_whole_number, default=5, metavar="N", help="AvatarFastDP gmm: components")
+    avatarize.add_argument("--histogram-n-bins", type=_whole_number, default=10, metavar="N", help="AvatarFastDP histogram: bins")
+    avatarize.add_argument("--bounds-percentile", type=_number, default=5.0, metavar="P",
+                           help="AvatarFastDP: clip each latent dimension to percentiles P and 100 - P (0 < P < 50)")
     avatarize.add_argument("--ncp", type=_whole_number, help="latent dimensions used (default: min(5, scaled columns))")
     avatarize.add_argument("--seed", type=_whole_number, help="seed of every random step (default: drawn, then printed)")
     avatarize.add_argument("--imputation", choices=IMPUTATION_METHODS, default="fast_knn", help="temporary imputation of missing values")
@@ -75,6 +79,12 @@ def build_parser() -> argparse.ArgumentParser:
                            help="override a column's kind: numeric, categorical or datetime (repeatable)")
     avatarize.add_argument("--column-weight", type=_assignment, action="append", default=[], metavar="NAME=W",
                            help="weight of a column in the projection, > 0 (repeatable)")
+    avatarize.add_argument("--exclude", action="append", default=[], metavar="NAME",
+                           help="set a column aside and re-attach it afterwards (repeatable)")
+    avatarize.add_argument("--exclude-strategy", choices=EXCLUSION_STRATEGIES, default="coordinate_similarity",
+                           help="how excluded columns are re-attached; row_order copies each person's own value (sensitive)")
+    avatarize.add_argument("--categorical-reduction", action="store_true",
+                           help="embed categorical columns with many modalities in a few numeric dimensions")
     avatarize.add_argument("--no-holdout", action="store_true", help="avatarize every row instead of setting half aside")
     avatarize.add_argument("--out", required=True, metavar="AVATARS.csv", help="where to write the shuffled avatars")
     avatarize.add_argument("--json", metavar="METRICS.json", help="also compute the metrics and write them as JSON")
@@ -99,8 +109,8 @@ def _avatarize(arguments: argparse.Namespace) -> int:
     for option, message in NOT_YET.items():
         if getattr(arguments, option) is not None:
             raise InputError(message)
-    if arguments.k is None:
-        raise InputError("--k is required: give the number of neighbours, for example --k 10.")
+    if arguments.k is None and arguments.fast_dp_epsilon is None:
+        raise InputError("give --k K (Avatar, for example --k 10) or --fast-dp-epsilon EPS (AvatarFastDP, for example 1.0).")
     output = Path(arguments.out)
     if output.resolve() == Path(arguments.input).resolve():
         raise InputError(f"--out {output} is the input file: choose another path for the avatars.")
@@ -111,8 +121,16 @@ def _avatarize(arguments: argparse.Namespace) -> int:
     frame = read_table(arguments.input)
     avatarizer = Avatarizer(
         k=arguments.k,
+        fast_dp_epsilon=arguments.fast_dp_epsilon,
+        mechanism=arguments.mechanism,
+        gmm_n_components=arguments.gmm_n_components,
+        histogram_n_bins=arguments.histogram_n_bins,
+        bounds_percentile=arguments.bounds_percentile,
         ncp=arguments.ncp,
         imputation=arguments.imputation,
+        use_categorical_reduction=arguments.categorical_reduction,
+        exclude_variable_names=arguments.exclude,
+        exclude_replacement_strategy=arguments.exclude_strategy,
         column_kinds=dict(arguments.column_kind),
         column_weights={name: _weight(name, value) for name, value in arguments.column_weight},
         holdout=not arguments.no_holdout,
@@ -128,9 +146,13 @@ def _avatarize(arguments: argparse.Namespace) -> int:
         f"{len(avatarizer.holdout_data_)} rows set aside as the holdout"
         if avatarizer.holdout_data_ is not None else "no holdout"
     )
+    method = (
+        f"k = {arguments.k}" if arguments.k is not None
+        else f"AvatarFastDP {arguments.mechanism}, epsilon = {arguments.fast_dp_epsilon:g} (DP mechanisms, not end-to-end DP)"
+    )
     print(
         f"{len(avatarizer.avatars_)} avatars of {Path(arguments.input).name} written to {output} "
-        f"(k = {arguments.k}, ncp = {avatarizer.ncp_}, seed = {avatarizer.seed_}, {holdout}, "
+        f"({method}, ncp = {avatarizer.ncp_}, seed = {avatarizer.seed_}, {holdout}, "
         f"{time.perf_counter() - start:.1f} s).",
         file=sys.stderr,
     )

@@ -172,8 +172,8 @@ def _decode_numeric(values: np.ndarray, column: _NumericColumn) -> pd.Series:
 
 
 def _decode_categorical(codes: np.ndarray, modalities: np.ndarray) -> pd.Series:
-    lookup = np.append(modalities, None).astype(object)  # code -1 -> None
-    decoded = pd.Series(lookup[codes], dtype=object)
+    """Booleans come back as pandas booleans; other modalities as a pandas Categorical (code -1: missing)."""
     if len(modalities) and all(isinstance(value, (bool, np.bool_)) for value in modalities):
-        return decoded.astype("boolean")
-    return decoded
+        lookup = np.append(modalities, None).astype(object)
+        return pd.Series(lookup[codes], dtype=object).astype("boolean")
+    return pd.Series(pd.Categorical.from_codes(codes, categories=pd.Index(modalities, dtype=object)))

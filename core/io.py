@@ -214,10 +214,7 @@ def write_csv(frame: pd.DataFrame, path: str | os.PathLike[str]) -> None:
 
 def csv_bytes(frame: pd.DataFrame) -> bytes:
     """The CSV text of ``frame`` (see :func:`write_csv`) as UTF-8 bytes."""
-    printable = pd.DataFrame(
-        {name: _printable(frame[name]) for name in frame.columns}, index=pd.RangeIndex(len(frame))
-    )
-    table = pa.Table.from_pandas(printable, preserve_index=False)
+    table = pa.table({str(name): _arrow_column(frame[name]) for name in frame.columns})
     header = io.StringIO()
     csv.writer(header, lineterminator="\n").writerow(table.column_names)
     quoting = "needed" if _needs_quotes(table) else "none"
@@ -230,18 +227,32 @@ def csv_bytes(frame: pd.DataFrame) -> bytes:
 
 def _needs_quotes(table: pa.Table) -> bool:
     """Whether a text cell holds a comma, a quote or a line break (pyarrow then quotes every text)."""
-    return any(
-        pa_compute.any(pa_compute.match_substring_regex(column, r'[,"\r\n]')).as_py()
-        for column in table.columns
-        if pa.types.is_string(column.type) or pa.types.is_large_string(column.type)
-    )
+    for column in table.columns:
+        if pa.types.is_dictionary(column.type):
+            column = column.combine_chunks().dictionary
+        is_text = pa.types.is_string(column.type) or pa.types.is_large_string(column.type)
+        if is_text and pa_compute.any(pa_compute.match_substring_regex(column, r'[,"\r\n]')).as_py():
+            return True
+    return False
 
 
-def _printable(column: pd.Series) -> pd.Series:
-    values = column.reset_index(drop=True)
-    if pd.api.types.is_datetime64_any_dtype(values):
-        at_midnight = (values.dropna() == values.dropna().dt.normalize()).all()
-        return values.dt.strftime("%Y-%m-%d" if at_midnight else "%Y-%m-%d %H:%M:%S").astype(object)
-    if isinstance(values.dtype, pd.CategoricalDtype) or values.dtype == object:
-        return values.astype(object).where(values.notna(), None).map(lambda value: value if value is None else str(value))
-    return values
+def _arrow_column(column: pd.Series) -> pa.Array:
+    """One column ready for pyarrow's CSV writer: dates as dates, texts as (dictionary) strings."""
+    if pd.api.types.is_datetime64_any_dtype(column):
+        present = column.dropna()
+        if getattr(column.dt, "tz", None) is not None:
+            return pa.array(column.dt.strftime("%Y-%m-%d %H:%M:%S%z"), type=pa.string(), from_pandas=True)
+        at_midnight = bool((present == present.dt.normalize()).all())
+        whole_seconds = bool((present == present.dt.floor("s")).all())
+        target = pa.date32() if at_midnight else pa.timestamp("s") if whole_seconds else pa.timestamp("us")
+        return pa.array(column, from_pandas=True).cast(target)
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        categories = pa.array(column.cat.categories.astype(str).to_numpy(dtype=object), type=pa.string())
+        codes = pa.array(column.cat.codes.to_numpy(), mask=column.isna().to_numpy()).cast(pa.int32())
+        return pa.DictionaryArray.from_arrays(codes, categories)
+    if column.dtype == object or pd.api.types.is_string_dtype(column):
+        text = column.to_numpy(dtype=object, na_value=None, copy=True)
+        present = column.notna().to_numpy()
+        text[present] = text[present].astype(str)
+        return pa.array(text, type=pa.string())
+    return pa.array(column, from_pandas=True)

@@ -1,47 +1,68 @@
-"""The public API: :class:`Avatarizer` runs the shared pipeline of SPEC section 2 with the Avatar method.
+"""The public API: :class:`Avatarizer` runs the shared pipeline of SPEC section 2 with either method.
 
-Steps: type the columns, set a real holdout half aside (SPEC section 5), encode, add
-missing indicators and impute, project, synthesise in the latent space, decode,
-restore missing values, shuffle. One ``numpy.random.Generator``, made from ``seed``,
-drives every random step in that order, so the same seed gives the same avatars.
+Steps: type the columns, set a real holdout half aside (SPEC section 5), set excluded
+variables aside, encode, add missing indicators and impute, optionally reduce
+many-modality categoricals, project, synthesise in the latent space (Avatar, SPEC
+section 3, or AvatarFastDP, section 4), decode, restore missing values, re-attach the
+excluded variables, shuffle. One ``numpy.random.Generator``, made from ``seed``, drives
+every random step in that order, so the same seed gives the same avatars.
 """
 
 from __future__ import annotations
 
 import time
 import warnings
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Iterator
 
 import numpy as np
 import pandas as pd
+from scipy.spatial import cKDTree
 
 from core.avatar import combine_neighbours, neighbour_weights, neighbours_excluding_self
-from core.encoding import TableCodec
+from core.encoding import EncodedTable, TableCodec
 from core.errors import InputError
+from core.fast_dp import FastDPSynthesizer
 from core.holdout import HOLDOUT_MIN_ROWS, split_holdout
 from core.imputation import IMPUTATION_METHODS, add_missing_indicators, impute, restore_missing
 from core.projection import Projection
+from core.reduction import CategoricalReduction
 from core.schema import ColumnProfile, apply_kinds, profile_columns, resolve_kinds
 from core.validation import check_choice, check_seed, check_whole_number
 
 DEFAULT_NCP = 5
+EXCLUSION_STRATEGIES = ("coordinate_similarity", "row_order")
 
 
 class Avatarizer:
-    """Generate avatars of a table with the Avatar method (SPEC sections 2, 3 and 5).
+    """Generate avatars of a table (SPEC sections 2 to 5).
+
+    Exactly one of ``k`` (Avatar) and ``fast_dp_epsilon`` (AvatarFastDP) must be set.
 
     Parameters
     ----------
-    k : int
-        Number of nearest neighbours combined into each avatar; ``2 <= k < n``.
+    k : int, optional
+        Avatar: number of nearest neighbours combined into each avatar; ``2 <= k < n``.
         Smaller keeps more signal, larger protects more.
+    fast_dp_epsilon : float, optional
+        AvatarFastDP: privacy budget, > 0. Smaller protects more. Uses DP mechanisms,
+        not end-to-end DP (see :mod:`core.fast_dp`).
+    mechanism, gmm_n_components, histogram_n_bins, bounds_percentile :
+        AvatarFastDP options (see :class:`~core.fast_dp.FastDPSynthesizer`).
     ncp : int, optional
-        Latent dimensions used for the neighbour search; default
+        Latent dimensions used for the neighbour search and the DP model; default
         ``min(5, number of scaled columns)``.
     imputation : {"fast_knn", "knn", "mode", "median", "mean"}
         Temporary imputation of missing values (see :mod:`core.imputation`).
+    use_categorical_reduction : bool
+        Embed many-modality categoricals in a few numeric dimensions (see :mod:`core.reduction`).
+    exclude_variable_names : sequence of column names
+        Variables set aside during synthesis and re-attached afterwards.
+    exclude_replacement_strategy : {"coordinate_similarity", "row_order"}
+        How excluded values are re-attached: from the original nearest to the avatar in
+        the latent space of the other variables (default), or from the avatar's own
+        original (``row_order``: sensitive, it copies the individual's own values;
+        Avatar only).
     column_kinds : mapping of column name to "numeric", "categorical" or "datetime", optional
         Overrides of the detected kinds.
     column_weights : mapping of column name to a positive weight, optional
@@ -55,19 +76,23 @@ class Avatarizer:
 
     Attributes
     ----------
+    method_ : ``"avatar"`` or ``"fast_dp"``.
     avatars_ : DataFrame, shuffled: the avatars to share.
-    paired_avatars_ : DataFrame, avatar ``i`` made from ``working_data_`` row ``i``.
-        Sensitive: the pairing is what the privacy metrics need and what an
-        attacker would want. Never share it.
+    paired_avatars_ : DataFrame or None. Avatar only: avatar ``i`` made from
+        ``working_data_`` row ``i``. Sensitive: the pairing is what the privacy metrics
+        need and what an attacker would want. Never share it. None for AvatarFastDP,
+        whose avatars are sampled, not paired.
     working_data_, holdout_data_ : the originals avatarized (WO) and set aside (HO, or None).
     holdout_ : ``"real"`` when a holdout half was set aside, else ``"none"`` (the
         metrics then draw an approximate one).
     kinds_, profiles_ : column kinds and per-column warnings.
-    codec_ : the fitted encoding of the columns.
-    imputed_table_ : WO encoded, imputed, with its missing indicators: what the projection sees.
+    codec_ : the fitted encoding of the synthesised columns.
+    imputed_table_ : WO encoded, imputed, with its missing indicators: what the projection sees
+        (after categorical reduction when it is on).
     projection_, coordinates_ : the fitted projection and WO's first ``ncp_`` latent coordinates.
+    synthesizer_ : the fitted :class:`~core.fast_dp.FastDPSynthesizer` (AvatarFastDP).
+    neighbour_indices_, neighbour_weights_ : (n, k) neighbours (rows of WO) and weights (Avatar).
     ncp_, seed_ : the values used.
-    neighbour_indices_, neighbour_weights_ : (n, k) neighbours (rows of WO) and weights.
     timings_s_ : seconds per step.
     """
 
@@ -75,8 +100,16 @@ class Avatarizer:
         self,
         *,
         k: int | None = None,
+        fast_dp_epsilon: float | None = None,
+        mechanism: str = "gaussian",
+        gmm_n_components: int = 5,
+        histogram_n_bins: int = 10,
+        bounds_percentile: float = 5.0,
         ncp: int | None = None,
         imputation: str = "fast_knn",
+        use_categorical_reduction: bool = False,
+        exclude_variable_names: Sequence[str] = (),
+        exclude_replacement_strategy: str = "coordinate_similarity",
         column_kinds: Mapping[str, str] | None = None,
         column_weights: Mapping[str, float] | None = None,
         holdout: bool = True,
@@ -84,8 +117,16 @@ class Avatarizer:
         seed: int | None = None,
     ):
         self.k = k
+        self.fast_dp_epsilon = fast_dp_epsilon
+        self.mechanism = mechanism
+        self.gmm_n_components = gmm_n_components
+        self.histogram_n_bins = histogram_n_bins
+        self.bounds_percentile = bounds_percentile
         self.ncp = ncp
         self.imputation = imputation
+        self.use_categorical_reduction = use_categorical_reduction
+        self.exclude_variable_names = exclude_variable_names
+        self.exclude_replacement_strategy = exclude_replacement_strategy
         self.column_kinds = column_kinds
         self.column_weights = column_weights
         self.holdout = holdout
@@ -94,15 +135,7 @@ class Avatarizer:
 
     def fit(self, frame: pd.DataFrame) -> Avatarizer:
         """Avatarize ``frame``; the results are in the attributes ending with ``_``."""
-        if self.k is None:
-            raise InputError("k is required: give the number of neighbours, for example k=10.")
-        k = check_whole_number("k", self.k, minimum=2, hint="k is the number of neighbours combined, for example 10.")
-        if self.ncp is not None:
-            check_whole_number("ncp", self.ncp, minimum=1, hint="ncp is the number of latent dimensions, for example 5.")
-        check_choice("imputation", self.imputation, IMPUTATION_METHODS)
-        holdout_min_rows = check_whole_number("holdout_min_rows", self.holdout_min_rows, minimum=2)
-        seed = check_seed(self.seed)
-        self.seed_ = int(np.random.SeedSequence().entropy % 2**32) if seed is None else seed
+        self._validate_parameters()
         rng = np.random.default_rng(self.seed_)
         self.timings_s_: dict[str, float] = {}
 
@@ -111,9 +144,10 @@ class Avatarizer:
             self.kinds_ = resolve_kinds(frame, self.column_kinds)
             typed = apply_kinds(frame, self.kinds_)
             self.profiles_: list[ColumnProfile] = profile_columns(typed, self.kinds_)
-            _check_values(typed)
+            excluded = self._check_exclusions(typed)
+            _check_values(typed.drop(columns=excluded))
 
-        use_holdout = bool(self.holdout) and len(typed) >= holdout_min_rows
+        use_holdout = bool(self.holdout) and len(typed) >= self.holdout_min_rows
         if use_holdout:
             working_rows, holdout_rows = split_holdout(len(typed), rng)
             self.working_data_ = typed.iloc[working_rows].reset_index(drop=True)
@@ -122,30 +156,113 @@ class Avatarizer:
             self.working_data_, self.holdout_data_ = typed.reset_index(drop=True), None
         self.holdout_ = "real" if use_holdout else "none"
         n_rows = len(self.working_data_)
-        if k >= n_rows:
-            raise InputError(_k_too_large(k, n_rows, len(typed), use_holdout))
-        if k == 2:
-            warnings.warn("k = 2 combines only two neighbours: avatars stay close to them. Prefer k >= 5.", UserWarning, stacklevel=2)
+        if self.method_ == "avatar":
+            self._check_k(n_rows, len(typed), use_holdout)
+        synthesised = self.working_data_.drop(columns=excluded)
 
         with self._timed("encoding and imputation"):
-            self.codec_ = TableCodec(self.kinds_).fit(self.working_data_)
-            encoded, n_categorical = add_missing_indicators(self.codec_.encode(self.working_data_))
-            self.imputed_table_ = complete = impute(encoded, self.imputation, rng)
+            self.codec_ = TableCodec(self.kinds_).fit(synthesised)
+            encoded, n_categorical = add_missing_indicators(self.codec_.encode(synthesised))
+            complete = impute(encoded, self.imputation, rng)
+            self.reduction_ = CategoricalReduction().fit(complete) if self.use_categorical_reduction else None
+            self.imputed_table_ = self.reduction_.transform(complete) if self.reduction_ else complete
 
         with self._timed("projection"):
-            self.projection_ = Projection(self.column_weights).fit(complete)
+            weights = {**(self.reduction_.column_weights_ if self.reduction_ else {}), **(self.column_weights or {})}
+            self.projection_ = Projection(self._embedded_weights(weights)).fit(self.imputed_table_)
             self.ncp_ = self._resolve_ncp(len(self.projection_.components_))
-            self.coordinates_ = self.projection_.transform(complete, self.ncp_)
+            self.coordinates_ = self.projection_.transform(self.imputed_table_, self.ncp_)
 
         with self._timed("synthesis"):
-            distances, self.neighbour_indices_ = neighbours_excluding_self(self.coordinates_, k)
-            self.neighbour_weights_ = neighbour_weights(distances, rng)
-            synthetic = combine_neighbours(complete, self.neighbour_indices_, self.neighbour_weights_, rng)
+            synthetic = self._synthesise(rng)
 
         with self._timed("decoding"):
-            self.paired_avatars_ = self.codec_.decode(restore_missing(synthetic, n_categorical))
-            self.avatars_ = self.paired_avatars_.iloc[rng.permutation(n_rows)].reset_index(drop=True)
+            decoded = synthetic if self.reduction_ is None else self.reduction_.inverse_transform(synthetic, complete)
+            avatars = self.codec_.decode(restore_missing(decoded, n_categorical))
+            if excluded:
+                avatars = self._reattach(avatars, synthetic, excluded)
+            avatars = avatars[list(typed.columns)]
+            if self.method_ == "avatar":
+                self.paired_avatars_: pd.DataFrame | None = avatars
+                self.avatars_ = avatars.iloc[rng.permutation(n_rows)].reset_index(drop=True)
+            else:
+                self.paired_avatars_, self.avatars_ = None, avatars
         return self
+
+    def _validate_parameters(self) -> None:
+        if self.k is not None and self.fast_dp_epsilon is not None:
+            raise InputError(
+                "k and fast_dp_epsilon are mutually exclusive: set k (Avatar) or fast_dp_epsilon (AvatarFastDP), not both."
+            )
+        if self.k is None and self.fast_dp_epsilon is None:
+            raise InputError(
+                "Set exactly one of k (Avatar, for example k=10) or fast_dp_epsilon (AvatarFastDP, for example 1.0)."
+            )
+        if self.k is not None:
+            self.method_ = "avatar"
+            check_whole_number("k", self.k, minimum=2, hint="k is the number of neighbours combined, for example 10.")
+        else:
+            self.method_ = "fast_dp"
+            self.synthesizer_ = FastDPSynthesizer(
+                self.fast_dp_epsilon, self.mechanism, self.gmm_n_components, self.histogram_n_bins, self.bounds_percentile
+            )
+            self.synthesizer_.validate()
+        if self.ncp is not None:
+            check_whole_number("ncp", self.ncp, minimum=1, hint="ncp is the number of latent dimensions, for example 5.")
+        check_choice("imputation", self.imputation, IMPUTATION_METHODS)
+        check_choice("exclude_replacement_strategy", self.exclude_replacement_strategy, EXCLUSION_STRATEGIES)
+        if self.method_ == "fast_dp" and self.exclude_variable_names and self.exclude_replacement_strategy == "row_order":
+            raise InputError(
+                "exclude_replacement_strategy 'row_order' needs avatars paired with their originals, which "
+                "AvatarFastDP does not make: use 'coordinate_similarity'."
+            )
+        check_whole_number("holdout_min_rows", self.holdout_min_rows, minimum=2)
+        seed = check_seed(self.seed)
+        self.seed_ = int(np.random.SeedSequence().entropy % 2**32) if seed is None else seed
+
+    def _check_exclusions(self, frame: pd.DataFrame) -> list[str]:
+        if isinstance(self.exclude_variable_names, str):
+            raise InputError(
+                f"exclude_variable_names must be a list of column names, got the text {self.exclude_variable_names!r}."
+            )
+        excluded = [str(name) for name in self.exclude_variable_names]
+        for name in excluded:
+            if name not in frame.columns:
+                raise InputError(
+                    f"exclude_variable_names names column '{name}', which is not in the table: check its spelling."
+                )
+            if name in (self.column_weights or {}):
+                raise InputError(f"column_weights names column '{name}', which is excluded: remove its weight.")
+        if len(set(excluded)) == frame.shape[1]:
+            raise InputError("exclude_variable_names excludes every column: keep at least one to avatarize.")
+        return list(dict.fromkeys(excluded))
+
+    def _check_k(self, n_rows: int, n_total: int, use_holdout: bool) -> None:
+        if self.k >= n_rows:
+            if use_holdout:
+                raise InputError(
+                    f"k must be smaller than the number of rows avatarized, {n_rows} (half of {n_total}: the other "
+                    f"half is the holdout), got {self.k}. Lower k, or turn the holdout off."
+                )
+            raise InputError(
+                f"k must be smaller than the number of rows, {n_rows}, got {self.k}. "
+                "Lower k, or give a table with more rows."
+            )
+        if self.k == 2:
+            warnings.warn(
+                "k = 2 combines only two neighbours: avatars stay close to them. Prefer k >= 5.", UserWarning, stacklevel=3
+            )
+
+    def _embedded_weights(self, weights: dict[str, float]) -> dict[str, float]:
+        """A user weight on a reduced variable applies to its embedded columns, scaled by theirs."""
+        if self.reduction_ is None:
+            return weights
+        for embedding in self.reduction_.embeddings_:
+            if embedding.name in weights:
+                user_weight = weights.pop(embedding.name)
+                for column in embedding.column_names():
+                    weights[column] *= user_weight
+        return weights
 
     def _resolve_ncp(self, n_scaled_columns: int) -> int:
         if self.ncp is None:
@@ -155,6 +272,31 @@ class Avatarizer:
                 f"ncp must be at most {n_scaled_columns}, the number of scaled columns of this table, got {self.ncp}."
             )
         return int(self.ncp)
+
+    def _synthesise(self, rng: np.random.Generator) -> EncodedTable:
+        """Synthetic rows of the model table (encoded, imputed, with indicators, reduced)."""
+        table = self.imputed_table_
+        if self.method_ == "avatar":
+            distances, self.neighbour_indices_ = neighbours_excluding_self(self.coordinates_, self.k)
+            self.neighbour_weights_ = neighbour_weights(distances, rng)
+            return combine_neighbours(table, self.neighbour_indices_, self.neighbour_weights_, rng)
+        latent = self.synthesizer_.fit(self.coordinates_, rng).sample(table.n_rows, rng)
+        numeric, codes = self.projection_.inverse_transform(latent, rng)
+        if numeric.size:  # keep back-projected values within the range observed
+            numeric = np.clip(numeric, table.numeric.min(axis=0), table.numeric.max(axis=0))
+        return table.with_arrays(numeric, codes)
+
+    def _reattach(self, avatars: pd.DataFrame, synthetic: EncodedTable, excluded: list[str]) -> pd.DataFrame:
+        """Excluded variables copied from an original: the nearest one in latent space, or the avatar's own."""
+        if self.exclude_replacement_strategy == "row_order":
+            sources = np.arange(len(avatars))
+        else:
+            avatar_coordinates = self.projection_.transform(synthetic, self.ncp_)
+            _, sources = cKDTree(self.coordinates_).query(avatar_coordinates, workers=-1)
+        part = self.working_data_[excluded]
+        codec = TableCodec(self.kinds_).fit(part)
+        copied = codec.decode(codec.encode(part).take(sources))
+        return pd.concat([avatars, copied], axis=1)
 
     @contextmanager
     def _timed(self, step: str) -> Iterator[None]:
@@ -184,14 +326,4 @@ def _check_values(frame: pd.DataFrame) -> None:
     if len(empty) == frame.shape[1]:
         raise InputError("Every value of the table is missing: there is nothing to avatarize.")
     if empty:
-        raise InputError(f"Column '{empty[0]}' has no values at all: remove it from the table.")
-
-
-def _k_too_large(k: int, n_rows: int, n_total: int, use_holdout: bool) -> str:
-    if use_holdout:
-        return (
-            f"k must be smaller than the number of rows avatarized, {n_rows} (half of {n_total}: the other half is "
-            f"the holdout), got {k}. Lower k, or turn the holdout off."
-        )
-    return f"k must be smaller than the number of rows, {n_rows}, got {k}. Lower k, or give a table with more rows."
-
+        raise InputError(f"Column '{empty[0]}' has no values at all: remove it from the table, or exclude it.")

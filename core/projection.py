@@ -30,7 +30,7 @@ import scipy.sparse
 from core.encoding import EncodedTable
 from core.errors import InputError
 
-_ROW_CHUNK = 65_536
+_ROW_CHUNK = 8_192
 
 
 class Projection:
@@ -186,11 +186,16 @@ class Projection:
         codes = np.empty((n_rows, len(self.proportions_)), dtype=np.int32)
         for position, (p, scale) in enumerate(zip(self.proportions_, self.modality_scale_)):
             block = axes[:, n_numeric + self._offsets[position]: n_numeric + self._offsets[position + 1]]
+            observed = scale > 0  # a modality unseen at fit time is never drawn
+            block = np.divide(block, scale, out=np.zeros_like(block), where=observed)
+            base = np.where(observed, p, 0.0)
+            uniforms = rng.random(n_rows)
             for start in range(0, n_rows, _ROW_CHUNK):
                 chunk = slice(start, start + _ROW_CHUNK)
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    weights = np.where(scale > 0, coordinates[chunk] @ block / scale + p, 0.0)
-                codes[chunk, position] = draw_categories(np.clip(weights, 0.0, None), p, rng)
+                weights = coordinates[chunk] @ block
+                weights += base
+                np.maximum(weights, 0.0, out=weights)
+                codes[chunk, position] = draw_categories(weights, p, uniforms[chunk])
         return numeric, codes
 
     def contributions(self) -> pd.DataFrame:
@@ -206,11 +211,15 @@ class Projection:
         return frame
 
 
-def draw_categories(weights: np.ndarray, fallback: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One draw per row from non-negative, unnormalised ``weights`` (n, m); ``fallback`` for an all-zero row."""
-    totals = weights.sum(axis=1, keepdims=True)
-    weights = np.where(totals > 0, weights, fallback)
-    cumulative = np.cumsum(weights, axis=1)
-    targets = rng.random(len(weights)) * cumulative[:, -1]
+def draw_categories(weights: np.ndarray, fallback: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
+    """One draw per row from non-negative, unnormalised ``weights`` (n, m), by inverse CDF of ``uniforms``.
+
+    A row whose weights are all 0 draws from ``fallback``. ``weights`` is overwritten.
+    """
+    cumulative = np.cumsum(weights, axis=1, out=weights)
+    empty = cumulative[:, -1] <= 0
+    if empty.any():
+        cumulative[empty] = np.cumsum(fallback)
+    targets = uniforms * cumulative[:, -1]
     drawn = (cumulative <= targets[:, None]).sum(axis=1)
     return np.minimum(drawn, weights.shape[1] - 1).astype(np.int32)

@@ -118,7 +118,7 @@ def apply_kinds(frame: pd.DataFrame, kinds: Mapping[str, Kind]) -> pd.DataFrame:
 def _convert(column: pd.Series, kind: Kind) -> pd.Series:
     name = column.name
     if kind is Kind.NUMERIC:
-        if pd.api.types.is_bool_dtype(column):
+        if pd.api.types.is_bool_dtype(column) or pd.api.types.is_numeric_dtype(column):
             return column.astype("float64")
         if pd.api.types.is_datetime64_any_dtype(column):
             raise InputError(f"Column '{name}' holds dates: give it the datetime kind, not numeric.")

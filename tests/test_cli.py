@@ -37,6 +37,24 @@ def test_avatarize_writes_the_shuffled_avatars(table_csv, tmp_path):
     assert out.read_bytes() == again.read_bytes()
 
 
+@pytest.mark.parametrize("mechanism", ["gaussian", "gmm", "histogram"])
+def test_fast_dp(table_csv, tmp_path, mechanism):
+    out = tmp_path / "avatars.csv"
+    result = run("avatarize", table_csv, "--fast-dp-epsilon", 2, "--mechanism", mechanism, "--seed", 1, "--out", out)
+    assert result.returncode == 0, result.stderr
+    assert len(pd.read_csv(out)) == 300 and "not end-to-end DP" in result.stderr
+
+
+def test_exclusion_and_reduction_options(table_csv, tmp_path):
+    out = tmp_path / "avatars.csv"
+    result = run(
+        "avatarize", table_csv, "--k", 5, "--exclude", "colour", "--exclude-strategy", "row_order",
+        "--categorical-reduction", "--out", out,
+    )
+    assert result.returncode == 0, result.stderr
+    assert set(pd.read_csv(out)["colour"].dropna()) <= {"red", "green", "blue"}
+
+
 def test_options_reach_the_engine(table_csv, tmp_path):
     out = tmp_path / "avatars.csv"
     result = run(
@@ -78,9 +96,18 @@ BAD_ARGUMENTS = {
     "k not a number": (["--k", "ten"], "argument --k: expected a whole number, got 'ten'"),
     "ncp < 1": (["--k", 5, "--ncp", 0], "ncp must be at least 1, got 0"),
     "unknown option": (["--k", 5, "--colour", "red"], "unrecognized arguments: --colour red"),
-    "no method": ([], "--k is required"),
+    "no method": ([], "give --k K (Avatar, for example --k 10) or --fast-dp-epsilon EPS"),
     "both methods": (["--k", 5, "--fast-dp-epsilon", 1], "argument --fast-dp-epsilon: not allowed with argument --k"),
-    "fast dp": (["--fast-dp-epsilon", 1], "--fast-dp-epsilon (AvatarFastDP) is not available yet"),
+    "epsilon not a number": (["--fast-dp-epsilon", "lots"], "argument --fast-dp-epsilon: expected a number, got 'lots'"),
+    "epsilon <= 0": (["--fast-dp-epsilon", 0], "fast_dp_epsilon must be greater than 0, got 0.0"),
+    "unknown mechanism": (["--fast-dp-epsilon", 1, "--mechanism", "magic"], "argument --mechanism: invalid choice: 'magic'"),
+    "bounds percentile": (["--fast-dp-epsilon", 1, "--bounds-percentile", 50], "bounds_percentile must be a number between 0 and 50"),
+    "histogram bins": (["--fast-dp-epsilon", 1, "--histogram-n-bins", 1], "histogram_n_bins must be at least 2, got 1"),
+    "gmm components": (["--fast-dp-epsilon", 1, "--gmm-n-components", 0], "gmm_n_components must be at least 1, got 0"),
+    "row order with fast dp": (
+        ["--fast-dp-epsilon", 1, "--exclude", "age", "--exclude-strategy", "row_order"], "'row_order' needs avatars paired"
+    ),
+    "unknown excluded column": (["--k", 5, "--exclude", "nope"], "exclude_variable_names names column 'nope'"),
     "json": (["--k", 5, "--json", "m.json"], "--json (the metrics) is not available yet"),
     "report": (["--k", 5, "--report", "r.html"], "--report (the HTML report) is not available yet"),
     "unknown column kind": (["--k", 5, "--column-kind", "nope=numeric"], "column_kinds names column 'nope'"),

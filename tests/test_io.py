@@ -112,7 +112,7 @@ def test_write_csv_round_trip_and_formats(tmp_path):
     path = tmp_path / "out.csv"
     write_csv(frame, path)
     text = path.read_text()
-    assert '"2024-01-02",' in text and '"2024-01-02 10:30:00"' in text
+    assert text.splitlines()[1] == '1,0.5,2024-01-02,2024-01-02 10:30:00,"a, b"'
     loaded = read_table(path)
     assert loaded["int"].tolist()[::2] == [1, 3]
     assert loaded["text"].tolist()[0] == "a, b" and loaded["text"].tolist()[2] == 'say "hi"'

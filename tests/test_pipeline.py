@@ -203,7 +203,8 @@ def test_small_k_keeps_marginals_and_correlations_closer_than_large_k():
 @pytest.mark.parametrize(
     ("parameters", "frame", "message"),
     [
-        ({"k": None}, mixed_table(20), "k is required"),
+        ({"k": None}, mixed_table(20), "Set exactly one of k"),
+        ({"fast_dp_epsilon": 1.0}, mixed_table(20), "k and fast_dp_epsilon are mutually exclusive"),
         ({"k": 1}, mixed_table(20), "k must be at least 2, got 1"),
         ({"k": "ten"}, mixed_table(20), "k must be a whole number, got 'ten'"),
         ({"k": 2.5}, mixed_table(20), "k must be a whole number, got 2.5"),
@@ -225,3 +226,155 @@ def test_small_k_keeps_marginals_and_correlations_closer_than_large_k():
 def test_bad_input_gives_one_plain_message(parameters, frame, message):
     with pytest.raises(InputError, match=message):
         avatarize(frame, **parameters)
+
+
+# --- AvatarFastDP through the pipeline --------------------------------------------------------------------------
+
+
+def mixed_distortion(original: pd.DataFrame, avatars: pd.DataFrame) -> float:
+    """Marginal and correlation distortion over numeric and categorical columns."""
+    numeric = [c for c in original.columns if pd.api.types.is_numeric_dtype(original[c])]
+    categorical = [c for c in original.columns if c not in numeric and not pd.api.types.is_datetime64_any_dtype(original[c])]
+    marginal = np.mean([
+        abs(avatars[c].mean() - original[c].mean()) / original[c].std() + abs(avatars[c].std() / original[c].std() - 1)
+        for c in numeric if original[c].std() > 0
+    ])
+    frequencies = np.mean([
+        0.5 * original[c].value_counts(normalize=True).sub(avatars[c].value_counts(normalize=True), fill_value=0).abs().sum()
+        for c in categorical
+    ]) if categorical else 0.0
+    correlations = np.nanmean(np.abs(original[numeric].corr().to_numpy() - avatars[numeric].astype(float).corr().to_numpy()))
+    return marginal + frequencies + correlations
+
+
+@pytest.fixture(scope="module")
+def aids(shared_dir):
+    from core.io import read_table
+
+    return read_table(shared_dir / "reference" / "aids" / "original.csv").drop(columns=["pidnum"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mechanism", ["gaussian", "gmm", "histogram"])
+def test_fast_dp_keeps_more_signal_at_higher_epsilon_on_a_real_table(aids, mechanism):
+    gaps = []
+    for seed in range(6):
+        low = avatarize(aids, k=None, fast_dp_epsilon=0.1, mechanism=mechanism, seed=seed).avatars_
+        high = avatarize(aids, k=None, fast_dp_epsilon=10.0, mechanism=mechanism, seed=seed).avatars_
+        gaps.append(mixed_distortion(aids, low) - mixed_distortion(aids, high))
+    band = 3 * np.std(gaps, ddof=1) / np.sqrt(len(gaps))
+    assert np.mean(gaps) > band, gaps
+
+
+@pytest.mark.parametrize("mechanism", ["gaussian", "gmm", "histogram"])
+def test_fast_dp_values_come_back_valid(mechanism):
+    frame = mixed_table(1_000, missing=0.15)
+    result = avatarize(frame, k=None, fast_dp_epsilon=5.0, mechanism=mechanism, holdout=True)
+    avatars = result.avatars_
+    assert result.method_ == "fast_dp" and result.paired_avatars_ is None and len(avatars) == 500
+    assert avatars["age"].dtype == "int64"
+    assert pd.api.types.is_datetime64_any_dtype(avatars["visit"])
+    assert set(avatars["colour"].dropna()) <= {"red", "green", "blue"} and set(avatars["group"]) <= {"older", "younger"}
+    for name in ("age", "weight", "score"):
+        assert frame[name].min() <= avatars[name].min() and avatars[name].max() <= frame[name].max()
+    assert 0 < avatars["weight"].isna().mean() < 1 and avatars["age"].notna().all()
+
+
+def test_fast_dp_same_seed_same_avatars():
+    frame = mixed_table(300)
+    first = avatarize(frame, k=None, fast_dp_epsilon=1.0, mechanism="gmm", seed=4)
+    again = avatarize(frame, k=None, fast_dp_epsilon=1.0, mechanism="gmm", seed=4)
+    other = avatarize(frame, k=None, fast_dp_epsilon=1.0, mechanism="gmm", seed=5)
+    assert csv_bytes(first.avatars_) == csv_bytes(again.avatars_) != csv_bytes(other.avatars_)
+
+
+# --- exclusions -------------------------------------------------------------------------------------------------
+
+
+def test_excluded_columns_come_back_complete_with_existing_values():
+    frame = mixed_table(400, missing=0.1)
+    frame["code"] = [f"ID{i}" for i in range(400)]
+    for parameters in ({"k": 5}, {"k": None, "fast_dp_epsilon": 1.0}):
+        result = avatarize(frame, exclude_variable_names=["code", "colour"], **parameters)
+        avatars = result.avatars_
+        assert list(avatars.columns) == list(frame.columns)
+        assert set(avatars["code"]) <= set(frame["code"]) and avatars["code"].notna().all()
+        assert set(avatars["colour"].dropna()) <= {"red", "green", "blue"}
+
+
+def test_row_order_copies_the_own_originals_value():
+    frame = mixed_table(200)
+    result = avatarize(frame, exclude_variable_names=["colour"], exclude_replacement_strategy="row_order")
+    assert result.paired_avatars_["colour"].tolist() == result.working_data_["colour"].tolist()
+
+
+def association(frame: pd.DataFrame) -> float:
+    """Difference in mean age between the two groups, in age standard deviations."""
+    means = frame.groupby("group")["age"].mean()
+    return (means["older"] - means["younger"]) / frame["age"].std()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_coordinate_similarity_keeps_the_association_better_than_random_reattachment(seed):
+    frame = mixed_table(1_000, seed=seed)
+    avatars = avatarize(frame, k=10, seed=seed, exclude_variable_names=["group"]).avatars_
+    shuffled = avatars.assign(group=np.random.default_rng(seed).permutation(avatars["group"].to_numpy()))
+    original = association(frame)
+    assert abs(association(avatars) - original) < abs(association(shuffled) - original) / 2
+    assert association(avatars) > 0.5 * original
+
+
+@pytest.mark.parametrize(
+    ("parameters", "message"),
+    [
+        ({"exclude_variable_names": ["nope"]}, "exclude_variable_names names column 'nope'"),
+        ({"exclude_variable_names": "age"}, "exclude_variable_names must be a list of column names"),
+        ({"exclude_variable_names": ["age", "weight", "score", "group", "colour", "visit"]}, "excludes every column"),
+        ({"exclude_variable_names": ["age"], "column_weights": {"age": 2}}, "column_weights names column 'age', which is excluded"),
+        ({"exclude_replacement_strategy": "random"}, "exclude_replacement_strategy must be one of"),
+    ],
+)
+def test_bad_exclusions(parameters, message):
+    with pytest.raises(InputError, match=message):
+        avatarize(mixed_table(50), **parameters)
+
+
+def test_an_empty_column_can_be_excluded():
+    frame = mixed_table(50).assign(empty=None)
+    assert avatarize(frame, exclude_variable_names=["empty"]).avatars_["empty"].isna().all()
+
+
+# --- categorical reduction ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("parameters", [{"k": 10}, {"k": None, "fast_dp_epsilon": 5.0}])
+def test_categorical_reduction_with_500_modalities_keeps_the_other_marginals(parameters):
+    frame = mixed_table(3_000, seed=2)
+    rng = np.random.default_rng(2)
+    frame["site"] = [f"site_{i:03d}" for i in (rng.integers(0, 500, 3_000) + (frame["age"] > 55) * 7) % 500]
+    result = avatarize(frame, use_categorical_reduction=True, **parameters)
+    avatars = result.avatars_
+    assert set(avatars["site"]) <= set(frame["site"])
+    assert [e.name for e in result.reduction_.embeddings_] == ["site"]
+    for name in ("age", "weight", "score"):
+        assert abs(avatars[name].mean() - frame[name].mean()) < 0.15 * frame[name].std(), name
+        assert 0.6 < avatars[name].std() / frame[name].std() < 1.1, name
+    for name in ("group", "colour"):
+        gap = frame[name].value_counts(normalize=True).sub(avatars[name].value_counts(normalize=True), fill_value=0)
+        assert gap.abs().sum() / 2 < 0.08, name
+
+
+def test_reduced_variable_weighs_like_one_numeric_column():
+    frame = mixed_table(2_000, seed=3)
+    frame["site"] = [f"s{i}" for i in np.random.default_rng(3).integers(0, 300, 2_000)]
+
+    def inertia_share(result, names):
+        projection = result.projection_
+        inertia = projection.contributions() @ projection.eigenvalues_ / 100
+        return inertia[names].sum() / inertia.sum()
+
+    reduced = avatarize(frame, use_categorical_reduction=True)
+    site_columns = [name for name in reduced.projection_.contributions().index if name.startswith("site #")]
+    assert len(site_columns) == 3
+    assert inertia_share(avatarize(frame), ["site"]) > 0.9  # 299 units of inertia against 8 for the rest
+    assert inertia_share(reduced, site_columns) < 0.15

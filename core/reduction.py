@@ -1,0 +1,119 @@
+"""Categorical reduction: many-modality variables embedded in a few numeric dimensions (SPEC section 2).
+
+A categorical variable with more than ``N_DIMENSIONS + 1`` modalities would bring
+``M - 1`` units of inertia to the FAMD projection and dominate it. With reduction on,
+each such variable is replaced by ``N_DIMENSIONS`` numeric columns:
+
+1. the *context* of a row is its coordinates on the first ``CONTEXT_AXES`` axes of a
+   projection of the variables that are not reduced;
+2. the *profile* of a modality is the mean context of its rows, shrunk towards the
+   centroid as ``sum / (count + SHRINKAGE)`` so that rare modalities stay near the middle;
+3. the embedding is the first ``N_DIMENSIONS`` principal axes of the profiles,
+   weighted by the modalities' counts (fewer when there are fewer modalities).
+
+The embedded columns enter the projection as numeric columns, each weighted
+``1 / N_DIMENSIONS`` so that the variable as a whole weighs like one numeric column.
+Decoding gives each synthetic row the modality whose embedding is nearest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.spatial import cKDTree
+
+from core.encoding import EncodedTable
+from core.projection import Projection
+
+N_DIMENSIONS = 3
+CONTEXT_AXES = 10
+SHRINKAGE = 5.0
+EMBEDDED_SEPARATOR = " #"
+
+
+@dataclass(frozen=True)
+class _Embedding:
+    name: str
+    position: int
+    vectors: np.ndarray  # (M, r)
+
+    def column_names(self) -> list[str]:
+        return [f"{self.name}{EMBEDDED_SEPARATOR}{d + 1}" for d in range(self.vectors.shape[1])]
+
+
+class CategoricalReduction:
+    """Fitted embedding of the many-modality categorical variables of one table.
+
+    Attributes
+    ----------
+    embeddings_ : one per reduced variable (its name, its modalities' vectors).
+    column_weights_ : projection weights of the embedded columns.
+    """
+
+    def fit(self, table: EncodedTable) -> CategoricalReduction:
+        reducible = [
+            position for position, modalities in enumerate(table.categories) if len(modalities) > N_DIMENSIONS + 1
+        ]
+        kept = [position for position in range(len(table.categories)) if position not in reducible]
+        self.embeddings_: list[_Embedding] = []
+        if reducible and (table.numeric.shape[1] or kept):
+            context_table = EncodedTable(
+                numeric=table.numeric,
+                codes=table.codes[:, kept],
+                numeric_names=table.numeric_names,
+                categorical_names=tuple(table.categorical_names[p] for p in kept),
+                categories=tuple(table.categories[p] for p in kept),
+            )
+            projection = Projection().fit(context_table)
+            context = projection.transform(context_table, max(1, min(CONTEXT_AXES, projection.n_components_)))
+            for position in reducible:
+                vectors = _embed(table.codes[:, position], len(table.categories[position]), context)
+                self.embeddings_.append(_Embedding(table.categorical_names[position], position, vectors))
+        self.column_weights_ = {
+            column: 1.0 / embedding.vectors.shape[1]
+            for embedding in self.embeddings_ for column in embedding.column_names()
+        }
+        self._reduced_positions = {embedding.position for embedding in self.embeddings_}
+        return self
+
+    def transform(self, table: EncodedTable) -> EncodedTable:
+        """Replace each reduced variable by its embedded numeric columns (appended after the numeric ones)."""
+        if not self.embeddings_:
+            return table
+        kept = [p for p in range(len(table.categories)) if p not in self._reduced_positions]
+        embedded = [embedding.vectors[table.codes[:, embedding.position]] for embedding in self.embeddings_]
+        return EncodedTable(
+            numeric=np.hstack([table.numeric, *embedded]),
+            codes=table.codes[:, kept],
+            numeric_names=table.numeric_names + tuple(c for e in self.embeddings_ for c in e.column_names()),
+            categorical_names=tuple(table.categorical_names[p] for p in kept),
+            categories=tuple(table.categories[p] for p in kept),
+            )
+
+    def inverse_transform(self, reduced: EncodedTable, original: EncodedTable) -> EncodedTable:
+        """Decode embedded columns to the nearest modality; ``original`` gives the layout to restore."""
+        if not self.embeddings_:
+            return reduced
+        n_numeric = len(original.numeric_names)
+        codes = np.empty((reduced.n_rows, len(original.categories)), dtype=np.int32)
+        kept = [p for p in range(len(original.categories)) if p not in self._reduced_positions]
+        codes[:, kept] = reduced.codes
+        start = n_numeric
+        for embedding in self.embeddings_:
+            width = embedding.vectors.shape[1]
+            _, nearest = cKDTree(embedding.vectors).query(reduced.numeric[:, start: start + width], workers=-1)
+            codes[:, embedding.position] = nearest
+            start += width
+        return original.with_arrays(reduced.numeric[:, :n_numeric], codes)
+
+
+def _embed(codes: np.ndarray, n_modalities: int, context: np.ndarray) -> np.ndarray:
+    counts = np.bincount(codes, minlength=n_modalities).astype(float)
+    sums = np.stack([np.bincount(codes, weights=context[:, a], minlength=n_modalities) for a in range(context.shape[1])], 1)
+    profiles = sums / (counts + SHRINKAGE)[:, None]
+    weights = counts / counts.sum()
+    centred = profiles - weights @ profiles
+    _, _, axes = np.linalg.svd(centred * np.sqrt(weights)[:, None], full_matrices=False)
+    n_dimensions = min(N_DIMENSIONS, axes.shape[0])
+    return centred @ axes[:n_dimensions].T
