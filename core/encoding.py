@@ -103,7 +103,9 @@ class TableCodec:
             )
         codes = np.empty((n_rows, len(self.categories_)), dtype=np.int32)
         for position, (name, modalities) in enumerate(self.categories_.items()):
-            codes[:, position] = pd.Index(modalities).get_indexer(frame[name].astype(object))
+            column = frame[name]
+            to_modality = np.append(pd.Index(modalities).get_indexer(column.cat.categories), -1)
+            codes[:, position] = to_modality[column.cat.codes.to_numpy()]  # category code -1 (missing) -> -1
         return EncodedTable(
             numeric=numeric,
             codes=codes,
@@ -123,8 +125,8 @@ class TableCodec:
 
 
 def _modalities(column: pd.Series) -> np.ndarray:
-    values = column.dropna().astype(object)
-    modalities = pd.unique(values)
+    """The modalities present in a categorical column, sorted when their types allow it."""
+    modalities = column.cat.remove_unused_categories().cat.categories.to_numpy(dtype=object)
     try:
         return np.asarray(sorted(modalities), dtype=object)
     except TypeError:  # values of mixed types: keep the order of first appearance

@@ -23,7 +23,7 @@ GAUSSIAN_BUDGET = {"mean": 0.3, "covariance": 0.7}
 GMM_BUDGET = {"weights": 0.2, "means": 0.4, "covariances": 0.4}
 EIGENVALUE_FLOOR = 1e-6
 WEIGHT_FLOOR = 1e-6
-GMM_FIT_ROWS = 50_000
+GMM_FIT_ROWS = 20_000
 
 
 class FastDPSynthesizer:

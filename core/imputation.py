@@ -12,7 +12,8 @@ from the ``N_NEIGHBOURS`` nearest donors that observe the variable: mean of thei
 (categorical). Nearness is measured on the first ``IMPUTATION_AXES`` axes of a
 projection of the incomplete table in which a missing value sits at the centroid.
 ``knn`` takes every row as a donor; ``fast_knn`` fits the projection on, and takes
-donors from, a random ``DONOR_FRACTION`` of the rows (at least ``MIN_DONORS``).
+donors from, a random ``DONOR_FRACTION`` of the rows (at least ``MIN_DONORS``, at most
+``MAX_DONORS``: beyond that, more donors barely change a 5-nearest-neighbour mean).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ N_NEIGHBOURS = 5
 IMPUTATION_AXES = 5
 DONOR_FRACTION = 0.1
 MIN_DONORS = 1_000
+MAX_DONORS = 20_000
 MISSING_SUFFIX = " (missing)"
 MISSING_MODALITIES = np.array([False, True], dtype=object)
 
@@ -105,18 +107,20 @@ def _impute_from_neighbours(
     table: EncodedTable, numeric: np.ndarray, codes: np.ndarray, fast: bool, rng: np.random.Generator
 ) -> None:
     n_rows = table.n_rows
-    n_donors = min(n_rows, max(MIN_DONORS, int(np.ceil(DONOR_FRACTION * n_rows)))) if fast else n_rows
+    n_donors = min(n_rows, max(MIN_DONORS, min(MAX_DONORS, int(np.ceil(DONOR_FRACTION * n_rows))))) if fast else n_rows
     donors = np.sort(rng.choice(n_rows, size=n_donors, replace=False)) if n_donors < n_rows else np.arange(n_rows)
     projection = Projection().fit(table.take(donors))
     n_axes = max(1, min(IMPUTATION_AXES, projection.n_components_))
-    coordinates = projection.transform(table, n_axes)
+
+    def coordinates(rows: np.ndarray) -> np.ndarray:
+        return projection.transform(table.take(rows), n_axes)
 
     def nearest_donors(missing: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         candidates = donors[~missing[donors]]
         if len(candidates) == 0:  # a sparse variable that no sampled donor observes
             candidates = np.flatnonzero(~missing)
         k = min(N_NEIGHBOURS, len(candidates))
-        _, found = cKDTree(coordinates[candidates]).query(coordinates[missing], k=k, workers=-1)
+        _, found = cKDTree(coordinates(candidates)).query(coordinates(np.flatnonzero(missing)), k=k, workers=-1)
         return candidates, found.reshape(int(missing.sum()), k)
 
     for j in np.flatnonzero(np.isnan(table.numeric).any(axis=0)):

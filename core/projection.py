@@ -128,10 +128,10 @@ class Projection:
             return numeric.T @ numeric
         n_rows, n_variables = table.codes.shape
         observed = table.codes >= 0
-        rows, variables = np.nonzero(observed)
+        columns = (table.codes + self._offsets[:-1])[observed]  # row-major: already in CSR order
+        row_starts = np.concatenate([[0], np.cumsum(observed.sum(axis=1))])
         dummies = scipy.sparse.csr_matrix(
-            (np.ones(len(rows)), (rows, self._offsets[variables] + table.codes[rows, variables])),
-            shape=(n_rows, self._offsets[-1]),
+            (np.ones(len(columns)), columns, row_starts), shape=(n_rows, self._offsets[-1])
         )
         observed = observed.astype(float)
         variable_of = np.repeat(np.arange(n_variables), np.diff(self._offsets))
@@ -184,15 +184,16 @@ class Projection:
         with np.errstate(divide="ignore", invalid="ignore"):
             numeric = coordinates @ axes[:, :n_numeric] / self.numeric_scale_ + self.means_
         codes = np.empty((n_rows, len(self.proportions_)), dtype=np.int32)
+        coordinates_32 = coordinates.astype(np.float32)  # weights for a draw need no more precision
         for position, (p, scale) in enumerate(zip(self.proportions_, self.modality_scale_)):
             block = axes[:, n_numeric + self._offsets[position]: n_numeric + self._offsets[position + 1]]
             observed = scale > 0  # a modality unseen at fit time is never drawn
-            block = np.divide(block, scale, out=np.zeros_like(block), where=observed)
-            base = np.where(observed, p, 0.0)
+            block = np.divide(block, scale, out=np.zeros_like(block), where=observed).astype(np.float32)
+            base = np.where(observed, p, 0.0).astype(np.float32)
             uniforms = rng.random(n_rows)
             for start in range(0, n_rows, _ROW_CHUNK):
                 chunk = slice(start, start + _ROW_CHUNK)
-                weights = coordinates[chunk] @ block
+                weights = coordinates_32[chunk] @ block
                 weights += base
                 np.maximum(weights, 0.0, out=weights)
                 codes[chunk, position] = draw_categories(weights, p, uniforms[chunk])

@@ -110,7 +110,7 @@ def resolve_kinds(frame: pd.DataFrame, overrides: Mapping[str, str] | None = Non
 
 
 def apply_kinds(frame: pd.DataFrame, kinds: Mapping[str, Kind]) -> pd.DataFrame:
-    """Convert each column to its kind: float64, datetime64 or plain Python values (categorical)."""
+    """Convert each column to its kind: float64, datetime64 or a pandas Categorical."""
     converted = {name: _convert(frame[name], kinds[name]) for name in frame.columns}
     return pd.DataFrame(converted, index=frame.index)
 
@@ -136,10 +136,13 @@ def _convert(column: pd.Series, kind: Kind) -> pd.Series:
                 "give it another kind or write its dates as YYYY-MM-DD."
             )
         return parsed.reindex(column.index)
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        return column
     if pd.api.types.is_float_dtype(column) and np.all(np.mod(column.dropna(), 1) == 0):
         column = column.astype("Int64")  # codes written 1.0 become the modality 1
-    values = column.to_numpy(dtype=object, na_value=None)
-    return pd.Series(values, index=column.index, dtype=object, name=name)
+    if pd.api.types.is_datetime64_any_dtype(column):
+        column = column.astype(object)
+    return column.astype("category")
 
 
 def _refuse_unparsed(column: pd.Series, parsed: pd.Series, expected: str, name: object) -> None:

@@ -39,7 +39,8 @@ def test_overrides_convert_and_keep_values():
     frame = pd.DataFrame({"code": [1.0, 2.0, np.nan], "text_number": ["1.5", "2", None]})
     kinds = resolve_kinds(frame, {"code": "categorical", "text_number": "numeric"})
     typed = apply_kinds(frame, kinds)
-    assert typed["code"].tolist()[:2] == [1, 2] and typed["code"].iloc[2] is None
+    assert typed["code"].tolist()[:2] == [1, 2] and pd.isna(typed["code"].iloc[2])
+    assert list(typed["code"].cat.categories) == [1, 2]
     assert typed["text_number"].tolist()[:2] == [1.5, 2.0]
 
 
