@@ -16,14 +16,14 @@ from typing import NoReturn
 
 from core.errors import InputError
 from core.imputation import IMPUTATION_METHODS
-from core.io import read_table, write_csv
+from core.io import read_table, write_csv, write_json
+from core.metrics.evaluation import evaluate, evaluate_avatarization
 from core.fast_dp import MECHANISMS
 from core.pipeline import EXCLUSION_STRATEGIES, Avatarizer
-from core.schema import column_warning_lines
+from core.schema import column_warning_lines, drop_columns
 
 EXIT_INPUT_ERROR = 2
 NOT_YET = {
-    "json": "--json (the metrics) is not available yet: leave it out for now.",
     "report": "--report (the HTML report) is not available yet: leave it out for now.",
 }
 
@@ -79,6 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
                            help="override a column's kind: numeric, categorical or datetime (repeatable)")
     avatarize.add_argument("--column-weight", type=_assignment, action="append", default=[], metavar="NAME=W",
                            help="weight of a column in the projection, > 0 (repeatable)")
+    avatarize.add_argument("--drop", action="append", default=[], metavar="NAME",
+                           help="leave a column out entirely, such as an identifier (repeatable)")
     avatarize.add_argument("--exclude", action="append", default=[], metavar="NAME",
                            help="set a column aside and re-attach it afterwards (repeatable)")
     avatarize.add_argument("--exclude-strategy", choices=EXCLUSION_STRATEGIES, default="coordinate_similarity",
@@ -87,10 +89,25 @@ def build_parser() -> argparse.ArgumentParser:
                            help="embed categorical columns with many modalities in a few numeric dimensions")
     avatarize.add_argument("--no-holdout", action="store_true", help="avatarize every row instead of setting half aside")
     avatarize.add_argument("--out", required=True, metavar="AVATARS.csv", help="where to write the shuffled avatars")
+    avatarize.add_argument("--paired-out", metavar="PAIRED.csv",
+                           help="SENSITIVE: also write the avatars in the originals' row order, for `evaluate` only; "
+                                "never share this file (Avatar method only)")
     avatarize.add_argument("--json", metavar="METRICS.json", help="also compute the metrics and write them as JSON")
     avatarize.add_argument("--report", metavar="REPORT.html", help="also write a self-contained HTML report")
-    evaluate = commands.add_parser("evaluate", help="score avatars made by any tool (not available yet)", allow_abbrev=False)
-    evaluate.add_argument("arguments", nargs=argparse.REMAINDER)
+    evaluate = commands.add_parser(
+        "evaluate", help="score avatars made by any tool", allow_abbrev=False,
+        description="Score AVATARS made from ORIGINAL, by this tool or another, with every signal and privacy metric.",
+    )
+    evaluate.add_argument("original", metavar="ORIGINAL", help="the original table")
+    evaluate.add_argument("avatars", metavar="AVATARS", help="the synthetic table to score")
+    evaluate.add_argument("--holdout", metavar="HOLDOUT", help="original rows kept apart from the synthesis (the reference)")
+    evaluate.add_argument("--not-paired", action="store_true",
+                          help="AVATARS rows are not paired with ORIGINAL rows, even when the counts match")
+    evaluate.add_argument("--seed", type=_whole_number, help="seed of the approximate holdout split")
+    evaluate.add_argument("--ncp", type=_whole_number, help="latent dimensions of the privacy metrics (default 5)")
+    evaluate.add_argument("--column-kind", type=_assignment, action="append", default=[], metavar="NAME=KIND",
+                          help="override a column's kind: numeric, categorical or datetime (repeatable)")
+    evaluate.add_argument("--json", metavar="METRICS.json", help="write every metric as JSON")
     return parser
 
 
@@ -98,7 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = build_parser().parse_args(argv)
     try:
         if arguments.command == "evaluate":
-            raise InputError("evaluate is not available yet: only avatarize works for now.")
+            return _evaluate(arguments)
         return _avatarize(arguments)
     except InputError as error:
         print(f"error: {error}", file=sys.stderr)
@@ -111,14 +128,14 @@ def _avatarize(arguments: argparse.Namespace) -> int:
             raise InputError(message)
     if arguments.k is None and arguments.fast_dp_epsilon is None:
         raise InputError("give --k K (Avatar, for example --k 10) or --fast-dp-epsilon EPS (AvatarFastDP, for example 1.0).")
-    output = Path(arguments.out)
-    if output.resolve() == Path(arguments.input).resolve():
-        raise InputError(f"--out {output} is the input file: choose another path for the avatars.")
-    if not output.parent.resolve().is_dir():
-        raise InputError(f"--out {output}: the folder {output.parent} does not exist. Create it or choose another path.")
+    output = _output_path("--out", arguments.out, [arguments.input])
+    metrics_path = _output_path("--json", arguments.json, [arguments.input, arguments.out]) if arguments.json else None
+    paired_path = _output_path("--paired-out", arguments.paired_out, [arguments.input, arguments.out]) if arguments.paired_out else None
+    if paired_path and arguments.k is None:
+        raise InputError("--paired-out needs the Avatar method (--k): AvatarFastDP avatars are not paired with originals.")
 
     start = time.perf_counter()
-    frame = read_table(arguments.input)
+    frame = drop_columns(read_table(arguments.input), arguments.drop, "--drop")
     avatarizer = Avatarizer(
         k=arguments.k,
         fast_dp_epsilon=arguments.fast_dp_epsilon,
@@ -141,7 +158,17 @@ def _avatarize(arguments: argparse.Namespace) -> int:
         avatarizer.fit(frame)
     for message in [str(w.message) for w in caught] + column_warning_lines(avatarizer.profiles_):
         print(f"warning: {message}", file=sys.stderr)
+    evaluation = evaluate_avatarization(avatarizer) if metrics_path else None
     write_csv(avatarizer.avatars_, output)
+    if paired_path:
+        write_csv(avatarizer.paired_avatars_, paired_path)
+        print(f"warning: {paired_path} holds the avatars paired with their originals: keep it private.", file=sys.stderr)
+    if evaluation is not None:
+        metrics = evaluation.to_json()
+        metrics["parameters"] = {**avatarizer.get_params(), **metrics["parameters"], "method": avatarizer.method_}
+        metrics["timings_s"] = {**avatarizer.timings_s_, **metrics["timings_s"]}
+        write_json(metrics, metrics_path)
+        print("\n".join(evaluation.summary_lines()))
     holdout = (
         f"{len(avatarizer.holdout_data_)} rows set aside as the holdout"
         if avatarizer.holdout_data_ is not None else "no holdout"
@@ -157,6 +184,33 @@ def _avatarize(arguments: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 0
+
+
+def _evaluate(arguments: argparse.Namespace) -> int:
+    metrics_path = _output_path("--json", arguments.json, [arguments.original, arguments.avatars]) if arguments.json else None
+    originals = read_table(arguments.original)
+    avatars = read_table(arguments.avatars)
+    holdout = read_table(arguments.holdout) if arguments.holdout else None
+    evaluation = evaluate(
+        originals, avatars, holdout=holdout, paired=False if arguments.not_paired else None,
+        column_kinds=dict(arguments.column_kind), ncp=arguments.ncp, seed=arguments.seed,
+    )
+    for name in evaluation.left_out_columns:
+        print(f"warning: column '{name}' is not in both tables: it is left out of the metrics.", file=sys.stderr)
+    if metrics_path:
+        write_json(evaluation.to_json(), metrics_path)
+    print("\n".join(evaluation.summary_lines()))
+    return 0
+
+
+def _output_path(option: str, text: str, inputs: list[str]) -> Path:
+    """An output path that is not one of the inputs and whose folder exists."""
+    path = Path(text)
+    if any(path.resolve() == Path(other).resolve() for other in inputs):
+        raise InputError(f"{option} {path} is also an input: choose another path.")
+    if not path.parent.resolve().is_dir():
+        raise InputError(f"{option} {path}: the folder {path.parent} does not exist. Create it or choose another path.")
+    return path
 
 
 def _weight(name: str, text: str) -> float:

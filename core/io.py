@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import os
 import re
 import tempfile
 from pathlib import Path
 from typing import BinaryIO
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pa_compute
@@ -190,6 +192,20 @@ def _first_line(error: BaseException) -> str:
     return text.splitlines()[0]
 
 
+def write_json(data: object, path: str | os.PathLike[str]) -> None:
+    """Write ``data`` as indented JSON, atomically; numpy numbers and arrays become JSON numbers and lists."""
+    text = json.dumps(data, indent=2, default=_json_default, allow_nan=False)
+    _write_atomically(text.encode(), Path(path))
+
+
+def _json_default(value: object) -> object:
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(f"{type(value).__name__} is not JSON serialisable")
+
+
 def write_csv(frame: pd.DataFrame, path: str | os.PathLike[str]) -> None:
     """Write ``frame`` as a UTF-8, comma-separated CSV, atomically.
 
@@ -197,8 +213,11 @@ def write_csv(frame: pd.DataFrame, path: str | os.PathLike[str]) -> None:
     and renamed into place. Datetimes are written in ISO format (date only when
     every value is at midnight); missing values are empty fields.
     """
-    path = Path(path)
-    payload = csv_bytes(frame)
+    _write_atomically(csv_bytes(frame), Path(path))
+
+
+def _write_atomically(payload: bytes, path: Path) -> None:
+    """The file appears whole or not at all: written next to its destination, then renamed."""
     directory = path.parent if str(path.parent) else Path(".")
     if not directory.is_dir():
         raise InputError(f"{path}: the folder {directory} does not exist. Create it or choose another output path.")

@@ -10,6 +10,7 @@ every random step in that order, so the same seed gives the same avatars.
 
 from __future__ import annotations
 
+import inspect
 import time
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
@@ -189,6 +190,11 @@ class Avatarizer:
                 self.paired_avatars_, self.avatars_ = None, avatars
         return self
 
+    def get_params(self) -> dict[str, object]:
+        """The constructor's parameters, as scikit-learn's ``get_params`` gives them."""
+        names = inspect.signature(type(self).__init__).parameters
+        return {name: _plain(getattr(self, name)) for name in names if name != "self"}
+
     def _validate_parameters(self) -> None:
         if self.k is not None and self.fast_dp_epsilon is not None:
             raise InputError(
@@ -303,6 +309,15 @@ class Avatarizer:
         start = time.perf_counter()
         yield
         self.timings_s_[step] = time.perf_counter() - start
+
+
+def _plain(value: object) -> object:
+    """A parameter value as JSON can hold it."""
+    if isinstance(value, Mapping):
+        return dict(value)
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    return value
 
 
 def _check_frame(frame: pd.DataFrame) -> pd.DataFrame:

@@ -147,13 +147,13 @@ class Projection:
             [(numeric_b * scale).T, b_b * np.outer(scale, scale)],
         ])
 
-    def transform(self, table: EncodedTable, n_components: int | None = None) -> np.ndarray:
-        """Coordinates of ``table``'s rows on the first ``n_components`` axes (all by default).
+    def transform(self, table: EncodedTable, axes: int | slice | None = None) -> np.ndarray:
+        """Coordinates of ``table``'s rows on the first ``axes`` axes (a number), or on a slice of axes; all by default.
 
         Each row is coded with the fit-time means, deviations and shares, so its
         coordinates do not depend on the other rows it comes with.
         """
-        axes = self.components_[: n_components or len(self.components_)]
+        axes = self.components_[axes if isinstance(axes, slice) else slice(axes)]
         n_numeric = len(self.means_)
         coordinates = self._scaled_numeric(table.numeric) @ axes[:, :n_numeric].T
         for position, lookup in enumerate(self._modality_coordinates(axes)):

@@ -206,7 +206,7 @@ def _warnings(name: str, values: pd.Series, kind: Kind, n_distinct: int) -> list
     if values.empty:
         return [ColumnWarning(WarningKind.EMPTY, f"'{name}' has no values at all: remove it from the table.")]
     if n_distinct == 1:
-        return [ColumnWarning(WarningKind.CONSTANT, f"'{name}' has a single value: it carries no information; exclude it.")]
+        return [ColumnWarning(WarningKind.CONSTANT, f"'{name}' has a single value: it carries no information; drop it.")]
     warnings = []
     all_different = len(values) >= MIN_ROWS_FOR_WARNINGS and n_distinct == len(values)
     whole_numbers = kind is Kind.NUMERIC and bool(np.all(np.mod(values.to_numpy(dtype=float), 1) == 0))
@@ -216,7 +216,7 @@ def _warnings(name: str, values: pd.Series, kind: Kind, n_distinct: int) -> list
     ):
         warnings.append(ColumnWarning(
             WarningKind.IDENTIFIER,
-            f"'{name}' looks like an identifier (every value is different): exclude it. "
+            f"'{name}' looks like an identifier (every value is different): drop it. "
             "It carries no statistical signal and could re-identify people.",
         ))
     elif kind is Kind.CATEGORICAL and (
@@ -224,7 +224,7 @@ def _warnings(name: str, values: pd.Series, kind: Kind, n_distinct: int) -> list
     ):
         warnings.append(ColumnWarning(
             WarningKind.MANY_MODALITIES,
-            f"'{name}' has {n_distinct} different values: exclude it, or turn on categorical reduction. "
+            f"'{name}' has {n_distinct} different values: turn on categorical reduction, or exclude or drop it. "
             "Many modalities dominate the projection and are rarely shared by neighbours.",
         ))
     if kind is Kind.NUMERIC and whole_numbers and n_distinct <= FEW_DISTINCT_VALUES:
@@ -234,6 +234,16 @@ def _warnings(name: str, values: pd.Series, kind: Kind, n_distinct: int) -> list
             "quantities, set its kind to categorical.",
         ))
     return warnings
+
+
+def drop_columns(frame: pd.DataFrame, names: list[str], option: str = "drop") -> pd.DataFrame:
+    """``frame`` without the columns ``names``, each of which must exist."""
+    for name in names:
+        if name not in frame.columns:
+            raise InputError(f"{option} names column '{name}', which is not in the table: check its spelling.")
+    if names and len(set(names)) == frame.shape[1]:
+        raise InputError(f"{option} leaves no column: keep at least one.")
+    return frame.drop(columns=list(dict.fromkeys(names)))
 
 
 def profiles_table(profiles: list[ColumnProfile]) -> pd.DataFrame:

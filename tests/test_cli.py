@@ -1,5 +1,6 @@
 """The command line, run as a user runs it: a subprocess, its exit code, its stderr and its files."""
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -108,8 +109,9 @@ BAD_ARGUMENTS = {
         ["--fast-dp-epsilon", 1, "--exclude", "age", "--exclude-strategy", "row_order"], "'row_order' needs avatars paired"
     ),
     "unknown excluded column": (["--k", 5, "--exclude", "nope"], "exclude_variable_names names column 'nope'"),
-    "json": (["--k", 5, "--json", "m.json"], "--json (the metrics) is not available yet"),
     "report": (["--k", 5, "--report", "r.html"], "--report (the HTML report) is not available yet"),
+    "paired out with fast dp": (["--fast-dp-epsilon", 1, "--paired-out", "p.csv"], "--paired-out needs the Avatar method"),
+    "drop unknown": (["--k", 5, "--drop", "nope"], "--drop names column 'nope'"),
     "unknown column kind": (["--k", 5, "--column-kind", "nope=numeric"], "column_kinds names column 'nope'"),
     "bad weight": (["--k", 5, "--column-weight", "age=heavy"], "--column-weight age: expected a number"),
 }
@@ -124,14 +126,45 @@ def test_bad_arguments(table_csv, tmp_path, case):
     assert not out.exists()
 
 
+def test_avatarize_json_and_paired_output(table_csv, tmp_path):
+    out, metrics, paired = tmp_path / "avatars.csv", tmp_path / "metrics.json", tmp_path / "paired.csv"
+    result = run("avatarize", table_csv, "--k", 10, "--seed", 3, "--out", out, "--json", metrics, "--paired-out", paired)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(metrics.read_text())
+    assert data["holdout"] == "real" and data["rows"] == {"working": 300, "holdout": 300, "avatars": 300}
+    assert data["parameters"]["k"] == 10 and data["parameters"]["method"] == "avatar"
+    assert "Hidden rate" in result.stdout and "keep it private" in result.stderr
+    assert sorted(map(str, pd.read_csv(paired).values.tolist())) == sorted(map(str, pd.read_csv(out).values.tolist()))
+
+
+def test_evaluate(table_csv, tmp_path):
+    avatars, metrics = tmp_path / "avatars.csv", tmp_path / "metrics.json"
+    run("avatarize", table_csv, "--k", 10, "--no-holdout", "--seed", 1, "--out", tmp_path / "shuffled.csv", "--paired-out", avatars)
+    result = run("evaluate", table_csv, avatars, "--seed", 2, "--json", metrics)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(metrics.read_text())
+    assert data["holdout"] == "approximate" and data["privacy"]["hidden_rate"] is not None
+    assert "Hellinger Mean" in result.stdout and "Hidden rate" in result.stdout
+    unpaired = run("evaluate", table_csv, avatars, "--not-paired", "--holdout", table_csv)
+    assert unpaired.returncode == 0 and "given" in unpaired.stdout and "n/a" in unpaired.stdout
+
+
+def test_evaluate_errors(table_csv, tmp_path):
+    empty = write(tmp_path, "empty.csv", b"")
+    assert_plain_error(run("evaluate", table_csv, empty), "empty.csv is empty")
+    other = write(tmp_path, "other.csv", b"u,v\n1,2\n")
+    assert_plain_error(run("evaluate", table_csv, other), "no column in common")
+    assert_plain_error(run("evaluate", table_csv), "the following arguments are required: AVATARS")
+    assert_plain_error(run("evaluate", table_csv, table_csv, "--ncp", 0), "ncp must be at least 1, got 0")
+    assert_plain_error(run("evaluate", table_csv, table_csv, "--json", tmp_path / "no" / "m.json"), "does not exist")
+
+
 def test_missing_input_and_output_folder(table_csv, tmp_path):
     assert_plain_error(run("avatarize", tmp_path / "nope.csv", "--k", 5, "--out", tmp_path / "o.csv"), "nope.csv: no such file")
     assert_plain_error(run("avatarize", table_csv, "--k", 5, "--out", tmp_path / "no" / "o.csv"), "does not exist")
-    assert_plain_error(run("avatarize", table_csv, "--k", 5, "--out", table_csv), "is the input file")
+    assert_plain_error(run("avatarize", table_csv, "--k", 5, "--out", table_csv), "is also an input")
 
 
-def test_evaluate_is_announced_as_not_available():
-    assert_plain_error(run("evaluate", "a.csv", "b.csv"), "evaluate is not available yet")
 
 
 def assert_plain_error(result, message):

@@ -102,7 +102,7 @@ def test_warning_lines_merge_the_few_values_suggestions():
     kinds = resolve_kinds(frame)
     lines = column_warning_lines(profile_columns(apply_kinds(frame, kinds), kinds))
     assert lines == [
-        "'c' looks like an identifier (every value is different): exclude it. It carries no statistical signal "
+        "'c' looks like an identifier (every value is different): drop it. It carries no statistical signal "
         "and could re-identify people.",
         "'a', 'b' hold only 5 or fewer different whole values: if they are codes rather than quantities, "
         "set their kind to categorical.",

@@ -1,0 +1,245 @@
+"""Every metric of one set of avatars, with the holdout of SPEC section 5, as an object and as the JSON of section 7.
+
+Three holdout cases:
+- ``real``: the avatarization set a random half aside before synthesis (HO); WO is the
+  half avatarized and WA its avatars;
+- ``given``: ``evaluate --holdout`` supplies HO; WO is ORIGINAL and WA is AVATARS;
+- ``approximate``: no holdout exists; a random half of the originals is WO, the other
+  half HO, and WA is the avatars of WO when avatars are paired with their originals,
+  else a random half of the avatars.
+The privacy metrics always compare the originals the avatars were made from with all
+the avatars (SPEC section 6).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from core.encoding import TableCodec
+from core.errors import InputError
+from core.metrics.privacy import privacy_metrics
+from core.metrics.result import MetricResult
+from core.metrics.signal import correlation_difference_ratio, hellinger_mean, multivariate_hellinger
+from core.projection import Projection
+from core.schema import Kind, apply_kinds, resolve_kinds
+from core.validation import check_seed, check_whole_number
+
+DEFAULT_NCP = 5
+HOLDOUT_KINDS = ("real", "given", "approximate")
+
+
+@dataclass
+class Evaluation:
+    """The metrics of one set of avatars and how they were obtained."""
+
+    holdout: str
+    rows: dict[str, int]
+    signal: dict[str, MetricResult]
+    privacy: dict[str, MetricResult]
+    parameters: dict[str, Any] = field(default_factory=dict)
+    timings_s: dict[str, float] = field(default_factory=dict)
+    left_out_columns: list[str] = field(default_factory=list)
+
+    def summary_lines(self) -> list[str]:
+        """A plain-text table of every metric, for the command line."""
+        described = {
+            "real": "a random half set aside before avatarization",
+            "given": "the holdout file given",
+            "approximate": "a random half of the originals drawn at scoring time",
+        }[self.holdout]
+        lines = [
+            f"Holdout: {self.holdout} ({described}): {self.rows['working']} working rows, "
+            f"{self.rows['holdout']} holdout rows, {self.rows['avatars']} avatars.",
+            "Signal",
+        ]
+        for result in self.signal.values():
+            lines.append(f"  {result.label:<34}{_formatted(result):>10}")
+        lines.append(f"Privacy{'':<29}{'value':>10}  {'target':<12}")
+        for result in self.privacy.values():
+            verdict = "" if result.passed is None else ("pass" if result.passed else "FAIL")
+            lines.append(f"  {result.label:<34}{_formatted(result):>10}  {result.target_text or '':<12}{verdict}")
+        return lines
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON of SPEC section 7 (values in the units of sections 5 and 6)."""
+        hellinger = self.signal["hellinger_mean"]
+        correlation = self.signal["correlation_difference_ratio"]
+        multivariate = self.signal["multivariate_hellinger_distance"]
+        return {
+            "holdout": self.holdout,
+            "rows": self.rows,
+            "signal": {
+                "hellinger_mean": hellinger.value,
+                "hellinger_per_variable": hellinger.breakdown.get("per_variable", []),
+                "correlation_difference_ratio": correlation.value,
+                "correlation_reference_difference": correlation.breakdown.get("reference_difference"),
+                "correlation_avatar_difference": correlation.breakdown.get("avatar_difference"),
+                "kappa": correlation.breakdown.get("kappa"),
+                "multivariate_hellinger_distance": multivariate.value,
+                "multivariate_hellinger_per_axis": multivariate.breakdown.get("per_axis", []),
+                "not_applicable": {name: r.not_applicable for name, r in self.signal.items() if r.not_applicable},
+            },
+            "privacy": {name: result.value for name, result in self.privacy.items()},
+            "privacy_targets": {
+                name: {"target": result.target, "passed": result.passed, "not_applicable": result.not_applicable}
+                for name, result in self.privacy.items()
+            },
+            "parameters": self.parameters,
+            "left_out_columns": self.left_out_columns,
+            "timings_s": self.timings_s,
+        }
+
+
+def _formatted(result: MetricResult) -> str:
+    if result.value is None:
+        return "n/a"
+    prefix = ">= " if result.breakdown.get("at_least") else ""
+    return f"{prefix}{result.value:.3f}" if abs(result.value) < 1 else f"{prefix}{result.value:.1f}"
+
+
+def evaluate(
+    originals: pd.DataFrame,
+    avatars: pd.DataFrame,
+    *,
+    holdout: pd.DataFrame | None = None,
+    paired: bool | None = None,
+    column_kinds: Mapping[str, str] | None = None,
+    ncp: int | None = None,
+    seed: int | None = None,
+) -> Evaluation:
+    """Score ``avatars`` made from ``originals`` by any tool (``python -m core evaluate``).
+
+    With ``holdout`` the case is ``given``, else ``approximate``. ``paired`` says whether
+    avatar ``i`` was made from original ``i``; by default, when the row counts match.
+    Only the columns present in both tables are scored (the others are listed in
+    ``left_out_columns``); the column kinds come from ``originals``.
+    """
+    seed = check_seed(seed)
+    if ncp is not None:
+        check_whole_number("ncp", ncp, minimum=1, hint="ncp is the number of latent dimensions, for example 5.")
+    common = [name for name in originals.columns if name in set(avatars.columns)]
+    if not common:
+        raise InputError("The originals and the avatars have no column in common: check that they are the same table.")
+    left_out = [name for name in originals.columns if name not in common] + [
+        name for name in avatars.columns if name not in set(originals.columns)
+    ]
+    kinds = resolve_kinds(originals[common], column_kinds)
+    typed_originals = apply_kinds(originals[common], kinds)
+    typed_avatars = _typed_like(avatars[common], kinds, "the avatars")
+    paired = len(originals) == len(avatars) if paired is None else paired
+    if paired and len(originals) != len(avatars):
+        raise InputError(
+            f"The avatars cannot be paired with the originals: {len(avatars)} avatars for {len(originals)} originals."
+        )
+    rng = np.random.default_rng(seed)
+    if holdout is not None:
+        missing = [name for name in common if name not in holdout.columns]
+        if missing:
+            raise InputError(f"The holdout has no column '{missing[0]}': it must have the originals' columns.")
+        typed_holdout = _typed_like(holdout[common], kinds, "the holdout")
+        split = (typed_originals, typed_holdout, typed_avatars, "given")
+    else:
+        split = (*approximate_holdout(typed_originals, typed_avatars, paired, rng), "approximate")
+    evaluation = score(*split[:3], typed_originals, typed_avatars, kinds, paired, split[3], ncp)
+    evaluation.left_out_columns = left_out
+    evaluation.parameters = {"ncp": evaluation.parameters["ncp"], "seed": seed, "paired": paired}
+    return evaluation
+
+
+def approximate_holdout(
+    originals: pd.DataFrame, avatars: pd.DataFrame, paired: bool, rng: np.random.Generator
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """WO, HO and WA of the approximate holdout (SPEC section 5)."""
+    order = rng.permutation(len(originals))
+    n_working = (len(originals) + 1) // 2
+    working_rows, holdout_rows = np.sort(order[:n_working]), np.sort(order[n_working:])
+    if paired:
+        avatar_rows = working_rows
+    else:
+        avatar_rows = np.sort(rng.permutation(len(avatars))[: (len(avatars) + 1) // 2])
+    take = lambda frame, rows: frame.iloc[rows].reset_index(drop=True)  # noqa: E731
+    return take(originals, working_rows), take(originals, holdout_rows), take(avatars, avatar_rows)
+
+
+def score(
+    working: pd.DataFrame,
+    holdout: pd.DataFrame,
+    working_avatars: pd.DataFrame,
+    originals: pd.DataFrame,
+    avatars: pd.DataFrame,
+    kinds: Mapping[str, Kind],
+    paired: bool,
+    holdout_kind: str,
+    ncp: int | None = None,
+) -> Evaluation:
+    """Every metric on typed frames: signal on WO / HO / WA, privacy on originals / avatars."""
+    if len(holdout) == 0 or len(working) == 0:
+        raise InputError("The metrics need at least two original rows, to compare two halves of the data.")
+    timings: dict[str, float] = {}
+
+    def timed(name: str, compute, *arguments):
+        start = time.perf_counter()
+        result = compute(*arguments)
+        timings[name] = time.perf_counter() - start
+        return result
+
+    signal = {
+        "hellinger_mean": timed("hellinger_mean", hellinger_mean, working, holdout, working_avatars, kinds),
+        "correlation_difference_ratio": timed(
+            "correlation_difference_ratio", correlation_difference_ratio, working, holdout, working_avatars, kinds
+        ),
+        "multivariate_hellinger_distance": timed(
+            "multivariate_hellinger_distance", multivariate_hellinger, working, working_avatars, kinds
+        ),
+    }
+    start = time.perf_counter()
+    codec = TableCodec(kinds).fit(originals)
+    original_table, avatar_table = codec.encode(originals), codec.encode(avatars)
+    projection = Projection().fit(original_table)
+    n_axes = min(ncp or DEFAULT_NCP, len(projection.components_))
+    original_coordinates = projection.transform(original_table, n_axes)
+    avatar_coordinates = projection.transform(avatar_table, n_axes)
+    timings["privacy projection"] = time.perf_counter() - start
+    privacy = timed(
+        "privacy", privacy_metrics, original_coordinates, avatar_coordinates, originals, avatars, kinds, paired
+    )
+    return Evaluation(
+        holdout=holdout_kind,
+        rows={"working": len(working), "holdout": len(holdout), "avatars": len(avatars)},
+        signal=signal,
+        privacy=privacy,
+        parameters={"ncp": n_axes},
+        timings_s=timings,
+    )
+
+
+def _typed_like(frame: pd.DataFrame, kinds: Mapping[str, Kind], what: str) -> pd.DataFrame:
+    try:
+        return apply_kinds(frame, kinds)
+    except InputError as error:
+        raise InputError(f"In {what}: {error}") from None
+
+
+def evaluate_avatarization(avatarizer: Any) -> Evaluation:
+    """Every metric of a fitted :class:`~core.pipeline.Avatarizer`: a real holdout when it set one aside.
+
+    The approximate holdout, when needed, is drawn from a generator seeded by the run's
+    seed, apart from the one that made the avatars.
+    """
+    paired = avatarizer.method_ == "avatar"
+    avatars = avatarizer.paired_avatars_ if paired else avatarizer.avatars_
+    originals, kinds = avatarizer.working_data_, avatarizer.kinds_
+    if avatarizer.holdout_ == "real":
+        split = (originals, avatarizer.holdout_data_, avatars, "real")
+    else:
+        rng = np.random.default_rng([avatarizer.seed_, 1])
+        split = (*approximate_holdout(originals, avatars, paired, rng), "approximate")
+    evaluation = score(*split[:3], originals, avatars, kinds, paired, split[3], avatarizer.ncp_)
+    evaluation.parameters = {"ncp": avatarizer.ncp_, "seed": avatarizer.seed_, "paired": paired}
+    return evaluation

@@ -1,0 +1,207 @@
+"""Distance-based privacy metrics (SPEC section 6).
+
+Computed between the originals the avatars were made from and all their avatars, in
+the latent space of a projection fitted on those originals (first ``ncp`` axes; a
+missing value sits at the centroid, a modality the originals lack too), on the full
+reference. Every neighbour search is a KD-tree query: no n x n matrix.
+
+Decisions written down here:
+- an original is *hidden* when at least one other avatar is strictly closer to it
+  than its own avatar (a tie with its own avatar does not hide it), so that the
+  hidden rate is the share of originals whose local cloaking is at least 1;
+- local cloaking counts avatars strictly closer than the own avatar; counts are
+  exact up to a cap (:func:`local_cloaking_cap`: 256 up to 65 536 originals, 16 from a
+  million), so that the cost stays that of one bounded k-NN query; when more than
+  half the originals reach the cap, the median is reported as the cap with ``at_least`` set;
+- rows and values are compared on the typed values (missing equals missing);
+- the unique-value share ``u_v`` is the number of distinct values of ``v`` among the
+  originals (missing counting as one value) divided by the number of originals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy.spatial import cKDTree
+
+from core.metrics.result import MetricResult, with_target
+from core.schema import Kind
+
+LOCAL_CLOAKING_BUDGET = 2**24
+LOCAL_CLOAKING_MIN_CAP = 16
+LOCAL_CLOAKING_MAX_CAP = 256
+TARGETS = {
+    "hidden_rate": 90.0,
+    "local_cloaking": 5.0,
+    "distance_to_closest": 0.2,
+    "closest_distances_ratio": 0.3,
+    "row_direct_match_protection": 90.0,
+    "column_direct_match_protection": 50.0,
+}
+NEEDS_PAIRING = (
+    "Not applicable: it needs each avatar paired with the original it was made from, and these avatars are not "
+    "paired (AvatarFastDP samples new points, and avatars made elsewhere are paired only when the files have as "
+    "many rows, in the same order)."
+)
+TEXTS = {
+    "hidden_rate": (
+        "Hidden rate", "%",
+        "Share of individuals whose own avatar is not the closest one to them: an attacker who links each person "
+        "to the nearest avatar is wrong this often.",
+    ),
+    "local_cloaking": (
+        "Local cloaking", "avatars",
+        "For a typical individual, how many other avatars are closer to them than their own avatar: the crowd "
+        "their avatar hides in.",
+    ),
+    "distance_to_closest": (
+        "Distance to closest", "",
+        "Typical distance from an avatar to the nearest real individual in the latent space. Near 0, avatars sit "
+        "on top of real people.",
+    ),
+    "closest_distances_ratio": (
+        "Closest distances ratio", "",
+        "For a typical avatar, the distance to its nearest real individual divided by the distance to the second "
+        "nearest. Near 0, an avatar points at one person; near 1, it sits between several.",
+    ),
+    "row_direct_match_protection": (
+        "Row direct match protection", "%",
+        "Share of real rows that do not appear, identical in every column, among the avatars.",
+    ),
+    "column_direct_match_protection": (
+        "Column direct match protection", "%",
+        "For the most exposed column: how rarely avatars copy their own original's value, weighted by how "
+        "identifying that column's values are.",
+    ),
+}
+
+
+def _result(name: str, value: float | None, reason: str | None = None, breakdown: dict | None = None) -> MetricResult:
+    label, unit, text = TEXTS[name]
+    target = TARGETS[name]
+    return MetricResult(
+        name=name, label=label, value=value, goal="maximize", interpretation=text, target=target,
+        target_text=f"> {target:g}{' ' + unit if unit else ''}",
+        passed=with_target(value, target), not_applicable=reason, breakdown=breakdown or {},
+    )
+
+
+def privacy_metrics(
+    original_coordinates: np.ndarray,
+    avatar_coordinates: np.ndarray,
+    originals: pd.DataFrame,
+    avatars: pd.DataFrame,
+    kinds: Mapping[str, Kind],
+    paired: bool,
+) -> dict[str, MetricResult]:
+    """The six metrics of SPEC section 6, keyed by their JSON names.
+
+    ``original_coordinates`` and ``avatar_coordinates`` are the rows of ``originals`` and
+    ``avatars`` in the latent space; with ``paired``, avatar ``i`` was made from original ``i``.
+    """
+    results = {}
+    if paired:
+        closer = count_closer_avatars(original_coordinates, avatar_coordinates)
+        results["hidden_rate"] = _result("hidden_rate", float(100 * np.mean(closer.counts >= 1)))
+        results["local_cloaking"] = _result(
+            "local_cloaking", closer.median, breakdown={"counts": closer.counts, "at_least": closer.at_least}
+        )
+    else:
+        results["hidden_rate"] = _result("hidden_rate", None, NEEDS_PAIRING)
+        results["local_cloaking"] = _result("local_cloaking", None, NEEDS_PAIRING)
+
+    if len(original_coordinates) >= 2:
+        distances, _ = cKDTree(original_coordinates).query(avatar_coordinates, k=2, workers=-1)
+        nearest, second = distances[:, 0], distances[:, 1]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratios = np.where(second > 0, nearest / second, 1.0)
+        results["distance_to_closest"] = _result(
+            "distance_to_closest", float(np.median(nearest)), breakdown={"distances": nearest}
+        )
+        results["closest_distances_ratio"] = _result(
+            "closest_distances_ratio", float(np.median(ratios)), breakdown={"ratios": ratios}
+        )
+    else:
+        for name in ("distance_to_closest", "closest_distances_ratio"):
+            results[name] = _result(name, None, "Not applicable: it needs at least two originals.")
+
+    original_rows, avatar_rows = _comparable(originals, kinds), _comparable(avatars, kinds)
+    original_hashes = pd.util.hash_pandas_object(original_rows, index=False).to_numpy()
+    avatar_hashes = pd.util.hash_pandas_object(avatar_rows, index=False).to_numpy()
+    found = np.isin(original_hashes, avatar_hashes)
+    results["row_direct_match_protection"] = _result(
+        "row_direct_match_protection", float(100 * (1 - found.mean())), breakdown={"rows_found": int(found.sum())}
+    )
+    if paired:
+        per_variable = []
+        for name in original_rows.columns:
+            own, copy = original_rows[name].to_numpy(), avatar_rows[name].to_numpy()
+            match_share = float(np.mean(own == copy))
+            unique_share = original_rows[name].nunique(dropna=False) / len(original_rows)
+            per_variable.append({
+                "variable": name, "match_share": match_share, "unique_share": float(unique_share),
+                "protection": float(100 * (1 - match_share * unique_share)),
+            })
+        value = min(row["protection"] for row in per_variable)
+        results["column_direct_match_protection"] = _result(
+            "column_direct_match_protection", value, breakdown={"per_variable": per_variable}
+        )
+    else:
+        results["column_direct_match_protection"] = _result("column_direct_match_protection", None, NEEDS_PAIRING)
+    return results
+
+
+@dataclass(frozen=True)
+class CloserAvatars:
+    """Per original, the number of avatars strictly closer than its own, and their median."""
+
+    counts: np.ndarray
+    median: float
+    at_least: bool
+
+
+def local_cloaking_cap(n_originals: int) -> int:
+    """Counts are exact below ``clip(2^24 / n, 16, 256)``: about 16 million neighbours at most."""
+    return int(np.clip(LOCAL_CLOAKING_BUDGET // max(n_originals, 1), LOCAL_CLOAKING_MIN_CAP, LOCAL_CLOAKING_MAX_CAP))
+
+
+def count_closer_avatars(original_coordinates: np.ndarray, avatar_coordinates: np.ndarray) -> CloserAvatars:
+    """Counts of avatars strictly closer to original ``i`` than avatar ``i``, from one k-NN query.
+
+    ``k`` is :func:`local_cloaking_cap` (or every avatar, when fewer); a count equal to
+    ``k`` means "at least k". The median is exact unless more than half the counts reach
+    ``k``, in which case it is reported as ``k`` with ``at_least`` set.
+    """
+    n_rows = len(original_coordinates)
+    own_distances = np.linalg.norm(original_coordinates - avatar_coordinates, axis=1)
+    tree = cKDTree(avatar_coordinates, balanced_tree=False, compact_nodes=False)
+    k = min(local_cloaking_cap(n_rows), len(avatar_coordinates))
+    counts = np.empty(n_rows, dtype=np.int64)
+    chunk_rows = max(1, LOCAL_CLOAKING_BUDGET // 4 // k)
+    for start in range(0, n_rows, chunk_rows):
+        rows = slice(start, start + chunk_rows)
+        distances, _ = tree.query(original_coordinates[rows], k=k, workers=-1)
+        counts[rows] = np.sum(distances.reshape(-1, k) < own_distances[rows, None], axis=1)
+    censored = k < len(avatar_coordinates)
+    at_least = bool(censored and np.sum(counts >= k) > (n_rows - 1) // 2)
+    return CloserAvatars(counts, float(np.median(counts)), at_least)
+
+
+def _comparable(frame: pd.DataFrame, kinds: Mapping[str, Kind]) -> pd.DataFrame:
+    """Columns whose ``==`` and hashes compare typed values, missing equal to missing."""
+    columns = {}
+    for name in frame.columns:
+        column = frame[name]
+        if kinds[name] is Kind.CATEGORICAL:
+            text = column.astype(object).astype(str).to_numpy(dtype=object)
+            columns[name] = np.where(column.isna().to_numpy(), "\x00missing", text)
+        elif pd.api.types.is_datetime64_any_dtype(column):
+            columns[name] = np.where(column.isna().to_numpy(), np.iinfo(np.int64).min,
+                                     column.astype("datetime64[ns]").to_numpy().view(np.int64))
+        else:
+            values = column.to_numpy(dtype=float, na_value=np.nan)
+            columns[name] = np.where(np.isnan(values), np.inf * -1, values)  # -inf stands for missing
+    return pd.DataFrame(columns)

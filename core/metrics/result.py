@@ -1,0 +1,34 @@
+"""One result object per metric, read alike by the app, the JSON and the HTML report."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class MetricResult:
+    """A metric's value with everything needed to show and explain it.
+
+    ``value`` is None when the metric does not apply, with the reason in
+    ``not_applicable``. ``goal`` is "maximize" or "minimize"; ``target`` a threshold
+    with ``passed`` set when there is one. ``breakdown`` holds the per-variable or
+    per-axis detail; ``interpretation`` the plain-language reading of the source
+    documents.
+    """
+
+    name: str
+    label: str
+    value: float | None
+    goal: str
+    interpretation: str
+    target: float | None = None
+    target_text: str | None = None
+    passed: bool | None = None
+    not_applicable: str | None = None
+    breakdown: dict[str, Any] = field(default_factory=dict)
+
+
+def with_target(value: float | None, target: float) -> bool | None:
+    """Whether ``value`` beats a "greater than" target (None when not applicable)."""
+    return None if value is None else bool(value > target)

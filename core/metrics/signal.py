@@ -1,0 +1,179 @@
+"""Signal metrics against a holdout (SPEC section 5; seeds 002, 001, 003).
+
+WO is the working half of the originals (the one avatarized), HO the holdout half,
+WA the avatars of WO. Typed frames come in (see :func:`core.schema.apply_kinds`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from core.encoding import TableCodec
+from core.metrics.binning import binned_distribution, common_grid, hellinger_distance
+from core.metrics.result import MetricResult
+from core.projection import Projection
+from core.schema import Kind
+
+HELLINGER_MEAN_TEXT = (
+    "The closer to 100, the more the avatars preserve the natural variability of the data. Close to 100: the "
+    "avatars differ from the original data as much as two halves of the original data differ from each other "
+    "(good signal retention). Below 100: the avatars' distributions drift further from the originals' than "
+    "natural variability would suggest (signal degradation). Each variable scores "
+    "100 x (1 - sqrt(max(0, avatar distance^2 - reference distance^2)))."
+)
+MULTIVARIATE_TEXT = (
+    "Compares the distributions of originals and avatars on every axis of the projection, weighted by the "
+    "variance each axis explains: 0 means identical, 1 completely different. Below 0.1 the distributions on the "
+    "axes are almost identical; between 0.1 and 0.3 the avatars are faithful; above 0.3 the structure linking "
+    "the variables (clusters, relationships) has been distorted."
+)
+CORRELATION_TEXT = (
+    "The share of the natural correlation structure that the avatars keep. Close to 100: the avatars' "
+    "correlations differ from the originals' as much as two halves of the original data differ from each "
+    "other (good retention). Below 100: the avatars' correlations drift further than natural variability "
+    "would suggest. Only numeric variables and linear relationships count."
+)
+MULTIVARIATE_BANDS = ((0.1, "almost identical"), (0.3, "good fidelity"), (float("inf"), "distorted"))
+KAPPA_ROWS = 2000
+AXIS_BLOCK = 16  # axes transformed at a time, so that memory stays at 16 columns per row
+
+
+def numeric_values(column: pd.Series) -> np.ndarray:
+    """Floats of a numeric or datetime column (datetimes as seconds since 1970), NaN where missing."""
+    if pd.api.types.is_datetime64_any_dtype(column):
+        naive = column.dt.tz_convert("UTC").dt.tz_localize(None) if getattr(column.dt, "tz", None) else column
+        seconds = naive.astype("datetime64[ns]").to_numpy().view(np.int64) / 1e9
+        return np.where(column.isna().to_numpy(), np.nan, seconds)
+    return column.to_numpy(dtype=float, na_value=np.nan)
+
+
+def category_shares(column: pd.Series, modalities: pd.Index) -> np.ndarray:
+    """Shares of each modality, then of missing values."""
+    counts = column.value_counts(dropna=True).reindex(modalities, fill_value=0).to_numpy(dtype=float)
+    return np.append(counts, column.isna().sum()) / max(len(column), 1)
+
+
+def hellinger_mean(
+    working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFrame, kinds: Mapping[str, Kind]
+) -> MetricResult:
+    """Hellinger Mean (seed 002): the mean of the per-variable scores.
+
+    Per variable, reference distance ``r = H(WO, HO)`` and avatar distance ``a = H(WA, HO)``,
+    score ``100 (1 - sqrt(max(0, a^2 - r^2)))``. Numeric and datetime variables share one
+    grid (:func:`~core.metrics.binning.common_grid`) over the pooled non-missing values;
+    categorical variables use the union of the three samples' modalities; missing
+    values are one more bin.
+    """
+    rows = []
+    for name in working.columns:
+        if kinds[name] is Kind.CATEGORICAL:
+            modalities = pd.Index(pd.concat([working[name], holdout[name], avatars[name]]).dropna().unique())
+            wo, ho, wa = (category_shares(frame[name], modalities) for frame in (working, holdout, avatars))
+            kind, binning, n_bins = "categorical", "categories", len(modalities)
+        else:
+            values = [numeric_values(frame[name]) for frame in (working, holdout, avatars)]
+            pooled = np.concatenate([v[~np.isnan(v)] for v in values])
+            if pooled.size == 0:
+                continue
+            grid = common_grid(pooled)
+            wo, ho, wa = (binned_distribution(v, grid) for v in values)
+            kind, binning, n_bins = "numeric", grid.binning, grid.n_bins
+        reference, avatar = hellinger_distance(wo, ho), hellinger_distance(wa, ho)
+        score = 100.0 * (1.0 - np.sqrt(max(0.0, avatar**2 - reference**2)))
+        rows.append({
+            "variable": str(name), "kind": kind, "bins": int(n_bins), "binning": binning,
+            "reference_distance": reference, "avatar_distance": avatar, "score": float(score),
+        })
+    value = float(np.mean([row["score"] for row in rows])) if rows else None
+    return MetricResult(
+        name="hellinger_mean", label="Hellinger Mean", value=value, goal="maximize",
+        interpretation=HELLINGER_MEAN_TEXT, breakdown={"per_variable": rows},
+        not_applicable=None if rows else "No variable has any value.",
+    )
+
+
+def multivariate_hellinger(working: pd.DataFrame, avatars: pd.DataFrame, kinds: Mapping[str, Kind]) -> MetricResult:
+    """Multivariate Hellinger distance (seed 001): ``(1/q) sum_j w_j H_j`` over the q axes with variance.
+
+    The projection is fitted on WO (missing values at the centroid); WO and WA are
+    transformed with it; each axis's two coordinate samples share one grid (same rule
+    as the Hellinger Mean); ``w_j = lambda_j / sum(lambda)``.
+    """
+    codec = TableCodec(kinds).fit(working)
+    working_table, avatar_table = codec.encode(working), codec.encode(avatars)
+    projection = Projection().fit(working_table)
+    n_axes = projection.n_components_
+    if n_axes == 0:
+        return MetricResult(
+            name="multivariate_hellinger_distance", label="Multivariate Hellinger distance", value=None,
+            goal="minimize", interpretation=MULTIVARIATE_TEXT,
+            not_applicable="The originals have no variance: every row is the same.",
+        )
+    eigenvalues = projection.eigenvalues_[:n_axes]
+    weights = eigenvalues / eigenvalues.sum()
+    distances = np.empty(n_axes)
+    for start in range(0, n_axes, AXIS_BLOCK):
+        axes = slice(start, min(start + AXIS_BLOCK, n_axes))
+        wo = projection.transform(working_table, axes)
+        wa = projection.transform(avatar_table, axes)
+        for offset in range(wo.shape[1]):
+            grid = common_grid(np.concatenate([wo[:, offset], wa[:, offset]]))
+            distances[start + offset] = hellinger_distance(
+                binned_distribution(wo[:, offset], grid), binned_distribution(wa[:, offset], grid)
+            )
+    value = float(np.sum(weights * distances) / n_axes)
+    band = next(label for limit, label in MULTIVARIATE_BANDS if value < limit)
+    return MetricResult(
+        name="multivariate_hellinger_distance", label="Multivariate Hellinger distance", value=value,
+        goal="minimize", interpretation=MULTIVARIATE_TEXT,
+        breakdown={"per_axis": [
+            {"axis": j + 1, "weight": float(weights[j]), "distance": float(distances[j])} for j in range(n_axes)
+        ], "band": band},
+    )
+
+
+def correlation_difference_ratio(
+    working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFrame, kinds: Mapping[str, Kind]
+) -> MetricResult:
+    """Correlation Difference Ratio (seed 003): ``min(100, 100 kappa Delta(WO, HO) / Delta(WO, WA))``.
+
+    Pearson matrices over the numeric variables (pairwise-complete observations);
+    a pair is dropped where any of the three matrices is undefined;
+    ``Delta(A, B)`` is the mean over ``i != j`` of ``100 |A_ij - B_ij| / 2``;
+    ``kappa = sqrt(N / 2000)`` when N, the rows of WO, exceeds 2000, else 1; the score
+    is 100 when ``Delta(WO, WA) = 0``. Datetime variables are not counted as numeric.
+    """
+    numeric = [name for name in working.columns if kinds[name] is Kind.NUMERIC]
+    n_working = len(working)
+    kappa = float(np.sqrt(n_working / KAPPA_ROWS)) if n_working > KAPPA_ROWS else 1.0
+    matrices = {
+        label: frame[numeric].astype(float).corr().to_numpy() if numeric else np.empty((0, 0))
+        for label, frame in (("original", working), ("holdout", holdout), ("avatars", avatars))
+    }
+    off_diagonal = ~np.eye(len(numeric), dtype=bool)
+    defined = off_diagonal & np.all([np.isfinite(m) for m in matrices.values()], axis=0) if numeric else off_diagonal
+    breakdown = {
+        "variables": numeric, "kappa": kappa,
+        **{f"{label}_correlations": matrix for label, matrix in matrices.items()},
+    }
+    if len(numeric) < 2 or not defined.any():
+        reason = (
+            "It needs at least two numeric variables." if len(numeric) < 2
+            else "No pair of numeric variables has a defined correlation in all three samples (constant columns)."
+        )
+        return MetricResult(
+            name="correlation_difference_ratio", label="Correlation Difference Ratio", value=None, goal="maximize",
+            interpretation=CORRELATION_TEXT, not_applicable=reason,
+            breakdown={**breakdown, "reference_difference": None, "avatar_difference": None},
+        )
+    reference = float(np.mean(100 * np.abs(matrices["original"] - matrices["holdout"])[defined] / 2))
+    avatar = float(np.mean(100 * np.abs(matrices["original"] - matrices["avatars"])[defined] / 2))
+    value = 100.0 if avatar == 0 else float(min(100.0, 100.0 * kappa * reference / avatar))
+    return MetricResult(
+        name="correlation_difference_ratio", label="Correlation Difference Ratio", value=value, goal="maximize",
+        interpretation=CORRELATION_TEXT,
+        breakdown={**breakdown, "reference_difference": reference, "avatar_difference": avatar},
+    )

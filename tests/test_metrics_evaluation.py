@@ -1,0 +1,125 @@
+import json
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from core.errors import InputError
+from core.io import read_table
+from core.metrics.evaluation import evaluate, evaluate_avatarization
+from core.pipeline import Avatarizer
+from tests.conftest import mixed_table
+
+SIGNAL_KEYS = {
+    "hellinger_mean", "hellinger_per_variable", "correlation_difference_ratio", "correlation_reference_difference",
+    "correlation_avatar_difference", "kappa", "multivariate_hellinger_distance",
+}
+PRIVACY_KEYS = {
+    "hidden_rate", "local_cloaking", "distance_to_closest", "closest_distances_ratio",
+    "row_direct_match_protection", "column_direct_match_protection",
+}
+VARIABLE_KEYS = {"variable", "kind", "bins", "binning", "reference_distance", "avatar_distance", "score"}
+
+
+def fitted(frame, **parameters):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return Avatarizer(**{"k": 10, "seed": 0, **parameters}).fit(frame)
+
+
+def assert_spec_json(data):
+    assert data["holdout"] in ("real", "given", "approximate")
+    assert set(data["rows"]) == {"working", "holdout", "avatars"}
+    assert SIGNAL_KEYS <= set(data["signal"]) and set(data["privacy"]) == PRIVACY_KEYS
+    for row in data["signal"]["hellinger_per_variable"]:
+        assert set(row) == VARIABLE_KEYS
+        assert row["kind"] in ("numeric", "categorical")
+        assert row["binning"] in ("equal-width", "equal-count", "categories")
+    json.dumps(data, allow_nan=False)
+
+
+def test_real_holdout_from_an_avatarization():
+    result = fitted(mixed_table(800, missing=0.1))
+    evaluation = evaluate_avatarization(result)
+    data = evaluation.to_json()
+    assert_spec_json(data)
+    assert data["holdout"] == "real" and data["rows"] == {"working": 400, "holdout": 400, "avatars": 400}
+    assert 0 < data["signal"]["hellinger_mean"] <= 100
+
+
+def test_approximate_holdout_without_one():
+    result = fitted(mixed_table(300), holdout=False)
+    data = evaluate_avatarization(result).to_json()
+    assert data["holdout"] == "approximate" and data["rows"] == {"working": 150, "holdout": 150, "avatars": 300}
+    assert data["privacy"]["hidden_rate"] is not None
+
+
+def test_fast_dp_evaluation_has_no_pairing_metrics():
+    result = fitted(mixed_table(800), k=None, fast_dp_epsilon=1.0)
+    data = evaluate_avatarization(result).to_json()
+    assert data["privacy"]["hidden_rate"] is None and data["privacy"]["local_cloaking"] is None
+    assert "paired" in data["privacy_targets"]["hidden_rate"]["not_applicable"]
+    assert data["holdout"] == "real"
+
+
+def test_given_holdout():
+    originals, holdout = mixed_table(300, seed=1), mixed_table(300, seed=2)
+    data = evaluate(originals, originals.copy(), holdout=holdout, seed=0).to_json()
+    assert data["holdout"] == "given" and data["rows"] == {"working": 300, "holdout": 300, "avatars": 300}
+    assert data["signal"]["hellinger_mean"] == 100.0
+
+
+def test_approximate_split_is_seeded_and_unpaired_avatars_are_halved():
+    originals, avatars = mixed_table(300, seed=1), mixed_table(200, seed=3)
+    first = evaluate(originals, avatars, seed=5).to_json()
+    again = evaluate(originals, avatars, seed=5).to_json()
+    assert first["signal"] == again["signal"]
+    assert first["parameters"]["paired"] is False and first["privacy"]["hidden_rate"] is None
+
+
+def test_columns_missing_from_one_table_are_left_out():
+    originals = mixed_table(100).assign(patient=range(100))
+    evaluation = evaluate(originals, mixed_table(100, seed=2).assign(extra=1), seed=0)
+    assert evaluation.left_out_columns == ["patient", "extra"]
+    with pytest.raises(InputError, match="no column in common"):
+        evaluate(pd.DataFrame({"a": [1, 2]}), pd.DataFrame({"b": [1, 2]}))
+
+
+def test_bad_avatar_values_name_the_table():
+    originals = pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0]})
+    with pytest.raises(InputError, match="In the avatars: Column 'x' cannot be numeric"):
+        evaluate(originals, pd.DataFrame({"x": ["1", "lots", "2", "3"]}))
+
+
+@pytest.fixture(scope="module")
+def aids(shared_dir):
+    folder = shared_dir / "reference" / "aids"
+    return {name: read_table(folder / f"{name}.csv") for name in ("original", "engine_avatars_k20_ncp5", "ctgan", "synthpop")}
+
+
+CODES = "hemo homo drugs karnof oprior z30 zprior race gender str2 strat symptom treat offtrt r cens arms".split()
+
+
+def test_reference_generators_score_sensibly(aids):
+    kinds = {name: "categorical" for name in CODES}
+    engine = evaluate(aids["original"], aids["engine_avatars_k20_ncp5"], column_kinds=kinds, seed=0)
+    ctgan = evaluate(aids["original"], aids["ctgan"], column_kinds=kinds, paired=False, seed=0)
+    assert engine.left_out_columns == ["pidnum"]
+    assert 90 < engine.privacy["hidden_rate"].value < 97
+    assert engine.signal["hellinger_mean"].value > ctgan.signal["hellinger_mean"].value
+    assert engine.signal["correlation_difference_ratio"].value > ctgan.signal["correlation_difference_ratio"].value
+
+
+def test_our_hidden_rate_is_within_3_points_of_the_commercial_engine(aids):
+    kinds = {name: "categorical" for name in CODES}
+    original = aids["original"].drop(columns=["pidnum"])
+    engine = np.mean([
+        evaluate(original, aids["engine_avatars_k20_ncp5"], column_kinds=kinds, seed=s).privacy["hidden_rate"].value
+        for s in range(3)
+    ])
+    ours = []
+    for seed in range(3):
+        paired = fitted(original, k=20, ncp=5, holdout=False, column_kinds=kinds, seed=seed).paired_avatars_
+        ours.append(evaluate(original, paired, column_kinds=kinds, seed=seed).privacy["hidden_rate"].value)
+    assert abs(np.mean(ours) - engine) < 3
