@@ -104,6 +104,8 @@ class TableCodec:
         codes = np.empty((n_rows, len(self.categories_)), dtype=np.int32)
         for position, (name, modalities) in enumerate(self.categories_.items()):
             column = frame[name]
+            if not isinstance(column.dtype, pd.CategoricalDtype):
+                column = column.astype("category")
             to_modality = np.append(pd.Index(modalities).get_indexer(column.cat.categories), -1)
             codes[:, position] = to_modality[column.cat.codes.to_numpy()]  # category code -1 (missing) -> -1
         return EncodedTable(

@@ -13,7 +13,7 @@ from __future__ import annotations
 import inspect
 import time
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
 import numpy as np
@@ -32,6 +32,10 @@ from core.schema import ColumnProfile, apply_kinds, profile_columns, resolve_kin
 from core.validation import check_choice, check_seed, check_whole_number
 
 DEFAULT_NCP = 5
+STEP_SHARES = {  # share of the work done when each step starts, for progress bars
+    "typing": 0.0, "encoding and imputation": 0.1, "projection": 0.25, "synthesis": 0.35, "decoding": 0.9,
+}
+Progress = Callable[[str, float], None]
 EXCLUSION_STRATEGIES = ("coordinate_similarity", "row_order")
 
 
@@ -134,11 +138,16 @@ class Avatarizer:
         self.holdout_min_rows = holdout_min_rows
         self.seed = seed
 
-    def fit(self, frame: pd.DataFrame) -> Avatarizer:
-        """Avatarize ``frame``; the results are in the attributes ending with ``_``."""
+    def fit(self, frame: pd.DataFrame, progress: Progress | None = None) -> Avatarizer:
+        """Avatarize ``frame``; the results are in the attributes ending with ``_``.
+
+        ``progress``, if given, is called with the name of each step as it starts and
+        the share of the work done before it (0 to 1).
+        """
         self._validate_parameters()
         rng = np.random.default_rng(self.seed_)
         self.timings_s_: dict[str, float] = {}
+        self._progress = progress
 
         with self._timed("typing"):
             frame = _check_frame(frame)
@@ -306,6 +315,8 @@ class Avatarizer:
 
     @contextmanager
     def _timed(self, step: str) -> Iterator[None]:
+        if self._progress is not None:
+            self._progress(step, STEP_SHARES[step])
         start = time.perf_counter()
         yield
         self.timings_s_[step] = time.perf_counter() - start

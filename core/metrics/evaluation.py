@@ -233,8 +233,8 @@ def evaluate_avatarization(avatarizer: Any) -> Evaluation:
     seed, apart from the one that made the avatars.
     """
     paired = avatarizer.method_ == "avatar"
-    avatars = avatarizer.paired_avatars_ if paired else avatarizer.avatars_
     originals, kinds = avatarizer.working_data_, avatarizer.kinds_
+    avatars = apply_kinds(avatarizer.paired_avatars_ if paired else avatarizer.avatars_, kinds)
     if avatarizer.holdout_ == "real":
         split = (originals, avatarizer.holdout_data_, avatars, "real")
     else:

@@ -1,0 +1,192 @@
+"""Plotly figures of a run's metrics: plain functions, testable without a browser.
+
+Originals are drawn in blue, avatars in orange, everywhere. Every figure has a title
+that says what it shows, axis titles with units, and hover text with the exact numbers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from core.metrics.result import MetricResult
+from core.run import LatentView
+
+ORIGINAL_COLOUR = "#3b6ea5"
+AVATAR_COLOUR = "#e07b24"
+HOLDOUT_COLOUR = "#7a7a7a"
+GOOD, FAIR, POOR = "#2e8540", "#d9a21b", "#c0392b"
+FONT = {"family": "Arial, Helvetica, sans-serif", "size": 14}
+MAX_CATEGORIES = 25
+MAX_AXES_SHOWN = 30
+MAX_ANNOTATED_VARIABLES = 10
+
+
+def _layout(figure: go.Figure, title: str, height: int = 420) -> go.Figure:
+    figure.update_layout(
+        title={"text": title, "x": 0.0, "xanchor": "left"},
+        template="plotly_white",
+        font=FONT,
+        height=height,
+        margin={"l": 10, "r": 10, "t": 70, "b": 10},
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "right", "x": 1.0},
+    )
+    figure.update_xaxes(automargin=True)
+    figure.update_yaxes(automargin=True)
+    return figure
+
+
+def score_colour(score: float) -> str:
+    """Green from 95, amber from 80, red below."""
+    return GOOD if score >= 95 else FAIR if score >= 80 else POOR
+
+
+def hellinger_scores_figure(result: MetricResult) -> go.Figure:
+    """Per-variable Hellinger scores, worst at the top, with both distances on hover."""
+    rows = sorted(result.breakdown.get("per_variable", []), key=lambda row: row["score"], reverse=True)
+    figure = go.Figure(go.Bar(
+        x=[row["score"] for row in rows],
+        y=[row["variable"] for row in rows],
+        orientation="h",
+        marker_color=[score_colour(row["score"]) for row in rows],
+        text=[f"{row['score']:.1f}" for row in rows],
+        textposition="outside",
+        customdata=[[row["reference_distance"], row["avatar_distance"], row["bins"], row["binning"]] for row in rows],
+        hovertemplate=(
+            "<b>%{y}</b><br>score %{x:.1f} / 100<br>distance between the two original halves: %{customdata[0]:.3f}"
+            "<br>distance from the avatars to the holdout: %{customdata[1]:.3f}"
+            "<br>%{customdata[2]} bins (%{customdata[3]})<extra></extra>"
+        ),
+    ))
+    figure.update_xaxes(title="score (100 = as close as two halves of the real data)", range=[0, 109])
+    figure.update_yaxes(title=None)
+    return _layout(figure, "How well each variable's distribution is kept (worst at the top)",
+                   height=max(300, 90 + 26 * len(rows)))
+
+
+def distribution_figure(original: pd.Series, avatars: pd.Series, name: str, categorical: bool) -> go.Figure:
+    """The variable's distribution in the originals and the avatars, as shares, missing values included."""
+    figure = go.Figure()
+    if categorical:
+        shares = pd.DataFrame({
+            "originals": original.astype(object).fillna("(missing)").value_counts(normalize=True),
+            "avatars": avatars.astype(object).fillna("(missing)").value_counts(normalize=True),
+        }).fillna(0.0).sort_values("originals", ascending=False)
+        if len(shares) > MAX_CATEGORIES:
+            other = shares.iloc[MAX_CATEGORIES:].sum().rename("(all others)")
+            shares = pd.concat([shares.iloc[:MAX_CATEGORIES], other.to_frame().T])
+        labels = [str(label) for label in shares.index]
+        for column, colour in (("originals", ORIGINAL_COLOUR), ("avatars", AVATAR_COLOUR)):
+            figure.add_bar(
+                x=labels, y=shares[column] * 100, name=column, marker_color=colour,
+                hovertemplate="%{x}: %{y:.1f} %<extra>" + column + "</extra>",
+            )
+        figure.update_layout(barmode="group")
+        figure.update_xaxes(title=name, type="category")
+    else:
+        values = [_plottable(original), _plottable(avatars)]
+        present = np.concatenate([v[~np.isnan(v)] for v in values])
+        low, high = (present.min(), present.max()) if present.size else (0.0, 1.0)
+        size = (high - low) / 40 if high > low else 1.0
+        for data, label, colour in zip(values, ("originals", "avatars"), (ORIGINAL_COLOUR, AVATAR_COLOUR)):
+            missing = np.mean(np.isnan(data)) * 100 if len(data) else 0.0
+            figure.add_histogram(
+                x=data[~np.isnan(data)], name=f"{label} ({missing:.0f} % missing)", marker_color=colour, opacity=0.6,
+                histnorm="percent", xbins={"start": low, "end": high + size, "size": size},
+                hovertemplate="%{x}: %{y:.1f} %<extra>" + label + "</extra>",
+            )
+        figure.update_layout(barmode="overlay")
+        figure.update_xaxes(title=name)
+        if pd.api.types.is_datetime64_any_dtype(original):
+            figure.update_xaxes(type="date")
+    figure.update_yaxes(title="share of rows (%)")
+    return _layout(figure, f"Distribution of {name}: originals and avatars")
+
+
+def _plottable(column: pd.Series) -> np.ndarray:
+    if pd.api.types.is_datetime64_any_dtype(column):
+        milliseconds = column.astype("datetime64[ms]").to_numpy().view(np.int64).astype(float)
+        return np.where(column.isna().to_numpy(), np.nan, milliseconds)
+    return column.to_numpy(dtype=float, na_value=np.nan)
+
+
+def correlation_figure(result: MetricResult) -> go.Figure:
+    """Correlation matrices of the originals and of the avatars, and their difference."""
+    names = result.breakdown.get("variables", [])
+    original = np.asarray(result.breakdown["original_correlations"])
+    avatars = np.asarray(result.breakdown["avatars_correlations"])
+    figure = make_subplots(
+        rows=1, cols=3, horizontal_spacing=0.09,
+        subplot_titles=("Originals", "Avatars", "Difference (avatars − originals)"),
+    )
+    values_in_cells = "%{z:.2f}" if len(names) <= MAX_ANNOTATED_VARIABLES else None
+    for column, (matrix, show_scale) in enumerate(((original, False), (avatars, False), (avatars - original, True)), 1):
+        figure.add_heatmap(
+            z=np.round(matrix, 2), x=names, y=names, zmin=-1, zmax=1, colorscale="RdBu", reversescale=True,
+            showscale=show_scale, colorbar={"title": "correlation"}, texttemplate=values_in_cells,
+            hovertemplate="%{y} × %{x}: %{z:.2f}<extra></extra>", row=1, col=column,
+        )
+        figure.update_yaxes(showticklabels=column == 1, row=1, col=column)
+    figure.update_yaxes(autorange="reversed")
+    figure.update_xaxes(tickangle=-45)
+    size = max(460, 200 + 34 * len(names))
+    return _layout(figure, "Correlations between numeric variables (−1 to 1)", height=size)
+
+
+def latent_figure(latent: LatentView, axes: tuple[int, ...]) -> go.Figure:
+    """Originals and avatars on two or three chosen axes of the projection (numbered from 0)."""
+    titles = [f"axis {a + 1} ({100 * latent.explained_variance_ratio[a]:.1f} % of variance)" for a in axes]
+    figure = go.Figure()
+    for points, label, colour in ((latent.originals, "originals", ORIGINAL_COLOUR), (latent.avatars, "avatars", AVATAR_COLOUR)):
+        if len(axes) == 3:
+            figure.add_scatter3d(
+                x=points[:, axes[0]], y=points[:, axes[1]], z=points[:, axes[2]], mode="markers", name=label,
+                marker={"size": 2.5, "color": colour, "opacity": 0.6},
+            )
+        else:
+            figure.add_scattergl(
+                x=points[:, axes[0]], y=points[:, axes[1]], mode="markers", name=label,
+                marker={"size": 5, "color": colour, "opacity": 0.5},
+            )
+    if len(axes) == 3:
+        figure.update_layout(scene={"xaxis_title": titles[0], "yaxis_title": titles[1], "zaxis_title": titles[2]})
+    else:
+        figure.update_xaxes(title=titles[0])
+        figure.update_yaxes(title=titles[1])
+    return _layout(figure, "Originals and avatars in the latent space", height=560)
+
+
+def multivariate_axes_figure(result: MetricResult) -> go.Figure:
+    """Hellinger distance per projection axis, with the axis's weight (share of variance)."""
+    axes = result.breakdown.get("per_axis", [])[:MAX_AXES_SHOWN]
+    labels = [f"axis {row['axis']}" for row in axes]
+    figure = make_subplots(specs=[[{"secondary_y": True}]])
+    figure.add_bar(
+        x=labels, y=[row["distance"] for row in axes], name="distance on the axis (0 to 1)",
+        marker_color=AVATAR_COLOUR, hovertemplate="%{x}: distance %{y:.3f}<extra></extra>",
+    )
+    figure.add_scatter(
+        x=labels, y=[100 * row["weight"] for row in axes], name="weight: share of variance (%)",
+        mode="lines+markers", line={"color": ORIGINAL_COLOUR}, secondary_y=True,
+        hovertemplate="%{x}: %{y:.1f} % of variance<extra></extra>",
+    )
+    figure.update_yaxes(title="Hellinger distance", range=[0, 1], secondary_y=False)
+    top = max([100 * row["weight"] for row in axes] or [1.0])
+    figure.update_yaxes(title="share of variance (%)", secondary_y=True, showgrid=False, range=[0, top * 1.1],
+                        tickformat=".0f")
+    return _layout(figure, "Distance between originals and avatars on each axis")
+
+
+def distance_histogram_figure(values: np.ndarray, target: float, title: str, axis_title: str) -> go.Figure:
+    """Distribution of a privacy distance or ratio, with its target as a dashed line."""
+    figure = go.Figure(go.Histogram(
+        x=np.asarray(values), nbinsx=50, marker_color=AVATAR_COLOUR, histnorm="percent",
+        hovertemplate="%{x}: %{y:.1f} % of avatars<extra></extra>",
+    ))
+    figure.add_vline(x=target, line_dash="dash", line_color=POOR, annotation_text=f"target {target:g}",
+                     annotation_position="top right")
+    figure.update_xaxes(title=axis_title)
+    figure.update_yaxes(title="share (%)")
+    return _layout(figure, title, height=360)

@@ -1,0 +1,144 @@
+"""A self-contained HTML report of one run: parameters, metrics with their meaning, figures.
+
+Everything is inside the one file (plotly's JavaScript included once), so it opens
+offline. Every text that comes from the user's data (column names, file name) is
+HTML-escaped.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+
+import plotly.io as pio
+
+from core import figures
+from core.advice import privacy_advice
+from core.metrics.result import MetricResult
+from core.run import GenerationRun
+
+STYLE = """
+body { font-family: Arial, Helvetica, sans-serif; max-width: 1100px; margin: 2em auto; color: #1f2933; line-height: 1.45; }
+h1 { font-size: 1.8em; } h2 { margin-top: 1.8em; border-bottom: 2px solid #e4e7eb; padding-bottom: .2em; }
+table { border-collapse: collapse; margin: 1em 0; } td, th { border: 1px solid #cbd2d9; padding: .35em .7em; text-align: left; }
+th { background: #f5f7fa; } .pass { color: #2e8540; font-weight: bold; } .fail { color: #c0392b; font-weight: bold; }
+.note { background: #fff8e1; border-left: 4px solid #d9a21b; padding: .6em 1em; } .muted { color: #616e7c; font-size: .9em; }
+"""
+
+
+def build_html_report(run: GenerationRun) -> str:
+    """The report of ``run`` as one HTML document."""
+    evaluation = run.evaluation
+    signal, privacy = evaluation.signal, evaluation.privacy
+    parts = [
+        f"<h1>Avatar report: {_text(run.table_name)}</h1>",
+        f"<p>{_text(run.summary())}</p>",
+        f"<p class='muted'>Data fingerprint (SHA-256, first 16 digits): <code>{run.fingerprint}</code>. "
+        f"Seed: {run.avatarizer.seed_}. Made on {dt.datetime.now().strftime('%Y-%m-%d %H:%M')}.</p>",
+    ]
+    if run.settings.method == "fast_dp":
+        parts.append(
+            "<p class='note'>AvatarFastDP uses differential-privacy mechanisms but is <b>not end-to-end "
+            "differentially private</b>: the projection is fitted on the real data without noise.</p>"
+        )
+    parts += ["<h2>Parameters</h2>", _table(["parameter", "value"], _parameters(run))]
+
+    parts += ["<h2>Utility: how much signal the avatars keep</h2>", _holdout_sentence(run)]
+    parts.append(_table(["metric", "value", "what it means"], [
+        [result.label, _value(result), result.not_applicable or result.interpretation] for result in signal.values()
+    ]))
+    hellinger = signal["hellinger_mean"]
+    parts.append(_figure(figures.hellinger_scores_figure(hellinger), first=True))
+    if signal["correlation_difference_ratio"].value is not None:
+        parts.append(_figure(figures.correlation_figure(signal["correlation_difference_ratio"])))
+    parts.append(_figure(figures.multivariate_axes_figure(signal["multivariate_hellinger_distance"])))
+    if run.latent.originals.shape[1] >= 2:
+        parts.append(_figure(figures.latent_figure(run.latent, (0, 1))))
+
+    parts += ["<h2>Privacy: how well individuals are protected</h2>"]
+    parts.append(_table(["metric", "value", "target", "verdict", "what it means"], [
+        [result.label, _value(result), result.target_text or "", _verdict(result),
+         result.not_applicable or result.interpretation]
+        for result in privacy.values()
+    ], raw_columns={3}))
+    advice = privacy_advice(evaluation, run.settings.method)
+    if advice:
+        parts.append("<p class='note'>" + "<br>".join(_text(line) for line in advice) + "</p>")
+    closest = privacy["distance_to_closest"]
+    if closest.value is not None:
+        parts.append(_figure(figures.distance_histogram_figure(
+            closest.breakdown["distances"], closest.target, "Distance from each avatar to the nearest real individual",
+            "distance in the latent space",
+        )))
+    parts.append(
+        "<p class='muted'>Metric definitions: Hellinger Mean, multivariate Hellinger distance and Correlation "
+        "Difference Ratio against a holdout half of the data; privacy metrics in the latent space of a "
+        "projection fitted on the originals.</p>"
+    )
+    body = "\n".join(parts)
+    return (
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        f"<title>Avatar report: {_text(run.table_name)}</title><style>{STYLE}</style></head><body>{body}</body></html>"
+    )
+
+
+def _parameters(run: GenerationRun) -> list[list[str]]:
+    settings, plan = run.settings, run.plan
+    rows = [["method", settings.describe()]]
+    if settings.method == "fast_dp":
+        rows.append(["mechanism options", f"gmm components {settings.gmm_n_components}, histogram bins "
+                     f"{settings.histogram_n_bins}, bounds percentile {settings.bounds_percentile:g}"])
+    rows += [
+        ["latent dimensions (ncp)", str(run.avatarizer.ncp_)],
+        ["imputation of missing values", settings.imputation],
+        ["holdout", "real: half set aside" if run.avatarizer.holdout_ == "real" else "off: approximate at scoring"],
+        ["categorical reduction", "on" if settings.use_categorical_reduction else "off"],
+        ["dropped columns", ", ".join(plan.dropped) or "none"],
+        ["excluded columns", (", ".join(plan.excluded) + f" (re-attached by {settings.exclude_strategy})")
+         if plan.excluded else "none"],
+        ["column kinds set by hand", ", ".join(f"{k}: {v}" for k, v in plan.kinds.items()) or "none"],
+        ["column weights", ", ".join(f"{k}: {v:g}" for k, v in plan.weights.items()) or "none"],
+        ["seed", str(run.avatarizer.seed_)],
+    ]
+    return rows
+
+
+def _holdout_sentence(run: GenerationRun) -> str:
+    rows = run.evaluation.rows
+    kind = run.evaluation.holdout
+    how = ("a real holdout: half of the rows were set aside before generation and never used"
+           if kind == "real" else "an approximate holdout: half of the originals drawn at random when scoring")
+    return (f"<p>Compared with {how} ({rows['working']:,} rows avatarized, {rows['holdout']:,} rows of "
+            f"reference, {rows['avatars']:,} avatars).</p>")
+
+
+def _value(result: MetricResult) -> str:
+    if result.value is None:
+        return "n/a"
+    prefix = "at least " if result.breakdown.get("at_least") else ""
+    return f"{prefix}{result.value:.3f}" if abs(result.value) < 1 else f"{prefix}{result.value:.1f}"
+
+
+def _verdict(result: MetricResult) -> str:
+    if result.passed is None:
+        return ""
+    return "<span class='pass'>pass</span>" if result.passed else "<span class='fail'>missed</span>"
+
+
+def _table(header: list[str], rows: list[list[str]], raw_columns: set[int] = frozenset()) -> str:
+    head = "".join(f"<th>{_text(cell)}</th>" for cell in header)
+    body = "".join(
+        "<tr>" + "".join(
+            f"<td>{cell if position in raw_columns else _text(cell)}</td>" for position, cell in enumerate(row)
+        ) + "</tr>"
+        for row in rows
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _figure(figure, first: bool = False) -> str:
+    return pio.to_html(figure, full_html=False, include_plotlyjs=True if first else False, config={"displaylogo": False})
+
+
+def _text(value: object) -> str:
+    return html.escape(str(value))

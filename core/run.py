@@ -1,0 +1,182 @@
+"""One generation as the dashboard and the HTML report see it: settings in, avatars and metrics out.
+
+Kept free of Streamlit: the pages collect :class:`ColumnPlan` and :class:`Settings`,
+call :func:`generate` once per submitted form, and draw figures from the returned
+:class:`GenerationRun`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from core.encoding import TableCodec
+from core.metrics.evaluation import Evaluation, evaluate_avatarization
+from core.pipeline import Avatarizer
+from core.projection import Projection
+from core.schema import drop_columns
+
+LATENT_AXES = 10
+LATENT_POINTS = 3_000
+GENERATION_SHARE = 0.7  # of the progress bar; the metrics take the rest
+
+
+@dataclass(frozen=True)
+class ColumnPlan:
+    """What the user decided on the Data page, column by column."""
+
+    kinds: dict[str, str] = field(default_factory=dict)
+    dropped: tuple[str, ...] = ()
+    excluded: tuple[str, ...] = ()
+    weights: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the user chose on the Generate page."""
+
+    method: str = "avatar"
+    k: int = 10
+    epsilon: float = 1.0
+    mechanism: str = "gaussian"
+    gmm_n_components: int = 5
+    histogram_n_bins: int = 10
+    bounds_percentile: float = 5.0
+    ncp: int | None = None
+    imputation: str = "fast_knn"
+    holdout: bool = True
+    seed: int = 0
+    use_categorical_reduction: bool = False
+    exclude_strategy: str = "coordinate_similarity"
+
+    def describe(self) -> str:
+        if self.method == "avatar":
+            return f"Avatar, k = {self.k}"
+        return f"AvatarFastDP ({self.mechanism}), epsilon = {self.epsilon:g}"
+
+
+@dataclass(frozen=True)
+class LatentView:
+    """Originals and avatars on the first axes of a projection fitted on the originals (a sample of each, for plots)."""
+
+    originals: np.ndarray
+    avatars: np.ndarray
+    explained_variance_ratio: np.ndarray
+
+
+@dataclass
+class GenerationRun:
+    """The outcome of one submitted Generate form."""
+
+    table_name: str
+    fingerprint: str
+    settings: Settings
+    plan: ColumnPlan
+    avatarizer: Avatarizer
+    evaluation: Evaluation
+    latent: LatentView
+    elapsed_s: float
+
+    @property
+    def avatars(self) -> pd.DataFrame:
+        """The shuffled avatars: the table to share."""
+        return self.avatarizer.avatars_
+
+    def summary(self) -> str:
+        """One sentence saying what was done."""
+        avatarizer = self.avatarizer
+        n_avatars, n_working = len(avatarizer.avatars_), len(avatarizer.working_data_)
+        if avatarizer.holdout_ == "real":
+            rows = (
+                f"{n_working:,} of the {n_working + len(avatarizer.holdout_data_):,} rows "
+                "(the other half is kept apart as the holdout the metrics compare with)"
+            )
+        else:
+            rows = f"all {n_working:,} rows (the metrics draw an approximate holdout: half of the originals)"
+        return (
+            f"{n_avatars:,} avatars of {self.table_name} made from {rows} with {self.settings.describe()}, "
+            f"seed {avatarizer.seed_}, in {self.elapsed_s:.1f} s."
+        )
+
+
+def data_fingerprint(data: bytes) -> str:
+    """A short SHA-256 of the input file, so that a report names the exact data it describes."""
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+def generate(
+    frame: pd.DataFrame,
+    plan: ColumnPlan,
+    settings: Settings,
+    *,
+    table_name: str,
+    fingerprint: str,
+    progress: Callable[[str, float], None] | None = None,
+) -> GenerationRun:
+    """Avatarize ``frame`` as planned and score the avatars with every metric."""
+    start = time.perf_counter()
+    report = progress or (lambda step, share: None)
+    frame = drop_columns(frame, list(plan.dropped), "The columns to drop")
+    avatarizer = Avatarizer(
+        k=settings.k if settings.method == "avatar" else None,
+        fast_dp_epsilon=settings.epsilon if settings.method == "fast_dp" else None,
+        mechanism=settings.mechanism,
+        gmm_n_components=settings.gmm_n_components,
+        histogram_n_bins=settings.histogram_n_bins,
+        bounds_percentile=settings.bounds_percentile,
+        ncp=settings.ncp,
+        imputation=settings.imputation,
+        use_categorical_reduction=settings.use_categorical_reduction,
+        exclude_variable_names=list(plan.excluded),
+        exclude_replacement_strategy=settings.exclude_strategy,
+        column_kinds=plan.kinds,
+        column_weights=plan.weights,
+        holdout=settings.holdout,
+        seed=settings.seed,
+    )
+    avatarizer.fit(frame, progress=lambda step, share: report(_STEP_LABELS[step], share * GENERATION_SHARE))
+    report("Measuring utility and privacy", GENERATION_SHARE)
+    evaluation = evaluate_avatarization(avatarizer)
+    report("Preparing the figures", 0.97)
+    latent = latent_view(avatarizer)
+    report("Done", 1.0)
+    return GenerationRun(
+        table_name=table_name, fingerprint=fingerprint, settings=settings, plan=plan, avatarizer=avatarizer,
+        evaluation=evaluation, latent=latent, elapsed_s=time.perf_counter() - start,
+    )
+
+
+_STEP_LABELS = {
+    "typing": "Reading the column types",
+    "encoding and imputation": "Handling missing values",
+    "projection": "Projecting into the latent space",
+    "synthesis": "Generating the avatars",
+    "decoding": "Bringing the avatars back to the original columns",
+}
+
+
+def latent_view(avatarizer: Avatarizer) -> LatentView:
+    """Originals (WO) and all avatars on the first axes of a projection fitted on WO (missing values at the centroid)."""
+    originals = avatarizer.working_data_
+    avatars = avatarizer.avatars_
+    codec = TableCodec(avatarizer.kinds_).fit(originals)
+    original_table, avatar_table = codec.encode(originals), codec.encode(avatars)
+    projection = Projection().fit(original_table)
+    n_axes = max(1, min(LATENT_AXES, projection.n_components_))
+    rng = np.random.default_rng([avatarizer.seed_, 2])
+    original_rows = _sample(len(originals), rng)
+    avatar_rows = _sample(len(avatars), rng)
+    return LatentView(
+        originals=projection.transform(original_table.take(original_rows), n_axes),
+        avatars=projection.transform(avatar_table.take(avatar_rows), n_axes),
+        explained_variance_ratio=projection.explained_variance_ratio_[:n_axes],
+    )
+
+
+def _sample(n_rows: int, rng: np.random.Generator) -> np.ndarray:
+    return np.sort(rng.choice(n_rows, size=LATENT_POINTS, replace=False)) if n_rows > LATENT_POINTS else np.arange(n_rows)
