@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test demo-data clean
+.PHONY: run test browser demo-data clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -14,8 +14,18 @@ $(STAMP): requirements.txt requirements-dev.txt
 run: $(STAMP)
 	$(BIN)/python -m streamlit run app.py
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(BIN)/python -m pytest
+
+# Debian's chromium for the browser tests (Playwright drives it; no browser is downloaded).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing Debian's chromium for the browser tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else \
+	    echo "note: chromium is missing, so the browser tests will be skipped (sudo apt-get install chromium)"; \
+	  fi; }
 
 demo-data: $(STAMP)
 	$(BIN)/python assets/make_demo_data.py

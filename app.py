@@ -1,10 +1,22 @@
-"""The dashboard's router: one entry per page in ``pages/``."""
+"""The dashboard's router: one entry per page in ``pages/``, and the current table and run in the sidebar."""
 
 import streamlit as st
+
+from dashboard import state
 
 st.set_page_config(page_title="Avatar workbench", page_icon=":material/shield_person:", layout="wide")
 
 navigation = st.navigation([
     st.Page("pages/data.py", title="Data", icon=":material/table:", default=True),
+    st.Page("pages/generate.py", title="Generate", icon=":material/auto_awesome:"),
+    st.Page("pages/utility.py", title="Utility", icon=":material/insights:"),
+    st.Page("pages/privacy.py", title="Privacy", icon=":material/shield:"),
+    st.Page("pages/report.py", title="Report", icon=":material/download:"),
 ])
-navigation.run()
+status = st.sidebar.container()
+try:
+    navigation.run()
+finally:  # after the page, so that a table or a run it has just made shows; also when the page stops early
+    loaded, run = state.table(), state.run()
+    status.caption(f"Table: {loaded.name} ({len(loaded.frame):,} rows)" if loaded else "No table yet")
+    status.caption(f"Avatars: {run.settings.describe()}, seed {run.avatarizer.seed_}" if run else "No avatars yet")

@@ -15,17 +15,16 @@ from pathlib import Path
 from typing import NoReturn
 
 from core.errors import InputError
-from core.imputation import IMPUTATION_METHODS
-from core.io import read_table, write_csv, write_json
-from core.metrics.evaluation import evaluate, evaluate_avatarization
 from core.fast_dp import MECHANISMS
-from core.pipeline import EXCLUSION_STRATEGIES, Avatarizer
+from core.imputation import IMPUTATION_METHODS
+from core.io import read_table, write_csv, write_json, write_text
+from core.metrics.evaluation import evaluate, evaluate_avatarization
+from core.pipeline import EXCLUSION_STRATEGIES
+from core.report import build_html_report
+from core.run import ColumnPlan, GenerationRun, Settings, build_avatarizer, data_fingerprint, latent_view, run_metrics
 from core.schema import column_warning_lines, drop_columns
 
 EXIT_INPUT_ERROR = 2
-NOT_YET = {
-    "report": "--report (the HTML report) is not available yet: leave it out for now.",
-}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -123,67 +122,79 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _avatarize(arguments: argparse.Namespace) -> int:
-    for option, message in NOT_YET.items():
-        if getattr(arguments, option) is not None:
-            raise InputError(message)
     if arguments.k is None and arguments.fast_dp_epsilon is None:
         raise InputError("give --k K (Avatar, for example --k 10) or --fast-dp-epsilon EPS (AvatarFastDP, for example 1.0).")
-    output = _output_path("--out", arguments.out, [arguments.input])
-    metrics_path = _output_path("--json", arguments.json, [arguments.input, arguments.out]) if arguments.json else None
-    paired_path = _output_path("--paired-out", arguments.paired_out, [arguments.input, arguments.out]) if arguments.paired_out else None
+    inputs = [arguments.input]
+    output = _output_path("--out", arguments.out, inputs)
+    inputs.append(arguments.out)
+    metrics_path = _output_path("--json", arguments.json, inputs) if arguments.json else None
+    report_path = _output_path("--report", arguments.report, inputs) if arguments.report else None
+    paired_path = _output_path("--paired-out", arguments.paired_out, inputs) if arguments.paired_out else None
     if paired_path and arguments.k is None:
         raise InputError("--paired-out needs the Avatar method (--k): AvatarFastDP avatars are not paired with originals.")
+    plan, settings = _plan_and_settings(arguments)
 
     start = time.perf_counter()
-    frame = drop_columns(read_table(arguments.input), arguments.drop, "--drop")
-    avatarizer = Avatarizer(
-        k=arguments.k,
-        fast_dp_epsilon=arguments.fast_dp_epsilon,
+    frame = drop_columns(read_table(arguments.input), list(plan.dropped), "--drop")
+    avatarizer = build_avatarizer(plan, settings)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        avatarizer.fit(frame)
+    for message in [str(w.message) for w in caught] + column_warning_lines(avatarizer.profiles_):
+        print(f"warning: {message}", file=sys.stderr)
+    run = None
+    if metrics_path or report_path:
+        run = GenerationRun(
+            table_name=Path(arguments.input).name, fingerprint=data_fingerprint(Path(arguments.input).read_bytes()),
+            settings=settings, plan=plan, avatarizer=avatarizer, evaluation=evaluate_avatarization(avatarizer),
+            latent=latent_view(avatarizer) if report_path else None, elapsed_s=time.perf_counter() - start,
+        )
+    write_csv(avatarizer.avatars_, output)
+    if paired_path:
+        write_csv(avatarizer.paired_avatars_, paired_path)
+        print(f"warning: {paired_path} holds the avatars paired with their originals: keep it private.", file=sys.stderr)
+    if metrics_path:
+        write_json(run_metrics(run), metrics_path)
+    if report_path:
+        write_text(build_html_report(run), report_path)
+    if run is not None:
+        print("\n".join(run.evaluation.summary_lines()))
+    holdout = (
+        f"{len(avatarizer.holdout_data_)} rows set aside as the holdout"
+        if avatarizer.holdout_data_ is not None else "no holdout"
+    )
+    print(
+        f"{len(avatarizer.avatars_)} avatars of {Path(arguments.input).name} written to {output} "
+        f"({settings.describe()}{'' if settings.method == 'avatar' else ': DP mechanisms, not end-to-end DP'}, "
+        f"ncp = {avatarizer.ncp_}, seed = {avatarizer.seed_}, {holdout}, {time.perf_counter() - start:.1f} s).",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def _plan_and_settings(arguments: argparse.Namespace) -> tuple[ColumnPlan, Settings]:
+    plan = ColumnPlan(
+        kinds=dict(arguments.column_kind),
+        dropped=tuple(arguments.drop),
+        excluded=tuple(arguments.exclude),
+        weights={name: _weight(name, value) for name, value in arguments.column_weight},
+    )
+    settings = Settings(
+        method="avatar" if arguments.k is not None else "fast_dp",
+        k=arguments.k if arguments.k is not None else 0,
+        epsilon=arguments.fast_dp_epsilon if arguments.fast_dp_epsilon is not None else 0.0,
         mechanism=arguments.mechanism,
         gmm_n_components=arguments.gmm_n_components,
         histogram_n_bins=arguments.histogram_n_bins,
         bounds_percentile=arguments.bounds_percentile,
         ncp=arguments.ncp,
         imputation=arguments.imputation,
-        use_categorical_reduction=arguments.categorical_reduction,
-        exclude_variable_names=arguments.exclude,
-        exclude_replacement_strategy=arguments.exclude_strategy,
-        column_kinds=dict(arguments.column_kind),
-        column_weights={name: _weight(name, value) for name, value in arguments.column_weight},
         holdout=not arguments.no_holdout,
         seed=arguments.seed,
+        use_categorical_reduction=arguments.categorical_reduction,
+        exclude_strategy=arguments.exclude_strategy,
     )
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        avatarizer.fit(frame)
-    for message in [str(w.message) for w in caught] + column_warning_lines(avatarizer.profiles_):
-        print(f"warning: {message}", file=sys.stderr)
-    evaluation = evaluate_avatarization(avatarizer) if metrics_path else None
-    write_csv(avatarizer.avatars_, output)
-    if paired_path:
-        write_csv(avatarizer.paired_avatars_, paired_path)
-        print(f"warning: {paired_path} holds the avatars paired with their originals: keep it private.", file=sys.stderr)
-    if evaluation is not None:
-        metrics = evaluation.to_json()
-        metrics["parameters"] = {**avatarizer.get_params(), **metrics["parameters"], "method": avatarizer.method_}
-        metrics["timings_s"] = {**avatarizer.timings_s_, **metrics["timings_s"]}
-        write_json(metrics, metrics_path)
-        print("\n".join(evaluation.summary_lines()))
-    holdout = (
-        f"{len(avatarizer.holdout_data_)} rows set aside as the holdout"
-        if avatarizer.holdout_data_ is not None else "no holdout"
-    )
-    method = (
-        f"k = {arguments.k}" if arguments.k is not None
-        else f"AvatarFastDP {arguments.mechanism}, epsilon = {arguments.fast_dp_epsilon:g} (DP mechanisms, not end-to-end DP)"
-    )
-    print(
-        f"{len(avatarizer.avatars_)} avatars of {Path(arguments.input).name} written to {output} "
-        f"({method}, ncp = {avatarizer.ncp_}, seed = {avatarizer.seed_}, {holdout}, "
-        f"{time.perf_counter() - start:.1f} s).",
-        file=sys.stderr,
-    )
-    return 0
+    return plan, settings
 
 
 def _evaluate(arguments: argparse.Namespace) -> int:

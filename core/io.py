@@ -198,6 +198,11 @@ def write_json(data: object, path: str | os.PathLike[str]) -> None:
     _write_atomically(text.encode(), Path(path))
 
 
+def write_text(text: str, path: str | os.PathLike[str]) -> None:
+    """Write ``text`` as UTF-8, atomically."""
+    _write_atomically(text.encode(), Path(path))
+
+
 def _json_default(value: object) -> object:
     if isinstance(value, np.ndarray):
         return value.tolist()

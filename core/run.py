@@ -50,7 +50,7 @@ class Settings:
     ncp: int | None = None
     imputation: str = "fast_knn"
     holdout: bool = True
-    seed: int = 0
+    seed: int | None = 0
     use_categorical_reduction: bool = False
     exclude_strategy: str = "coordinate_similarity"
 
@@ -79,7 +79,7 @@ class GenerationRun:
     plan: ColumnPlan
     avatarizer: Avatarizer
     evaluation: Evaluation
-    latent: LatentView
+    latent: LatentView | None
     elapsed_s: float
 
     @property
@@ -104,25 +104,23 @@ class GenerationRun:
         )
 
 
+def run_metrics(run: GenerationRun) -> dict:
+    """The metrics JSON of SPEC section 7, with the run's full parameters and timings."""
+    metrics = run.evaluation.to_json()
+    avatarizer = run.avatarizer
+    metrics["parameters"] = {**avatarizer.get_params(), **metrics["parameters"], "method": avatarizer.method_}
+    metrics["timings_s"] = {**avatarizer.timings_s_, **metrics["timings_s"]}
+    return metrics
+
+
 def data_fingerprint(data: bytes) -> str:
     """A short SHA-256 of the input file, so that a report names the exact data it describes."""
     return hashlib.sha256(data).hexdigest()[:16]
 
 
-def generate(
-    frame: pd.DataFrame,
-    plan: ColumnPlan,
-    settings: Settings,
-    *,
-    table_name: str,
-    fingerprint: str,
-    progress: Callable[[str, float], None] | None = None,
-) -> GenerationRun:
-    """Avatarize ``frame`` as planned and score the avatars with every metric."""
-    start = time.perf_counter()
-    report = progress or (lambda step, share: None)
-    frame = drop_columns(frame, list(plan.dropped), "The columns to drop")
-    avatarizer = Avatarizer(
+def build_avatarizer(plan: ColumnPlan, settings: Settings) -> Avatarizer:
+    """The :class:`Avatarizer` that ``settings`` and ``plan`` describe (dropped columns are removed beforehand)."""
+    return Avatarizer(
         k=settings.k if settings.method == "avatar" else None,
         fast_dp_epsilon=settings.epsilon if settings.method == "fast_dp" else None,
         mechanism=settings.mechanism,
@@ -139,6 +137,22 @@ def generate(
         holdout=settings.holdout,
         seed=settings.seed,
     )
+
+
+def generate(
+    frame: pd.DataFrame,
+    plan: ColumnPlan,
+    settings: Settings,
+    *,
+    table_name: str,
+    fingerprint: str,
+    progress: Callable[[str, float], None] | None = None,
+) -> GenerationRun:
+    """Avatarize ``frame`` as planned and score the avatars with every metric."""
+    start = time.perf_counter()
+    report = progress or (lambda step, share: None)
+    frame = drop_columns(frame, list(plan.dropped), "The columns to drop")
+    avatarizer = build_avatarizer(plan, settings)
     avatarizer.fit(frame, progress=lambda step, share: report(_STEP_LABELS[step], share * GENERATION_SHARE))
     report("Measuring utility and privacy", GENERATION_SHARE)
     evaluation = evaluate_avatarization(avatarizer)

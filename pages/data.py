@@ -1,58 +1,90 @@
-"""Data: choose a table (bundled demo or upload) and see how each column will be treated."""
-
-import io
-from pathlib import Path
+"""Data: choose a table (bundled demo or upload), see how each column will be treated, and decide."""
 
 import streamlit as st
 
 from core.errors import InputError
-from core.io import read_table
-from core.schema import apply_kinds, profile_columns, profiles_table, resolve_kinds
+from core.plan import KIND_LABELS, ROLES, plan_from_table
+from core.schema import apply_kinds, column_warning_lines, resolve_kinds
+from dashboard import state
 
-DEMO_TABLES = {"Hospital stays (demo, 2 000 patients)": Path(__file__).resolve().parents[1] / "assets" / "demo_clinical.csv"}
 UPLOAD = "Upload a file"
 
-
-@st.cache_data(show_spinner="Reading the table…")
-def load_bytes(data: bytes, file_name: str):
-    return read_table(io.BytesIO(data), file_name=file_name)
-
-
-@st.cache_data(show_spinner="Reading the table…")
-def load_demo(path: str):
-    return read_table(path)
-
-
-@st.cache_data
-def column_profiles(frame):
-    kinds = resolve_kinds(frame)
-    return profiles_table(profile_columns(apply_kinds(frame, kinds), kinds))
-
-
 st.title("Data")
-st.write("Choose the table to protect. Nothing leaves this computer: the file is read here and never sent anywhere.")
-source = st.radio("Table", [*DEMO_TABLES, UPLOAD], horizontal=True)
-frame, name = None, None
+st.write(
+    "Choose the table to protect. It is read on this computer and never sent anywhere; it stays in memory for "
+    "this browser session only."
+)
+source = st.radio("Table", [*state.DEMO_TABLES, UPLOAD], horizontal=True, key="source")
 try:
     if source == UPLOAD:
-        upload = st.file_uploader("CSV, Excel or Parquet file", type=["csv", "tsv", "txt", "xlsx", "parquet"])
-        if upload is not None:
-            frame, name = load_bytes(upload.getvalue(), upload.name), upload.name
+        upload = st.file_uploader(
+            "CSV, Excel (.xlsx) or Parquet file", type=["csv", "tsv", "txt", "xlsx", "parquet"], key="upload"
+        )
+        if upload is not None and getattr(state.table(), "source_id", None) != upload.file_id:
+            state.set_table(state.load(upload.getvalue(), upload.name, upload.file_id))
+        elif upload is None and state.is_demo(state.table()):
+            st.info("Upload a table to begin: CSV (any delimiter), Excel or Parquet.")
+            st.stop()
     else:
-        frame, name = load_demo(str(DEMO_TABLES[source])), DEMO_TABLES[source].name
+        path = state.DEMO_TABLES[source]
+        if getattr(state.table(), "source_id", None) != str(path):
+            state.set_table(state.load(state.demo_bytes(str(path)), path.name, str(path)))
 except InputError as error:
     st.error(str(error))
-
-if frame is None:
-    st.info("Upload a table to begin, or pick the demo table.")
     st.stop()
 
-st.session_state["table"], st.session_state["table_name"] = frame, name
-st.subheader(f"{name}: {len(frame):,} rows, {frame.shape[1]} columns")
-st.dataframe(frame.head(200), hide_index=True)
+loaded = state.table()
+
+frame = loaded.frame
+st.subheader(f"{loaded.name}: {len(frame):,} rows, {frame.shape[1]} columns")
+with st.expander("Preview of the first rows", expanded=False):
+    st.dataframe(frame.head(100), hide_index=True)
+
 st.subheader("Columns")
-st.caption(
-    "How each column will be treated. Numeric columns are averaged between neighbours, categorical ones drawn "
-    "among the neighbours' values, dates handled as numbers. Read the warnings: they say what to fix."
+st.write(
+    "How each column will be treated. **Numeric** columns are averaged between similar people, **categorical** "
+    "ones are drawn among their values, **dates** are handled as numbers. **Role**: *synthesize* it, *set it "
+    "aside and re-attach* it afterwards (from the most similar real row), or *drop* it. Identifiers are dropped "
+    "by default. **Weight** makes a column count more (above 1) or less (below 1) when people are compared."
 )
-st.dataframe(column_profiles(frame), hide_index=True, width="stretch")
+edited = st.data_editor(
+    st.session_state["plan_table"],
+    key=f"plan_editor_{loaded.source_id}",
+    hide_index=True,
+    height=min(36 * (frame.shape[1] + 1) + 3, 800),
+    disabled=["column", "missing (%)", "distinct values", "warnings"],
+    column_config={
+        "column": st.column_config.TextColumn("column", width="medium"),
+        "kind": st.column_config.SelectboxColumn("kind", options=list(KIND_LABELS), required=True),
+        "role": st.column_config.SelectboxColumn("role", options=list(ROLES.values()), required=True),
+        "weight": st.column_config.NumberColumn("weight", min_value=0.1, max_value=10.0, step=0.1, format="%.1f"),
+        "missing (%)": st.column_config.NumberColumn("missing (%)", format="%.1f"),
+        "warnings": st.column_config.TextColumn("warnings", width="medium"),
+    },
+)
+for line in column_warning_lines(loaded.profiles):
+    st.warning(line, icon=":material/warning:")
+st.session_state["plan_table"] = edited
+plan = plan_from_table(edited, loaded.profiles)
+try:
+    if plan.kinds:
+        overridden = frame[list(plan.kinds)]
+        apply_kinds(overridden, resolve_kinds(overridden, plan.kinds))
+except InputError as error:
+    st.error(str(error))
+    st.stop()
+if len(plan.dropped) + len(plan.excluded) >= frame.shape[1]:
+    st.error("Every column is dropped or set aside: keep at least one column to synthesize.")
+    st.stop()
+if plan != state.plan():
+    st.session_state["plan"] = plan
+    st.session_state.pop("run", None)
+
+kept = frame.shape[1] - len(plan.dropped) - len(plan.excluded)
+st.success(
+    f"{kept} column{'s' if kept != 1 else ''} will be synthesized"
+    + (f", {len(plan.excluded)} set aside and re-attached" if plan.excluded else "")
+    + (f", {len(plan.dropped)} dropped ({', '.join(plan.dropped)})" if plan.dropped else "")
+    + "."
+)
+st.page_link("pages/generate.py", label="Next: generate avatars", icon=":material/arrow_forward:")

@@ -1,23 +1,144 @@
-"""The dashboard under Streamlit's AppTest: every page renders without an exception."""
+"""The dashboard under Streamlit's AppTest: every page, uploads, the form, and what does not recompute."""
 
 from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
+import core.run
+from tests.conftest import mixed_table
+
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
+PAGES = ["pages/data.py", "pages/generate.py", "pages/utility.py", "pages/privacy.py", "pages/report.py"]
 
 
-def test_data_page_shows_the_demo_table_and_its_warnings():
-    app = AppTest.from_file(APP, default_timeout=60).run()
+@pytest.fixture
+def generations(monkeypatch):
+    """Counts the calls of core.run.generate made by the pages."""
+    calls = []
+    original = core.run.generate
+
+    def counting(*arguments, **keywords):
+        calls.append(keywords.get("table_name"))
+        return original(*arguments, **keywords)
+
+    monkeypatch.setattr(core.run, "generate", counting)
+    return calls
+
+
+def start() -> AppTest:
+    app = AppTest.from_file(APP, default_timeout=120).run()
     assert not app.exception
-    assert app.session_state["table_name"] == "demo_clinical.csv"
-    assert "2,000 rows" in app.subheader[0].value
-    warnings = app.dataframe[1].value["warnings"].tolist()
-    assert any("patient_id" in text and "identifier" in text for text in warnings)
+    return app
 
 
-def test_choosing_upload_asks_for_a_file():
-    app = AppTest.from_file(APP, default_timeout=60).run()
-    app.radio[0].set_value("Upload a file").run()
+def visit(app: AppTest, page: str) -> AppTest:
+    app.switch_page(page).run()
+    assert not app.exception, (page, app.exception)
+    return app
+
+
+def generate(app: AppTest) -> AppTest:
+    visit(app, "pages/generate.py")
+    app.button(key="FormSubmitter:settings-Generate avatars").click().run()
     assert not app.exception
+    return app
+
+
+def test_every_page_without_a_table_says_what_to_do():
+    app = AppTest.from_file(APP, default_timeout=60)
+    app.session_state["source"] = "Upload a file"
+    app.run()
     assert "Upload a table to begin" in app.info[0].value
+    for page in PAGES[1:]:
+        visit(app, page)
+        assert app.info and ("No table yet" in app.info[0].value or "No avatars yet" in app.info[0].value)
+
+
+def test_smoke_every_page_after_a_run(generations):
+    app = start()
+    assert app.session_state["table"].name == "demo_clinical.csv"
+    assert any("patient_id" in warning.value for warning in app.warning)
+    generate(app)
+    assert generations == ["demo_clinical.csv"]
+    assert "1,000 avatars of demo_clinical.csv" in app.success[0].value
+    for page in PAGES[2:]:
+        visit(app, page)
+    visit(app, "pages/utility.py")
+    assert len(app.get("plotly_chart")) >= 4
+    visit(app, "pages/privacy.py")
+    assert len(app.metric) == 6 and len(app.get("plotly_chart")) == 3
+    visit(app, "pages/report.py")
+    assert len(app.get("download_button")) == 4
+    assert generations == ["demo_clinical.csv"]  # visiting pages recomputes nothing
+
+
+def test_upload_of_a_file():
+    app = start()
+    app.radio(key="source").set_value("Upload a file").run()
+    data = mixed_table(120, missing=0.1).to_csv(index=False, sep=";", decimal=",").encode("cp1252")
+    app.file_uploader(key="upload").set_value(("clinic.csv", data, "text/csv")).run()
+    assert not app.exception
+    assert app.session_state["table"].name == "clinic.csv"
+    assert "120 rows, 6 columns" in app.subheader[0].value
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("empty.csv", b"", "empty.csv is empty"),
+        ("garbage.csv", bytes(range(256)) * 4, "garbage.csv is not a text table"),
+        ("dup.csv", b"a,a\n1,2\n", "dup.csv has two columns named 'a'"),
+    ],
+)
+def test_a_bad_file_gives_a_message_not_a_trace(name, content, message):
+    app = start()
+    app.radio(key="source").set_value("Upload a file").run()
+    app.file_uploader(key="upload").set_value((name, content, "text/csv")).run()
+    assert not app.exception
+    assert message in app.error[0].value
+
+
+def test_the_form_runs_the_engine_once_and_nothing_before_submit(generations):
+    app = start()
+    visit(app, "pages/generate.py")
+    app.slider[0].set_value(25).run()
+    app.radio(key="method").set_value(app.radio(key="method").options[1]).run()
+    assert generations == []
+    assert "not end-to-end differentially private" in app.warning[0].value
+    app.button(key="FormSubmitter:settings-Generate avatars").click().run()
+    assert generations == ["demo_clinical.csv"]
+    assert app.session_state["run"].settings.method == "fast_dp"
+
+
+def test_changing_a_figure_option_recomputes_nothing(generations):
+    app = generate(start())
+    visit(app, "pages/utility.py")
+    app.selectbox[0].set_value("bmi").run()
+    app.segmented_control(key="latent_view").set_value("3-D").run()
+    assert not app.exception
+    assert generations == ["demo_clinical.csv"]
+
+
+def test_a_bad_setting_is_a_message():
+    app = start()
+    visit(app, "pages/generate.py")
+    app.number_input[0].set_value(40)  # ncp larger than the scaled columns
+    app.button(key="FormSubmitter:settings-Generate avatars").click().run()
+    assert not app.exception
+    assert "ncp must be at most" in app.error[0].value
+
+
+def test_column_roles_reach_the_engine():
+    app = start()
+    table = app.session_state["plan_table"].copy()
+    table.loc[table["column"] == "department", "role"] = "set aside, re-attach"
+    table.loc[table["column"] == "age", "kind"] = "categorical"
+    app.session_state["plan_table"] = table
+    app.run()
+    plan = app.session_state["plan"]
+    assert plan.excluded == ("department",) and plan.kinds == {"age": "categorical"}
+    generate(app)
+    run = app.session_state["run"]
+    assert run.avatarizer.kinds_["age"] == "categorical"
+    assert set(run.avatars["department"].dropna()) <= set(app.session_state["table"].frame["department"])

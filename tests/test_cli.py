@@ -109,7 +109,7 @@ BAD_ARGUMENTS = {
         ["--fast-dp-epsilon", 1, "--exclude", "age", "--exclude-strategy", "row_order"], "'row_order' needs avatars paired"
     ),
     "unknown excluded column": (["--k", 5, "--exclude", "nope"], "exclude_variable_names names column 'nope'"),
-    "report": (["--k", 5, "--report", "r.html"], "--report (the HTML report) is not available yet"),
+    "report in missing folder": (["--k", 5, "--report", "no/r.html"], "--report no/r.html: the folder no does not exist"),
     "paired out with fast dp": (["--fast-dp-epsilon", 1, "--paired-out", "p.csv"], "--paired-out needs the Avatar method"),
     "drop unknown": (["--k", 5, "--drop", "nope"], "--drop names column 'nope'"),
     "unknown column kind": (["--k", 5, "--column-kind", "nope=numeric"], "column_kinds names column 'nope'"),
@@ -135,6 +135,14 @@ def test_avatarize_json_and_paired_output(table_csv, tmp_path):
     assert data["parameters"]["k"] == 10 and data["parameters"]["method"] == "avatar"
     assert "Hidden rate" in result.stdout and "keep it private" in result.stderr
     assert sorted(map(str, pd.read_csv(paired).values.tolist())) == sorted(map(str, pd.read_csv(out).values.tolist()))
+
+
+def test_avatarize_report(table_csv, tmp_path):
+    report = tmp_path / "report.html"
+    result = run("avatarize", table_csv, "--fast-dp-epsilon", 1, "--seed", 3, "--out", tmp_path / "a.csv", "--report", report)
+    assert result.returncode == 0, result.stderr
+    text = report.read_text()
+    assert text.startswith("<!DOCTYPE html>") and "table.csv" in text and "not end-to-end" in text
 
 
 def test_evaluate(table_csv, tmp_path):

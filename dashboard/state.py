@@ -1,0 +1,89 @@
+"""What one browser session holds: the loaded table, the column plan, the current run.
+
+User data live in ``st.session_state`` only (per session, in memory, never pickled or
+written to disk); only the bundled demo file goes through Streamlit's cache.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from core.io import read_table
+from core.plan import plan_from_table, plan_table
+from core.run import ColumnPlan, GenerationRun, data_fingerprint
+from core.schema import ColumnProfile, apply_kinds, profile_columns, resolve_kinds
+
+ASSETS = Path(__file__).resolve().parents[1] / "assets"
+DEMO_TABLES = {"Hospital stays (demo, 2 000 invented patients)": ASSETS / "demo_clinical.csv"}
+
+
+@dataclass(frozen=True)
+class LoadedTable:
+    """A table as read, with what the Data page shows about its columns."""
+
+    frame: pd.DataFrame
+    name: str
+    fingerprint: str
+    source_id: str
+    profiles: list[ColumnProfile]
+
+
+def load(data: bytes, name: str, source_id: str) -> LoadedTable:
+    """Read ``data`` (raises :class:`~core.errors.InputError` with a plain message)."""
+    frame = read_table(io.BytesIO(data), file_name=name)
+    kinds = resolve_kinds(frame)
+    profiles = profile_columns(apply_kinds(frame, kinds), kinds)
+    return LoadedTable(frame, name, data_fingerprint(data), source_id, profiles)
+
+
+@st.cache_data(show_spinner=False)
+def demo_bytes(path: str) -> bytes:
+    return Path(path).read_bytes()
+
+
+def table() -> LoadedTable | None:
+    return st.session_state.get("table")
+
+
+def set_table(loaded: LoadedTable) -> None:
+    """A new table: its column plan starts from the defaults and any earlier run is forgotten."""
+    st.session_state["table"] = loaded
+    st.session_state["plan_table"] = plan_table(loaded.profiles)
+    st.session_state["plan"] = plan_from_table(st.session_state["plan_table"], loaded.profiles)
+    st.session_state.pop("run", None)
+
+
+def is_demo(loaded: LoadedTable | None) -> bool:
+    """No table, or a bundled demo table (not one the user uploaded)."""
+    return loaded is None or loaded.source_id in {str(path) for path in DEMO_TABLES.values()}
+
+
+def plan() -> ColumnPlan:
+    return st.session_state.get("plan", ColumnPlan())
+
+
+def run() -> GenerationRun | None:
+    return st.session_state.get("run")
+
+
+def require_table() -> LoadedTable:
+    loaded = table()
+    if loaded is None:
+        st.info("No table yet: choose one on the Data page.")
+        st.page_link("pages/data.py", label="Go to Data", icon=":material/table:")
+        st.stop()
+    return loaded
+
+
+def require_run() -> GenerationRun:
+    current = run()
+    if current is None:
+        st.info("No avatars yet: generate them on the Generate page.")
+        st.page_link("pages/generate.py", label="Go to Generate", icon=":material/auto_awesome:")
+        st.stop()
+    return current

@@ -1,0 +1,57 @@
+"""Privacy: how well the avatars protect the individuals, metric by metric, with targets."""
+
+import streamlit as st
+
+from core import figures
+from core.advice import privacy_advice
+from dashboard import state
+from dashboard.widgets import metric_value
+
+UNITS = {"hidden_rate": " %", "row_direct_match_protection": " %", "column_direct_match_protection": " %"}
+
+st.title("Privacy")
+run = state.require_run()
+privacy = run.evaluation.privacy
+st.write(
+    "Each card compares the avatars with the real people they were made from, in the latent space where similar "
+    "people sit close together. Green: the target is met."
+)
+
+cards = list(privacy.values())
+for row in range(0, len(cards), 3):
+    for column, result in zip(st.columns(3), cards[row: row + 3]):
+        with column.container(border=True):
+            st.metric(result.label, metric_value(result, UNITS.get(result.name, "")))
+            if result.passed is None:
+                st.badge("not applicable", color="gray")
+            elif result.passed:
+                st.badge(f"target {result.target_text}: met", icon=":material/check:", color="green")
+            else:
+                st.badge(f"target {result.target_text}: missed", icon=":material/close:", color="red")
+            st.caption(result.not_applicable or result.interpretation)
+
+advice = privacy_advice(run.evaluation, run.settings.method)
+if advice:
+    st.header("What to do")
+    for line in advice:
+        st.warning(line, icon=":material/lightbulb:")
+elif all(result.passed is not False for result in cards):
+    st.success("Every applicable target is met.", icon=":material/verified_user:")
+
+st.header("Distances")
+closest, ratio, cloaking = privacy["distance_to_closest"], privacy["closest_distances_ratio"], privacy["local_cloaking"]
+if closest.value is not None:
+    st.plotly_chart(figures.distance_histogram_figure(
+        closest.breakdown["distances"], closest.target, "Distance from each avatar to the nearest real person",
+        "distance in the latent space",
+    ), theme=None, key="closest")
+    st.plotly_chart(figures.distance_histogram_figure(
+        ratio.breakdown["ratios"], ratio.target,
+        "Nearest / second-nearest real person, for each avatar (near 0: the avatar points at one person)",
+        "ratio of the two distances",
+    ), theme=None, key="ratio")
+if cloaking.value is not None:
+    st.plotly_chart(figures.distance_histogram_figure(
+        cloaking.breakdown["counts"], cloaking.target,
+        "For each person: how many avatars are closer to them than their own", "number of avatars",
+    ), theme=None, key="cloaking")

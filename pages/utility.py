@@ -1,0 +1,69 @@
+"""Utility: how much of the data's signal the avatars keep."""
+
+import streamlit as st
+
+from core import figures
+from core.schema import Kind
+from dashboard import state
+from dashboard.widgets import holdout_note, metric_value
+
+st.title("Utility")
+run = state.require_run()
+signal = run.evaluation.signal
+hellinger, correlation, multivariate = (
+    signal["hellinger_mean"], signal["correlation_difference_ratio"], signal["multivariate_hellinger_distance"]
+)
+st.write(holdout_note(run))
+
+columns = st.columns(3)
+for column, result, unit in zip(columns, (hellinger, correlation, multivariate), (" / 100", " / 100", "")):
+    with column.container(border=True):
+        st.metric(result.label, metric_value(result, unit))
+        st.caption(result.not_applicable or result.interpretation)
+
+st.header("Each variable")
+st.plotly_chart(figures.hellinger_scores_figure(hellinger), theme=None, key="hellinger_bars")
+originals, avatars = run.avatarizer.working_data_, run.avatars
+names = [row["variable"] for row in sorted(hellinger.breakdown["per_variable"], key=lambda row: row["score"])]
+name = st.selectbox("Compare the distributions of", names, help="Variables are listed worst first.")
+st.plotly_chart(
+    figures.distribution_figure(originals[name], avatars[name], name, run.avatarizer.kinds_[name] is Kind.CATEGORICAL),
+    theme=None, key="distribution",
+)
+
+st.header("Relationships between variables")
+if correlation.value is None:
+    st.info(f"Correlation Difference Ratio: {correlation.not_applicable}")
+else:
+    st.write(
+        f"Mean gap between the correlations of the originals and of the avatars: "
+        f"**{correlation.breakdown['avatar_difference']:.1f}** points, against "
+        f"**{correlation.breakdown['reference_difference']:.1f}** between two halves of the real data"
+        + (f" (reference scaled by kappa = {correlation.breakdown['kappa']:.2f} for large tables)"
+           if correlation.breakdown["kappa"] > 1 else "") + "."
+    )
+    st.plotly_chart(figures.correlation_figure(correlation), theme=None, key="correlations")
+
+st.header("The latent space")
+st.write(
+    "Each point is a person (blue) or an avatar (orange), placed by the projection that summarises all the "
+    "columns: people who look alike sit close together. Avatars should cover the same regions as the originals "
+    "without sitting exactly on them."
+)
+latent = run.latent
+n_axes = latent.originals.shape[1]
+options = list(range(n_axes))
+label = lambda axis: f"axis {axis + 1} ({100 * latent.explained_variance_ratio[axis]:.1f} %)"  # noqa: E731
+view = st.segmented_control("View", ["2-D", "3-D"], default="2-D", key="latent_view") if n_axes >= 3 else "2-D"
+chosen = st.columns(3 if view == "3-D" else 2)
+axes = tuple(
+    column.selectbox(f"{which} axis", options, index=min(position, n_axes - 1), format_func=label, key=f"axis_{which}")
+    for position, (column, which) in enumerate(zip(chosen, ("horizontal", "vertical", "depth")))
+)
+st.plotly_chart(figures.latent_figure(latent, axes), theme=None, key="latent")
+
+st.header("Distance on each axis")
+st.write(f"{multivariate.label}: **{metric_value(multivariate)}** ({multivariate.breakdown.get('band', 'n/a')}). "
+         "Below 0.1: almost identical; 0.1 to 0.3: good fidelity; above 0.3: distorted.")
+if multivariate.value is not None:
+    st.plotly_chart(figures.multivariate_axes_figure(multivariate), theme=None, key="axes")
