@@ -23,13 +23,19 @@ for column, result, unit in zip(columns, (hellinger, correlation, multivariate),
 
 st.header("Each variable")
 st.plotly_chart(figures.hellinger_scores_figure(hellinger), theme=None, key="hellinger_bars")
-originals, avatars = run.avatarizer.working_data_, run.avatars
-names = [row["variable"] for row in sorted(hellinger.breakdown["per_variable"], key=lambda row: row["score"])]
-name = st.selectbox("Compare the distributions of", names, help="Variables are listed worst first.")
-st.plotly_chart(
-    figures.distribution_figure(originals[name], avatars[name], name, run.avatarizer.kinds_[name] is Kind.CATEGORICAL),
-    theme=None, key="distribution",
-)
+
+
+@st.fragment
+def distribution_section() -> None:
+    """Reruns alone when another variable is chosen (the figures above and below are not rebuilt)."""
+    names = [row["variable"] for row in sorted(hellinger.breakdown["per_variable"], key=lambda row: row["score"])]
+    name = st.selectbox("Compare the distributions of", names, help="Variables are listed worst first.")
+    categorical = run.avatarizer.kinds_[name] is Kind.CATEGORICAL
+    figure = figures.distribution_figure(run.avatarizer.working_data_[name], run.avatars[name], name, categorical)
+    st.plotly_chart(figure, theme=None, key="distribution")
+
+
+distribution_section()
 
 st.header("Relationships between variables")
 if correlation.value is None:
@@ -50,17 +56,25 @@ st.write(
     "columns: people who look alike sit close together. Avatars should cover the same regions as the originals "
     "without sitting exactly on them."
 )
-latent = run.latent
-n_axes = latent.originals.shape[1]
-options = list(range(n_axes))
-label = lambda axis: f"axis {axis + 1} ({100 * latent.explained_variance_ratio[axis]:.1f} %)"  # noqa: E731
-view = st.segmented_control("View", ["2-D", "3-D"], default="2-D", key="latent_view") if n_axes >= 3 else "2-D"
-chosen = st.columns(3 if view == "3-D" else 2)
-axes = tuple(
-    column.selectbox(f"{which} axis", options, index=min(position, n_axes - 1), format_func=label, key=f"axis_{which}")
-    for position, (column, which) in enumerate(zip(chosen, ("horizontal", "vertical", "depth")))
-)
-st.plotly_chart(figures.latent_figure(latent, axes), theme=None, key="latent")
+
+
+@st.fragment
+def latent_section() -> None:
+    """Reruns alone when the view or an axis changes."""
+    latent = run.latent
+    n_axes = latent.originals.shape[1]
+    options = list(range(n_axes))
+    label = lambda axis: f"axis {axis + 1} ({100 * latent.explained_variance_ratio[axis]:.1f} %)"  # noqa: E731
+    view = st.segmented_control("View", ["2-D", "3-D"], default="2-D", key="latent_view") if n_axes >= 3 else "2-D"
+    chosen = st.columns(3 if view == "3-D" else 2)
+    axes = tuple(
+        column.selectbox(f"{which} axis", options, index=min(position, n_axes - 1), format_func=label, key=f"axis_{which}")
+        for position, (column, which) in enumerate(zip(chosen, ("horizontal", "vertical", "depth")))
+    )
+    st.plotly_chart(figures.latent_figure(latent, axes), theme=None, key="latent")
+
+
+latent_section()
 
 st.header("Distance on each axis")
 st.write(f"{multivariate.label}: **{metric_value(multivariate)}** ({multivariate.breakdown.get('band', 'n/a')}). "
