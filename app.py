@@ -13,10 +13,7 @@ navigation = st.navigation([
     st.Page("pages/privacy.py", title="Privacy", icon=":material/shield:"),
     st.Page("pages/report.py", title="Report", icon=":material/download:"),
 ])
-status = st.sidebar.container()
-try:
-    navigation.run()
-finally:  # after the page, so that a table or a run it has just made shows; also when the page stops early
-    loaded, run = state.table(), state.run()
-    status.caption(f"Table: {loaded.name} ({len(loaded.frame):,} rows)" if loaded else "No table yet")
-    status.caption(f"Avatars: {run.settings.describe()}, seed {run.avatarizer.seed_}" if run else "No avatars yet")
+loaded, run = state.table(), state.run()  # pages rerun the app when they load a table or make avatars
+st.sidebar.caption(f"Table: {loaded.name} ({len(loaded.frame):,} rows)" if loaded else "No table yet")
+st.sidebar.caption(f"Avatars: {run.settings.describe()}, seed {run.avatarizer.seed_}" if run else "No avatars yet")
+navigation.run()

@@ -181,10 +181,14 @@ def _csv_problem(error: pa.ArrowInvalid) -> str:
     expected = re.search(r"Expected (\d+) columns, got (\d+)", message)
     if expected:
         return (
-            f"a row has {expected.group(2)} fields where the header has {expected.group(1)}. "
+            f"a row has {_fields(expected.group(2))} where the header has {_fields(expected.group(1))}. "
             "Check the delimiter and the quotes of that row, or export the file again."
         )
     return f"{message}. Export the file again as CSV."
+
+
+def _fields(count: str) -> str:
+    return f"{count} field" if count == "1" else f"{count} fields"
 
 
 def _first_line(error: BaseException) -> str:

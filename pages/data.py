@@ -22,6 +22,7 @@ try:
         )
         if upload is not None and getattr(state.table(), "source_id", None) != upload.file_id:
             state.set_table(state.load(upload.getvalue(), upload.name, upload.file_id))
+            st.rerun()
         elif upload is None and state.is_demo(state.table()):
             st.info("Upload a table to begin: CSV (any delimiter), Excel or Parquet.")
             st.stop()
@@ -29,6 +30,7 @@ try:
         path = state.DEMO_TABLES[source]
         if getattr(state.table(), "source_id", None) != str(path):
             state.set_table(state.load(state.demo_bytes(str(path)), path.name, str(path)))
+            st.rerun()
 except InputError as error:
     st.error(str(error))
     st.stop()

@@ -100,7 +100,7 @@ if submitted:
         bar.empty()
         st.error(str(error))
         st.stop()
-    bar.empty()
+    st.rerun()
 
 current = state.run()
 if current is not None:

@@ -55,7 +55,7 @@ def test_empty_header_cell_is_named(tmp_path):
         (b"a,b\n", "t.csv has a header but no data rows"),
         (b"\x00\x01\x02garbage\xff" * 20, "t.csv is not a text table"),
         (b"a,b,a\n1,2,3\n", "t.csv has two columns named 'a'"),
-        (b"a,b\n1,2\n3\n", "t.csv could not be read as a table: a row has 1 fields where the header has 2"),
+        (b"a,b\n1,2\n3\n", "t.csv could not be read as a table: a row has 1 field where the header has 2"),
     ],
 )
 def test_bad_files_name_the_file_and_the_fix(tmp_path, content, expected):

@@ -59,7 +59,7 @@ def test_fast_dp_evaluation_has_no_pairing_metrics():
     result = fitted(mixed_table(800), k=None, fast_dp_epsilon=1.0)
     data = evaluate_avatarization(result).to_json()
     assert data["privacy"]["hidden_rate"] is None and data["privacy"]["local_cloaking"] is None
-    assert "paired" in data["privacy_targets"]["hidden_rate"]["not_applicable"]
+    assert "AvatarFastDP samples new points" in data["privacy_targets"]["hidden_rate"]["not_applicable"]
     assert data["holdout"] == "real"
 
 

@@ -23,7 +23,7 @@ import pandas as pd
 
 from core.encoding import TableCodec
 from core.errors import InputError
-from core.metrics.privacy import privacy_metrics
+from core.metrics.privacy import NOT_PAIRED, privacy_metrics
 from core.metrics.result import MetricResult
 from core.metrics.signal import correlation_difference_ratio, hellinger_mean, multivariate_hellinger
 from core.projection import Projection
@@ -146,7 +146,11 @@ def evaluate(
         split = (typed_originals, typed_holdout, typed_avatars, "given")
     else:
         split = (*approximate_holdout(typed_originals, typed_avatars, paired, rng), "approximate")
-    evaluation = score(*split[:3], typed_originals, typed_avatars, kinds, paired, split[3], ncp)
+    reason = (
+        "Not applicable: the avatars are not paired with the originals row by row "
+        + ("(--not-paired)." if len(originals) == len(avatars) else "(the two files have different row counts).")
+    )
+    evaluation = score(*split[:3], typed_originals, typed_avatars, kinds, paired, split[3], ncp, reason)
     evaluation.left_out_columns = left_out
     evaluation.parameters = {"ncp": evaluation.parameters["ncp"], "seed": seed, "paired": paired}
     return evaluation
@@ -177,6 +181,7 @@ def score(
     paired: bool,
     holdout_kind: str,
     ncp: int | None = None,
+    unpaired_reason: str = NOT_PAIRED,
 ) -> Evaluation:
     """Every metric on typed frames: signal on WO / HO / WA, privacy on originals / avatars."""
     if len(holdout) == 0 or len(working) == 0:
@@ -207,7 +212,8 @@ def score(
     avatar_coordinates = projection.transform(avatar_table, n_axes)
     timings["privacy projection"] = time.perf_counter() - start
     privacy = timed(
-        "privacy", privacy_metrics, original_coordinates, avatar_coordinates, originals, avatars, kinds, paired
+        "privacy", privacy_metrics, original_coordinates, avatar_coordinates, originals, avatars, kinds, paired,
+        unpaired_reason,
     )
     return Evaluation(
         holdout=holdout_kind,
@@ -240,6 +246,7 @@ def evaluate_avatarization(avatarizer: Any) -> Evaluation:
     else:
         rng = np.random.default_rng([avatarizer.seed_, 1])
         split = (*approximate_holdout(originals, avatars, paired, rng), "approximate")
-    evaluation = score(*split[:3], originals, avatars, kinds, paired, split[3], avatarizer.ncp_)
+    reason = "Not applicable: AvatarFastDP samples new points, so no avatar is made from one particular person."
+    evaluation = score(*split[:3], originals, avatars, kinds, paired, split[3], avatarizer.ncp_, reason)
     evaluation.parameters = {"ncp": avatarizer.ncp_, "seed": avatarizer.seed_, "paired": paired}
     return evaluation

@@ -41,11 +41,7 @@ TARGETS = {
     "row_direct_match_protection": 90.0,
     "column_direct_match_protection": 50.0,
 }
-NEEDS_PAIRING = (
-    "Not applicable: it needs each avatar paired with the original it was made from, and these avatars are not "
-    "paired (AvatarFastDP samples new points, and avatars made elsewhere are paired only when the files have as "
-    "many rows, in the same order)."
-)
+NOT_PAIRED = "Not applicable: it needs each avatar paired with the original it was made from."
 TEXTS = {
     "hidden_rate": (
         "Hidden rate", "%",
@@ -96,11 +92,13 @@ def privacy_metrics(
     avatars: pd.DataFrame,
     kinds: Mapping[str, Kind],
     paired: bool,
+    unpaired_reason: str = NOT_PAIRED,
 ) -> dict[str, MetricResult]:
     """The six metrics of SPEC section 6, keyed by their JSON names.
 
     ``original_coordinates`` and ``avatar_coordinates`` are the rows of ``originals`` and
-    ``avatars`` in the latent space; with ``paired``, avatar ``i`` was made from original ``i``.
+    ``avatars`` in the latent space; with ``paired``, avatar ``i`` was made from original ``i``;
+    without, the metrics that need pairing are not applicable, for ``unpaired_reason``.
     """
     results = {}
     if paired:
@@ -110,8 +108,8 @@ def privacy_metrics(
             "local_cloaking", closer.median, breakdown={"counts": closer.counts, "at_least": closer.at_least}
         )
     else:
-        results["hidden_rate"] = _result("hidden_rate", None, NEEDS_PAIRING)
-        results["local_cloaking"] = _result("local_cloaking", None, NEEDS_PAIRING)
+        results["hidden_rate"] = _result("hidden_rate", None, unpaired_reason)
+        results["local_cloaking"] = _result("local_cloaking", None, unpaired_reason)
 
     if len(original_coordinates) >= 2:
         distances, _ = cKDTree(original_coordinates).query(avatar_coordinates, k=2, workers=-1)
@@ -150,7 +148,7 @@ def privacy_metrics(
             "column_direct_match_protection", value, breakdown={"per_variable": per_variable}
         )
     else:
-        results["column_direct_match_protection"] = _result("column_direct_match_protection", None, NEEDS_PAIRING)
+        results["column_direct_match_protection"] = _result("column_direct_match_protection", None, unpaired_reason)
     return results
 
 
