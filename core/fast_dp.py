@@ -124,7 +124,7 @@ class FastDPSynthesizer:
         mixture = GaussianMixture(
             n_components=n_components, covariance_type="full", random_state=int(rng.integers(2**31 - 1))
         ).fit(fit_rows)
-        responsibilities = mixture.predict_proba(clipped)
+        responsibilities = mixture.predict_proba(clipped.astype(np.float32))  # shares: single precision is plenty
         counts = np.maximum(responsibilities.sum(axis=0), 1e-12)
         exact_weights = counts / n_rows
         exact_means = responsibilities.T @ clipped / counts[:, None]
