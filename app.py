@@ -11,6 +11,7 @@ navigation = st.navigation([
     st.Page("pages/generate.py", title="Generate", icon=":material/auto_awesome:"),
     st.Page("pages/utility.py", title="Utility", icon=":material/insights:"),
     st.Page("pages/privacy.py", title="Privacy", icon=":material/shield:"),
+    st.Page("pages/tradeoff.py", title="Trade-off", icon=":material/scatter_plot:"),
     st.Page("pages/report.py", title="Report", icon=":material/download:"),
 ])
 loaded, run = state.table(), state.run()  # pages rerun the app when they load a table or make avatars

@@ -23,6 +23,7 @@ from core.pipeline import EXCLUSION_STRATEGIES
 from core.report import build_html_report
 from core.run import ColumnPlan, GenerationRun, Settings, build_avatarizer, data_fingerprint, latent_view, run_metrics
 from core.schema import column_warning_lines, drop_columns
+from core.sweep import SweepPoint, advice, run_sweep, sweep_settings, sweep_table
 
 EXIT_INPUT_ERROR = 2
 
@@ -93,6 +94,26 @@ def build_parser() -> argparse.ArgumentParser:
                                 "never share this file (Avatar method only)")
     avatarize.add_argument("--json", metavar="METRICS.json", help="also compute the metrics and write them as JSON")
     avatarize.add_argument("--report", metavar="REPORT.html", help="also write a self-contained HTML report")
+    sweep = commands.add_parser(
+        "sweep", help="trade-off: try several k and epsilon values, several seeds each", allow_abbrev=False,
+        description="Avatarize INPUT with every k and epsilon given, for several seeds, score every run, and say "
+                    "which setting keeps the most signal while meeting every privacy target.",
+    )
+    sweep.add_argument("input", metavar="INPUT", help="the table")
+    sweep.add_argument("--k", type=_list_of(_whole_number), default=[], metavar="K1,K2,...", help="Avatar k values")
+    sweep.add_argument("--fast-dp-epsilon", type=_list_of(_number), default=[], metavar="E1,E2,...",
+                       help="AvatarFastDP epsilon values")
+    sweep.add_argument("--mechanism", type=_list_of(str), default=["gaussian"], metavar="M1,M2",
+                       help="AvatarFastDP mechanisms to try (gaussian, gmm, histogram)")
+    sweep.add_argument("--seeds", type=_whole_number, default=3, help="runs per setting, seeds S, S+1, ... (default 3)")
+    sweep.add_argument("--seed", type=_whole_number, default=0, help="first seed (default 0)")
+    sweep.add_argument("--ncp", type=_whole_number, help="latent dimensions used (default: min(5, scaled columns))")
+    sweep.add_argument("--no-holdout", action="store_true", help="avatarize every row instead of setting half aside")
+    sweep.add_argument("--drop", action="append", default=[], metavar="NAME", help="leave a column out (repeatable)")
+    sweep.add_argument("--column-kind", type=_assignment, action="append", default=[], metavar="NAME=KIND",
+                       help="override a column's kind (repeatable)")
+    sweep.add_argument("--json", metavar="SWEEP.json", help="write every point (mean, spread, per-seed values) as JSON")
+
     evaluate = commands.add_parser(
         "evaluate", help="score avatars made by any tool", allow_abbrev=False,
         description="Score AVATARS made from ORIGINAL, by this tool or another, with every signal and privacy metric.",
@@ -115,6 +136,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if arguments.command == "evaluate":
             return _evaluate(arguments)
+        if arguments.command == "sweep":
+            return _sweep(arguments)
         return _avatarize(arguments)
     except InputError as error:
         print(f"error: {error}", file=sys.stderr)
@@ -212,6 +235,44 @@ def _evaluate(arguments: argparse.Namespace) -> int:
         write_json(evaluation.to_json(), metrics_path)
     print("\n".join(evaluation.summary_lines()))
     return 0
+
+
+def _sweep(arguments: argparse.Namespace) -> int:
+    metrics_path = _output_path("--json", arguments.json, [arguments.input]) if arguments.json else None
+    for mechanism in arguments.mechanism:
+        if mechanism not in MECHANISMS:
+            raise InputError(f"--mechanism must list names among {', '.join(MECHANISMS)}, got {mechanism!r}.")
+    settings = sweep_settings(arguments.k, arguments.fast_dp_epsilon, arguments.mechanism)
+    plan = ColumnPlan(kinds=dict(arguments.column_kind), dropped=tuple(arguments.drop))
+    base = Settings(ncp=arguments.ncp, holdout=not arguments.no_holdout, seed=arguments.seed)
+    frame = read_table(arguments.input)
+    start = time.perf_counter()
+    done = []
+
+    def report(point: SweepPoint, seed: int) -> None:
+        done.append(point)
+        print(f"  {len(done)}/{len(settings) * arguments.seeds}: {point.setting.label}, seed {seed}", file=sys.stderr)
+
+    points = run_sweep(frame, plan, base, settings, arguments.seeds, on_result=report)
+    elapsed = time.perf_counter() - start
+    print("\n".join(sweep_table(points)))
+    sentence = advice(points)
+    print(sentence)
+    if metrics_path:
+        write_json({
+            "points": [point.to_json() for point in points],
+            "advice": sentence,
+            "parameters": {"seeds": arguments.seeds, "first_seed": arguments.seed, "ncp": arguments.ncp,
+                           "holdout": not arguments.no_holdout},
+            "timings_s": {"total": elapsed},
+        }, metrics_path)
+    return 0
+
+
+def _list_of(parse):
+    def parse_list(text: str) -> list:
+        return [parse(item.strip()) for item in text.split(",") if item.strip()]
+    return parse_list
 
 
 def _output_path(option: str, text: str, inputs: list[str]) -> Path:

@@ -13,6 +13,7 @@ from plotly.subplots import make_subplots
 
 from core.metrics.result import MetricResult
 from core.run import LatentView
+from core.sweep import SweepPoint, pareto_front
 
 ORIGINAL_COLOUR = "#3b6ea5"
 AVATAR_COLOUR = "#e07b24"
@@ -190,3 +191,59 @@ def distance_histogram_figure(values: np.ndarray, target: float, title: str, axi
     figure.update_xaxes(title=axis_title)
     figure.update_yaxes(title="share (%)")
     return _layout(figure, title, height=360)
+
+
+def tradeoff_figure(
+    points: list[SweepPoint], utility: str, privacy: str, target: float | None, labels: dict[str, str]
+) -> go.Figure:
+    """Utility against privacy, one point per setting (mean over seeds, bars: seed-to-seed spread), with the front.
+
+    ``points`` are :class:`~core.sweep.SweepPoint`; those without a value for either metric are left out. The
+    ``customdata`` of each marker is the point's position in ``points``, for selections.
+    """
+    shown = [i for i, p in enumerate(points) if p.mean(utility) is not None and p.mean(privacy) is not None]
+    figure = go.Figure()
+    for method, colour, symbol in (("avatar", ORIGINAL_COLOUR, "circle"), ("fast_dp", AVATAR_COLOUR, "diamond")):
+        chosen = [i for i in shown if points[i].setting.method == method]
+        if not chosen:
+            continue
+        figure.add_scatter(
+            x=[points[i].mean(privacy) for i in chosen], y=[points[i].mean(utility) for i in chosen],
+            error_x={"type": "data", "array": [points[i].spread(privacy) for i in chosen], "thickness": 1},
+            error_y={"type": "data", "array": [points[i].spread(utility) for i in chosen], "thickness": 1},
+            mode="markers+text", text=[points[i].setting.label for i in chosen], textposition="top center",
+            marker={"size": 11, "color": colour, "symbol": symbol}, customdata=chosen,
+            name="Avatar (k)" if method == "avatar" else "AvatarFastDP (epsilon)",
+            hovertemplate="<b>%{text}</b><br>" + labels[privacy] + ": %{x:.3g}<br>" + labels[utility]
+            + ": %{y:.3g}<extra></extra>",
+        )
+    front = [shown[i] for i in pareto_front([points[i].mean(privacy) for i in shown],
+                                            [points[i].mean(utility) for i in shown])]
+    if len(front) > 1:
+        figure.add_scatter(
+            x=[points[i].mean(privacy) for i in front], y=[points[i].mean(utility) for i in front], mode="lines",
+            line={"color": HOLDOUT_COLOUR, "dash": "dot"}, name="best trade-offs (Pareto front)", hoverinfo="skip",
+        )
+    if target is not None:
+        figure.add_vline(x=target, line_dash="dash", line_color=POOR, annotation_text=f"privacy target {target:g}",
+                         annotation_position="bottom right")
+    figure.update_xaxes(title=f"{labels[privacy]} (more private →)")
+    figure.update_yaxes(title=f"{labels[utility]} (more signal ↑)")
+    return _layout(figure, "Utility against privacy, one point per setting", height=560)
+
+
+def comparison_figure(first: SweepPoint, second: SweepPoint) -> go.Figure:
+    """Per-variable Hellinger scores of two sweep points (means over their seeds), side by side."""
+    names = sorted(set(first.variable_scores) | set(second.variable_scores),
+                   key=lambda name: np.mean(first.variable_scores.get(name, [100.0])))
+    figure = go.Figure()
+    for point, colour in ((first, ORIGINAL_COLOUR), (second, AVATAR_COLOUR)):
+        figure.add_bar(
+            y=names, x=[np.mean(point.variable_scores.get(name, [np.nan])) for name in names], orientation="h",
+            name=point.setting.label, marker_color=colour,
+            hovertemplate="%{y}: %{x:.1f}<extra>" + point.setting.label + "</extra>",
+        )
+    figure.update_layout(barmode="group")
+    figure.update_xaxes(title="Hellinger score per variable (100 = as close as two halves of the real data)",
+                        range=[0, 105])
+    return _layout(figure, "Each variable's score for the two settings", height=max(320, 100 + 40 * len(names)))

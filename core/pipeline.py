@@ -37,6 +37,8 @@ STEP_SHARES = {  # share of the work done when each step starts, for progress ba
 }
 Progress = Callable[[str, float], None]
 EXCLUSION_STRATEGIES = ("coordinate_similarity", "row_order")
+METHOD_PARAMETERS = ("k", "fast_dp_epsilon", "mechanism", "gmm_n_components", "histogram_n_bins", "bounds_percentile")
+PREPARED_STATE = ("_excluded", "_columns", "_n_total", "_n_categorical", "_complete")
 
 
 class Avatarizer:
@@ -144,7 +146,53 @@ class Avatarizer:
         ``progress``, if given, is called with the name of each step as it starts and
         the share of the work done before it (0 to 1).
         """
-        self._validate_parameters()
+        self._validate_method()
+        rng = self._prepare(frame, progress, largest_k=self.k if self.method_ == "avatar" else None)
+        self._finish(rng)
+        return self
+
+    def fit_variants(self, frame: pd.DataFrame, variants: Sequence[Mapping[str, object]]) -> Iterator[Avatarizer]:
+        """One fitted copy per variant of the method parameters, sharing the work that does not depend on them.
+
+        A variant sets some of ``k``, ``fast_dp_epsilon``, ``mechanism``, ``gmm_n_components``,
+        ``histogram_n_bins``, ``bounds_percentile``. Each copy equals
+        ``Avatarizer(**{**self.get_params(), **variant}).fit(frame)``: typing, holdout split,
+        imputation and projection are done once, the neighbour search once at the
+        largest ``k``, and the random generator restarts from the same state for each
+        variant. (Where exact duplicates tie at the k-th neighbour, the shared search
+        may pick another of the tied rows than a search at that ``k`` would.)
+        """
+        unknown = {name for variant in variants for name in variant} - set(METHOD_PARAMETERS)
+        if unknown:
+            raise InputError(f"A variant may only set {', '.join(METHOD_PARAMETERS)}; got {', '.join(sorted(unknown))}.")
+        copies = [type(self)(**{**self.get_params(), **variant}) for variant in variants]
+        for copy in copies:
+            copy._validate_method()
+        k_values = [copy.k for copy in copies if copy.method_ == "avatar"]
+        state = self._prepare(frame, largest_k=max(k_values, default=None)).bit_generator.state
+        if k_values:
+            distances, indices = neighbours_excluding_self(self.coordinates_, max(k_values))
+        shared_state = {
+            name: value for name, value in self.__dict__.items()
+            if (name.endswith("_") and name not in ("method_", "synthesizer_")) or name in PREPARED_STATE
+        }
+        for copy in copies:
+            copy.__dict__.update(shared_state)
+            copy.timings_s_, copy._progress = dict(self.timings_s_), None
+            if copy.method_ == "avatar":
+                copy._check_k(copy.k)
+            rng = np.random.default_rng()
+            rng.bit_generator.state = state
+            shared = (distances[:, : copy.k], indices[:, : copy.k]) if copy.method_ == "avatar" else None
+            copy._finish(rng, shared)
+            yield copy
+
+    def _prepare(
+        self, frame: pd.DataFrame, progress: Progress | None = None, largest_k: int | None = None
+    ) -> np.random.Generator:
+        """Everything before synthesis: typing, holdout split (then ``largest_k`` is checked), encoding, imputation,
+        projection. Returns the generator, in the state synthesis starts from."""
+        self._validate_common()
         rng = np.random.default_rng(self.seed_)
         self.timings_s_: dict[str, float] = {}
         self._progress = progress
@@ -154,8 +202,9 @@ class Avatarizer:
             self.kinds_ = resolve_kinds(frame, self.column_kinds)
             typed = apply_kinds(frame, self.kinds_)
             self.profiles_: list[ColumnProfile] = profile_columns(typed, self.kinds_)
-            excluded = self._check_exclusions(typed)
-            _check_values(typed.drop(columns=excluded))
+            self._excluded = self._check_exclusions(typed)
+            _check_values(typed.drop(columns=self._excluded))
+        self._columns = list(typed.columns)
 
         use_holdout = bool(self.holdout) and len(typed) >= self.holdout_min_rows
         if use_holdout:
@@ -165,46 +214,50 @@ class Avatarizer:
         else:
             self.working_data_, self.holdout_data_ = typed.reset_index(drop=True), None
         self.holdout_ = "real" if use_holdout else "none"
-        n_rows = len(self.working_data_)
-        if self.method_ == "avatar":
-            self._check_k(n_rows, len(typed), use_holdout)
-        synthesised = self.working_data_.drop(columns=excluded)
+        self._n_total = len(typed)
+        if largest_k is not None:
+            self._check_k(largest_k)
+        synthesised = self.working_data_.drop(columns=self._excluded)
 
         with self._timed("encoding and imputation"):
             self.codec_ = TableCodec(self.kinds_).fit(synthesised)
-            encoded, n_categorical = add_missing_indicators(self.codec_.encode(synthesised))
-            complete = impute(encoded, self.imputation, rng)
-            self.reduction_ = CategoricalReduction().fit(complete) if self.use_categorical_reduction else None
-            self.imputed_table_ = self.reduction_.transform(complete) if self.reduction_ else complete
+            encoded, self._n_categorical = add_missing_indicators(self.codec_.encode(synthesised))
+            self._complete = impute(encoded, self.imputation, rng)
+            self.reduction_ = CategoricalReduction().fit(self._complete) if self.use_categorical_reduction else None
+            self.imputed_table_ = self.reduction_.transform(self._complete) if self.reduction_ else self._complete
 
         with self._timed("projection"):
             weights = {**(self.reduction_.column_weights_ if self.reduction_ else {}), **(self.column_weights or {})}
             self.projection_ = Projection(self._embedded_weights(weights)).fit(self.imputed_table_)
             self.ncp_ = self._resolve_ncp(len(self.projection_.components_))
             self.coordinates_ = self.projection_.transform(self.imputed_table_, self.ncp_)
+        return rng
 
+    def _finish(self, rng: np.random.Generator, neighbours: tuple[np.ndarray, np.ndarray] | None = None) -> None:
+        """Synthesis and decoding, from the prepared state."""
         with self._timed("synthesis"):
-            synthetic = self._synthesise(rng)
+            synthetic = self._synthesise(rng, neighbours)
 
         with self._timed("decoding"):
+            complete = self._complete
             decoded = synthetic if self.reduction_ is None else self.reduction_.inverse_transform(synthetic, complete)
-            avatars = self.codec_.decode(restore_missing(decoded, n_categorical))
-            if excluded:
-                avatars = self._reattach(avatars, synthetic, excluded)
-            avatars = avatars[list(typed.columns)]
+            avatars = self.codec_.decode(restore_missing(decoded, self._n_categorical))
+            if self._excluded:
+                avatars = self._reattach(avatars, synthetic, self._excluded)
+            avatars = avatars[self._columns]
             if self.method_ == "avatar":
                 self.paired_avatars_: pd.DataFrame | None = avatars
-                self.avatars_ = avatars.iloc[rng.permutation(n_rows)].reset_index(drop=True)
+                self.avatars_ = avatars.iloc[rng.permutation(len(avatars))].reset_index(drop=True)
             else:
                 self.paired_avatars_, self.avatars_ = None, avatars
-        return self
 
     def get_params(self) -> dict[str, object]:
         """The constructor's parameters, as scikit-learn's ``get_params`` gives them."""
         names = inspect.signature(type(self).__init__).parameters
         return {name: _plain(getattr(self, name)) for name in names if name != "self"}
 
-    def _validate_parameters(self) -> None:
+    def _validate_method(self) -> None:
+        """Exactly one method, with valid parameters."""
         if self.k is not None and self.fast_dp_epsilon is not None:
             raise InputError(
                 "k and fast_dp_epsilon are mutually exclusive: set k (Avatar) or fast_dp_epsilon (AvatarFastDP), not both."
@@ -222,15 +275,18 @@ class Avatarizer:
                 self.fast_dp_epsilon, self.mechanism, self.gmm_n_components, self.histogram_n_bins, self.bounds_percentile
             )
             self.synthesizer_.validate()
-        if self.ncp is not None:
-            check_whole_number("ncp", self.ncp, minimum=1, hint="ncp is the number of latent dimensions, for example 5.")
-        check_choice("imputation", self.imputation, IMPUTATION_METHODS)
-        check_choice("exclude_replacement_strategy", self.exclude_replacement_strategy, EXCLUSION_STRATEGIES)
         if self.method_ == "fast_dp" and self.exclude_variable_names and self.exclude_replacement_strategy == "row_order":
             raise InputError(
                 "exclude_replacement_strategy 'row_order' needs avatars paired with their originals, which "
                 "AvatarFastDP does not make: use 'coordinate_similarity'."
             )
+
+    def _validate_common(self) -> None:
+        """The parameters every method shares; draws the seed when none is given."""
+        if self.ncp is not None:
+            check_whole_number("ncp", self.ncp, minimum=1, hint="ncp is the number of latent dimensions, for example 5.")
+        check_choice("imputation", self.imputation, IMPUTATION_METHODS)
+        check_choice("exclude_replacement_strategy", self.exclude_replacement_strategy, EXCLUSION_STRATEGIES)
         check_whole_number("holdout_min_rows", self.holdout_min_rows, minimum=2)
         seed = check_seed(self.seed)
         self.seed_ = int(np.random.SeedSequence().entropy % 2**32) if seed is None else seed
@@ -252,20 +308,21 @@ class Avatarizer:
             raise InputError("exclude_variable_names excludes every column: keep at least one to avatarize.")
         return list(dict.fromkeys(excluded))
 
-    def _check_k(self, n_rows: int, n_total: int, use_holdout: bool) -> None:
-        if self.k >= n_rows:
-            if use_holdout:
+    def _check_k(self, k: int) -> None:
+        n_rows = len(self.working_data_)
+        if k >= n_rows:
+            if self.holdout_ == "real":
                 raise InputError(
-                    f"k must be smaller than the number of rows avatarized, {n_rows} (half of {n_total}: the other "
-                    f"half is the holdout), got {self.k}. Lower k, or turn the holdout off."
+                    f"k must be smaller than the number of rows avatarized, {n_rows} (half of {self._n_total}: the "
+                    f"other half is the holdout), got {k}. Lower k, or turn the holdout off."
                 )
             raise InputError(
-                f"k must be smaller than the number of rows, {n_rows}, got {self.k}. "
+                f"k must be smaller than the number of rows, {n_rows}, got {k}. "
                 "Lower k, or give a table with more rows."
             )
-        if self.k == 2:
+        if k == 2:
             warnings.warn(
-                "k = 2 combines only two neighbours: avatars stay close to them. Prefer k >= 5.", UserWarning, stacklevel=3
+                "k = 2 combines only two neighbours: avatars stay close to them. Prefer k >= 5.", UserWarning, stacklevel=4
             )
 
     def _embedded_weights(self, weights: dict[str, float]) -> dict[str, float]:
@@ -288,11 +345,13 @@ class Avatarizer:
             )
         return int(self.ncp)
 
-    def _synthesise(self, rng: np.random.Generator) -> EncodedTable:
+    def _synthesise(
+        self, rng: np.random.Generator, neighbours: tuple[np.ndarray, np.ndarray] | None
+    ) -> EncodedTable:
         """Synthetic rows of the model table (encoded, imputed, with indicators, reduced)."""
         table = self.imputed_table_
         if self.method_ == "avatar":
-            distances, self.neighbour_indices_ = neighbours_excluding_self(self.coordinates_, self.k)
+            distances, self.neighbour_indices_ = neighbours or neighbours_excluding_self(self.coordinates_, self.k)
             self.neighbour_weights_ = neighbour_weights(distances, rng)
             return combine_neighbours(table, self.neighbour_indices_, self.neighbour_weights_, rng)
         latent = self.synthesizer_.fit(self.coordinates_, rng).sample(table.n_rows, rng)

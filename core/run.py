@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -116,6 +116,13 @@ def run_metrics(run: GenerationRun) -> dict:
 def data_fingerprint(data: bytes) -> str:
     """A short SHA-256 of the input file, so that a report names the exact data it describes."""
     return hashlib.sha256(data).hexdigest()[:16]
+
+
+def replace_method(settings: Settings, method: str, value: float, mechanism: str) -> Settings:
+    """``settings`` with another method and main parameter (k or epsilon)."""
+    if method == "avatar":
+        return replace(settings, method="avatar", k=int(value))
+    return replace(settings, method="fast_dp", epsilon=float(value), mechanism=mechanism)
 
 
 def build_avatarizer(plan: ColumnPlan, settings: Settings) -> Avatarizer:

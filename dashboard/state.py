@@ -15,7 +15,7 @@ import streamlit as st
 
 from core.io import read_table
 from core.plan import plan_from_table, plan_table
-from core.run import ColumnPlan, GenerationRun, data_fingerprint
+from core.run import ColumnPlan, GenerationRun, Settings, data_fingerprint
 from core.schema import ColumnProfile, apply_kinds, profile_columns, resolve_kinds
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
@@ -65,6 +65,12 @@ def is_demo(loaded: LoadedTable | None) -> bool:
 
 def plan() -> ColumnPlan:
     return st.session_state.get("plan", ColumnPlan())
+
+
+def current_settings() -> Settings:
+    """The settings of the current run, or the defaults: the common settings a sweep starts from."""
+    current = run()
+    return current.settings if current is not None else Settings()
 
 
 def run() -> GenerationRun | None:

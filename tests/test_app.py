@@ -9,7 +9,9 @@ import core.run
 from tests.conftest import mixed_table
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
-PAGES = ["pages/data.py", "pages/generate.py", "pages/utility.py", "pages/privacy.py", "pages/report.py"]
+PAGES = [
+    "pages/data.py", "pages/generate.py", "pages/utility.py", "pages/privacy.py", "pages/tradeoff.py", "pages/report.py",
+]
 
 
 @pytest.fixture
@@ -62,7 +64,7 @@ def test_smoke_every_page_after_a_run(generations):
     generate(app)
     assert generations == ["demo_clinical.csv"]
     assert "1,000 avatars of demo_clinical.csv" in app.success[0].value
-    for page in PAGES[2:]:
+    for page in PAGES[2:4] + PAGES[5:]:
         visit(app, page)
     visit(app, "pages/utility.py")
     assert len(app.get("plotly_chart")) >= 4
@@ -142,3 +144,25 @@ def test_column_roles_reach_the_engine():
     run = app.session_state["run"]
     assert run.avatarizer.kinds_["age"] == "categorical"
     assert set(run.avatars["department"].dropna()) <= set(app.session_state["table"].frame["department"])
+
+
+def test_tradeoff_page_sweeps_advises_compares_and_takes_a_setting(generations):
+    app = start()
+    visit(app, "pages/tradeoff.py")
+    assert "Choose the settings and run the sweep" in app.info[0].value
+    app.multiselect[0].set_value([3, 20])
+    app.multiselect[1].set_value([1.0])
+    app.slider[0].set_value(2)
+    app.button(key="FormSubmitter:sweep-Run the sweep").click().run()
+    assert not app.exception
+    sweep = app.session_state["sweep_result"]
+    assert sweep["done"] == sweep["total"] == 6 and len(sweep["points"]) == 3
+    assert "privacy target" in (app.success or app.warning)[0].value
+    assert generations == []  # the sweep is not a generation
+    app.selectbox[1].set_value("distance_to_closest").run()
+    assert not app.exception and len(app.get("plotly_chart")) == 2
+    app.selectbox[2].set_value(1).run()
+    app.button[-1].click().run()
+    assert generations == ["demo_clinical.csv"]
+    assert app.session_state["run"].settings.k == 20
+    visit(app, "pages/utility.py")

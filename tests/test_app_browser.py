@@ -87,9 +87,10 @@ def page(dashboard):
         browser.close()
 
 
-def open_page(page, name: str) -> None:
-    page.get_by_role("link", name=name, exact=True).first.click()
-    page.get_by_role("heading", level=1).filter(has_text=name.split()[0]).wait_for(timeout=30_000)
+def open_page(page, title: str) -> None:
+    """Follow the sidebar link named by the page title's first word, then wait for that title."""
+    page.get_by_role("link", name=title.split()[0], exact=True).first.click()
+    page.get_by_role("heading", level=1).filter(has_text=title).wait_for(timeout=30_000)
 
 
 def test_a_new_users_path(page, tmp_path):
@@ -100,7 +101,7 @@ def test_a_new_users_path(page, tmp_path):
     page.locator("input[type=file]").set_input_files(str(table))
     page.get_by_text("patients.csv: 10,000 rows, 6 columns").wait_for(timeout=60_000)
 
-    open_page(page, "Generate")
+    open_page(page, "Generate avatars")
     page.get_by_role("button", name="Generate avatars").click()
     page.get_by_text("5,000 avatars of patients.csv").wait_for(timeout=120_000)
 
@@ -112,7 +113,7 @@ def test_a_new_users_path(page, tmp_path):
     page.locator(".js-plotly-plot").first.wait_for(timeout=30_000)
     assert page.get_by_text("Hidden rate", exact=True).count() == 1
 
-    open_page(page, "Report")
+    open_page(page, "Report and downloads")
     with page.expect_download() as download:
         page.get_by_role("button", name="Avatars (CSV, shuffled)").click()
     avatars = tmp_path / "avatars.csv"
@@ -138,3 +139,18 @@ def test_a_bad_upload_shows_a_message(page, tmp_path):
     page.locator("input[type=file]").set_input_files(str(bad))
     page.get_by_text("broken.csv could not be read as a table").wait_for(timeout=30_000)
     assert page.get_by_text("Traceback").count() == 0
+
+
+def test_the_tradeoff_explorer(page):
+    page.get_by_text("Columns", exact=True).wait_for(timeout=60_000)
+    open_page(page, "Trade-off explorer")
+    page.get_by_role("button", name="Run the sweep").click()
+    page.get_by_text("Take a setting").wait_for(timeout=120_000)
+    assert page.get_by_text("keeps the most signal").count() + page.get_by_text("No setting meets").count() == 1
+    chart = page.locator(".js-plotly-plot").first
+    chart.wait_for()
+    assert chart.locator(".point").count() >= 5  # one marker per k value at least
+    page.get_by_role("button", name="Make k = 2 the current run").click()
+    page.get_by_text("k = 2 is now the current run").wait_for(timeout=60_000)
+    open_page(page, "Privacy")
+    page.get_by_text("Hidden rate", exact=True).wait_for()

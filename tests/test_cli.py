@@ -157,6 +157,23 @@ def test_evaluate(table_csv, tmp_path):
     assert unpaired.returncode == 0 and "given" in unpaired.stdout and "n/a" in unpaired.stdout
 
 
+def test_sweep(table_csv, tmp_path):
+    out = tmp_path / "sweep.json"
+    result = run("sweep", table_csv, "--k", "3,10", "--fast-dp-epsilon", "1", "--mechanism", "gaussian,gmm",
+                 "--seeds", 2, "--json", out)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(out.read_text())
+    assert [(p["method"], p.get("k"), p.get("mechanism")) for p in data["points"]] == [
+        ("avatar", 3, None), ("avatar", 10, None), ("fast_dp", None, "gaussian"), ("fast_dp", None, "gmm"),
+    ]
+    assert all(p["seeds"] == [0, 1] for p in data["points"])
+    assert set(data["points"][0]["metrics"]["hellinger_mean"]) == {"mean", "std", "values"}
+    assert data["advice"] in result.stdout and "k = 10" in result.stdout
+    assert_plain_error(run("sweep", table_csv), "at least one k value or one epsilon value")
+    assert_plain_error(run("sweep", table_csv, "--k", "3,x"), "argument --k: expected a whole number, got 'x'")
+    assert_plain_error(run("sweep", table_csv, "--fast-dp-epsilon", "1", "--mechanism", "laplace"), "--mechanism must list")
+
+
 def test_evaluate_errors(table_csv, tmp_path):
     empty = write(tmp_path, "empty.csv", b"")
     assert_plain_error(run("evaluate", table_csv, empty), "empty.csv is empty")

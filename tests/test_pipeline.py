@@ -378,3 +378,27 @@ def test_reduced_variable_weighs_like_one_numeric_column():
     assert len(site_columns) == 3
     assert inertia_share(avatarize(frame), ["site"]) > 0.9  # 299 units of inertia against 8 for the rest
     assert inertia_share(reduced, site_columns) < 0.15
+
+
+# --- shared preparation for sweeps ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("holdout", [True, False])
+def test_variants_equal_separate_runs_with_the_same_seed(holdout):
+    frame = mixed_table(700, missing=0.1)
+    variants = [{"k": 20}, {"k": 5}, {"k": None, "fast_dp_epsilon": 1.0, "mechanism": "gmm"}, {"k": 12}]
+    base = Avatarizer(k=3, seed=11, holdout=holdout)
+    for variant, shared in zip(variants, base.fit_variants(frame, variants)):
+        alone = avatarize(frame, **{"k": 3, "seed": 11, "holdout": holdout, **variant})
+        assert csv_bytes(shared.avatars_) == csv_bytes(alone.avatars_), variant
+        assert shared.method_ == alone.method_ and shared.get_params() == alone.get_params()
+
+
+def test_variants_are_validated_before_any_work():
+    base = Avatarizer(k=5, seed=0)
+    with pytest.raises(InputError, match="fast_dp_epsilon must be greater than 0"):
+        list(base.fit_variants(mixed_table(50), [{"k": None, "fast_dp_epsilon": -1}]))
+    with pytest.raises(InputError, match="A variant may only set"):
+        list(base.fit_variants(mixed_table(50), [{"ncp": 3}]))
+    with pytest.raises(InputError, match="k must be smaller than the number of rows, 50, got 60"):
+        list(base.fit_variants(mixed_table(50), [{"k": 5}, {"k": 60}]))

@@ -21,12 +21,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from core.encoding import TableCodec
 from core.errors import InputError
 from core.metrics.privacy import NOT_PAIRED, privacy_metrics
 from core.metrics.result import MetricResult
 from core.metrics.signal import correlation_difference_ratio, hellinger_mean, multivariate_hellinger
-from core.projection import Projection
+from core.metrics.space import MetricSpaces
 from core.schema import Kind, apply_kinds, resolve_kinds
 from core.validation import check_seed, check_whole_number
 
@@ -156,19 +155,27 @@ def evaluate(
     return evaluation
 
 
+def approximate_rows(
+    n_originals: int, n_avatars: int, paired: bool, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rows of WO, HO (among the originals) and WA (among the avatars) for the approximate holdout (SPEC section 5)."""
+    order = rng.permutation(n_originals)
+    n_working = (n_originals + 1) // 2
+    working_rows, holdout_rows = np.sort(order[:n_working]), np.sort(order[n_working:])
+    avatar_rows = working_rows if paired else np.sort(rng.permutation(n_avatars)[: (n_avatars + 1) // 2])
+    return working_rows, holdout_rows, avatar_rows
+
+
 def approximate_holdout(
     originals: pd.DataFrame, avatars: pd.DataFrame, paired: bool, rng: np.random.Generator
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """WO, HO and WA of the approximate holdout (SPEC section 5)."""
-    order = rng.permutation(len(originals))
-    n_working = (len(originals) + 1) // 2
-    working_rows, holdout_rows = np.sort(order[:n_working]), np.sort(order[n_working:])
-    if paired:
-        avatar_rows = working_rows
-    else:
-        avatar_rows = np.sort(rng.permutation(len(avatars))[: (len(avatars) + 1) // 2])
-    take = lambda frame, rows: frame.iloc[rows].reset_index(drop=True)  # noqa: E731
-    return take(originals, working_rows), take(originals, holdout_rows), take(avatars, avatar_rows)
+    """WO, HO and WA frames of the approximate holdout."""
+    working_rows, holdout_rows, avatar_rows = approximate_rows(len(originals), len(avatars), paired, rng)
+    return _rows(originals, working_rows), _rows(originals, holdout_rows), _rows(avatars, avatar_rows)
+
+
+def _rows(frame: pd.DataFrame, rows: np.ndarray) -> pd.DataFrame:
+    return frame.iloc[rows].reset_index(drop=True)
 
 
 def score(
@@ -182,8 +189,14 @@ def score(
     holdout_kind: str,
     ncp: int | None = None,
     unpaired_reason: str = NOT_PAIRED,
+    spaces: MetricSpaces | None = None,
 ) -> Evaluation:
-    """Every metric on typed frames: signal on WO / HO / WA, privacy on originals / avatars."""
+    """Every metric on typed frames: signal on WO / HO / WA, privacy on originals / avatars.
+
+    ``spaces`` keeps the projections fitted on WO and on the originals for the next call
+    with the same frames (a sweep).
+    """
+    spaces = spaces or MetricSpaces()
     if len(holdout) == 0 or len(working) == 0:
         raise InputError("The metrics need at least two original rows, to compare two halves of the data.")
     timings: dict[str, float] = {}
@@ -200,16 +213,15 @@ def score(
             "correlation_difference_ratio", correlation_difference_ratio, working, holdout, working_avatars, kinds
         ),
         "multivariate_hellinger_distance": timed(
-            "multivariate_hellinger_distance", multivariate_hellinger, working, working_avatars, kinds
+            "multivariate_hellinger_distance", multivariate_hellinger, working, working_avatars, kinds,
+            spaces.of(working, kinds),
         ),
     }
     start = time.perf_counter()
-    codec = TableCodec(kinds).fit(originals)
-    original_table, avatar_table = codec.encode(originals), codec.encode(avatars)
-    projection = Projection().fit(original_table)
-    n_axes = min(ncp or DEFAULT_NCP, len(projection.components_))
-    original_coordinates = projection.transform(original_table, n_axes)
-    avatar_coordinates = projection.transform(avatar_table, n_axes)
+    space = spaces.of(originals, kinds)
+    n_axes = min(ncp or DEFAULT_NCP, len(space.projection.components_))
+    original_coordinates = space.projection.transform(space.table, n_axes)
+    avatar_coordinates = space.projection.transform(space.codec.encode(avatars), n_axes)
     timings["privacy projection"] = time.perf_counter() - start
     privacy = timed(
         "privacy", privacy_metrics, original_coordinates, avatar_coordinates, originals, avatars, kinds, paired,
@@ -232,21 +244,27 @@ def _typed_like(frame: pd.DataFrame, kinds: Mapping[str, Kind], what: str) -> pd
         raise InputError(f"In {what}: {error}") from None
 
 
-def evaluate_avatarization(avatarizer: Any) -> Evaluation:
+def evaluate_avatarization(avatarizer: Any, spaces: MetricSpaces | None = None) -> Evaluation:
     """Every metric of a fitted :class:`~core.pipeline.Avatarizer`: a real holdout when it set one aside.
 
     The approximate holdout, when needed, is drawn from a generator seeded by the run's
-    seed, apart from the one that made the avatars.
+    seed, apart from the one that made the avatars, so that every run with that seed
+    (each setting of a sweep) is scored against the same halves. ``spaces`` is passed
+    on to :func:`score`.
     """
+    spaces = spaces or MetricSpaces()
     paired = avatarizer.method_ == "avatar"
     originals, kinds = avatarizer.working_data_, avatarizer.kinds_
     avatars = apply_kinds(avatarizer.paired_avatars_ if paired else avatarizer.avatars_, kinds)
     if avatarizer.holdout_ == "real":
         split = (originals, avatarizer.holdout_data_, avatars, "real")
     else:
-        rng = np.random.default_rng([avatarizer.seed_, 1])
-        split = (*approximate_holdout(originals, avatars, paired, rng), "approximate")
+        working, holdout, avatar_rows = spaces.approximate_split(
+            originals, len(avatars), paired, lambda: approximate_rows(len(originals), len(avatars), paired,
+                                                                      np.random.default_rng([avatarizer.seed_, 1])),
+        )
+        split = (working, holdout, avatars.iloc[avatar_rows].reset_index(drop=True), "approximate")
     reason = "Not applicable: AvatarFastDP samples new points, so no avatar is made from one particular person."
-    evaluation = score(*split[:3], originals, avatars, kinds, paired, split[3], avatarizer.ncp_, reason)
+    evaluation = score(*split[:3], originals, avatars, kinds, paired, split[3], avatarizer.ncp_, reason, spaces)
     evaluation.parameters = {"ncp": avatarizer.ncp_, "seed": avatarizer.seed_, "paired": paired}
     return evaluation

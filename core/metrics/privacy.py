@@ -167,23 +167,32 @@ def local_cloaking_cap(n_originals: int) -> int:
 
 
 def count_closer_avatars(original_coordinates: np.ndarray, avatar_coordinates: np.ndarray) -> CloserAvatars:
-    """Counts of avatars strictly closer to original ``i`` than avatar ``i``, from one k-NN query.
+    """Counts of avatars strictly closer to original ``i`` than avatar ``i``, from bounded k-NN queries.
 
-    ``k`` is :func:`local_cloaking_cap` (or every avatar, when fewer); a count equal to
-    ``k`` means "at least k". The median is exact unless more than half the counts reach
-    ``k``, in which case it is reported as ``k`` with ``at_least`` set.
+    A first query of ``LOCAL_CLOAKING_MIN_CAP`` neighbours settles most originals; those
+    whose neighbours are all closer are queried again with four times as many, then
+    with :func:`local_cloaking_cap` neighbours (never more than there are avatars). A count equal to the last ``k`` means "at
+    least k". The median is exact unless more than half the counts reach that ``k``, in
+    which case it is reported as ``k`` with ``at_least`` set.
     """
-    n_rows = len(original_coordinates)
+    n_rows, n_avatars = len(original_coordinates), len(avatar_coordinates)
     own_distances = np.linalg.norm(original_coordinates - avatar_coordinates, axis=1)
     tree = cKDTree(avatar_coordinates, balanced_tree=False, compact_nodes=False)
-    k = min(local_cloaking_cap(n_rows), len(avatar_coordinates))
-    counts = np.empty(n_rows, dtype=np.int64)
-    chunk_rows = max(1, LOCAL_CLOAKING_BUDGET // 4 // k)
-    for start in range(0, n_rows, chunk_rows):
-        rows = slice(start, start + chunk_rows)
-        distances, _ = tree.query(original_coordinates[rows], k=k, workers=-1)
-        counts[rows] = np.sum(distances.reshape(-1, k) < own_distances[rows, None], axis=1)
-    censored = k < len(avatar_coordinates)
+    counts = np.zeros(n_rows, dtype=np.int64)
+    pending = np.arange(n_rows)
+    cap = local_cloaking_cap(n_rows)
+    levels = (LOCAL_CLOAKING_MIN_CAP, 4 * LOCAL_CLOAKING_MIN_CAP, cap)
+    k_values = dict.fromkeys(min(k, cap, n_avatars) for k in levels)
+    for k in k_values:
+        chunk_rows = max(1, LOCAL_CLOAKING_BUDGET // 4 // k)
+        for start in range(0, len(pending), chunk_rows):
+            rows = pending[start: start + chunk_rows]
+            distances, _ = tree.query(original_coordinates[rows], k=k, workers=-1)
+            counts[rows] = np.sum(distances.reshape(len(rows), k) < own_distances[rows, None], axis=1)
+        pending = pending[counts[pending] == k]
+        if len(pending) == 0:
+            break
+    censored = k < n_avatars
     at_least = bool(censored and np.sum(counts >= k) > (n_rows - 1) // 2)
     return CloserAvatars(counts, float(np.median(counts)), at_least)
 
@@ -194,8 +203,8 @@ def _comparable(frame: pd.DataFrame, kinds: Mapping[str, Kind]) -> pd.DataFrame:
     for name in frame.columns:
         column = frame[name]
         if kinds[name] is Kind.CATEGORICAL:
-            text = column.astype(object).astype(str).to_numpy(dtype=object)
-            columns[name] = np.where(column.isna().to_numpy(), "\x00missing", text)
+            labels = np.append(column.cat.categories.astype(str).to_numpy(dtype=object), "\x00missing")
+            columns[name] = labels[column.cat.codes.to_numpy()]  # code -1: missing
         elif pd.api.types.is_datetime64_any_dtype(column):
             columns[name] = np.where(column.isna().to_numpy(), np.iinfo(np.int64).min,
                                      column.astype("datetime64[ns]").to_numpy().view(np.int64))

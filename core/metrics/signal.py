@@ -11,10 +11,9 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from core.encoding import TableCodec
 from core.metrics.binning import binned_distribution, common_grid, hellinger_distance
 from core.metrics.result import MetricResult
-from core.projection import Projection
+from core.metrics.space import MetricSpace
 from core.schema import Kind
 
 HELLINGER_MEAN_TEXT = (
@@ -50,10 +49,16 @@ def numeric_values(column: pd.Series) -> np.ndarray:
     return column.to_numpy(dtype=float, na_value=np.nan)
 
 
+def present_modalities(column: pd.Series) -> list[object]:
+    """The modalities a categorical column holds (its unused categories left out)."""
+    return list(column.cat.remove_unused_categories().cat.categories)
+
+
 def category_shares(column: pd.Series, modalities: pd.Index) -> np.ndarray:
-    """Shares of each modality, then of missing values."""
-    counts = column.value_counts(dropna=True).reindex(modalities, fill_value=0).to_numpy(dtype=float)
-    return np.append(counts, column.isna().sum()) / max(len(column), 1)
+    """Shares of each modality, then of missing values (code -1 counts in the last bin)."""
+    to_modality = np.append(modalities.get_indexer(column.cat.categories), len(modalities))
+    codes = to_modality[column.cat.codes.to_numpy()]
+    return np.bincount(codes, minlength=len(modalities) + 1) / max(len(column), 1)
 
 
 def hellinger_mean(
@@ -70,7 +75,9 @@ def hellinger_mean(
     rows = []
     for name in working.columns:
         if kinds[name] is Kind.CATEGORICAL:
-            modalities = pd.Index(pd.concat([working[name], holdout[name], avatars[name]]).dropna().unique())
+            modalities = pd.Index(list(dict.fromkeys(
+                value for frame in (working, holdout, avatars) for value in present_modalities(frame[name])
+            )), dtype=object)
             wo, ho, wa = (category_shares(frame[name], modalities) for frame in (working, holdout, avatars))
             kind, binning, n_bins = "categorical", "categories", len(modalities)
         else:
@@ -95,16 +102,18 @@ def hellinger_mean(
     )
 
 
-def multivariate_hellinger(working: pd.DataFrame, avatars: pd.DataFrame, kinds: Mapping[str, Kind]) -> MetricResult:
+def multivariate_hellinger(
+    working: pd.DataFrame, avatars: pd.DataFrame, kinds: Mapping[str, Kind], space: MetricSpace | None = None
+) -> MetricResult:
     """Multivariate Hellinger distance (seed 001): ``(1/q) sum_j w_j H_j`` over the q axes with variance.
 
     The projection is fitted on WO (missing values at the centroid); WO and WA are
     transformed with it; each axis's two coordinate samples share one grid (same rule
-    as the Hellinger Mean); ``w_j = lambda_j / sum(lambda)``.
+    as the Hellinger Mean); ``w_j = lambda_j / sum(lambda)``. ``space``, when given, is
+    that projection already fitted on ``working``.
     """
-    codec = TableCodec(kinds).fit(working)
-    working_table, avatar_table = codec.encode(working), codec.encode(avatars)
-    projection = Projection().fit(working_table)
+    space = space or MetricSpace.fit(working, kinds)
+    projection, working_table, avatar_table = space.projection, space.table, space.codec.encode(avatars)
     n_axes = projection.n_components_
     if n_axes == 0:
         return MetricResult(

@@ -1,0 +1,58 @@
+"""The latent space the metrics work in: a projection fitted on originals, a missing value at the centroid."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from core.encoding import EncodedTable, TableCodec
+from core.projection import Projection
+from core.schema import Kind
+
+
+@dataclass(frozen=True)
+class MetricSpace:
+    """A projection fitted on ``frame``'s rows, and those rows encoded."""
+
+    codec: TableCodec
+    projection: Projection
+    table: EncodedTable
+
+    @classmethod
+    def fit(cls, frame: pd.DataFrame, kinds: Mapping[str, Kind]) -> MetricSpace:
+        codec = TableCodec(kinds).fit(frame)
+        table = codec.encode(frame)
+        return cls(codec, Projection().fit(table), table)
+
+
+class MetricSpaces:
+    """Spaces already fitted, by frame: a sweep scores many avatar sets against the same originals."""
+
+    def __init__(self) -> None:
+        self._fitted: dict[int, tuple[pd.DataFrame, MetricSpace]] = {}
+        self._splits: dict[tuple, tuple[pd.DataFrame, ...]] = {}
+
+    def approximate_split(
+        self, originals: pd.DataFrame, n_avatars: int, paired: bool, draw: Callable[[], tuple[np.ndarray, ...]]
+    ) -> tuple[pd.DataFrame, pd.DataFrame, np.ndarray]:
+        """WO and HO frames (the same objects on every call, so their spaces are reused) and WA's rows."""
+        key = (id(originals), n_avatars, paired)
+        if key not in self._splits or self._splits[key][0] is not originals:
+            working_rows, holdout_rows, avatar_rows = draw()
+            self._splits[key] = (
+                originals,
+                originals.iloc[working_rows].reset_index(drop=True),
+                originals.iloc[holdout_rows].reset_index(drop=True),
+                avatar_rows,
+            )
+        return self._splits[key][1:]
+
+    def of(self, frame: pd.DataFrame, kinds: Mapping[str, Kind]) -> MetricSpace:
+        held = self._fitted.get(id(frame))
+        if held is None or held[0] is not frame:
+            held = (frame, MetricSpace.fit(frame, kinds))  # the frame is held so that its id stays its own
+            self._fitted[id(frame)] = held
+        return held[1]

@@ -1,0 +1,206 @@
+"""The privacy/utility trade-off: many settings, several seeds each, every metric, and advice.
+
+For each seed, one :class:`~core.pipeline.Avatarizer` prepares the data once (typing,
+holdout split, imputation, projection) and fits every setting from there, the
+neighbour search done once at the largest ``k``; each run is scored against the same
+halves with the projections fitted once (:class:`~core.metrics.space.MetricSpaces`).
+A run of the sweep equals a separate run with the same seed.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import pandas as pd
+
+from core.errors import InputError
+from core.metrics.evaluation import Evaluation, evaluate_avatarization
+from core.metrics.privacy import TARGETS
+from core.metrics.space import MetricSpaces
+from core.run import ColumnPlan, Settings, build_avatarizer
+from core.schema import drop_columns
+from core.validation import check_whole_number
+
+UTILITY_METRICS = {
+    "hellinger_mean": "Hellinger Mean",
+    "correlation_difference_ratio": "Correlation Difference Ratio",
+}
+PRIVACY_METRICS = {
+    "hidden_rate": "hidden rate (%)",
+    "local_cloaking": "local cloaking",
+    "distance_to_closest": "distance to closest",
+    "closest_distances_ratio": "closest distances ratio",
+    "row_direct_match_protection": "row direct match protection (%)",
+    "column_direct_match_protection": "column direct match protection (%)",
+}
+
+
+@dataclass(frozen=True)
+class SweepSetting:
+    """One point of the sweep: a method and its main parameter."""
+
+    method: str
+    value: float
+    mechanism: str = "gaussian"
+
+    @property
+    def label(self) -> str:
+        if self.method == "avatar":
+            return f"k = {int(self.value)}"
+        return f"epsilon = {self.value:g} ({self.mechanism})"
+
+    def variant(self) -> dict[str, object]:
+        if self.method == "avatar":
+            return {"k": int(self.value), "fast_dp_epsilon": None}
+        return {"k": None, "fast_dp_epsilon": float(self.value), "mechanism": self.mechanism}
+
+
+@dataclass
+class SweepPoint:
+    """A setting's metrics over the seeds run so far."""
+
+    setting: SweepSetting
+    seeds: list[int] = field(default_factory=list)
+    values: dict[str, list[float | None]] = field(default_factory=dict)
+    variable_scores: dict[str, list[float]] = field(default_factory=dict)
+
+    def add(self, seed: int, evaluation: Evaluation) -> None:
+        self.seeds.append(seed)
+        for name, result in {**evaluation.signal, **evaluation.privacy}.items():
+            self.values.setdefault(name, []).append(result.value)
+        for row in evaluation.signal["hellinger_mean"].breakdown.get("per_variable", []):
+            self.variable_scores.setdefault(row["variable"], []).append(row["score"])
+
+    def mean(self, metric: str) -> float | None:
+        values = [v for v in self.values.get(metric, []) if v is not None]
+        return float(np.mean(values)) if values else None
+
+    def spread(self, metric: str) -> float | None:
+        """Seed-to-seed standard deviation (0 with one seed)."""
+        values = [v for v in self.values.get(metric, []) if v is not None]
+        return float(np.std(values, ddof=1)) if len(values) > 1 else (0.0 if values else None)
+
+    def meets_targets(self) -> bool:
+        return not self.missed_targets()
+
+    def missed_targets(self) -> list[str]:
+        """The applicable privacy targets that the mean values miss."""
+        return [
+            name for name, target in TARGETS.items()
+            if (value := self.mean(name)) is not None and not value > target
+        ]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "method": self.setting.method,
+            **({"k": int(self.setting.value)} if self.setting.method == "avatar"
+               else {"epsilon": self.setting.value, "mechanism": self.setting.mechanism}),
+            "seeds": self.seeds,
+            "metrics": {
+                name: {"mean": self.mean(name), "std": self.spread(name), "values": values}
+                for name, values in self.values.items()
+            },
+            "meets_privacy_targets": self.meets_targets(),
+        }
+
+
+def sweep_settings(
+    k_values: Sequence[int] = (), epsilon_values: Sequence[float] = (), mechanisms: Sequence[str] = ("gaussian",)
+) -> list[SweepSetting]:
+    """Every requested setting, in order: the k values, then each epsilon for each mechanism."""
+    settings = [SweepSetting("avatar", k) for k in k_values]
+    settings += [SweepSetting("fast_dp", epsilon, mechanism) for mechanism in mechanisms for epsilon in epsilon_values]
+    if not settings:
+        raise InputError("The sweep needs at least one k value or one epsilon value.")
+    return settings
+
+
+def run_sweep(
+    frame: pd.DataFrame,
+    plan: ColumnPlan,
+    base: Settings,
+    settings: Sequence[SweepSetting],
+    n_seeds: int = 3,
+    on_result: Callable[[SweepPoint, int], None] | None = None,
+) -> list[SweepPoint]:
+    """Every setting for seeds ``base.seed, base.seed + 1, ...``; ``on_result`` is told after each run.
+
+    Stopping is the caller's: what has finished is in the points passed to ``on_result``.
+    """
+    n_seeds = check_whole_number("seeds", n_seeds, minimum=1)
+    frame = drop_columns(frame, list(plan.dropped), "The columns to drop")
+    points = [SweepPoint(setting) for setting in settings]
+    first_seed = base.seed if base.seed is not None else 0
+    for seed in range(first_seed, first_seed + n_seeds):
+        preparer = build_avatarizer(plan, replace(base, seed=seed))
+        spaces = MetricSpaces()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # k = 2 is a legitimate point of a sweep
+            fitted_runs = preparer.fit_variants(frame, [setting.variant() for setting in settings])
+            for point, fitted in zip(points, fitted_runs):
+                point.add(seed, evaluate_avatarization(fitted, spaces))
+                if on_result is not None:
+                    on_result(point, seed)
+    return points
+
+
+def sweep_table(points: Sequence[SweepPoint]) -> list[str]:
+    """A plain-text table of the points: mean (± seed-to-seed spread) of the main metrics."""
+    columns = {
+        "hellinger_mean": "Hellinger Mean", "correlation_difference_ratio": "corr. diff. ratio",
+        "hidden_rate": "hidden rate (%)", "local_cloaking": "local cloaking", "distance_to_closest": "dist. to closest",
+    }
+    header = f"{'setting':<28}" + "".join(f"{label:>20}" for label in columns.values()) + "  privacy targets"
+
+    def cell(point: SweepPoint, name: str) -> str:
+        mean, spread = point.mean(name), point.spread(name)
+        return "n/a" if mean is None else f"{mean:.2f} ± {spread:.2f}"
+
+    rows = [
+        f"{point.setting.label:<28}" + "".join(f"{cell(point, name):>20}" for name in columns)
+        + ("  met" if point.meets_targets() else "  missed: " + ", ".join(point.missed_targets()))
+        for point in points
+    ]
+    return [header, *rows]
+
+
+def pareto_front(xs: Sequence[float], ys: Sequence[float]) -> list[int]:
+    """Indices of the points no other point beats on both axes (both to maximise), by increasing x."""
+    order = sorted(range(len(xs)), key=lambda i: (-xs[i], -ys[i]))
+    front, best_y = [], -np.inf
+    for index in order:
+        if ys[index] > best_y:
+            front.append(index)
+            best_y = ys[index]
+    return sorted(front, key=lambda i: xs[i])
+
+
+def advice(points: Sequence[SweepPoint]) -> str:
+    """One sentence: the best utility among the settings that meet every privacy target, or what fails."""
+    scored = [p for p in points if p.mean("hellinger_mean") is not None]
+    if not scored:
+        return "No setting has finished yet."
+    safe = [p for p in scored if p.meets_targets()]
+    if safe:
+        best = max(safe, key=lambda p: p.mean("hellinger_mean"))
+        hidden = best.mean("hidden_rate")
+        protection = (
+            f"hides {hidden:.0f} % of individuals" if hidden is not None
+            else f"keeps avatars {best.mean('distance_to_closest'):.2f} away from the nearest real person"
+        )
+        return (
+            f"{best.setting.label} keeps the most signal while meeting every privacy target: Hellinger Mean "
+            f"{best.mean('hellinger_mean'):.1f} / 100, and it {protection}."
+        )
+    closest = min(scored, key=lambda p: len(p.missed_targets()))
+    missed = closest.missed_targets()
+    described = ", ".join(
+        f"{PRIVACY_METRICS[name]} {closest.mean(name):.2f} for > {TARGETS[name]:g}" for name in missed
+    )
+    return (
+        f"No setting meets every privacy target. The closest, {closest.setting.label}, misses {described}. "
+        "Try larger k values, or smaller epsilon values, or drop the columns that make people unique."
+    )

@@ -1,0 +1,93 @@
+import warnings
+
+import numpy as np
+import pytest
+
+from core.errors import InputError
+from core.metrics.evaluation import evaluate_avatarization
+from core.pipeline import Avatarizer
+from core.run import ColumnPlan, Settings
+from core.sweep import SweepPoint, SweepSetting, advice, pareto_front, run_sweep, sweep_settings, sweep_table
+from tests.conftest import mixed_table
+
+
+@pytest.fixture(scope="module")
+def points():
+    settings = sweep_settings([3, 10], [1.0], ["gaussian", "histogram"])
+    return run_sweep(mixed_table(800, missing=0.05), ColumnPlan(), Settings(seed=4), settings, n_seeds=3)
+
+
+def test_every_requested_setting_is_present_with_each_seed(points):
+    assert [p.setting.label for p in points] == ["k = 3", "k = 10", "epsilon = 1 (gaussian)", "epsilon = 1 (histogram)"]
+    for point in points:
+        assert point.seeds == [4, 5, 6]
+        assert len(point.values["hellinger_mean"]) == 3 and len(point.variable_scores["age"]) == 3
+
+
+def test_spread_is_the_seed_to_seed_standard_deviation(points):
+    values = points[0].values["hellinger_mean"]
+    assert points[0].mean("hellinger_mean") == pytest.approx(np.mean(values))
+    assert points[0].spread("hellinger_mean") == pytest.approx(np.std(values, ddof=1))
+    assert points[2].mean("hidden_rate") is None and points[2].spread("hidden_rate") is None
+
+
+def test_sweep_runs_equal_separate_runs_with_the_same_seeds(points):
+    frame = mixed_table(800, missing=0.05)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for point, parameters in ((points[1], {"k": 10}), (points[3], {"fast_dp_epsilon": 1.0, "mechanism": "histogram"})):
+            for seed, value in zip(point.seeds, point.values["hellinger_mean"]):
+                alone = evaluate_avatarization(Avatarizer(seed=seed, **parameters).fit(frame))
+                assert alone.signal["hellinger_mean"].value == pytest.approx(value, abs=1e-12)
+                assert alone.privacy["distance_to_closest"].value == pytest.approx(
+                    point.values["distance_to_closest"][point.seeds.index(seed)], abs=1e-12
+                )
+
+
+def test_pareto_front_on_hand_made_points():
+    #        a      b      c      d      e
+    xs = [1.0, 2.0, 3.0, 2.5, 0.5]
+    ys = [5.0, 4.0, 1.0, 3.0, 4.5]
+    # e is dominated by a (1 > 0.5 and 5 > 4.5); every other point is best on one side of its neighbours
+    assert pareto_front(xs, ys) == [0, 1, 3, 2]
+    assert pareto_front([1.0, 1.0], [2.0, 2.0]) == [0]
+
+
+def point_with(label_value, means):
+    point = SweepPoint(SweepSetting("avatar", label_value))
+    point.seeds = [0]
+    point.values = {name: [value] for name, value in means.items()}
+    return point
+
+
+SAFE = {"hidden_rate": 95.0, "local_cloaking": 10.0, "distance_to_closest": 0.5, "closest_distances_ratio": 0.6,
+        "row_direct_match_protection": 100.0, "column_direct_match_protection": 90.0}
+
+
+def test_advice_picks_the_best_utility_among_safe_settings():
+    points = [
+        point_with(2, {**SAFE, "hidden_rate": 80.0, "hellinger_mean": 97.0}),
+        point_with(10, {**SAFE, "hellinger_mean": 94.0, "hidden_rate": 93.0}),
+        point_with(50, {**SAFE, "hellinger_mean": 90.0}),
+    ]
+    assert advice(points) == (
+        "k = 10 keeps the most signal while meeting every privacy target: Hellinger Mean 94.0 / 100, "
+        "and it hides 93 % of individuals."
+    )
+
+
+def test_advice_names_the_missed_target_when_none_is_safe():
+    points = [point_with(2, {**SAFE, "hidden_rate": 70.0, "local_cloaking": 1.0, "hellinger_mean": 97.0}),
+              point_with(20, {**SAFE, "hidden_rate": 88.0, "hellinger_mean": 92.0})]
+    sentence = advice(points)
+    assert sentence.startswith("No setting meets every privacy target. The closest, k = 20, misses hidden rate (%) 88.00")
+    assert "Try larger k values" in sentence
+
+
+def test_table_and_bad_requests(points):
+    lines = sweep_table(points)
+    assert lines[0].startswith("setting") and len(lines) == 5
+    with pytest.raises(InputError, match="at least one k value or one epsilon value"):
+        sweep_settings([], [])
+    with pytest.raises(InputError, match="seeds must be at least 1"):
+        run_sweep(mixed_table(50), ColumnPlan(), Settings(), sweep_settings([3]), n_seeds=0)
