@@ -13,7 +13,6 @@ influence. Each noisy statistic gets Laplace noise of scale ``sensitivity / budg
 from __future__ import annotations
 
 import numpy as np
-from sklearn.mixture import GaussianMixture
 
 from core.errors import InputError
 from core.validation import check_choice, check_positive_number, check_whole_number
@@ -118,6 +117,8 @@ class FastDPSynthesizer:
         one more reason this is not end-to-end DP. Weights are clipped at a small
         positive value and renormalised; covariances symmetrised and repaired.
         """
+        from sklearn.mixture import GaussianMixture  # here, not at the top: importing scikit-learn takes 0.5 s
+
         n_rows, n_dims = clipped.shape
         n_components = min(self.gmm_n_components_, n_rows)
         fit_rows = clipped if n_rows <= GMM_FIT_ROWS else clipped[rng.choice(n_rows, GMM_FIT_ROWS, replace=False)]

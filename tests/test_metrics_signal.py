@@ -1,8 +1,9 @@
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 
-from core.metrics.binning import bin_count, binned_distribution, common_grid, hellinger_distance
+from core.metrics.binning import bin_count, binned_distribution, common_grid, hellinger_distance, skewness
 from core.metrics.signal import correlation_difference_ratio, hellinger_mean, multivariate_hellinger
 from core.schema import Kind, apply_kinds, resolve_kinds
 
@@ -72,7 +73,10 @@ def test_skewed_variable_gets_equal_count_bins_symmetric_gets_equal_width():
 
 def test_skewness_rule_is_biased_fisher_pearson():
     # values 0, 0, 0, 0, 10: mean 2, m2 = 16, m3 = 96, skew = 96 / 16^1.5 = 1.5 > 1
+    assert skewness(np.array([0.0, 0, 0, 0, 10])) == pytest.approx(1.5)
     assert common_grid(np.array([0.0, 0, 0, 0, 10])).binning == "equal-count"
+    values = np.random.default_rng(3).gamma(2.0, size=1000)
+    assert skewness(values) == pytest.approx(stats.skew(values))
 
 
 @pytest.mark.parametrize(("minimum", "maximum", "expected"), [(0, 10, 20), (0, 100, 75), (0, 1000, 200), (0, 26, 20), (0, 30, 22)])
