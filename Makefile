@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test browser demo-data clean
+.PHONY: run test bench browser demo-data clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,9 @@ browser:
 	  else \
 	    echo "note: chromium is missing, so the browser tests will be skipped (sudo apt-get install chromium)"; \
 	  fi; }
+
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks.run
 
 demo-data: $(STAMP)
 	$(BIN)/python assets/make_demo_data.py

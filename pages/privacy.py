@@ -53,5 +53,6 @@ if closest.value is not None:
 if cloaking.value is not None:
     st.plotly_chart(figures.distance_histogram_figure(
         cloaking.breakdown["counts"], cloaking.target,
-        "For each person: how many avatars are closer to them than their own", "number of avatars",
+        "For each person: how many avatars are closer to them than their own",
+        f"number of avatars ({cloaking.breakdown['censored_at']} means {cloaking.breakdown['censored_at']} or more)",
     ), theme=None, key="cloaking")

@@ -105,7 +105,8 @@ def privacy_metrics(
         closer = count_closer_avatars(original_coordinates, avatar_coordinates)
         results["hidden_rate"] = _result("hidden_rate", float(100 * np.mean(closer.counts >= 1)))
         results["local_cloaking"] = _result(
-            "local_cloaking", closer.median, breakdown={"counts": closer.counts, "at_least": closer.at_least}
+            "local_cloaking", closer.median,
+            breakdown={"counts": closer.counts, "at_least": closer.at_least, "censored_at": closer.censored_at},
         )
     else:
         results["hidden_rate"] = _result("hidden_rate", None, unpaired_reason)
@@ -159,6 +160,7 @@ class CloserAvatars:
     counts: np.ndarray
     median: float
     at_least: bool
+    censored_at: int
 
 
 def local_cloaking_cap(n_originals: int) -> int:
@@ -167,13 +169,15 @@ def local_cloaking_cap(n_originals: int) -> int:
 
 
 def count_closer_avatars(original_coordinates: np.ndarray, avatar_coordinates: np.ndarray) -> CloserAvatars:
-    """Counts of avatars strictly closer to original ``i`` than avatar ``i``, from bounded k-NN queries.
+    """Counts of avatars strictly closer to original ``i`` than avatar ``i``, from growing k-NN queries.
 
-    A first query of ``LOCAL_CLOAKING_MIN_CAP`` neighbours settles most originals; those
-    whose neighbours are all closer are queried again with four times as many, then
-    with :func:`local_cloaking_cap` neighbours (never more than there are avatars). A count equal to the last ``k`` means "at
-    least k". The median is exact unless more than half the counts reach that ``k``, in
-    which case it is reported as ``k`` with ``at_least`` set.
+    A query of ``LOCAL_CLOAKING_MIN_CAP`` neighbours gives every count below that exactly;
+    counts that reach it stay "at least" that many unless the median needs them, in
+    which case those originals are queried again with four times as many neighbours,
+    then with :func:`local_cloaking_cap` (never more than there are avatars). The
+    median is exact unless more than half the counts reach the last ``k``; it is then
+    reported as that ``k`` with ``at_least`` set. ``censored_at`` is the last ``k``:
+    a count equal to it means "at least".
     """
     n_rows, n_avatars = len(original_coordinates), len(avatar_coordinates)
     own_distances = np.linalg.norm(original_coordinates - avatar_coordinates, axis=1)
@@ -182,19 +186,17 @@ def count_closer_avatars(original_coordinates: np.ndarray, avatar_coordinates: n
     pending = np.arange(n_rows)
     cap = local_cloaking_cap(n_rows)
     levels = (LOCAL_CLOAKING_MIN_CAP, 4 * LOCAL_CLOAKING_MIN_CAP, cap)
-    k_values = dict.fromkeys(min(k, cap, n_avatars) for k in levels)
-    for k in k_values:
+    for k in dict.fromkeys(min(level, cap, n_avatars) for level in levels):
         chunk_rows = max(1, LOCAL_CLOAKING_BUDGET // 4 // k)
         for start in range(0, len(pending), chunk_rows):
             rows = pending[start: start + chunk_rows]
             distances, _ = tree.query(original_coordinates[rows], k=k, workers=-1)
             counts[rows] = np.sum(distances.reshape(len(rows), k) < own_distances[rows, None], axis=1)
         pending = pending[counts[pending] == k]
-        if len(pending) == 0:
+        if n_rows - len(pending) > n_rows // 2:  # both middle counts are exact: the median is known
             break
-    censored = k < n_avatars
-    at_least = bool(censored and np.sum(counts >= k) > (n_rows - 1) // 2)
-    return CloserAvatars(counts, float(np.median(counts)), at_least)
+    at_least = bool(k < n_avatars and n_rows - len(pending) <= n_rows // 2)
+    return CloserAvatars(counts, float(np.median(counts)), at_least, k)
 
 
 def _comparable(frame: pd.DataFrame, kinds: Mapping[str, Kind]) -> pd.DataFrame:
