@@ -7,6 +7,7 @@ written to disk); only the bundled demo file goes through Streamlit's cache.
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -75,6 +76,15 @@ def current_settings() -> Settings:
 
 def run() -> GenerationRun | None:
     return st.session_state.get("run")
+
+
+def run_files(current: GenerationRun, builders: dict[str, Callable[[], str | bytes]]) -> dict[str, str | bytes]:
+    """The run's downloadable files, built once per run and kept for this session."""
+    held = st.session_state.get("run_files")
+    if held is None or held[0] is not current:
+        held = (current, {name: build() for name, build in builders.items()})
+        st.session_state["run_files"] = held
+    return held[1]
 
 
 def require_table() -> LoadedTable:

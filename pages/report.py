@@ -13,20 +13,27 @@ st.title("Report and downloads")
 run = state.require_run()
 st.write(run.summary())
 stem = run.table_name.rsplit(".", 1)[0]
+with st.spinner("Preparing the files…"):
+    files = state.run_files(run, {
+        "avatars": lambda: csv_bytes(run.avatars),
+        "metrics": lambda: json.dumps(run_metrics(run), indent=2, allow_nan=False),
+        "report": lambda: build_html_report(run),
+    })
 
 st.subheader("Share")
 st.download_button(
-    "Avatars (CSV, shuffled)", lambda: csv_bytes(run.avatars), file_name=f"{stem}_avatars.csv", mime="text/csv",
-    icon=":material/download:", type="primary",
+    "Avatars (CSV, shuffled)", files["avatars"], file_name=f"{stem}_avatars.csv", mime="text/csv",
+    icon=":material/download:", type="primary", on_click="ignore",
     help="The avatars in random order: no row is linked to a real person's row.",
 )
 st.download_button(
-    "Metrics (JSON)", lambda: json.dumps(run_metrics(run), indent=2, allow_nan=False), file_name=f"{stem}_metrics.json",
-    mime="application/json", icon=":material/data_object:",
+    "Metrics (JSON)", files["metrics"], file_name=f"{stem}_metrics.json", mime="application/json",
+    icon=":material/data_object:", on_click="ignore",
 )
 st.download_button(
-    "Report (HTML, opens offline)", lambda: build_html_report(run), file_name=f"{stem}_report.html", mime="text/html",
-    icon=":material/description:", help="Parameters, metrics with their meaning, and the figures, in one file.",
+    "Report (HTML, opens offline)", files["report"], file_name=f"{stem}_report.html", mime="text/html",
+    icon=":material/description:", on_click="ignore",
+    help="Parameters, metrics with their meaning, and the figures, in one file.",
 )
 
 if run.avatarizer.paired_avatars_ is not None:
@@ -38,6 +45,7 @@ if run.avatarizer.paired_avatars_ is not None:
         )
         understood = st.checkbox("I understand: this file must stay private.")
         st.download_button(
-            "Paired avatars (CSV)", lambda: csv_bytes(run.avatarizer.paired_avatars_), file_name=f"{stem}_PAIRED_private.csv",
-            mime="text/csv", disabled=not understood, icon=":material/lock:",
+            "Paired avatars (CSV)", csv_bytes(run.avatarizer.paired_avatars_) if understood else b"",
+            file_name=f"{stem}_PAIRED_private.csv", mime="text/csv", disabled=not understood, icon=":material/lock:",
+            on_click="ignore",
         )
