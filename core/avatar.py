@@ -30,6 +30,8 @@ def neighbours_excluding_self(coordinates: np.ndarray, k: int) -> tuple[np.ndarr
     n_rows = len(coordinates)
     tree = cKDTree(coordinates, balanced_tree=False, compact_nodes=False)
     distances, indices = tree.query(coordinates, k=k + 1, workers=-1)
+    if np.array_equal(indices[:, 0], np.arange(n_rows)):  # the usual case: no copy
+        return distances[:, 1:], indices[:, 1:]
     is_self = indices == np.arange(n_rows)[:, None]
     is_self[~is_self.any(axis=1), -1] = True
     keep = ~is_self
@@ -44,14 +46,17 @@ def neighbour_weights(distances: np.ndarray, rng: np.random.Generator) -> np.nda
     all duplicates gets every distance set to 1.
     """
     n_rows, k = distances.shape
-    positive = np.where(distances > 0, distances, np.inf)
-    floor = positive.min(axis=1, keepdims=True)
-    floor[~np.isfinite(floor)] = 1.0
-    distances = np.where(distances > 0, distances, floor)
-    exponential = rng.exponential(1.0, size=(n_rows, k))
-    ranks = rng.permuted(np.broadcast_to(np.arange(k), (n_rows, k)), axis=1)  # a uniform permutation per row
-    unnormalised = exponential * np.exp2(-ranks) / distances
-    return unnormalised / unnormalised.sum(axis=1, keepdims=True)
+    zero = distances <= 0
+    if zero.any():
+        floor = np.where(zero, np.inf, distances).min(axis=1, keepdims=True)
+        floor[~np.isfinite(floor)] = 1.0
+        distances = np.where(zero, floor, distances)
+    weights = rng.exponential(1.0, size=(n_rows, k))
+    ranks = rng.permuted(np.broadcast_to(np.arange(k, dtype=np.int32), (n_rows, k)), axis=1)  # a permutation per row
+    np.ldexp(weights, -ranks, out=weights)  # E_j * 2^(-pi_j), exactly, in place
+    weights /= distances
+    weights /= weights.sum(axis=1, keepdims=True)
+    return weights
 
 
 def combine_neighbours(
