@@ -189,10 +189,16 @@ def profile_columns(frame: pd.DataFrame, kinds: Mapping[str, Kind]) -> list[Colu
     return profiles
 
 
-def column_warning_lines(profiles: list[ColumnProfile]) -> list[str]:
-    """The profiles' warnings as lines to print, the many "few values" suggestions merged into one."""
+def column_warning_lines(profiles: list[ColumnProfile], kinds: Mapping[str, str] | None = None) -> list[str]:
+    """The profiles' warnings as lines to print, the many "few values" suggestions merged into one.
+
+    With ``kinds`` (the kinds now chosen), a column already made categorical gets no "few values" suggestion.
+    """
     lines = [w.message for p in profiles for w in p.warnings if w.kind is not WarningKind.FEW_VALUES]
-    few = [p.name for p in profiles if any(w.kind is WarningKind.FEW_VALUES for w in p.warnings)]
+    few = [
+        p.name for p in profiles
+        if any(w.kind is WarningKind.FEW_VALUES for w in p.warnings) and (kinds or {}).get(p.name, "numeric") == "numeric"
+    ]
     if few:
         names = ", ".join(f"'{name}'" for name in few)
         lines.append(

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from core.errors import InputError
-from core.plan import KIND_LABELS, ROLES, plan_from_table
+from core.plan import KIND_LABELS, ROLES, code_like_columns, plan_from_table, with_kind
 from core.schema import apply_kinds, column_warning_lines, resolve_kinds
 from dashboard import state
 
@@ -51,7 +51,7 @@ st.write(
 )
 edited = st.data_editor(
     st.session_state["plan_table"],
-    key=f"plan_editor_{loaded.source_id}",
+    key=f"plan_editor_{loaded.source_id}_{st.session_state.get('plan_editor_version', 0)}",
     hide_index=True,
     height=min(36 * (frame.shape[1] + 1) + 3, 800),
     disabled=["column", "missing (%)", "distinct values", "warnings"],
@@ -64,8 +64,16 @@ edited = st.data_editor(
         "warnings": st.column_config.TextColumn("warnings", width="medium"),
     },
 )
-for line in column_warning_lines(loaded.profiles):
+for line in column_warning_lines(loaded.profiles, dict(zip(edited["column"], edited["kind"]))):
     st.warning(line, icon=":material/warning:")
+codes = code_like_columns(edited, loaded.profiles)
+if codes and st.button(
+    f"Treat the {len(codes)} code-like column{'s' if len(codes) > 1 else ''} as categorical",
+    icon=":material/category:", help="Their values are then drawn among the neighbours' values, never averaged.",
+):
+    st.session_state["plan_table"] = with_kind(edited, codes, "categorical")
+    st.session_state["plan_editor_version"] = st.session_state.get("plan_editor_version", 0) + 1
+    st.rerun()
 st.session_state["plan_table"] = edited
 plan = plan_from_table(edited, loaded.profiles)
 try:

@@ -166,3 +166,15 @@ def test_tradeoff_page_sweeps_advises_compares_and_takes_a_setting(generations):
     assert generations == ["demo_clinical.csv"]
     assert app.session_state["run"].settings.k == 20
     visit(app, "pages/utility.py")
+
+
+def test_code_like_columns_can_be_made_categorical_in_one_click():
+    app = start()
+    app.radio(key="source").set_value("Upload a file").run()
+    data = b"flag,arm,x\n" + b"".join(f"{i % 2},{i % 4},{i * 1.37:.2f}\n".encode() for i in range(60))
+    app.file_uploader(key="upload").set_value(("codes.csv", data, "text/csv")).run()
+    app.button[0].click().run()
+    assert not app.exception
+    assert app.session_state["plan"].kinds == {"flag": "categorical", "arm": "categorical"}
+    assert not [b for b in app.button if "code-like" in b.label]
+    assert not [w for w in app.warning if "whole values" in w.value]
