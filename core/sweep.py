@@ -83,6 +83,11 @@ class SweepPoint:
         values = [v for v in self.values.get(metric, []) if v is not None]
         return float(np.std(values, ddof=1)) if len(values) > 1 else (0.0 if values else None)
 
+    def formatted(self, metric: str) -> str:
+        """``mean ± spread`` with two decimals, or "n/a"."""
+        mean = self.mean(metric)
+        return "n/a" if mean is None else f"{mean:.2f} ± {self.spread(metric):.2f}"
+
     def meets_targets(self) -> bool:
         return not self.missed_targets()
 
@@ -154,13 +159,8 @@ def sweep_table(points: Sequence[SweepPoint]) -> list[str]:
         "hidden_rate": "hidden rate (%)", "local_cloaking": "local cloaking", "distance_to_closest": "dist. to closest",
     }
     header = f"{'setting':<28}" + "".join(f"{label:>20}" for label in columns.values()) + "  privacy targets"
-
-    def cell(point: SweepPoint, name: str) -> str:
-        mean, spread = point.mean(name), point.spread(name)
-        return "n/a" if mean is None else f"{mean:.2f} ± {spread:.2f}"
-
     rows = [
-        f"{point.setting.label:<28}" + "".join(f"{cell(point, name):>20}" for name in columns)
+        f"{point.setting.label:<28}" + "".join(f"{point.formatted(name):>20}" for name in columns)
         + ("  met" if point.meets_targets() else "  missed: " + ", ".join(point.missed_targets()))
         for point in points
     ]

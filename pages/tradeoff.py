@@ -106,11 +106,9 @@ if len(points) >= 2:
     first, second = st.columns(2)
     a = first.selectbox("First", range(len(points)), index=0, format_func=labels.__getitem__, key="compare_a")
     b = second.selectbox("Second", range(len(points)), index=1, format_func=labels.__getitem__, key="compare_b")
-    rows = {
-        LABELS[name]: [
-            "n/a" if p.mean(name) is None else f"{p.mean(name):.2f} ± {p.spread(name):.2f}" for p in (points[a], points[b])
-        ]
-        for name in LABELS
-    }
-    st.table({"metric": list(rows), labels[a]: [v[0] for v in rows.values()], labels[b]: [v[1] for v in rows.values()]})
+    st.table({
+        "metric": list(LABELS.values()),
+        labels[a]: [points[a].formatted(name) for name in LABELS],
+        labels[b]: [points[b].formatted(name) for name in LABELS],
+    })
     st.plotly_chart(figures.comparison_figure(points[a], points[b]), theme=None, key="comparison")
