@@ -30,7 +30,6 @@ from core.schema import Kind, apply_kinds, resolve_kinds
 from core.validation import check_seed, check_whole_number
 
 DEFAULT_NCP = 5
-HOLDOUT_KINDS = ("real", "given", "approximate")
 
 
 @dataclass
