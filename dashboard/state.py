@@ -88,18 +88,18 @@ def run_files(current: GenerationRun, builders: dict[str, Callable[[], str | byt
 
 
 def require_table() -> LoadedTable:
-    loaded = table()
-    if loaded is None:
-        st.info("No table yet: choose one on the Data page.")
-        st.page_link("pages/data.py", label="Go to Data", icon=":material/table:")
-        st.stop()
-    return loaded
+    return _required(table(), "No table yet: choose one on the Data page.", "pages/data.py", "Data", ":material/table:")
 
 
 def require_run() -> GenerationRun:
-    current = run()
-    if current is None:
-        st.info("No avatars yet: generate them on the Generate page.")
-        st.page_link("pages/generate.py", label="Go to Generate", icon=":material/auto_awesome:")
+    return _required(run(), "No avatars yet: generate them on the Generate page.", "pages/generate.py", "Generate",
+                     ":material/auto_awesome:")
+
+
+def _required(value, message: str, page: str, label: str, icon: str):
+    """``value``, or a note with a link to the page that makes it, and the page stops there."""
+    if value is None:
+        st.info(message)
+        st.page_link(page, label=f"Go to {label}", icon=icon)
         st.stop()
-    return current
+    return value
