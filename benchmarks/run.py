@@ -32,10 +32,15 @@ from scipy.spatial import cKDTree
 
 from benchmarks.tables import benchmark_csv
 from core.io import read_table
+from core.metrics.evaluation import evaluate_avatarization
 from core.pipeline import Avatarizer
+from core.run import ColumnPlan, Settings, build_avatarizer
+from core.sweep import run_sweep, sweep_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 PEER_MAX_ROWS = 100_000
+SWEEP_ROWS = 10_000
+SWEEP_K = "2,5,10,20,50"
 DATA = ROOT / "benchmarks" / "data"
 RESULTS = ROOT / "benchmarks" / "RESULTS.md"
 COMMANDS = {
@@ -89,7 +94,44 @@ def bench_size(n_rows: int, repeats: int, folder: Path) -> dict:
     )
     timings = json.loads(metrics.read_text())["timings_s"]
     return {"rows": n_rows, "table_mb": table_mb, "io_floor": io_floor, "knn_floor": knn_floor,
-            "measures": measures, "timings": timings, "peer": peer_line(n_rows, repeats)}
+            "measures": measures, "timings": timings, "peer": peer_line(n_rows, repeats),
+            "sweep": sweep_line(path, repeats, folder) if n_rows == SWEEP_ROWS else None}
+
+
+def sweep_line(path: Path, repeats: int, folder: Path) -> str:
+    """The trade-off sweep (5 k values x 3 seeds, every run scored) against one scored Avatar run at the largest k.
+
+    Both with the default holdout, as commands (fresh processes) and in process.
+    """
+    common = ["--seed", "0", "--ncp", "5"]
+    sweep = [sys.executable, "-m", "core", "sweep", str(path), "--k", SWEEP_K, "--seeds", "3", *common,
+             "--json", str(folder / "sweep.json")]
+    single = [sys.executable, "-m", "core", "avatarize", str(path), "--k", SWEEP_K.split(",")[-1], *common,
+              "--out", str(folder / "single.csv"), "--json", str(folder / "single.json")]
+    sweep_seconds = median_of(repeats, lambda: timed_command(sweep))[0]
+    single_seconds = median_of(repeats, lambda: timed_command(single))[0]
+    frame, largest = read_table(path), int(SWEEP_K.split(",")[-1])
+
+    def in_process(run) -> float:
+        start = time.perf_counter()
+        run()
+        return time.perf_counter() - start
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        settings = sweep_settings([int(k) for k in SWEEP_K.split(",")])
+        sweep_in_process = statistics.median(in_process(
+            lambda: run_sweep(frame, ColumnPlan(), Settings(seed=0, ncp=5), settings, n_seeds=3)
+        ) for _ in range(repeats))
+        single_in_process = statistics.median(in_process(
+            lambda: evaluate_avatarization(build_avatarizer(ColumnPlan(), Settings(k=largest, seed=0, ncp=5)).fit(frame))
+        ) for _ in range(repeats))
+    return (
+        f"Trade-off sweep, {SWEEP_ROWS:,} rows, k = {SWEEP_K} x 3 seeds, every run scored, against one scored "
+        f"Avatar run at k = {largest}: as commands {sweep_seconds:.2f} s / {single_seconds:.2f} s = "
+        f"{sweep_seconds / single_seconds:.1f}x; in process {sweep_in_process:.2f} s / {single_in_process:.2f} s = "
+        f"{sweep_in_process / single_in_process:.1f}x."
+    )
 
 
 def peer_line(n_rows: int, repeats: int) -> str:
@@ -171,6 +213,8 @@ def write_results(results: list[dict]) -> str:
         lines += ["", "Inside `--json` (seconds): " + ", ".join(
             f"{name} {timings[name]:.2f}" for name in metric_names if name in timings) + ".", ""]
         lines += [result["peer"], ""]
+        if result["sweep"]:
+            lines += [result["sweep"], ""]
     text = "\n".join(lines)
     RESULTS.write_text(text)
     return text

@@ -51,8 +51,9 @@ if closest.value is not None:
         "ratio of the two distances",
     ), theme=None, key="ratio")
 if cloaking.value is not None:
+    censored = cloaking.breakdown["censored_at"]
     st.plotly_chart(figures.distance_histogram_figure(
         cloaking.breakdown["counts"], cloaking.target,
         "For each person: how many avatars are closer to them than their own",
-        f"number of avatars ({cloaking.breakdown['censored_at']} means {cloaking.breakdown['censored_at']} or more)",
+        "number of avatars" + ("" if censored is None else f" ({censored} means {censored} or more)"),
     ), theme=None, key="cloaking")

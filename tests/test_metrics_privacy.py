@@ -9,7 +9,7 @@ from scipy.spatial.distance import cdist
 
 from core.metrics import privacy
 from core.metrics.evaluation import evaluate
-from core.metrics.privacy import count_closer_avatars, privacy_metrics
+from core.metrics.privacy import PrivacyReference, count_closer_avatars, privacy_metrics
 from core.pipeline import Avatarizer
 from core.schema import apply_kinds, resolve_kinds
 from tests.conftest import mixed_table
@@ -49,7 +49,7 @@ def test_fast_paths_equal_the_brute_force_definitions(n, seed, spread, duplicate
         originals[: n // 2] = originals[0]
     avatars = originals + rng.normal(scale=spread, size=(n, 3))
     frame, kinds = frames(n)
-    results = privacy_metrics(originals, avatars, frame, frame, kinds, paired=True)
+    results = privacy_metrics(PrivacyReference.of(originals, frame, kinds), avatars, frame, paired=True)
     expected = brute_force(originals, avatars)
     for name, value in expected.items():
         assert results[name].value == pytest.approx(value), name
@@ -61,7 +61,27 @@ def test_local_cloaking_cap_bounds_the_query():
     assert privacy.local_cloaking_cap(200_000) == 83
 
 
+@pytest.mark.parametrize("exact_pairs", [0, privacy.EXACT_COUNT_PAIRS])
+@pytest.mark.parametrize("seed", range(4))
+def test_both_counting_paths_equal_the_brute_force_counts(monkeypatch, exact_pairs, seed):
+    monkeypatch.setattr(privacy, "EXACT_COUNT_PAIRS", exact_pairs)  # 0: growing k-NN queries
+    rng = np.random.default_rng(seed)
+    originals = rng.normal(size=(400, 3))
+    originals[:50] = originals[0]  # duplicates
+    avatars = originals + rng.normal(scale=[0.05, 0.5, 2.0][seed % 3], size=(400, 3))
+    avatars[:5] = originals[:5]  # copies: nothing is strictly closer
+    closer = count_closer_avatars(originals, avatars)
+    distances = cdist(originals, avatars)
+    expected = (distances < np.diag(distances)[:, None]).sum(axis=1)
+    assert (closer.censored_at is None) == (exact_pairs > 0) and not closer.at_least
+    # growing queries: counts at the last k mean "at least"
+    censored = expected if closer.censored_at is None else np.minimum(expected, closer.censored_at)
+    assert np.array_equal(closer.counts, censored)
+    assert closer.median == np.median(expected)
+
+
 def test_local_cloaking_reports_a_lower_bound_past_the_cap(monkeypatch):
+    monkeypatch.setattr(privacy, "EXACT_COUNT_PAIRS", 0)
     monkeypatch.setattr(privacy, "LOCAL_CLOAKING_MAX_CAP", 4)
     originals = np.arange(100.0)[:, None]
     avatars = originals[::-1].copy()  # own avatars far away
@@ -91,7 +111,7 @@ def test_direct_match_protections_hand_computed():
     kinds = resolve_kinds(originals)
     originals, avatars = apply_kinds(originals, kinds), apply_kinds(avatars, kinds)
     coordinates = np.arange(4.0)[:, None]
-    results = privacy_metrics(coordinates, coordinates + 0.5, originals, avatars, kinds, paired=True)
+    results = privacy_metrics(PrivacyReference.of(coordinates, originals, kinds), coordinates + 0.5, avatars, paired=True)
     # row (1, a) is found among the avatars: 1 of 4 rows
     assert results["row_direct_match_protection"].value == 75.0
     # id_like: m = 1/4, u = 4/4 -> 75; flag: m = 2/4, u = 2/4 -> 75; min 75

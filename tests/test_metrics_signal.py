@@ -3,7 +3,16 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from core.metrics.binning import bin_count, binned_distribution, common_grid, hellinger_distance, skewness
+from core.metrics.binning import (
+    SortedColumns,
+    bin_count,
+    binned_distribution,
+    column_distances,
+    common_grid,
+    hellinger_distance,
+    pooled_skewness,
+    skewness,
+)
 from core.metrics.signal import correlation_difference_ratio, hellinger_mean, multivariate_hellinger
 from core.schema import Kind, apply_kinds, resolve_kinds
 
@@ -79,9 +88,39 @@ def test_skewness_rule_is_biased_fisher_pearson():
     assert skewness(values) == pytest.approx(stats.skew(values))
 
 
+def test_pooled_skewness_from_the_two_samples_moments():
+    # 0, 0, 0 pooled with 0, 10: mean 2, m2 = 16, m3 = 96, skew 1.5, as the five values together
+    pooled = pooled_skewness(SortedColumns.of(np.array([[0.0], [0], [0]])), SortedColumns.of(np.array([[0.0], [10]])))
+    assert pooled[0] == pytest.approx(1.5)
+    rng = np.random.default_rng(4)
+    first, second = rng.gamma(2.0, size=(300, 3)), rng.normal(5.0, 2.0, size=(120, 3))
+    expected = stats.skew(np.concatenate([first, second]), axis=0)
+    np.testing.assert_allclose(pooled_skewness(SortedColumns.of(first), SortedColumns.of(second)), expected)
+
+
 @pytest.mark.parametrize(("minimum", "maximum", "expected"), [(0, 10, 20), (0, 100, 75), (0, 1000, 200), (0, 26, 20), (0, 30, 22)])
 def test_bin_count_formula_at_its_three_regimes(minimum, maximum, expected):
     assert bin_count(minimum, maximum) == expected
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_all_columns_at_once_equal_one_grid_per_column(seed):
+    rng = np.random.default_rng(seed)
+
+    def sample(n, scale):
+        return np.column_stack([
+            rng.normal(0, scale, n), rng.exponential(scale, n), np.full(n, 2.0),  # symmetric, skewed, constant
+            rng.integers(0, 3, n) * 1.0, rng.lognormal(0, 1, n) * 300, -rng.exponential(1, n),  # ties, wide, left-skewed
+        ])
+
+    first, second = sample(700, 1.0), sample(450, 1.3)
+    expected = []
+    for column in range(first.shape[1]):
+        grid = common_grid(np.concatenate([first[:, column], second[:, column]]))
+        expected.append(hellinger_distance(binned_distribution(first[:, column], grid),
+                                           binned_distribution(second[:, column], grid)))
+    distances = column_distances(SortedColumns.of(first), SortedColumns.of(second))
+    np.testing.assert_allclose(distances, expected, rtol=0, atol=1e-12)
 
 
 def test_missing_values_are_one_more_bin():

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from core.errors import InputError
-from core.metrics.privacy import NOT_PAIRED, privacy_metrics
+from core.metrics.privacy import NOT_PAIRED, PrivacyReference, privacy_metrics
 from core.metrics.result import MetricResult
 from core.metrics.signal import correlation_difference_ratio, hellinger_mean, multivariate_hellinger
 from core.metrics.space import MetricSpaces
@@ -219,13 +219,12 @@ def score(
     start = time.perf_counter()
     space = spaces.of(originals, kinds)
     n_axes = min(ncp or DEFAULT_NCP, len(space.projection.components_))
-    original_coordinates = space.projection.transform(space.table, n_axes)
+    reference = space.kept(("privacy", n_axes), lambda: PrivacyReference.of(
+        space.projection.transform(space.table, n_axes), originals, kinds
+    ))
     avatar_coordinates = space.projection.transform(space.codec.encode(avatars), n_axes)
     timings["privacy projection"] = time.perf_counter() - start
-    privacy = timed(
-        "privacy", privacy_metrics, original_coordinates, avatar_coordinates, originals, avatars, kinds, paired,
-        unpaired_reason,
-    )
+    privacy = timed("privacy", privacy_metrics, reference, avatar_coordinates, avatars, paired, unpaired_reason)
     return Evaluation(
         holdout=holdout_kind,
         rows={"working": len(working), "holdout": len(holdout), "avatars": len(avatars)},

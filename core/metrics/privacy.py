@@ -9,10 +9,12 @@ Decisions written down here:
 - an original is *hidden* when at least one other avatar is strictly closer to it
   than its own avatar (a tie with its own avatar does not hide it), so that the
   hidden rate is the share of originals whose local cloaking is at least 1;
-- local cloaking counts avatars strictly closer than the own avatar; counts are
-  exact up to a cap (:func:`local_cloaking_cap`: 256 up to 65 536 originals, 16 from a
-  million), so that the cost stays that of one bounded k-NN query; when more than
-  half the originals reach the cap, the median is reported as the cap with ``at_least`` set;
+- local cloaking counts avatars strictly closer than the own avatar; every count is
+  exact up to ``EXACT_COUNT_PAIRS`` original-avatar pairs (about 11 600 x 11 600);
+  beyond, counts are exact up to a cap (:func:`local_cloaking_cap`: 256 up to 65 536
+  originals, 16 from a million), so that the cost stays that of bounded k-NN queries;
+  when more than half the originals reach the cap, the median is reported as the cap
+  with ``at_least`` set;
 - rows and values are compared on the typed values (missing equals missing);
 - the unique-value share ``u_v`` is the number of distinct values of ``v`` among the
   originals (missing counting as one value) divided by the number of originals.
@@ -33,6 +35,9 @@ from core.schema import Kind
 LOCAL_CLOAKING_BUDGET = 2**24
 LOCAL_CLOAKING_MIN_CAP = 16
 LOCAL_CLOAKING_MAX_CAP = 256
+EXACT_COUNT_PAIRS = 2**27  # originals x avatars up to which every count is exact (radius counts)
+COUNTING_LEAF_SIZE = 64  # radius counts of hundreds of avatars: big leaves, half the time of 16
+STRICTLY_CLOSER = 1 - 1e-9  # radius factor: rounding never counts the own avatar, ties are not closer
 TARGETS = {
     "hidden_rate": 90.0,
     "local_cloaking": 5.0,
@@ -85,24 +90,46 @@ def _result(name: str, value: float | None, reason: str | None = None, breakdown
     )
 
 
+@dataclass(frozen=True)
+class PrivacyReference:
+    """The originals' side of the privacy metrics, computed once for any number of avatar sets (a sweep)."""
+
+    coordinates: np.ndarray
+    tree: cKDTree | None  # over the coordinates; None below two originals
+    kinds: Mapping[str, Kind]
+    rows: pd.DataFrame  # typed values, comparable with ``==`` (see :func:`_comparable`)
+    row_hashes: np.ndarray
+    unique_shares: dict[str, float]  # u_v: distinct values of v / originals
+
+    @classmethod
+    def of(cls, coordinates: np.ndarray, originals: pd.DataFrame, kinds: Mapping[str, Kind]) -> PrivacyReference:
+        rows = _comparable(originals, kinds)
+        return cls(
+            coordinates=coordinates,
+            tree=cKDTree(coordinates) if len(coordinates) >= 2 else None,
+            kinds=kinds,
+            rows=rows,
+            row_hashes=pd.util.hash_pandas_object(rows, index=False).to_numpy(),
+            unique_shares={name: rows[name].nunique(dropna=False) / len(rows) for name in rows.columns},
+        )
+
+
 def privacy_metrics(
-    original_coordinates: np.ndarray,
+    reference: PrivacyReference,
     avatar_coordinates: np.ndarray,
-    originals: pd.DataFrame,
     avatars: pd.DataFrame,
-    kinds: Mapping[str, Kind],
     paired: bool,
     unpaired_reason: str = NOT_PAIRED,
 ) -> dict[str, MetricResult]:
     """The six metrics of SPEC section 6, keyed by their JSON names.
 
-    ``original_coordinates`` and ``avatar_coordinates`` are the rows of ``originals`` and
-    ``avatars`` in the latent space; with ``paired``, avatar ``i`` was made from original ``i``;
-    without, the metrics that need pairing are not applicable, for ``unpaired_reason``.
+    ``avatar_coordinates`` are the rows of ``avatars`` in the latent space of ``reference``;
+    with ``paired``, avatar ``i`` was made from original ``i``; without, the metrics that
+    need pairing are not applicable, for ``unpaired_reason``.
     """
     results = {}
     if paired:
-        closer = count_closer_avatars(original_coordinates, avatar_coordinates)
+        closer = count_closer_avatars(reference.coordinates, avatar_coordinates)
         results["hidden_rate"] = _result("hidden_rate", float(100 * np.mean(closer.counts >= 1)))
         results["local_cloaking"] = _result(
             "local_cloaking", closer.median,
@@ -112,8 +139,8 @@ def privacy_metrics(
         results["hidden_rate"] = _result("hidden_rate", None, unpaired_reason)
         results["local_cloaking"] = _result("local_cloaking", None, unpaired_reason)
 
-    if len(original_coordinates) >= 2:
-        distances, _ = cKDTree(original_coordinates).query(avatar_coordinates, k=2, workers=-1)
+    if reference.tree is not None:
+        distances, _ = reference.tree.query(avatar_coordinates, k=2, workers=-1)
         nearest, second = distances[:, 0], distances[:, 1]
         with np.errstate(divide="ignore", invalid="ignore"):
             ratios = np.where(second > 0, nearest / second, 1.0)
@@ -127,19 +154,15 @@ def privacy_metrics(
         for name in ("distance_to_closest", "closest_distances_ratio"):
             results[name] = _result(name, None, "Not applicable: it needs at least two originals.")
 
-    original_rows, avatar_rows = _comparable(originals, kinds), _comparable(avatars, kinds)
-    original_hashes = pd.util.hash_pandas_object(original_rows, index=False).to_numpy()
-    avatar_hashes = pd.util.hash_pandas_object(avatar_rows, index=False).to_numpy()
-    found = np.isin(original_hashes, avatar_hashes)
+    avatar_rows = _comparable(avatars, reference.kinds)
+    found = np.isin(reference.row_hashes, pd.util.hash_pandas_object(avatar_rows, index=False).to_numpy())
     results["row_direct_match_protection"] = _result(
         "row_direct_match_protection", float(100 * (1 - found.mean())), breakdown={"rows_found": int(found.sum())}
     )
     if paired:
         per_variable = []
-        for name in original_rows.columns:
-            own, copy = original_rows[name].to_numpy(), avatar_rows[name].to_numpy()
-            match_share = float(np.mean(own == copy))
-            unique_share = original_rows[name].nunique(dropna=False) / len(original_rows)
+        for name, unique_share in reference.unique_shares.items():
+            match_share = float(np.mean(reference.rows[name].to_numpy() == avatar_rows[name].to_numpy()))
             per_variable.append({
                 "variable": name, "match_share": match_share, "unique_share": float(unique_share),
                 "protection": float(100 * (1 - match_share * unique_share)),
@@ -160,7 +183,7 @@ class CloserAvatars:
     counts: np.ndarray
     median: float
     at_least: bool
-    censored_at: int
+    censored_at: int | None  # a count equal to it means "at least"; None: every count exact
 
 
 def local_cloaking_cap(n_originals: int) -> int:
@@ -169,18 +192,27 @@ def local_cloaking_cap(n_originals: int) -> int:
 
 
 def count_closer_avatars(original_coordinates: np.ndarray, avatar_coordinates: np.ndarray) -> CloserAvatars:
-    """Counts of avatars strictly closer to original ``i`` than avatar ``i``, from growing k-NN queries.
+    """Counts of avatars strictly closer to original ``i`` than avatar ``i``.
 
-    A query of ``LOCAL_CLOAKING_MIN_CAP`` neighbours gives every count below that exactly;
+    Up to ``EXACT_COUNT_PAIRS`` original-avatar pairs, every count is exact: one radius
+    count per original (closer by more than one part in a billion, so that rounding
+    never counts the own avatar). Beyond, growing k-NN queries bound the work:
+    a query of ``LOCAL_CLOAKING_MIN_CAP`` neighbours gives every count below that exactly;
     counts that reach it stay "at least" that many unless the median needs them, in
     which case those originals are queried again with four times as many neighbours,
     then with :func:`local_cloaking_cap` (never more than there are avatars). The
     median is exact unless more than half the counts reach the last ``k``; it is then
     reported as that ``k`` with ``at_least`` set. ``censored_at`` is the last ``k``:
-    a count equal to it means "at least".
+    a count equal to it means "at least" (``None`` when every count is exact).
     """
     n_rows, n_avatars = len(original_coordinates), len(avatar_coordinates)
     own_distances = np.linalg.norm(original_coordinates - avatar_coordinates, axis=1)
+    if n_rows * n_avatars <= EXACT_COUNT_PAIRS:  # at most that many pairs to count: count them all
+        counts = cKDTree(avatar_coordinates, leafsize=COUNTING_LEAF_SIZE).query_ball_point(
+            original_coordinates, own_distances * STRICTLY_CLOSER, return_length=True, workers=-1
+        ).astype(np.int64)
+        counts[own_distances == 0] = 0  # a copy: no avatar can be strictly closer
+        return CloserAvatars(counts, float(np.median(counts)), False, None)
     tree = cKDTree(avatar_coordinates, balanced_tree=False, compact_nodes=False)
     counts = np.zeros(n_rows, dtype=np.int64)
     pending = np.arange(n_rows)

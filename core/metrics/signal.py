@@ -11,7 +11,13 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from core.metrics.binning import binned_distribution, common_grid, hellinger_distance
+from core.metrics.binning import (
+    SortedColumns,
+    binned_distribution,
+    column_distances,
+    common_grid,
+    hellinger_distance,
+)
 from core.metrics.result import MetricResult
 from core.metrics.space import MetricSpace
 from core.schema import Kind
@@ -37,7 +43,7 @@ CORRELATION_TEXT = (
 )
 MULTIVARIATE_BANDS = ((0.1, "almost identical"), (0.3, "good fidelity"), (float("inf"), "distorted"))
 KAPPA_ROWS = 2000
-AXIS_BLOCK = 16  # axes transformed at a time, so that memory stays at 16 columns per row
+AXIS_BLOCK_VALUES = 2**22  # coordinates transformed at a time per sample: 32 MB, whatever the row count
 
 
 def numeric_values(column: pd.Series) -> np.ndarray:
@@ -113,7 +119,7 @@ def multivariate_hellinger(
     that projection already fitted on ``working``.
     """
     space = space or MetricSpace.fit(working, kinds)
-    projection, working_table, avatar_table = space.projection, space.table, space.codec.encode(avatars)
+    projection, avatar_table = space.projection, space.codec.encode(avatars)
     n_axes = projection.n_components_
     if n_axes == 0:
         return MetricResult(
@@ -124,15 +130,12 @@ def multivariate_hellinger(
     eigenvalues = projection.eigenvalues_[:n_axes]
     weights = eigenvalues / eigenvalues.sum()
     distances = np.empty(n_axes)
-    for start in range(0, n_axes, AXIS_BLOCK):
-        axes = slice(start, min(start + AXIS_BLOCK, n_axes))
-        wo = projection.transform(working_table, axes)
-        wa = projection.transform(avatar_table, axes)
-        for offset in range(wo.shape[1]):
-            grid = common_grid(np.concatenate([wo[:, offset], wa[:, offset]]))
-            distances[start + offset] = hellinger_distance(
-                binned_distribution(wo[:, offset], grid), binned_distribution(wa[:, offset], grid)
-            )
+    block = max(1, AXIS_BLOCK_VALUES // max(space.table.n_rows, avatar_table.n_rows, 1))
+    for start in range(0, n_axes, block):
+        axes = slice(start, min(start + block, n_axes))
+        distances[axes] = column_distances(
+            space.sorted_axes(axes), SortedColumns.of(projection.transform(avatar_table, axes))
+        )
     value = float(np.sum(weights * distances) / n_axes)
     band = next(label for limit, label in MULTIVARIATE_BANDS if value < limit)
     return MetricResult(

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from core.encoding import EncodedTable, TableCodec
+from core.metrics.binning import SortedColumns
 from core.projection import Projection
 from core.schema import Kind
+
+KEPT_COORDINATES = 2**22  # 32 MB of float64
 
 
 @dataclass(frozen=True)
@@ -20,12 +24,27 @@ class MetricSpace:
     codec: TableCodec
     projection: Projection
     table: EncodedTable
+    _kept: dict[Hashable, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def fit(cls, frame: pd.DataFrame, kinds: Mapping[str, Kind]) -> MetricSpace:
         codec = TableCodec(kinds).fit(frame)
         table = codec.encode(frame)
         return cls(codec, Projection().fit(table), table)
+
+    def kept(self, key: Hashable, compute: Callable[[], Any]) -> Any:
+        """What ``compute`` returns about these rows, computed once: a sweep scores many avatar sets against them."""
+        if key not in self._kept:
+            self._kept[key] = compute()
+        return self._kept[key]
+
+    def sorted_axes(self, axes: slice) -> SortedColumns:
+        """Its own rows' coordinates on ``axes``, sorted; kept when all its coordinates hold in
+        ``KEPT_COORDINATES`` values (beyond, the multivariate Hellinger distance transforms a few axes at a time)."""
+        if self.table.n_rows * self.projection.n_components_ > KEPT_COORDINATES:
+            return SortedColumns.of(self.projection.transform(self.table, axes))
+        return self.kept(("sorted axes", axes.start, axes.stop),
+                         lambda: SortedColumns.of(self.projection.transform(self.table, axes)))
 
 
 class MetricSpaces:
