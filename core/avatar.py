@@ -18,6 +18,8 @@ from scipy.spatial import cKDTree
 
 from core.encoding import EncodedTable
 
+SYNTHESIS_ROWS = 2**16  # rows searched, weighted and combined at a time: memory stays that of a chunk
+
 
 def neighbours_excluding_self(coordinates: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """Distances and indices (n, k) of each row's ``k`` nearest other rows, nearest first.
@@ -27,15 +29,47 @@ def neighbours_excluding_self(coordinates: np.ndarray, k: int) -> tuple[np.ndarr
     where exact duplicates crowd it out of the ``k + 1`` (ties at distance 0), the
     farthest of them is dropped instead.
     """
-    n_rows = len(coordinates)
     tree = cKDTree(coordinates, balanced_tree=False, compact_nodes=False)
-    distances, indices = tree.query(coordinates, k=k + 1, workers=-1)
-    if np.array_equal(indices[:, 0], np.arange(n_rows)):  # the usual case: no copy
+    return _query_excluding_self(tree, coordinates, np.arange(len(coordinates)), k)
+
+
+def _query_excluding_self(
+    tree: cKDTree, coordinates: np.ndarray, rows: np.ndarray, k: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The ``k`` nearest other rows of ``rows`` (see :func:`neighbours_excluding_self`)."""
+    distances, indices = tree.query(coordinates[rows], k=k + 1, workers=-1)
+    if np.array_equal(indices[:, 0], rows):  # the usual case: no copy
         return distances[:, 1:], indices[:, 1:]
-    is_self = indices == np.arange(n_rows)[:, None]
+    is_self = indices == rows[:, None]
     is_self[~is_self.any(axis=1), -1] = True
     keep = ~is_self
-    return distances[keep].reshape(n_rows, k), indices[keep].reshape(n_rows, k)
+    return distances[keep].reshape(len(rows), k), indices[keep].reshape(len(rows), k)
+
+
+def avatarize_rows(
+    table: EncodedTable,
+    coordinates: np.ndarray,
+    k: int,
+    rng: np.random.Generator,
+    neighbours: tuple[np.ndarray, np.ndarray] | None = None,
+) -> EncodedTable:
+    """Every row's avatar, by chunks of ``SYNTHESIS_ROWS`` rows: neighbours, weights, combination.
+
+    ``neighbours`` are (distances, indices) already found for every row (a sweep's
+    search at its largest ``k``, cut to this ``k``); without them each chunk is searched
+    in a tree over ``coordinates``. Either way the random draws come in the same order.
+    """
+    tree = None if neighbours is not None else cKDTree(coordinates, balanced_tree=False, compact_nodes=False)
+    numeric = np.empty(table.numeric.shape)
+    codes = np.empty(table.codes.shape, dtype=np.int32)
+    for start in range(0, table.n_rows, SYNTHESIS_ROWS):
+        rows = np.arange(start, min(start + SYNTHESIS_ROWS, table.n_rows))
+        if tree is not None:
+            distances, indices = _query_excluding_self(tree, coordinates, rows, k)
+        else:
+            distances, indices = neighbours[0][rows], neighbours[1][rows]
+        numeric[rows], codes[rows] = combine_neighbours(table, indices, neighbour_weights(distances, rng), rng)
+    return table.with_arrays(numeric, codes)
 
 
 def neighbour_weights(distances: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -61,8 +95,11 @@ def neighbour_weights(distances: np.ndarray, rng: np.random.Generator) -> np.nda
 
 def combine_neighbours(
     table: EncodedTable, indices: np.ndarray, weights: np.ndarray, rng: np.random.Generator
-) -> EncodedTable:
-    """The avatars in closed form: weighted sums of numeric values, weighted draws of categories."""
+) -> tuple[np.ndarray, np.ndarray]:
+    """The avatars in closed form: weighted sums of numeric values, weighted draws of categories.
+
+    Returns the numeric values and the codes of one avatar per row of ``indices``.
+    """
     numeric = np.empty((len(indices), table.numeric.shape[1]))
     for j in range(table.numeric.shape[1]):
         numeric[:, j] = np.einsum("ij,ij->i", table.numeric[:, j][indices], weights)
@@ -74,4 +111,4 @@ def combine_neighbours(
         targets = rng.random(len(indices)) * cumulative[:, -1]
         chosen = np.minimum((cumulative <= targets[:, None]).sum(axis=1), last)
         codes[:, j] = table.codes[indices[rows, chosen], j]
-    return table.with_arrays(numeric, codes)
+    return numeric, codes

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from scipy.spatial import cKDTree
 
-from core.avatar import combine_neighbours, neighbour_weights, neighbours_excluding_self
+from core.avatar import avatarize_rows, neighbours_excluding_self
 from core.encoding import EncodedTable, TableCodec
 from core.errors import InputError
 from core.fast_dp import FastDPSynthesizer
@@ -98,7 +98,6 @@ class Avatarizer:
         (after categorical reduction when it is on).
     projection_, coordinates_ : the fitted projection and WO's first ``ncp_`` latent coordinates.
     synthesizer_ : the fitted :class:`~core.fast_dp.FastDPSynthesizer` (AvatarFastDP).
-    neighbour_indices_, neighbour_weights_ : (n, k) neighbours (rows of WO) and weights (Avatar).
     ncp_, seed_ : the values used.
     timings_s_ : seconds per step.
     """
@@ -351,9 +350,7 @@ class Avatarizer:
         """Synthetic rows of the model table (encoded, imputed, with indicators, reduced)."""
         table = self.imputed_table_
         if self.method_ == "avatar":
-            distances, self.neighbour_indices_ = neighbours or neighbours_excluding_self(self.coordinates_, self.k)
-            self.neighbour_weights_ = neighbour_weights(distances, rng)
-            return combine_neighbours(table, self.neighbour_indices_, self.neighbour_weights_, rng)
+            return avatarize_rows(table, self.coordinates_, self.k, rng, neighbours)
         latent = self.synthesizer_.fit(self.coordinates_, rng).sample(table.n_rows, rng)
         numeric, codes = self.projection_.inverse_transform(latent, rng)
         if numeric.size:  # keep back-projected values within the range observed

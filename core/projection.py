@@ -25,7 +25,6 @@ from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
-import scipy.sparse
 
 from core.encoding import EncodedTable
 from core.errors import InputError
@@ -122,26 +121,50 @@ class Projection:
         return np.nan_to_num(scaled, nan=0.0, copy=False)
 
     def _covariance(self, table: EncodedTable) -> np.ndarray:
-        """``Z'Z`` of the coded matrix ``Z``, from sparse modality counts (``Z`` is never built)."""
+        """``Z'Z`` of the coded matrix ``Z``, from modality counts (``Z`` and the one-hot matrix are never built).
+
+        With ``D`` the one-hot matrix, ``O`` the observed flags per variable and ``p`` the
+        shares, the centred one-hot matrix is ``B = D - O[:, variable_of] * p`` and
+        ``Z_cat = B * scale``; ``D'D``, ``D'O``, ``O'O``, ``D'N`` and ``O'N`` are counts and
+        sums per modality (pairs of variables for ``D'D``), one pass over the rows each.
+        """
         numeric = self._scaled_numeric(table.numeric)
         if not self.proportions_:
             return numeric.T @ numeric
-        n_rows, n_variables = table.codes.shape
-        observed = table.codes >= 0
-        columns = (table.codes + self._offsets[:-1])[observed]  # row-major: already in CSR order
-        row_starts = np.concatenate([[0], np.cumsum(observed.sum(axis=1))])
-        dummies = scipy.sparse.csr_matrix(
-            (np.ones(len(columns)), columns, row_starts), shape=(n_rows, self._offsets[-1])
-        )
-        observed = observed.astype(float)
-        variable_of = np.repeat(np.arange(n_variables), np.diff(self._offsets))
+        codes, sizes = table.codes, np.diff(self._offsets)
+        n_variables, n_numeric, n_modalities = codes.shape[1], numeric.shape[1], self._offsets[-1]
+        observed = [None if (codes[:, a] >= 0).all() else codes[:, a] >= 0 for a in range(n_variables)]
+        d_d = np.zeros((n_modalities, n_modalities))
+        d_o = np.zeros((n_modalities, n_variables))
+        d_n = np.zeros((n_modalities, n_numeric))
+        o_o = np.zeros((n_variables, n_variables))
+        o_n = np.zeros((n_variables, n_numeric))
+        for a in range(n_variables):
+            block_a = slice(self._offsets[a], self._offsets[a + 1])
+            rows_a = slice(None) if observed[a] is None else observed[a]
+            code_a, numeric_a = codes[rows_a, a], numeric[rows_a]
+            for j in range(n_numeric):
+                d_n[block_a, j] = np.bincount(code_a, weights=numeric_a[:, j], minlength=sizes[a])
+            o_n[a] = numeric_a.sum(axis=0)
+            for b in range(a, n_variables):
+                both = _both_observed(observed[a], observed[b])
+                pair_a, pair_b = codes[both, a], codes[both, b]
+                block_b = slice(self._offsets[b], self._offsets[b + 1])
+                d_o[block_a, b] = np.bincount(pair_a, minlength=sizes[a])
+                d_o[block_b, a] = np.bincount(pair_b, minlength=sizes[b])
+                o_o[a, b] = o_o[b, a] = len(pair_a)
+                if a == b:
+                    d_d[block_a, block_a] = np.diag(d_o[block_a, a])
+                else:
+                    joint = np.bincount(pair_a * sizes[b] + pair_b, minlength=sizes[a] * sizes[b])
+                    d_d[block_a, block_b] = joint.reshape(sizes[a], sizes[b])
+                    d_d[block_b, block_a] = d_d[block_a, block_b].T
+        variable_of = np.repeat(np.arange(n_variables), sizes)
         p = np.concatenate(self.proportions_)
         scale = np.concatenate(self.modality_scale_)
-        # B = D - O[:, variable_of] * p is the centred one-hot matrix; Z_cat = B * scale.
-        d_o = (dummies.T @ observed)[:, variable_of] * p  # (M, M): D' O p'
-        o_o = (observed.T @ observed)[np.ix_(variable_of, variable_of)] * np.outer(p, p)
-        b_b = (dummies.T @ dummies).toarray() - d_o - d_o.T + o_o
-        numeric_b = (dummies.T @ numeric).T - (observed.T @ numeric).T[:, variable_of] * p
+        d_o_p = d_o[:, variable_of] * p  # (M, M): D' O p'
+        b_b = d_d - d_o_p - d_o_p.T + o_o[np.ix_(variable_of, variable_of)] * np.outer(p, p)
+        numeric_b = d_n.T - o_n.T[:, variable_of] * p
         return np.block([
             [numeric.T @ numeric, numeric_b * scale],
             [(numeric_b * scale).T, b_b * np.outer(scale, scale)],
@@ -224,3 +247,12 @@ def draw_categories(weights: np.ndarray, fallback: np.ndarray, uniforms: np.ndar
     targets = uniforms * cumulative[:, -1]
     drawn = (cumulative <= targets[:, None]).sum(axis=1)
     return np.minimum(drawn, weights.shape[1] - 1).astype(np.int32)
+
+
+def _both_observed(first: np.ndarray | None, second: np.ndarray | None) -> np.ndarray | slice:
+    """Rows observed in both variables (``None``: every row is)."""
+    if first is None and second is None:
+        return slice(None)
+    if first is None or second is None:
+        return second if first is None else first
+    return first & second

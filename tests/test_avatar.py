@@ -2,7 +2,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from core.avatar import combine_neighbours, neighbour_weights, neighbours_excluding_self
+from core import avatar
+from core.avatar import avatarize_rows, combine_neighbours, neighbour_weights, neighbours_excluding_self
 from core.encoding import EncodedTable
 
 
@@ -73,6 +74,27 @@ def test_combination_closed_form():
     indices = np.tile([[1, 2]], (30_000, 1))
     weights = np.tile([[0.25, 0.75]], (30_000, 1))
     indices[:, 0] = 0  # neighbours 0 (modality a, weight 0.25) and 2 (b, 0.75)
-    combined = combine_neighbours(table, indices, weights, np.random.default_rng(0))
-    np.testing.assert_allclose(combined.numeric[:, 0], 0.25 * 0 + 0.75 * 20)
-    assert np.mean(combined.codes[:, 0] == 0) == pytest.approx(0.25, abs=0.01)
+    numeric, codes = combine_neighbours(table, indices, weights, np.random.default_rng(0))
+    np.testing.assert_allclose(numeric[:, 0], 0.25 * 0 + 0.75 * 20)
+    assert np.mean(codes[:, 0] == 0) == pytest.approx(0.25, abs=0.01)
+
+
+def test_chunks_searched_or_given_make_the_same_avatars(monkeypatch):
+    monkeypatch.setattr(avatar, "SYNTHESIS_ROWS", 7)  # 100 rows in 15 chunks
+    rng = np.random.default_rng(5)
+    points = rng.normal(size=(100, 3))
+    points[10:13] = points[10]  # duplicates: the row itself may not come first
+    table = EncodedTable(
+        numeric=rng.normal(size=(100, 2)),
+        codes=rng.integers(0, 3, size=(100, 1)).astype(np.int32),
+        numeric_names=("x", "y"),
+        categorical_names=("c",),
+        categories=(np.array(["a", "b", "c"], dtype=object),),
+    )
+    searched = avatarize_rows(table, points, 4, np.random.default_rng(0))
+    given_ = avatarize_rows(table, points, 4, np.random.default_rng(0), neighbours_excluding_self(points, 4))
+    np.testing.assert_array_equal(searched.numeric, given_.numeric)
+    np.testing.assert_array_equal(searched.codes, given_.codes)
+    _, indices = neighbours_excluding_self(points, 4)
+    around = table.numeric[:, 0][indices]
+    assert np.all((around.min(axis=1) <= searched.numeric[:, 0] + 1e-12) & (searched.numeric[:, 0] <= around.max(axis=1) + 1e-12))

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from core.avatar import neighbours_excluding_self
 from core.errors import InputError
 from core.io import csv_bytes
 from core.pipeline import Avatarizer
@@ -67,7 +68,8 @@ def mixed_tables(draw):
 def test_avatars_stay_within_their_neighbours(frame, k_choice, seed):
     k = 2 + k_choice % (len(frame) - 2)
     result = avatarize(frame, k=k, seed=seed)
-    avatars, originals, neighbours = result.paired_avatars_, result.working_data_, result.neighbour_indices_
+    avatars, originals = result.paired_avatars_, result.working_data_
+    _, neighbours = neighbours_excluding_self(result.coordinates_, k)
     assert list(avatars.columns) == list(frame.columns) and len(avatars) == len(frame)
     for name in frame.columns:
         values = avatars[name].to_numpy()
