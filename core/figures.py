@@ -23,6 +23,8 @@ FONT = {"family": "Arial, Helvetica, sans-serif", "size": 14}
 MAX_CATEGORIES = 25
 MAX_AXES_SHOWN = 30
 MAX_ANNOTATED_VARIABLES = 10
+CLOAKING_MIN_LIMIT = 20  # the local cloaking histogram shows at least the counts 0 to 19 one by one
+CLOAKING_MAX_BARS = 40
 
 
 def _layout(figure: go.Figure, title: str, height: int = 420) -> go.Figure:
@@ -191,6 +193,38 @@ def distance_histogram_figure(values: np.ndarray, target: float, title: str, axi
     figure.update_xaxes(title=axis_title)
     figure.update_yaxes(title="share (%)")
     return _layout(figure, title, height=360)
+
+
+def cloaking_histogram_figure(counts: np.ndarray, target: float, censored_at: int | None) -> go.Figure:
+    """For each person, how many avatars are closer than their own: one bar per count (or per few counts) up to
+    a limit, the long tail gathered in a last bar "limit or more", and the target as a dashed line.
+
+    The limit is the 95th percentile (at least 4 times the target), never beyond ``censored_at``, where the
+    counts of the local cloaking stop being exact. Grouped, the first bar holds the counts that miss the
+    target, so that the line falls between two bars.
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    limit = int(max(np.percentile(counts, 95), 4 * target, CLOAKING_MIN_LIMIT))
+    if censored_at is not None:
+        limit = min(limit, censored_at)
+    width = int(np.ceil(limit / CLOAKING_MAX_BARS))
+    first = 1 if width == 1 else int(target) + 1  # grouped: the first bar is every count up to the target
+    edges = np.array([0, *range(first, limit + 1, width)])
+    index = np.searchsorted(edges, counts, side="right") - 1  # the last edge starts "limit or more"
+    shares = np.bincount(index, minlength=len(edges)) / len(counts) * 100
+    labels = [str(low) if high - low == 1 else f"{low} to {high - 1}" for low, high in zip(edges[:-1], edges[1:])]
+    sizes = np.append(np.diff(edges), width)
+    figure = go.Figure(go.Bar(
+        x=edges + (sizes - 1) / 2, y=shares, width=0.9 * sizes,
+        marker_color=[AVATAR_COLOUR] * (len(edges) - 1) + [ORIGINAL_COLOUR],
+        customdata=[*labels, f"{edges[-1]} or more"], text=[""] * (len(edges) - 1) + [f"{edges[-1]}+"],
+        textposition="outside", hovertemplate="%{customdata} avatars closer: %{y:.1f} % of people<extra></extra>",
+    ))
+    figure.add_vline(x=int(target) + 0.5, line_dash="dash", line_color=POOR,
+                     annotation_text=f"target: more than {target:g}", annotation_position="top right")
+    figure.update_xaxes(title=f"number of avatars closer than the person's own (last bar: {edges[-1]} or more)")
+    figure.update_yaxes(title="share of people (%)")
+    return _layout(figure, "For each person: how many avatars are closer to them than their own", height=360)
 
 
 def tradeoff_figure(

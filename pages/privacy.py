@@ -51,9 +51,6 @@ if closest.value is not None:
         "ratio of the two distances",
     ), theme=None, key="ratio")
 if cloaking.value is not None:
-    censored = cloaking.breakdown["censored_at"]
-    st.plotly_chart(figures.distance_histogram_figure(
-        cloaking.breakdown["counts"], cloaking.target,
-        "For each person: how many avatars are closer to them than their own",
-        "number of avatars" + ("" if censored is None else f" ({censored} means {censored} or more)"),
+    st.plotly_chart(figures.cloaking_histogram_figure(
+        cloaking.breakdown["counts"], cloaking.target, cloaking.breakdown["censored_at"],
     ), theme=None, key="cloaking")
