@@ -30,11 +30,12 @@ import pandas as pd
 import pyarrow.csv as pa_csv
 from scipy.spatial import cKDTree
 
-from benchmarks.tables import benchmark_csv
+from benchmarks.tables import benchmark_csv, clinical_csv
 from core.io import read_table
 from core.metrics.evaluation import evaluate_avatarization
 from core.pipeline import Avatarizer
 from core.run import ColumnPlan, Settings, build_avatarizer
+from core.schema import drop_columns
 from core.sweep import run_sweep, sweep_settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -95,22 +96,31 @@ def bench_size(n_rows: int, repeats: int, folder: Path) -> dict:
     timings = json.loads(metrics.read_text())["timings_s"]
     return {"rows": n_rows, "table_mb": table_mb, "io_floor": io_floor, "knn_floor": knn_floor,
             "measures": measures, "timings": timings, "peer": peer_line(n_rows, repeats),
-            "sweep": sweep_line(path, repeats, folder) if n_rows == SWEEP_ROWS else None}
+            "sweep": sweep_lines(repeats, folder) if n_rows == SWEEP_ROWS else []}
 
 
-def sweep_line(path: Path, repeats: int, folder: Path) -> str:
+def sweep_lines(repeats: int, folder: Path) -> list[str]:
+    """The trade-off sweep on the benchmark table and on the clinical-like table, both at ``SWEEP_ROWS`` rows."""
+    return [
+        sweep_line(benchmark_csv(SWEEP_ROWS, DATA), "mixed benchmark table (independent noise)", [], repeats, folder),
+        sweep_line(clinical_csv(SWEEP_ROWS, DATA), "clinical-like table of the demo", ["patient_id"], repeats, folder),
+    ]
+
+
+def sweep_line(path: Path, table: str, dropped: list[str], repeats: int, folder: Path) -> str:
     """The trade-off sweep (5 k values x 3 seeds, every run scored) against one scored Avatar run at the largest k.
 
     Both with the default holdout, as commands (fresh processes) and in process.
     """
-    common = ["--seed", "0", "--ncp", "5"]
+    largest = SWEEP_K.split(",")[-1]
+    common = ["--seed", "0", "--ncp", "5", *(option for name in dropped for option in ("--drop", name))]
     sweep = [sys.executable, "-m", "core", "sweep", str(path), "--k", SWEEP_K, "--seeds", "3", *common,
              "--json", str(folder / "sweep.json")]
-    single = [sys.executable, "-m", "core", "avatarize", str(path), "--k", SWEEP_K.split(",")[-1], *common,
+    single = [sys.executable, "-m", "core", "avatarize", str(path), "--k", largest, *common,
               "--out", str(folder / "single.csv"), "--json", str(folder / "single.json")]
     sweep_seconds = median_of(repeats, lambda: timed_command(sweep))[0]
     single_seconds = median_of(repeats, lambda: timed_command(single))[0]
-    frame, largest = read_table(path), int(SWEEP_K.split(",")[-1])
+    frame, plan = read_table(path), ColumnPlan(dropped=tuple(dropped))
 
     def in_process(run) -> float:
         start = time.perf_counter()
@@ -121,14 +131,15 @@ def sweep_line(path: Path, repeats: int, folder: Path) -> str:
         warnings.simplefilter("ignore")
         settings = sweep_settings([int(k) for k in SWEEP_K.split(",")])
         sweep_in_process = statistics.median(in_process(
-            lambda: run_sweep(frame, ColumnPlan(), Settings(seed=0, ncp=5), settings, n_seeds=3)
+            lambda: run_sweep(frame, plan, Settings(seed=0, ncp=5), settings, n_seeds=3)
         ) for _ in range(repeats))
+        kept = drop_columns(frame, dropped, "dropped")
         single_in_process = statistics.median(in_process(
-            lambda: evaluate_avatarization(build_avatarizer(ColumnPlan(), Settings(k=largest, seed=0, ncp=5)).fit(frame))
+            lambda: evaluate_avatarization(build_avatarizer(plan, Settings(k=int(largest), seed=0, ncp=5)).fit(kept))
         ) for _ in range(repeats))
     return (
-        f"Trade-off sweep, {SWEEP_ROWS:,} rows, k = {SWEEP_K} x 3 seeds, every run scored, against one scored "
-        f"Avatar run at k = {largest}: as commands {sweep_seconds:.2f} s / {single_seconds:.2f} s = "
+        f"Trade-off sweep on the {table}, {SWEEP_ROWS:,} rows, k = {SWEEP_K} x 3 seeds, every run scored, against "
+        f"one scored Avatar run at k = {largest}: as commands {sweep_seconds:.2f} s / {single_seconds:.2f} s = "
         f"{sweep_seconds / single_seconds:.1f}x; in process {sweep_in_process:.2f} s / {single_in_process:.2f} s = "
         f"{sweep_in_process / single_in_process:.1f}x."
     )
@@ -213,8 +224,8 @@ def write_results(results: list[dict]) -> str:
         lines += ["", "Inside `--json` (seconds): " + ", ".join(
             f"{name} {timings[name]:.2f}" for name in metric_names if name in timings) + ".", ""]
         lines += [result["peer"], ""]
-        if result["sweep"]:
-            lines += [result["sweep"], ""]
+        for line in result["sweep"]:
+            lines += [line, ""]
     text = "\n".join(lines)
     RESULTS.write_text(text)
     return text

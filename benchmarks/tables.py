@@ -7,6 +7,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from assets.make_demo_data import make_demo_table
+
 
 def benchmark_table(n_rows: int, seed: int = 0) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
@@ -30,6 +32,17 @@ def benchmark_table(n_rows: int, seed: int = 0) -> pd.DataFrame:
 def _zipf(n: int) -> np.ndarray:
     weights = 1.0 / np.arange(1, n + 1)
     return weights / weights.sum()
+
+
+def clinical_csv(n_rows: int, folder: Path) -> Path:
+    """The demo's hospital-stay table (``assets/make_demo_data.py``) at ``n_rows`` rows, written once under ``folder``:
+    a table with the structure of real data (correlated measurements, categories that depend on them, values
+    missing not at random), where the benchmark table is independent noise."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"clinical_{n_rows}.csv"
+    if not path.exists():
+        make_demo_table(n_rows).to_csv(path, index=False)
+    return path
 
 
 def benchmark_csv(n_rows: int, folder: Path) -> Path:
