@@ -59,9 +59,12 @@ def add_missing_indicators(table: EncodedTable) -> tuple[EncodedTable, int]:
 
 
 def restore_missing(table: EncodedTable, n_categorical: int) -> EncodedTable:
-    """Blank each value whose indicator says missing, and drop the indicators (inverse of the above)."""
-    numeric = table.numeric.copy()
-    codes = table.codes[:, :n_categorical].copy()
+    """Blank each value whose indicator says missing, and drop the indicators (inverse of the above).
+
+    ``table``'s arrays are overwritten (synthesised rows, used once): no copy of a million rows.
+    """
+    numeric = table.numeric
+    codes = table.codes[:, :n_categorical]
     indicator_of = {name: position for position, name in enumerate(table.categorical_names)}
     for j, name in enumerate(table.numeric_names):
         if (position := indicator_of.get(name + MISSING_SUFFIX)) is not None:

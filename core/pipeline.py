@@ -239,10 +239,11 @@ class Avatarizer:
 
         with self._timed("decoding"):
             complete = self._complete
+            sources = self._excluded_sources(synthetic) if self._excluded else None  # before the blanks below
             decoded = synthetic if self.reduction_ is None else self.reduction_.inverse_transform(synthetic, complete)
             avatars = self.codec_.decode(restore_missing(decoded, self._n_categorical))
             if self._excluded:
-                avatars = self._reattach(avatars, synthetic, self._excluded)
+                avatars = self._reattach(avatars, sources, self._excluded)
             avatars = avatars[self._columns]
             if self.method_ == "avatar":
                 self.paired_avatars_: pd.DataFrame | None = avatars
@@ -357,13 +358,15 @@ class Avatarizer:
             numeric = np.clip(numeric, table.numeric.min(axis=0), table.numeric.max(axis=0))
         return table.with_arrays(numeric, codes)
 
-    def _reattach(self, avatars: pd.DataFrame, synthetic: EncodedTable, excluded: list[str]) -> pd.DataFrame:
-        """Excluded variables copied from an original: the nearest one in latent space, or the avatar's own."""
+    def _excluded_sources(self, synthetic: EncodedTable) -> np.ndarray:
+        """The original each avatar copies its excluded values from: the nearest in latent space, or its own."""
         if self.exclude_replacement_strategy == "row_order":
-            sources = np.arange(len(avatars))
-        else:
-            avatar_coordinates = self.projection_.transform(synthetic, self.ncp_)
-            _, sources = cKDTree(self.coordinates_).query(avatar_coordinates, workers=-1)
+            return np.arange(synthetic.n_rows)
+        avatar_coordinates = self.projection_.transform(synthetic, self.ncp_)
+        return cKDTree(self.coordinates_).query(avatar_coordinates, workers=-1)[1]
+
+    def _reattach(self, avatars: pd.DataFrame, sources: np.ndarray, excluded: list[str]) -> pd.DataFrame:
+        """Excluded variables copied from the originals ``sources`` gives."""
         part = self.working_data_[excluded]
         codec = TableCodec(self.kinds_).fit(part)
         copied = codec.decode(codec.encode(part).take(sources))
