@@ -198,7 +198,7 @@ def write_results(results: list[dict]) -> str:
         "",
         "Floor = reading and writing the CSV (pyarrow) + a bare exact 11-NN search in 5-D on as many points "
         "(scipy cKDTree, all cores). Memory ratio = peak resident memory / size of the loaded table (pandas); at "
-        "small sizes the interpreter and its libraries (about 170 MB) dominate it.",
+        "small sizes the interpreter and its libraries (about 135 MB) dominate it.",
         "",
     ]
     for result in results:
