@@ -107,8 +107,9 @@ class FastDPSynthesizer:
         """EM fit, then Laplace noise on weights (20 %), means (40 %), covariances (40 %).
 
         EM (scikit-learn's ``GaussianMixture``) runs on at most ``GMM_FIT_ROWS`` random
-        rows to place the components; one E-step and one M-step over every row then
-        give the weights, means and covariances that receive noise.
+        rows to place the components; one E-step (:func:`component_shares`, single
+        precision) and one M-step over every row then give the weights, means and
+        covariances that receive noise.
         Each share of the budget is split equally over the ``K`` components. With
         ``n_c = n * weight_c`` the component's effective number of rows: weight
         sensitivity ``1 / n``; mean sensitivity ``sum_j range_j / n_c``; covariance entry
@@ -125,7 +126,9 @@ class FastDPSynthesizer:
         mixture = GaussianMixture(
             n_components=n_components, covariance_type="full", random_state=int(rng.integers(2**31 - 1))
         ).fit(fit_rows)
-        responsibilities = mixture.predict_proba(clipped.astype(np.float32))  # shares: single precision is plenty
+        responsibilities = component_shares(
+            clipped.astype(np.float32), mixture.weights_, mixture.means_, mixture.precisions_cholesky_
+        )
         counts = np.maximum(responsibilities.sum(axis=0), 1e-12)
         exact_weights = counts / n_rows
         exact_means = responsibilities.T @ clipped / counts[:, None]
@@ -199,6 +202,27 @@ def _symmetric_laplace(scales: np.ndarray, rng: np.random.Generator) -> np.ndarr
     """Laplace noise drawn for the upper triangle (diagonal included) and mirrored."""
     noise = np.triu(rng.laplace(0.0, 1.0, scales.shape) * scales)
     return noise + np.triu(noise, 1).T
+
+
+def component_shares(
+    points: np.ndarray, weights: np.ndarray, means: np.ndarray, precision_choleskys: np.ndarray
+) -> np.ndarray:
+    """Each point's posterior share of each Gaussian component (the E-step), in the points' precision.
+
+    ``log(w_c) + log N(x | m_c, S_c) = log(w_c) + log det(L_c) - |(x - m_c) L_c|^2 / 2 + const`` with
+    ``L_c`` the Cholesky factor of the precision ``S_c^-1``; normalised per row after subtracting its
+    maximum. Single precision is plenty for shares, and halves the memory of a million rows.
+    """
+    dtype = points.dtype
+    log_shares = np.empty((len(points), len(weights)), dtype=dtype)
+    for c, (weight, mean, factor) in enumerate(zip(weights, means, precision_choleskys)):
+        projected = (points - mean.astype(dtype)) @ factor.astype(dtype)
+        squared_distances = np.einsum("ij,ij->i", projected, projected)
+        log_shares[:, c] = np.log(weight) + np.log(np.diag(factor)).sum() - 0.5 * squared_distances
+    log_shares -= log_shares.max(axis=1, keepdims=True)
+    np.exp(log_shares, out=log_shares)
+    log_shares /= log_shares.sum(axis=1, keepdims=True)
+    return log_shares
 
 
 def repair_positive_definite(matrix: np.ndarray, ranges: np.ndarray) -> np.ndarray:

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from core.errors import InputError
-from core.fast_dp import FastDPSynthesizer, repair_positive_definite
+from core.fast_dp import FastDPSynthesizer, component_shares, repair_positive_definite
 
 LAPLACE_STD = np.sqrt(2.0)  # standard deviation of Laplace(0, 1)
 
@@ -156,3 +156,15 @@ def test_histogram_all_zero_counts_become_uniform():
 def test_parameters_are_validated_with_their_names(parameters, message):
     with pytest.raises(InputError, match=message):
         fitted(latent_points(100), 0, **parameters)
+
+
+def test_component_shares_equal_scikit_learns_posteriors():
+    from sklearn.mixture import GaussianMixture
+
+    rng = np.random.default_rng(2)
+    points = np.concatenate([rng.normal(0.0, 1.0, (400, 3)), rng.normal(2.5, 0.6, (300, 3))])
+    mixture = GaussianMixture(3, random_state=0).fit(points)
+    for dtype, tolerance in ((np.float64, 1e-10), (np.float32, 1e-5)):
+        shares = component_shares(points.astype(dtype), mixture.weights_, mixture.means_, mixture.precisions_cholesky_)
+        assert shares.dtype == dtype
+        np.testing.assert_allclose(shares, mixture.predict_proba(points), atol=tolerance)
