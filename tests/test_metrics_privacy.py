@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from scipy.spatial import cKDTree
 from scipy.spatial.distance import cdist
 
 from core.metrics import privacy
@@ -78,6 +79,31 @@ def test_both_counting_paths_equal_the_brute_force_counts(monkeypatch, exact_pai
     censored = expected if closer.censored_at is None else np.minimum(expected, closer.censored_at)
     assert np.array_equal(closer.counts, censored)
     assert closer.median == np.median(expected)
+
+
+@pytest.mark.parametrize(("spread", "expected_levels"), [(0.2, [16, 64]), (30.0, [16, 256])])
+def test_growing_queries_go_straight_to_the_cap_when_the_median_lies_beyond(monkeypatch, spread, expected_levels):
+    monkeypatch.setattr(privacy, "EXACT_COUNT_PAIRS", 0)
+    levels = []
+
+    class RecordingTree(cKDTree):
+        def query(self, points, k, **options):
+            levels.append(k)
+            return super().query(points, k=k, **options)
+
+    monkeypatch.setattr(privacy, "cKDTree", RecordingTree)
+    rng = np.random.default_rng(7)
+    originals = rng.normal(size=(3_000, 2))
+    avatars = originals + rng.normal(scale=spread, size=originals.shape)  # 30: own avatars far away
+    closer = count_closer_avatars(originals, avatars)
+    distances = cdist(originals, avatars)
+    expected = (distances < np.diag(distances)[:, None]).sum(axis=1)
+    assert list(dict.fromkeys(levels)) == expected_levels
+    assert np.array_equal(closer.counts, np.minimum(expected, closer.censored_at))
+    if closer.at_least:
+        assert closer.median == 256 and np.median(expected) >= 256
+    else:
+        assert closer.median == np.median(expected)
 
 
 def test_local_cloaking_reports_a_lower_bound_past_the_cap(monkeypatch):

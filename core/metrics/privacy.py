@@ -199,8 +199,9 @@ def count_closer_avatars(original_coordinates: np.ndarray, avatar_coordinates: n
     never counts the own avatar). Beyond, growing k-NN queries bound the work:
     a query of ``LOCAL_CLOAKING_MIN_CAP`` neighbours gives every count below that exactly;
     counts that reach it stay "at least" that many unless the median needs them, in
-    which case those originals are queried again with four times as many neighbours,
-    then with :func:`local_cloaking_cap` (never more than there are avatars). The
+    which case those originals are queried again with four times as many neighbours
+    (or straight with :func:`local_cloaking_cap` when the median looks beyond that, see
+    :func:`_next_k`), then with the cap (never more than there are avatars). The
     median is exact unless more than half the counts reach the last ``k``; it is then
     reported as that ``k`` with ``at_least`` set. ``censored_at`` is the last ``k``:
     a count equal to it means "at least" (``None`` when every count is exact).
@@ -215,20 +216,39 @@ def count_closer_avatars(original_coordinates: np.ndarray, avatar_coordinates: n
         return CloserAvatars(counts, float(np.median(counts)), False, None)
     tree = cKDTree(avatar_coordinates, balanced_tree=False, compact_nodes=False)
     counts = np.zeros(n_rows, dtype=np.int64)
+    reach = np.zeros(n_rows)  # distance to the k-th nearest avatar, for the pending originals
     pending = np.arange(n_rows)
-    cap = local_cloaking_cap(n_rows)
-    levels = (LOCAL_CLOAKING_MIN_CAP, 4 * LOCAL_CLOAKING_MIN_CAP, cap)
-    for k in dict.fromkeys(min(level, cap, n_avatars) for level in levels):
+    last_k = min(local_cloaking_cap(n_rows), n_avatars)
+    k = min(LOCAL_CLOAKING_MIN_CAP, last_k)
+    while True:
         chunk_rows = max(1, LOCAL_CLOAKING_BUDGET // 4 // k)
         for start in range(0, len(pending), chunk_rows):
             rows = pending[start: start + chunk_rows]
             distances, _ = tree.query(original_coordinates[rows], k=k, workers=-1)
-            counts[rows] = np.sum(distances.reshape(len(rows), k) < own_distances[rows, None], axis=1)
+            distances = distances.reshape(len(rows), k)
+            counts[rows] = np.sum(distances < own_distances[rows, None], axis=1)
+            reach[rows] = distances[:, -1]
         pending = pending[counts[pending] == k]
-        if n_rows - len(pending) > n_rows // 2:  # both middle counts are exact: the median is known
+        if n_rows - len(pending) > n_rows // 2 or k == last_k:  # both middle counts are exact, or no further
             break
+        k = _next_k(k, last_k, counts, pending, own_distances, reach, original_coordinates.shape[1])
     at_least = bool(k < n_avatars and n_rows - len(pending) <= n_rows // 2)
     return CloserAvatars(counts, float(np.median(counts)), at_least, k)
+
+
+def _next_k(
+    k: int, last_k: int, counts: np.ndarray, pending: np.ndarray, own: np.ndarray, reach: np.ndarray, n_dims: int
+) -> int:
+    """Four times ``k``, or straight ``last_k`` when the median count looks beyond four times ``k``.
+
+    A pending original's count is guessed from the density around it: ``k (own / reach)^d``
+    avatars in its ball, ``reach`` being the distance to its ``k``-th nearest avatar; a
+    query to ``4 k`` would only be repeated at ``last_k``. The guess only picks the next
+    query: every count reported still comes from one.
+    """
+    guessed = counts.astype(float)
+    guessed[pending] = k * (own[pending] / np.maximum(reach[pending], 1e-300)) ** n_dims
+    return last_k if np.median(guessed) > 4 * k else min(4 * k, last_k)
 
 
 def _comparable(frame: pd.DataFrame, kinds: Mapping[str, Kind]) -> pd.DataFrame:
