@@ -211,12 +211,12 @@ class Projection:
         for position, (p, scale) in enumerate(zip(self.proportions_, self.modality_scale_)):
             block = axes[:, n_numeric + self._offsets[position]: n_numeric + self._offsets[position + 1]]
             observed = scale > 0  # a modality unseen at fit time is never drawn
-            block = np.divide(block, scale, out=np.zeros_like(block), where=observed).astype(np.float32)
-            base = np.where(observed, p, 0.0).astype(np.float32)
+            block = np.divide(block, scale, out=np.zeros_like(block), where=observed).T.astype(np.float32)
+            base = np.where(observed, p, 0.0).astype(np.float32)[:, None]
             uniforms = rng.random(n_rows)
             for start in range(0, n_rows, _ROW_CHUNK):
                 chunk = slice(start, start + _ROW_CHUNK)
-                weights = coordinates_32[chunk] @ block
+                weights = block @ coordinates_32[chunk].T  # (modalities, rows)
                 weights += base
                 np.maximum(weights, 0.0, out=weights)
                 codes[chunk, position] = draw_categories(weights, p, uniforms[chunk])
@@ -236,17 +236,20 @@ class Projection:
 
 
 def draw_categories(weights: np.ndarray, fallback: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
-    """One draw per row from non-negative, unnormalised ``weights`` (n, m), by inverse CDF of ``uniforms``.
+    """One draw per column of non-negative, unnormalised ``weights`` (modalities, rows), by inverse CDF of ``uniforms``.
 
-    A row whose weights are all 0 draws from ``fallback``. ``weights`` is overwritten.
+    A row whose weights are all 0 draws from ``fallback``. ``weights`` is overwritten by its running
+    sum down the modalities, one whole row of the array at a time (several times faster than a
+    cumulative sum along each short row).
     """
-    cumulative = np.cumsum(weights, axis=1, out=weights)
-    empty = cumulative[:, -1] <= 0
+    for modality in range(1, len(weights)):
+        np.add(weights[modality - 1], weights[modality], out=weights[modality])
+    empty = weights[-1] <= 0
     if empty.any():
-        cumulative[empty] = np.cumsum(fallback)
-    targets = uniforms * cumulative[:, -1]
-    drawn = (cumulative <= targets[:, None]).sum(axis=1)
-    return np.minimum(drawn, weights.shape[1] - 1).astype(np.int32)
+        weights[:, empty] = np.cumsum(fallback)[:, None]
+    targets = uniforms * weights[-1]
+    drawn = (weights <= targets).sum(axis=0)
+    return np.minimum(drawn, len(weights) - 1).astype(np.int32)
 
 
 def _both_observed(first: np.ndarray | None, second: np.ndarray | None) -> np.ndarray | slice:

@@ -138,8 +138,10 @@ def test_contributions_and_explained_variance():
 
 def test_draw_categories_follows_weights_and_falls_back():
     rng = np.random.default_rng(2)
-    weights = np.tile([0.0, 1.0, 3.0], (40_000, 1))
+    weights = np.tile([[0.0], [1.0], [3.0]], (1, 40_000))  # one row per modality, one column per draw
     drawn = draw_categories(weights, np.array([1.0, 0.0, 0.0]), rng.random(40_000))
     np.testing.assert_allclose(np.bincount(drawn, minlength=3) / 40_000, [0.0, 0.25, 0.75], atol=0.01)
-    assert draw_categories(np.zeros((5, 3)), np.array([0.0, 0.0, 1.0]), rng.random(5)).tolist() == [2] * 5
-    assert draw_categories(np.array([[1.0, 1.0]]), np.ones(2), np.array([0.5])).tolist() == [1]
+    assert draw_categories(np.zeros((3, 5)), np.array([0.0, 0.0, 1.0]), rng.random(5)).tolist() == [2] * 5
+    assert draw_categories(np.array([[1.0], [1.0]]), np.ones(2), np.array([0.5])).tolist() == [1]
+    mixed = np.array([[0.0, 2.0], [0.0, 2.0]])  # first draw: no weight, falls back; second: exactly at the boundary
+    assert draw_categories(mixed, np.array([0.0, 1.0]), np.array([0.3, 0.5])).tolist() == [1, 1]
