@@ -131,9 +131,10 @@ class Projection:
         numeric = self._scaled_numeric(table.numeric)
         if not self.proportions_:
             return numeric.T @ numeric
-        codes, sizes = table.codes, np.diff(self._offsets)
-        n_variables, n_numeric, n_modalities = codes.shape[1], numeric.shape[1], self._offsets[-1]
-        observed = [None if (codes[:, a] >= 0).all() else codes[:, a] >= 0 for a in range(n_variables)]
+        codes, sizes = np.ascontiguousarray(table.codes.T), np.diff(self._offsets)  # a variable per row: no strides
+        numeric_by_column = np.ascontiguousarray(numeric.T)
+        n_variables, n_numeric, n_modalities = len(codes), numeric.shape[1], self._offsets[-1]
+        observed = [None if (codes[a] >= 0).all() else codes[a] >= 0 for a in range(n_variables)]
         d_d = np.zeros((n_modalities, n_modalities))
         d_o = np.zeros((n_modalities, n_variables))
         d_n = np.zeros((n_modalities, n_numeric))
@@ -142,13 +143,14 @@ class Projection:
         for a in range(n_variables):
             block_a = slice(self._offsets[a], self._offsets[a + 1])
             rows_a = slice(None) if observed[a] is None else observed[a]
-            code_a, numeric_a = codes[rows_a, a], numeric[rows_a]
+            code_a = codes[a, rows_a]
             for j in range(n_numeric):
-                d_n[block_a, j] = np.bincount(code_a, weights=numeric_a[:, j], minlength=sizes[a])
-            o_n[a] = numeric_a.sum(axis=0)
+                values = numeric_by_column[j, rows_a]
+                d_n[block_a, j] = np.bincount(code_a, weights=values, minlength=sizes[a])
+                o_n[a, j] = values.sum()
             for b in range(a, n_variables):
                 both = _both_observed(observed[a], observed[b])
-                pair_a, pair_b = codes[both, a], codes[both, b]
+                pair_a, pair_b = codes[a, both], codes[b, both]
                 block_b = slice(self._offsets[b], self._offsets[b + 1])
                 d_o[block_a, b] = np.bincount(pair_a, minlength=sizes[a])
                 d_o[block_b, a] = np.bincount(pair_b, minlength=sizes[b])
