@@ -17,11 +17,18 @@ def hellinger_distance(p: np.ndarray, q: np.ndarray) -> float:
 
 
 def skewness(values: np.ndarray) -> float:
-    """Fisher-Pearson coefficient, biased: ``m3 / m2^1.5``, what ``scipy.stats.skew`` computes by default."""
+    """Fisher-Pearson coefficient, biased: ``m3 / m2^1.5``, what ``scipy.stats.skew`` computes by default.
+
+    The deviations are divided by the largest of them first (the coefficient does not
+    change), so that tiny or huge values neither underflow nor overflow.
+    """
     deviations = values - values.mean()
+    largest = np.abs(deviations).max() if len(deviations) else 0.0
+    if not largest > 0:
+        return 0.0
+    deviations /= largest
     squared = deviations * deviations  # products, not powers: numpy's ** on floats is many times slower
-    second = squared.mean()
-    return float(np.dot(squared, deviations) / len(values) / second**1.5) if second > 0 else 0.0
+    return float(np.dot(squared, deviations) / len(values) / squared.mean() ** 1.5)
 
 
 def bin_count(minimum: float, maximum: float) -> int:
