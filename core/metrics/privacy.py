@@ -35,6 +35,7 @@ from core.schema import Kind
 LOCAL_CLOAKING_BUDGET = 2**24
 LOCAL_CLOAKING_MIN_CAP = 16
 LOCAL_CLOAKING_MAX_CAP = 256
+LOCAL_CLOAKING_CHUNK = 2**16  # originals queried at a time, nearest own avatars first
 EXACT_COUNT_PAIRS = 2**27  # originals x avatars up to which every count is exact (radius counts)
 COUNTING_LEAF_SIZE = 64  # radius counts of hundreds of avatars: big leaves, half the time of 16
 STRICTLY_CLOSER = 1 - 1e-9  # radius factor: rounding never counts the own avatar, ties are not closer
@@ -201,7 +202,9 @@ def count_closer_avatars(original_coordinates: np.ndarray, avatar_coordinates: n
     counts that reach it stay "at least" that many unless the median needs them, in
     which case those originals are queried again with four times as many neighbours
     (or straight with :func:`local_cloaking_cap` when the median looks beyond that, see
-    :func:`_next_k`), then with the cap (never more than there are avatars). The
+    :func:`_next_k`), then with the cap (never more than there are avatars); originals
+    are queried nearest own avatar first, each chunk's search stopping at its largest
+    own distance (avatars beyond it never count). The
     median is exact unless more than half the counts reach the last ``k``; it is then
     reported as that ``k`` with ``at_least`` set. ``censored_at`` is the last ``k``:
     a count equal to it means "at least" (``None`` when every count is exact).
@@ -217,14 +220,16 @@ def count_closer_avatars(original_coordinates: np.ndarray, avatar_coordinates: n
     tree = cKDTree(avatar_coordinates, balanced_tree=False, compact_nodes=False)
     counts = np.zeros(n_rows, dtype=np.int64)
     reach = np.zeros(n_rows)  # distance to the k-th nearest avatar, for the pending originals
-    pending = np.arange(n_rows)
+    pending = np.argsort(own_distances, kind="stable")  # by own distance: each chunk's queries stop at its largest
     last_k = min(local_cloaking_cap(n_rows), n_avatars)
     k = min(LOCAL_CLOAKING_MIN_CAP, last_k)
     while True:
-        chunk_rows = max(1, LOCAL_CLOAKING_BUDGET // 4 // k)
+        chunk_rows = max(1, min(LOCAL_CLOAKING_BUDGET // 4 // k, LOCAL_CLOAKING_CHUNK))
         for start in range(0, len(pending), chunk_rows):
             rows = pending[start: start + chunk_rows]
-            distances, _ = tree.query(original_coordinates[rows], k=k, workers=-1)
+            distances, _ = tree.query(
+                original_coordinates[rows], k=k, distance_upper_bound=own_distances[rows].max(), workers=-1
+            )  # avatars beyond the own distance never count: the search stops there
             distances = distances.reshape(len(rows), k)
             counts[rows] = np.sum(distances < own_distances[rows, None], axis=1)
             reach[rows] = distances[:, -1]
