@@ -73,6 +73,16 @@ def floor_seconds(path: Path, n_rows: int) -> tuple[float, float]:
     return io_seconds, time.perf_counter() - start
 
 
+def median_seconds(repeats: int, run) -> float:
+    """Median wall seconds of ``run()`` in this process."""
+    def seconds() -> float:
+        start = time.perf_counter()
+        run()
+        return time.perf_counter() - start
+
+    return statistics.median(seconds() for _ in range(repeats))
+
+
 def median_of(repeats: int, measure) -> tuple[float, float]:
     runs = [measure() for _ in range(repeats)]
     return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
@@ -122,21 +132,17 @@ def sweep_line(path: Path, table: str, dropped: list[str], repeats: int, folder:
     single_seconds = median_of(repeats, lambda: timed_command(single))[0]
     frame, plan = read_table(path), ColumnPlan(dropped=tuple(dropped))
 
-    def in_process(run) -> float:
-        start = time.perf_counter()
-        run()
-        return time.perf_counter() - start
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         settings = sweep_settings([int(k) for k in SWEEP_K.split(",")])
-        sweep_in_process = statistics.median(in_process(
-            lambda: run_sweep(frame, plan, Settings(seed=0, ncp=5), settings, n_seeds=3)
-        ) for _ in range(repeats))
+        sweep_in_process = median_seconds(
+            repeats, lambda: run_sweep(frame, plan, Settings(seed=0, ncp=5), settings, n_seeds=3)
+        )
         kept = drop_columns(frame, dropped, "dropped")
-        single_in_process = statistics.median(in_process(
-            lambda: evaluate_avatarization(build_avatarizer(plan, Settings(k=int(largest), seed=0, ncp=5)).fit(kept))
-        ) for _ in range(repeats))
+        single_in_process = median_seconds(
+            repeats,
+            lambda: evaluate_avatarization(build_avatarizer(plan, Settings(k=int(largest), seed=0, ncp=5)).fit(kept)),
+        )
     return (
         f"Trade-off sweep on the {table}, {SWEEP_ROWS:,} rows, k = {SWEEP_K} x 3 seeds, every run scored, against "
         f"one scored Avatar run at k = {largest}: as commands {sweep_seconds:.2f} s / {single_seconds:.2f} s = "
@@ -161,25 +167,18 @@ def peer_line(n_rows: int, repeats: int) -> str:
         return f"SDV GaussianCopula at {n_rows:,} rows: not measured (the comparison stops at {PEER_MAX_ROWS:,} rows)."
     frame = read_table(benchmark_csv(n_rows, DATA))
 
-    def copula() -> float:
-        start = time.perf_counter()
+    def copula() -> None:
         synthesizer = GaussianCopulaSynthesizer(Metadata.detect_from_dataframe(frame))
         synthesizer.fit(frame)
         synthesizer.sample(len(frame))
-        return time.perf_counter() - start
-
-    def avatar() -> float:
-        start = time.perf_counter()
-        Avatarizer(k=10, seed=0, holdout=False).fit(frame)
-        return time.perf_counter() - start
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            copula_seconds = statistics.median(copula() for _ in range(repeats))
+            copula_seconds = median_seconds(repeats, copula)
         except Exception as error:  # a peer's own failure is a result to report, not a reason to stop the benchmark
             return f"SDV GaussianCopula at {n_rows:,} rows: failed ({type(error).__name__}: {error})."
-        avatar_seconds = statistics.median(avatar() for _ in range(repeats))
+        avatar_seconds = median_seconds(repeats, lambda: Avatarizer(k=10, seed=0, holdout=False).fit(frame))
     return (
         f"Peer, in process, {n_rows:,} rows in and out: SDV GaussianCopula (fit + sample) {copula_seconds:.2f} s, "
         f"Avatar k = 10 {avatar_seconds:.2f} s: Avatar is {copula_seconds / avatar_seconds:.1f}x faster."

@@ -24,13 +24,16 @@ SYNTHESIS_ROWS = 2**16  # rows searched, weighted and combined at a time: memory
 def neighbours_excluding_self(coordinates: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """Distances and indices (n, k) of each row's ``k`` nearest other rows, nearest first.
 
-    One exact tree query for ``k + 1`` neighbours per row, on every core (an unbalanced,
-    non-compacted tree builds faster and, on latent coordinates, answers faster). The row itself is dropped;
+    One exact tree query for ``k + 1`` neighbours per row, on every core. The row itself is dropped;
     where exact duplicates crowd it out of the ``k + 1`` (ties at distance 0), the
     farthest of them is dropped instead.
     """
-    tree = cKDTree(coordinates, balanced_tree=False, compact_nodes=False)
-    return _query_excluding_self(tree, coordinates, np.arange(len(coordinates)), k)
+    return _query_excluding_self(_neighbour_tree(coordinates), coordinates, np.arange(len(coordinates)), k)
+
+
+def _neighbour_tree(coordinates: np.ndarray) -> cKDTree:
+    """Unbalanced and not compacted: on latent coordinates it builds and answers faster."""
+    return cKDTree(coordinates, balanced_tree=False, compact_nodes=False)
 
 
 def _query_excluding_self(
@@ -59,7 +62,7 @@ def avatarize_rows(
     search at its largest ``k``, cut to this ``k``); without them each chunk is searched
     in a tree over ``coordinates``. Either way the random draws come in the same order.
     """
-    tree = None if neighbours is not None else cKDTree(coordinates, balanced_tree=False, compact_nodes=False)
+    tree = None if neighbours is not None else _neighbour_tree(coordinates)
     numeric = np.empty(table.numeric.shape)
     codes = np.empty(table.codes.shape, dtype=np.int32)
     for start in range(0, table.n_rows, SYNTHESIS_ROWS):

@@ -19,7 +19,7 @@ from core.metrics.binning import (
     hellinger_distance,
 )
 from core.metrics.result import MetricResult
-from core.metrics.space import MetricSpace
+from core.metrics.space import AXIS_BLOCK_VALUES, MetricSpace
 from core.schema import Kind
 
 HELLINGER_MEAN_TEXT = (
@@ -43,7 +43,6 @@ CORRELATION_TEXT = (
 )
 MULTIVARIATE_BANDS = ((0.1, "almost identical"), (0.3, "good fidelity"), (float("inf"), "distorted"))
 KAPPA_ROWS = 2000
-AXIS_BLOCK_VALUES = 2**22  # coordinates transformed at a time per sample: 32 MB, whatever the row count
 
 
 def numeric_values(column: pd.Series) -> np.ndarray:

@@ -14,7 +14,7 @@ from core.metrics.binning import SortedColumns
 from core.projection import Projection
 from core.schema import Kind
 
-KEPT_COORDINATES = 2**22  # 32 MB of float64
+AXIS_BLOCK_VALUES = 2**22  # coordinates transformed at a time per sample (32 MB), whatever the row count
 
 
 @dataclass(frozen=True)
@@ -39,9 +39,9 @@ class MetricSpace:
         return self._kept[key]
 
     def sorted_axes(self, axes: slice) -> SortedColumns:
-        """Its own rows' coordinates on ``axes``, sorted; kept when all its coordinates hold in
-        ``KEPT_COORDINATES`` values (beyond, the multivariate Hellinger distance transforms a few axes at a time)."""
-        if self.table.n_rows * self.projection.n_components_ > KEPT_COORDINATES:
+        """Its own rows' coordinates on ``axes``, sorted; kept when all of them hold in one block of
+        ``AXIS_BLOCK_VALUES`` (beyond, the multivariate Hellinger distance transforms a few axes at a time)."""
+        if self.table.n_rows * self.projection.n_components_ > AXIS_BLOCK_VALUES:
             return SortedColumns.of(self.projection.transform(self.table, axes))
         return self.kept(("sorted axes", axes.start, axes.stop),
                          lambda: SortedColumns.of(self.projection.transform(self.table, axes)))
