@@ -162,7 +162,7 @@ def _avatarize(arguments: argparse.Namespace) -> int:
     avatarizer = build_avatarizer(plan, settings)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        avatarizer.fit(frame)
+        avatarizer.fit(frame, in_place=True)  # the table read is not used afterwards
     for message in [str(w.message) for w in caught] + column_warning_lines(avatarizer.profiles_):
         print(f"warning: {message}", file=sys.stderr)
     run = None

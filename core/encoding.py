@@ -123,7 +123,7 @@ class TableCodec:
             columns[column.name] = _decode_numeric(table.numeric[:, position], column)
         for position, (name, modalities) in enumerate(self.categories_.items()):
             columns[name] = _decode_categorical(table.codes[:, position], modalities)
-        return pd.DataFrame({name: columns[name] for name in self.columns_})
+        return pd.DataFrame({name: columns[name] for name in self.columns_}, copy=False)
 
 
 def _modalities(column: pd.Series) -> np.ndarray:

@@ -23,6 +23,7 @@ GMM_BUDGET = {"weights": 0.2, "means": 0.4, "covariances": 0.4}
 EIGENVALUE_FLOOR = 1e-6
 WEIGHT_FLOOR = 1e-6
 GMM_FIT_ROWS = 20_000
+GMM_SCATTER_ROWS = 1 << 16
 
 
 class FastDPSynthesizer:
@@ -74,8 +75,9 @@ class FastDPSynthesizer:
     def fit(self, coordinates: np.ndarray, rng: np.random.Generator) -> FastDPSynthesizer:
         """Clip ``coordinates`` (n, d) to the percentile bounds and fit the noisy model."""
         self.validate()
-        self.lower_ = np.percentile(coordinates, self.bounds_percentile, axis=0)
-        self.upper_ = np.percentile(coordinates, 100 - self.bounds_percentile, axis=0)
+        columns = coordinates.T  # one column copied at a time by the percentiles, not the whole table
+        self.lower_ = np.array([np.percentile(column, self.bounds_percentile) for column in columns])
+        self.upper_ = np.array([np.percentile(column, 100 - self.bounds_percentile) for column in columns])
         clipped = np.clip(coordinates, self.lower_, self.upper_)
         fit = {"gaussian": self._fit_gaussian, "gmm": self._fit_gmm, "histogram": self._fit_histogram}[self.mechanism]
         fit(clipped, rng)
@@ -132,11 +134,13 @@ class FastDPSynthesizer:
         counts = np.maximum(responsibilities.sum(axis=0), 1e-12)
         exact_weights = counts / n_rows
         exact_means = responsibilities.T @ clipped / counts[:, None]
-        exact_covariances = np.stack([
-            ((clipped - exact_means[c]).T * responsibilities[:, c]) @ (clipped - exact_means[c]) / counts[c]
-            + mixture.reg_covar * np.eye(n_dims)
-            for c in range(n_components)
-        ])
+        scatter = np.zeros((n_components, n_dims, n_dims))
+        for start in range(0, n_rows, GMM_SCATTER_ROWS):  # by blocks of rows: no copy of the whole table per component
+            block = slice(start, start + GMM_SCATTER_ROWS)
+            for c in range(n_components):
+                centred = clipped[block] - exact_means[c]
+                scatter[c] += (centred.T * responsibilities[block, c]) @ centred
+        exact_covariances = scatter / counts[:, None, None] + mixture.reg_covar * np.eye(n_dims)
         ranges = self.upper_ - self.lower_
         effective_rows = np.maximum(exact_weights * n_rows, 1.0)
         n_entries = n_dims * (n_dims + 1) // 2
@@ -186,16 +190,23 @@ class FastDPSynthesizer:
                 _sample_normal(self.noisy_["means"][c], self.noisy_["covariances"][c], count, rng)
                 for c, count in enumerate(counts)
             ]
-            return np.concatenate(parts)[rng.permutation(n_rows)]
+            points = np.concatenate(parts)
+            del parts
+            return points[rng.permutation(n_rows)]
         probabilities, edges = self.noisy_["probabilities"], self.noisy_["edges"]
         n_dims, n_bins = probabilities.shape
         cumulative = np.cumsum(probabilities, axis=1)
-        targets = rng.random((n_rows, n_dims)) * cumulative[:, -1]
-        bins = np.stack([np.searchsorted(cumulative[j], targets[:, j], side="right") for j in range(n_dims)], axis=1)
-        bins = np.minimum(bins, n_bins - 1)
-        low = edges[np.arange(n_dims)[None, :], bins]
-        width = (edges[:, 1] - edges[:, 0])[None, :]
-        return low + rng.random((n_rows, n_dims)) * width
+        targets = rng.random((n_rows, n_dims))
+        targets *= cumulative[:, -1]
+        bins = np.empty((n_rows, n_dims), dtype=np.intp)
+        for j in range(n_dims):
+            np.minimum(np.searchsorted(cumulative[j], targets[:, j], side="right"), n_bins - 1, out=bins[:, j])
+        del targets
+        points = rng.random((n_rows, n_dims))  # the position within the bin
+        points *= edges[:, 1] - edges[:, 0]
+        for j in range(n_dims):
+            points[:, j] += edges[j, bins[:, j]]
+        return points
 
 
 def _symmetric_laplace(scales: np.ndarray, rng: np.random.Generator) -> np.ndarray:

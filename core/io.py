@@ -15,6 +15,7 @@ Decisions (SPEC section 2, step 1):
 
 from __future__ import annotations
 
+import codecs
 import csv
 import ctypes
 import io
@@ -22,7 +23,7 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -37,9 +38,11 @@ from core.errors import InputError
 CSV_DELIMITERS = (",", ";", "\t", "|")
 SNIFF_BYTES = 256 * 1024
 SNIFF_LINES = 50
+_DECODE_PIECE = 1 << 20
+WRITE_ROWS = 1 << 16
 _EXCEL_MAGIC = (b"PK\x03\x04", b"\xd0\xcf\x11\xe0")
 _PARQUET_MAGIC = b"PAR1"
-_READ_POOL = pa.system_memory_pool()  # the C allocator: what the parser frees, release_freed_memory gives back
+_UTF8_BOM = b"\xef\xbb\xbf"
 _DECIMAL_COMMA = re.compile(r"^\s*[-+]?\d+,\d+\s*$")
 _DECIMAL_POINT = re.compile(r"^\s*[-+]?\d*\.\d+\s*$")
 
@@ -48,34 +51,60 @@ def read_table(source: str | os.PathLike[str] | BinaryIO, *, file_name: str | No
     """Load a CSV, Excel or Parquet table from a path or an open binary file.
 
     ``file_name`` names the source in messages (and gives its extension) when
-    ``source`` is a file object, as for a Streamlit upload.
+    ``source`` is a file object, as for a Streamlit upload. A CSV path is parsed from
+    the file itself, never held whole in memory beside the table.
     """
     if isinstance(source, (str, os.PathLike)):
         path = Path(source)
         file_name = file_name or path.name
         if not path.is_file():
             raise InputError(f"{file_name}: no such file. Check the path.")
-        data = path.read_bytes()
+        with path.open("rb") as stream:
+            head = stream.read(SNIFF_BYTES)
+        content: bytes | Path = path
+        is_whole = path.stat().st_size <= len(head)
     else:
         file_name = file_name or getattr(source, "name", "the uploaded file")
-        data = source.read()
-    if not data.strip():
+        content = source.read()
+        head, is_whole = content[:SNIFF_BYTES], len(content) <= SNIFF_BYTES
+    if is_whole and (not head or head.isspace()):
         raise InputError(f"{file_name} is empty: choose a file with a header row and at least one data row.")
 
-    if data.startswith(_PARQUET_MAGIC):
-        frame = _read_parquet(data, file_name)
-    elif data.startswith(_EXCEL_MAGIC):
-        frame = _read_excel(data, file_name)
+    if head.startswith(_PARQUET_MAGIC):
+        frame = _read_parquet(_bytes_of(content), file_name)
+    elif head.startswith(_EXCEL_MAGIC):
+        frame = _read_excel(_bytes_of(content), file_name)
     else:
-        frame = _read_csv(data, file_name)
-    del data
-    release_freed_memory()  # the file and the parser's buffers: 120 MB at a million rows
+        frame = _read_csv(content, head, file_name)
+    del content
+    release_freed_memory()  # the parser's buffers: 70 MB at a million rows
 
     if frame.shape[1] == 0:
         raise InputError(f"{file_name} has no columns: choose a file with a header row.")
     if len(frame) == 0:
         raise InputError(f"{file_name} has a header but no data rows: add the rows to avatarize.")
     return frame
+
+
+def _bytes_of(content: bytes | Path) -> bytes:
+    return content.read_bytes() if isinstance(content, Path) else content
+
+
+def _pieces(content: bytes | Path) -> Iterator[bytes | memoryview]:
+    """The content in pieces of ``_DECODE_PIECE`` bytes, without reading a file whole."""
+    if isinstance(content, Path):
+        with content.open("rb") as stream:
+            while piece := stream.read(_DECODE_PIECE):
+                yield piece
+    else:
+        view = memoryview(content)
+        for start in range(0, len(view), _DECODE_PIECE):
+            yield view[start : start + _DECODE_PIECE]
+
+
+# Arrow's own allocator (mimalloc) keeps what the parser and pandas' text columns free for later use: a
+# million-row table left 70 MB held that way. The C allocator's memory goes back with release_freed_memory.
+pa.set_memory_pool(pa.system_memory_pool())
 
 
 def release_freed_memory() -> None:
@@ -126,43 +155,61 @@ def _read_excel(data: bytes, file_name: str) -> pd.DataFrame:
     return frame.infer_objects()
 
 
-def _read_csv(data: bytes, file_name: str) -> pd.DataFrame:
-    encoding, data = _detect_encoding(data, file_name)
-    sample = data[:SNIFF_BYTES].decode(encoding, errors="replace")
+def _read_csv(content: bytes | Path, head: bytes, file_name: str) -> pd.DataFrame:
+    encoding = _detect_encoding(content, head, file_name)
+    sample = head.removeprefix(_UTF8_BOM).decode(encoding, errors="replace")
     delimiter = _detect_delimiter(sample)
     header_line = next(csv.reader(io.StringIO(sample), delimiter=delimiter))
     header = _name_columns(header_line, file_name)
     decimal_point = "," if delimiter != "," and _uses_decimal_comma(sample, delimiter) else "."
     try:
-        table = pa_csv.read_csv(
-            io.BytesIO(data),
+        table = pa_csv.read_csv(  # skips a UTF-8 byte-order mark itself
+            str(content) if isinstance(content, Path) else io.BytesIO(content),
             read_options=pa_csv.ReadOptions(encoding=encoding, column_names=header, skip_rows=1),
             parse_options=pa_csv.ParseOptions(delimiter=delimiter, newlines_in_values=True),
             convert_options=pa_csv.ConvertOptions(decimal_point=decimal_point, strings_can_be_null=True),
-            memory_pool=_READ_POOL,
         )
     except pa.ArrowInvalid as error:
         raise InputError(f"{file_name} could not be read as a table: {_csv_problem(error)}") from None
-    return table.to_pandas(date_as_object=False, memory_pool=_READ_POOL)
+    return _to_pandas(table)
 
 
-def _detect_encoding(data: bytes, file_name: str) -> tuple[str, bytes]:
-    if data.startswith(b"\xef\xbb\xbf"):
-        return "utf-8", data[3:]
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return "utf-16", data
-    if b"\x00" in data[:SNIFF_BYTES]:
+def _to_pandas(table: pa.Table) -> pd.DataFrame:
+    """The table as a frame, one column at a time, each column's Arrow buffers freed once converted."""
+    columns = {}
+    for name in table.column_names:
+        columns[name] = table.column(name).to_pandas(date_as_object=False)
+        table = table.drop_columns([name])
+        release_freed_memory()
+    return pd.DataFrame(columns, copy=False)
+
+
+def _detect_encoding(content: bytes | Path, head: bytes, file_name: str) -> str:
+    if head.startswith(_UTF8_BOM):
+        return "utf-8"
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "utf-16"
+    if b"\x00" in head:
         raise InputError(
             f"{file_name} is not a text table (it holds binary data): "
             "choose a CSV, Excel (.xlsx) or Parquet file."
         )
     for encoding in ("utf-8", "cp1252"):
-        try:
-            data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-        return encoding, data
-    return "latin-1", data
+        if _decodes(content, encoding):
+            return encoding
+    return "latin-1"
+
+
+def _decodes(content: bytes | Path, encoding: str) -> bool:
+    """Whether ``content`` is valid in ``encoding``, checked piece by piece (no decoded copy of a large file)."""
+    decoder = codecs.getincrementaldecoder(encoding)()
+    try:
+        for piece in _pieces(content):
+            decoder.decode(piece)
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _detect_delimiter(sample: str) -> str:
@@ -226,12 +273,12 @@ def _first_line(error: BaseException) -> str:
 def write_json(data: object, path: str | os.PathLike[str]) -> None:
     """Write ``data`` as indented JSON, atomically; numpy numbers and arrays become JSON numbers and lists."""
     text = json.dumps(data, indent=2, default=_json_default, allow_nan=False)
-    _write_atomically(text.encode(), Path(path))
+    _write_atomically(lambda stream: stream.write(text.encode()), Path(path))
 
 
 def write_text(text: str, path: str | os.PathLike[str]) -> None:
     """Write ``text`` as UTF-8, atomically."""
-    _write_atomically(text.encode(), Path(path))
+    _write_atomically(lambda stream: stream.write(text.encode()), Path(path))
 
 
 def _json_default(value: object) -> object:
@@ -249,65 +296,84 @@ def write_csv(frame: pd.DataFrame, path: str | os.PathLike[str]) -> None:
     and renamed into place. Datetimes are written in ISO format (date only when
     every value is at midnight); missing values are empty fields.
     """
-    _write_atomically(csv_bytes(frame), Path(path))
+    _write_atomically(lambda stream: _write_csv_rows(frame, stream), Path(path))
 
 
-def _write_atomically(payload: bytes, path: Path) -> None:
-    """The file appears whole or not at all: written next to its destination, then renamed."""
+def csv_bytes(frame: pd.DataFrame) -> bytes:
+    """The CSV text of ``frame`` (see :func:`write_csv`) as UTF-8 bytes."""
+    buffer = io.BytesIO()
+    _write_csv_rows(frame, buffer)
+    return buffer.getvalue()
+
+
+def _write_atomically(write: Callable[[BinaryIO], object], path: Path) -> None:
+    """The file appears whole or not at all: written next to its destination by ``write``, then renamed."""
     directory = path.parent if str(path.parent) else Path(".")
     if not directory.is_dir():
         raise InputError(f"{path}: the folder {directory} does not exist. Create it or choose another output path.")
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=directory)
     try:
         with os.fdopen(handle, "wb") as stream:
-            stream.write(payload)
+            write(stream)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
 
 
-def csv_bytes(frame: pd.DataFrame) -> bytes:
-    """The CSV text of ``frame`` (see :func:`write_csv`) as UTF-8 bytes."""
-    table = pa.table({str(name): _arrow_column(frame[name]) for name in frame.columns})
+def _write_csv_rows(frame: pd.DataFrame, stream: BinaryIO) -> None:
+    """The header, then the rows by blocks of ``WRITE_ROWS``: the CSV text is never held whole."""
     header = io.StringIO()
-    csv.writer(header, lineterminator="\n").writerow(table.column_names)
-    quoting = "needed" if _needs_quotes(table) else "none"
-    buffer = io.BytesIO(header.getvalue().encode())
-    buffer.seek(0, io.SEEK_END)
+    csv.writer(header, lineterminator="\n").writerow([str(name) for name in frame.columns])
+    stream.write(header.getvalue().encode())
+    converters = {str(name): _arrow_converter(frame[name]) for name in frame.columns}
+    quoting = "needed" if _needs_quotes(frame) else "none"
     options = pa_csv.WriteOptions(include_header=False, quoting_style=quoting)
-    pa_csv.write_csv(table, buffer, write_options=options)
-    return buffer.getvalue()
+    for start in range(0, len(frame), WRITE_ROWS):
+        block = frame.iloc[start : start + WRITE_ROWS]
+        table = pa.table({name: convert(block[name]) for name, convert in converters.items()})
+        pa_csv.write_csv(table, stream, write_options=options)
 
 
-def _needs_quotes(table: pa.Table) -> bool:
+def _needs_quotes(frame: pd.DataFrame) -> bool:
     """Whether a text cell holds a comma, a quote or a line break (pyarrow then quotes every text)."""
-    for column in table.columns:
-        if pa.types.is_dictionary(column.type):
-            column = column.combine_chunks().dictionary
-        is_text = pa.types.is_string(column.type) or pa.types.is_large_string(column.type)
-        if is_text and pa_compute.any(pa_compute.match_substring_regex(column, r'[,"\r\n]')).as_py():
+    for name in frame.columns:
+        column = frame[name]
+        if isinstance(column.dtype, pd.CategoricalDtype):
+            texts = [_text_array(column.cat.categories.to_series())]
+        elif column.dtype == object or pd.api.types.is_string_dtype(column):
+            texts = (_text_array(column.iloc[start : start + WRITE_ROWS]) for start in range(0, len(column), WRITE_ROWS))
+        else:
+            continue
+        if any(pa_compute.any(pa_compute.match_substring_regex(text, r'[,"\r\n]')).as_py() for text in texts):
             return True
     return False
 
 
-def _arrow_column(column: pd.Series) -> pa.Array:
-    """One column ready for pyarrow's CSV writer: dates as dates, texts as (dictionary) strings."""
+def _arrow_converter(column: pd.Series) -> Callable[[pd.Series], pa.Array]:
+    """How a block of ``column`` becomes an array for pyarrow's CSV writer: dates as dates, texts as (dictionary)
+    strings. Decided on the whole column, so that every block is written alike."""
     if pd.api.types.is_datetime64_any_dtype(column):
-        present = column.dropna()
         if getattr(column.dt, "tz", None) is not None:
-            return pa.array(column.dt.strftime("%Y-%m-%d %H:%M:%S%z"), type=pa.string(), from_pandas=True)
+            return lambda block: pa.array(block.dt.strftime("%Y-%m-%d %H:%M:%S%z"), type=pa.string(), from_pandas=True)
+        present = column.dropna()
         at_midnight = bool((present == present.dt.normalize()).all())
         whole_seconds = bool((present == present.dt.floor("s")).all())
         target = pa.date32() if at_midnight else pa.timestamp("s") if whole_seconds else pa.timestamp("us")
-        return pa.array(column, from_pandas=True).cast(target)
+        return lambda block: pa.array(block, from_pandas=True).cast(target)
     if isinstance(column.dtype, pd.CategoricalDtype):
         categories = pa.array(column.cat.categories.astype(str).to_numpy(dtype=object), type=pa.string())
-        codes = pa.array(column.cat.codes.to_numpy(), mask=column.isna().to_numpy()).cast(pa.int32())
-        return pa.DictionaryArray.from_arrays(codes, categories)
+        return lambda block: pa.DictionaryArray.from_arrays(
+            pa.array(block.cat.codes.to_numpy(), mask=block.isna().to_numpy()).cast(pa.int32()), categories
+        )
     if column.dtype == object or pd.api.types.is_string_dtype(column):
-        text = column.to_numpy(dtype=object, na_value=None, copy=True)
-        present = column.notna().to_numpy()
-        text[present] = text[present].astype(str)
-        return pa.array(text, type=pa.string())
-    return pa.array(column, from_pandas=True)
+        return _text_array
+    return lambda block: pa.array(block, from_pandas=True)
+
+
+def _text_array(block: pd.Series) -> pa.Array:
+    """Text cells as strings (other values written with ``str``), missing as null."""
+    text = block.to_numpy(dtype=object, na_value=None, copy=True)
+    present = block.notna().to_numpy()
+    text[present] = text[present].astype(str)
+    return pa.array(text, type=pa.string())

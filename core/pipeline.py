@@ -86,9 +86,9 @@ class Avatarizer:
     method_ : ``"avatar"`` or ``"fast_dp"``.
     avatars_ : DataFrame, shuffled: the avatars to share.
     paired_avatars_ : DataFrame or None. Avatar only: avatar ``i`` made from
-        ``working_data_`` row ``i``. Sensitive: the pairing is what the privacy metrics
-        need and what an attacker would want. Never share it. None for AvatarFastDP,
-        whose avatars are sampled, not paired.
+        ``working_data_`` row ``i`` (derived from ``avatars_`` on each access). Sensitive:
+        the pairing is what the privacy metrics need and what an attacker would want.
+        Never share it. None for AvatarFastDP, whose avatars are sampled, not paired.
     working_data_, holdout_data_ : the originals avatarized (WO) and set aside (HO, or None).
     holdout_ : ``"real"`` when a holdout half was set aside, else ``"none"`` (the
         metrics then draw an approximate one).
@@ -139,14 +139,16 @@ class Avatarizer:
         self.holdout_min_rows = holdout_min_rows
         self.seed = seed
 
-    def fit(self, frame: pd.DataFrame, progress: Progress | None = None) -> Avatarizer:
+    def fit(self, frame: pd.DataFrame, progress: Progress | None = None, *, in_place: bool = False) -> Avatarizer:
         """Avatarize ``frame``; the results are in the attributes ending with ``_``.
 
         ``progress``, if given, is called with the name of each step as it starts and
-        the share of the work done before it (0 to 1).
+        the share of the work done before it (0 to 1). ``in_place``: convert ``frame``'s
+        columns to their kinds in place (the caller's frame is changed) rather than in a
+        copy: less memory for a large table that is not used afterwards.
         """
         self._validate_method()
-        rng = self._prepare(frame, progress, largest_k=self.k if self.method_ == "avatar" else None)
+        rng = self._prepare(frame, progress, largest_k=self.k if self.method_ == "avatar" else None, in_place=in_place)
         self._finish(rng)
         return self
 
@@ -187,7 +189,7 @@ class Avatarizer:
             yield copy
 
     def _prepare(
-        self, frame: pd.DataFrame, progress: Progress | None = None, largest_k: int | None = None
+        self, frame: pd.DataFrame, progress: Progress | None = None, largest_k: int | None = None, in_place: bool = False
     ) -> np.random.Generator:
         """Everything before synthesis: typing, holdout split (then ``largest_k`` is checked), encoding, imputation,
         projection. Returns the generator, in the state synthesis starts from."""
@@ -197,9 +199,9 @@ class Avatarizer:
         self._progress = progress
 
         with self._timed("typing"):
-            frame = _check_frame(frame)
+            frame = _check_frame(frame, in_place)
             self.kinds_ = resolve_kinds(frame, self.column_kinds)
-            typed = apply_kinds(frame, self.kinds_)
+            typed = apply_kinds(frame, self.kinds_, in_place=in_place)
             self.profiles_: list[ColumnProfile] = profile_columns(typed, self.kinds_)
             self._excluded = self._check_exclusions(typed)
             _check_values(typed.drop(columns=self._excluded))
@@ -222,6 +224,7 @@ class Avatarizer:
             self.codec_ = TableCodec(self.kinds_).fit(synthesised)
             encoded, self._n_categorical = add_missing_indicators(self.codec_.encode(synthesised))
             self._complete = impute(encoded, self.imputation, rng)
+            del encoded  # the complete copy replaces it
             self.reduction_ = CategoricalReduction().fit(self._complete) if self.use_categorical_reduction else None
             self.imputed_table_ = self.reduction_.transform(self._complete) if self.reduction_ else self._complete
 
@@ -241,15 +244,25 @@ class Avatarizer:
             complete = self._complete
             sources = self._excluded_sources(synthetic) if self._excluded else None  # before the blanks below
             decoded = synthetic if self.reduction_ is None else self.reduction_.inverse_transform(synthetic, complete)
-            avatars = self.codec_.decode(restore_missing(decoded, self._n_categorical))
+            restored = restore_missing(decoded, self._n_categorical)
+            if self.method_ == "avatar":  # shuffled before decoding: one frame, the pairing kept as an order
+                order = rng.permutation(restored.n_rows)
+                _permute_rows(restored, order)
+                sources = None if sources is None else sources[order]
+                self._paired_order: np.ndarray | None = np.argsort(order)
+            else:
+                self._paired_order = None
+            avatars = self.codec_.decode(restored)
             if self._excluded:
                 avatars = self._reattach(avatars, sources, self._excluded)
-            avatars = avatars[self._columns]
-            if self.method_ == "avatar":
-                self.paired_avatars_: pd.DataFrame | None = avatars
-                self.avatars_ = avatars.iloc[rng.permutation(len(avatars))].reset_index(drop=True)
-            else:
-                self.paired_avatars_, self.avatars_ = None, avatars
+            self.avatars_ = avatars[self._columns]
+
+    @property
+    def paired_avatars_(self) -> pd.DataFrame | None:
+        """Avatar only: avatar ``i`` made from ``working_data_`` row ``i`` (sensitive); None for AvatarFastDP."""
+        if self._paired_order is None:
+            return None
+        return self.avatars_.iloc[self._paired_order].reset_index(drop=True)
 
     def get_params(self) -> dict[str, object]:
         """The constructor's parameters, as scikit-learn's ``get_params`` gives them."""
@@ -354,8 +367,9 @@ class Avatarizer:
             return avatarize_rows(table, self.coordinates_, self.k, rng, neighbours)
         latent = self.synthesizer_.fit(self.coordinates_, rng).sample(table.n_rows, rng)
         numeric, codes = self.projection_.inverse_transform(latent, rng)
+        del latent
         if numeric.size:  # keep back-projected values within the range observed
-            numeric = np.clip(numeric, table.numeric.min(axis=0), table.numeric.max(axis=0))
+            np.clip(numeric, table.numeric.min(axis=0), table.numeric.max(axis=0), out=numeric)
         return table.with_arrays(numeric, codes)
 
     def _excluded_sources(self, synthetic: EncodedTable) -> np.ndarray:
@@ -381,6 +395,13 @@ class Avatarizer:
         self.timings_s_[step] = time.perf_counter() - start
 
 
+def _permute_rows(table: EncodedTable, order: np.ndarray) -> None:
+    """Rows of ``table`` put in ``order``, in place, one column at a time (no copy of the whole table)."""
+    for values in (table.numeric, table.codes):
+        for j in range(values.shape[1]):
+            values[:, j] = values[order, j]
+
+
 def _plain(value: object) -> object:
     """A parameter value as JSON can hold it."""
     if isinstance(value, Mapping):
@@ -390,7 +411,8 @@ def _plain(value: object) -> object:
     return value
 
 
-def _check_frame(frame: pd.DataFrame) -> pd.DataFrame:
+def _check_frame(frame: pd.DataFrame, in_place: bool = False) -> pd.DataFrame:
+    """``frame`` checked, with its column names as strings (in ``frame`` itself when ``in_place``)."""
     if not isinstance(frame, pd.DataFrame):
         raise InputError(f"The table must be a pandas DataFrame, got {type(frame).__name__}.")
     names = [str(name) for name in frame.columns]
@@ -401,7 +423,8 @@ def _check_frame(frame: pd.DataFrame) -> pd.DataFrame:
         raise InputError("The table has no columns.")
     if len(frame) == 0:
         raise InputError("The table has no rows.")
-    frame = frame.copy(deep=False)
+    if not in_place:
+        frame = frame.copy(deep=False)
     frame.columns = names
     return frame
 

@@ -21,6 +21,7 @@ look-ups rather than products with a one-hot matrix.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 
 import numpy as np
@@ -68,9 +69,11 @@ class Projection:
         self.numeric_names_ = table.numeric_names
         self.categorical_names_ = table.categorical_names
 
-        with np.errstate(invalid="ignore"):
-            self.means_ = np.nanmean(table.numeric, axis=0) if table.numeric.size else np.zeros(0)
-            stds = np.nanstd(table.numeric, axis=0) if table.numeric.size else np.zeros(0)
+        with np.errstate(invalid="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # an empty column: NaN, then scale 1 below
+            column_values = [table.numeric[:, j] for j in range(table.numeric.shape[1])]  # one copy at a time
+            self.means_ = np.array([np.nanmean(values) for values in column_values])
+            stds = np.array([np.nanstd(values) for values in column_values])
         self.stds_ = np.where(np.isfinite(stds) & (stds > 0), stds, 1.0)
         self.numeric_scale_ = np.sqrt(self._weights(table.numeric_names)) / self.stds_
 
@@ -120,6 +123,15 @@ class Projection:
         scaled = (numeric - self.means_) * self.numeric_scale_
         return np.nan_to_num(scaled, nan=0.0, copy=False)
 
+    def _scaled_columns(self, numeric: np.ndarray) -> np.ndarray:
+        """``_scaled_numeric`` transposed, (columns, rows), built one column at a time."""
+        scaled = np.empty((numeric.shape[1], numeric.shape[0]))
+        for j, row in enumerate(scaled):
+            np.subtract(numeric[:, j], self.means_[j], out=row)
+            row *= self.numeric_scale_[j]
+            np.nan_to_num(row, nan=0.0, copy=False)
+        return scaled
+
     def _covariance(self, table: EncodedTable) -> np.ndarray:
         """``Z'Z`` of the coded matrix ``Z``, from modality counts (``Z`` and the one-hot matrix are never built).
 
@@ -128,12 +140,12 @@ class Projection:
         ``Z_cat = B * scale``; ``D'D``, ``D'O``, ``O'O``, ``D'N`` and ``O'N`` are counts and
         sums per modality (pairs of variables for ``D'D``), one pass over the rows each.
         """
-        numeric = self._scaled_numeric(table.numeric)
+        numeric_by_column = self._scaled_columns(table.numeric)  # a variable per row: no strides
+        numeric_gram = numeric_by_column @ numeric_by_column.T
         if not self.proportions_:
-            return numeric.T @ numeric
-        codes, sizes = np.ascontiguousarray(table.codes.T), np.diff(self._offsets)  # a variable per row: no strides
-        numeric_by_column = np.ascontiguousarray(numeric.T)
-        n_variables, n_numeric, n_modalities = len(codes), numeric.shape[1], self._offsets[-1]
+            return numeric_gram
+        codes, sizes = np.ascontiguousarray(table.codes.T), np.diff(self._offsets)
+        n_variables, n_numeric, n_modalities = len(codes), len(numeric_by_column), self._offsets[-1]
         observed = [None if (codes[a] >= 0).all() else codes[a] >= 0 for a in range(n_variables)]
         d_d = np.zeros((n_modalities, n_modalities))
         d_o = np.zeros((n_modalities, n_variables))
@@ -168,7 +180,7 @@ class Projection:
         b_b = d_d - d_o_p - d_o_p.T + o_o[np.ix_(variable_of, variable_of)] * np.outer(p, p)
         numeric_b = d_n.T - o_n.T[:, variable_of] * p
         return np.block([
-            [numeric.T @ numeric, numeric_b * scale],
+            [numeric_gram, numeric_b * scale],
             [(numeric_b * scale).T, b_b * np.outer(scale, scale)],
         ])
 
@@ -180,9 +192,14 @@ class Projection:
         """
         axes = self.components_[axes if isinstance(axes, slice) else slice(axes)]
         n_numeric = len(self.means_)
-        coordinates = self._scaled_numeric(table.numeric) @ axes[:, :n_numeric].T
-        for position, lookup in enumerate(self._modality_coordinates(axes)):
-            coordinates += lookup[table.codes[:, position]]
+        lookups = self._modality_coordinates(axes)
+        coordinates = np.empty((table.n_rows, len(axes)))
+        for start in range(0, table.n_rows, _ROW_CHUNK):  # by blocks: no temporary of the whole table
+            chunk = slice(start, start + _ROW_CHUNK)
+            block = coordinates[chunk]
+            np.matmul(self._scaled_numeric(table.numeric[chunk]), axes[:, :n_numeric].T, out=block)
+            for position, lookup in enumerate(lookups):
+                block += lookup[table.codes[chunk, position]]
         return coordinates
 
     def _modality_coordinates(self, axes: np.ndarray) -> list[np.ndarray]:
@@ -206,10 +223,11 @@ class Projection:
         n_rows, n_used = coordinates.shape
         axes = self.components_[:n_used]
         n_numeric = len(self.means_)
+        numeric = coordinates @ axes[:, :n_numeric]
         with np.errstate(divide="ignore", invalid="ignore"):
-            numeric = coordinates @ axes[:, :n_numeric] / self.numeric_scale_ + self.means_
+            numeric /= self.numeric_scale_
+        numeric += self.means_
         codes = np.empty((n_rows, len(self.proportions_)), dtype=np.int32)
-        coordinates_32 = coordinates.astype(np.float32)  # weights for a draw need no more precision
         for position, (p, scale) in enumerate(zip(self.proportions_, self.modality_scale_)):
             block = axes[:, n_numeric + self._offsets[position]: n_numeric + self._offsets[position + 1]]
             observed = scale > 0  # a modality unseen at fit time is never drawn
@@ -218,7 +236,7 @@ class Projection:
             uniforms = rng.random(n_rows)
             for start in range(0, n_rows, _ROW_CHUNK):
                 chunk = slice(start, start + _ROW_CHUNK)
-                weights = block @ coordinates_32[chunk].T  # (modalities, rows)
+                weights = block @ coordinates[chunk].astype(np.float32).T  # (modalities, rows): float32 for a draw
                 weights += base
                 np.maximum(weights, 0.0, out=weights)
                 codes[chunk, position] = draw_categories(weights, p, uniforms[chunk])

@@ -109,10 +109,18 @@ def resolve_kinds(frame: pd.DataFrame, overrides: Mapping[str, str] | None = Non
     return kinds
 
 
-def apply_kinds(frame: pd.DataFrame, kinds: Mapping[str, Kind]) -> pd.DataFrame:
-    """Convert each column to its kind: float64, datetime64 or a pandas Categorical."""
+def apply_kinds(frame: pd.DataFrame, kinds: Mapping[str, Kind], *, in_place: bool = False) -> pd.DataFrame:
+    """Convert each column to its kind: float64, datetime64 or a pandas Categorical.
+
+    ``in_place``: replace ``frame``'s columns one by one and return ``frame`` (each
+    original column is freed as soon as it is converted) instead of a new frame.
+    """
+    if in_place:
+        for name in frame.columns:
+            frame[name] = _convert(frame[name], kinds[name])
+        return frame
     converted = {name: _convert(frame[name], kinds[name]) for name in frame.columns}
-    return pd.DataFrame(converted, index=frame.index)
+    return pd.DataFrame(converted, index=frame.index, copy=False)
 
 
 def _convert(column: pd.Series, kind: Kind) -> pd.Series:

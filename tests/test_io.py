@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import core.io as core_io
 from core.errors import InputError
 from core.io import csv_bytes, read_table, write_csv
 
@@ -133,3 +134,30 @@ def test_csv_without_special_characters_is_not_quoted():
 def test_csv_bytes_is_deterministic():
     frame = pd.DataFrame({"a": [1.0, 2.5], "b": ["x", "y"]})
     assert csv_bytes(frame) == csv_bytes(frame.copy())
+
+
+def test_csv_written_by_blocks_equals_one_block_and_decides_formats_on_whole_columns(monkeypatch):
+    # The second block alone would write "moment" as dates and "text" unquoted: the whole column decides.
+    frame = pd.DataFrame({
+        "moment": pd.to_datetime(["2024-01-02", "2024-01-03", "2024-01-04 10:30:00"], format="ISO8601"),
+        "text": ["a, b", "c", "d"],
+        "group": pd.Categorical(["x", None, "y"]),
+        "count": pd.array([1, None, 3], dtype="Int64"),
+    })
+    whole = csv_bytes(frame)
+    monkeypatch.setattr(core_io, "WRITE_ROWS", 1)
+    assert csv_bytes(frame) == whole
+    assert whole.decode().splitlines() == [
+        "moment,text,group,count",
+        '2024-01-02 00:00:00,"a, b","x",1',
+        '2024-01-03 00:00:00,"c",,',
+        '2024-01-04 10:30:00,"d","y",3',
+    ]
+
+
+def test_a_path_and_its_bytes_read_alike(tmp_path):
+    content = "nom;poids;jour\nHélène;72,5;2024-01-02\nJérôme;;2024-01-03\n".encode("cp1252")
+    from_path = read_table(write(tmp_path, "t.csv", content))
+    from_upload = read_table(io.BytesIO(content), file_name="t.csv")
+    pd.testing.assert_frame_equal(from_path, from_upload)
+    assert from_path["nom"].tolist() == ["Hélène", "Jérôme"]

@@ -23,6 +23,27 @@ def avatarize(frame, **parameters):
 # --- determinism ------------------------------------------------------------------------------------------------
 
 
+def test_in_place_fit_equals_a_copying_fit_and_converts_the_given_frame():
+    frame = mixed_table(300, missing=0.1)
+    given = frame.copy()
+    copying = avatarize(given, seed=4)
+    pd.testing.assert_frame_equal(given, frame)  # a copying fit leaves the caller's table alone
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        in_place = Avatarizer(k=5, seed=4, holdout=False).fit(given, in_place=True)
+    assert csv_bytes(in_place.avatars_) == csv_bytes(copying.avatars_)
+    assert given["age"].dtype == "float64" and isinstance(given["colour"].dtype, pd.CategoricalDtype)
+
+
+def test_paired_avatars_are_the_shuffled_avatars_in_the_originals_order():
+    result = avatarize(mixed_table(300), seed=5)
+    paired, shuffled = result.paired_avatars_, result.avatars_
+    assert sorted(csv_bytes(paired).splitlines()) == sorted(csv_bytes(shuffled).splitlines())
+    # each paired avatar stays near its own original: closer in age than a random original on average
+    own = (paired["age"] - result.working_data_["age"]).abs().mean()
+    shuffled_gap = (shuffled["age"] - result.working_data_["age"]).abs().mean()
+    assert own < shuffled_gap / 2
+
 def test_same_seed_same_avatars_byte_for_byte():
     frame = mixed_table(600, missing=0.1)
     first = avatarize(frame, seed=7, holdout=True)

@@ -79,6 +79,20 @@ def test_transform_of_a_row_does_not_depend_on_its_batch():
     np.testing.assert_allclose(alone, whole)
 
 
+
+def test_transform_by_blocks_equals_the_coded_matrix_times_the_axes():
+    table = encode(mixed_table(20_000, seed=3, missing=0.05))  # several blocks of rows
+    projection = Projection().fit(table)
+    means, scale = projection.means_, projection.numeric_scale_
+    coded = [np.nan_to_num((table.numeric - means) * scale)]
+    for position, (p, modality_scale) in enumerate(zip(projection.proportions_, projection.modality_scale_)):
+        codes = table.codes[:, position]
+        one_hot = (codes[:, None] == np.arange(len(p))).astype(float)
+        observed = (codes >= 0)[:, None]
+        coded.append((one_hot - observed * p) * modality_scale)
+    expected = np.hstack(coded) @ projection.components_[:4].T
+    np.testing.assert_allclose(projection.transform(table, 4), expected, atol=1e-10)
+
 def test_inverse_transform_of_all_coordinates_is_exact():
     table = encode(mixed_table(150, seed=8))
     projection = Projection().fit(table)

@@ -44,6 +44,16 @@ def test_overrides_convert_and_keep_values():
     assert typed["text_number"].tolist()[:2] == [1.5, 2.0]
 
 
+
+def test_conversion_in_place_changes_the_given_frame_and_equals_a_copy():
+    frame = pd.DataFrame({"code": [1.0, 2.0, np.nan], "text_number": ["1.5", "2", None], "day": ["2024-01-02"] * 3})
+    kinds = resolve_kinds(frame, {"code": "categorical", "text_number": "numeric"})
+    copied = apply_kinds(frame, kinds)
+    assert frame["text_number"].dtype != "float64"  # the copy left the frame alone
+    converted = apply_kinds(frame, kinds, in_place=True)
+    assert converted is frame
+    pd.testing.assert_frame_equal(frame, copied)
+
 @pytest.mark.parametrize(
     ("overrides", "message"),
     [
