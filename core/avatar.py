@@ -18,7 +18,7 @@ from scipy.spatial import cKDTree
 
 from core.encoding import EncodedTable
 
-SYNTHESIS_ROWS = 2**16  # rows searched, weighted and combined at a time: memory stays that of a chunk
+SYNTHESIS_ROWS = 2**14  # rows searched, weighted and combined at a time: memory stays that of a chunk
 
 
 def neighbours_excluding_self(coordinates: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -64,7 +64,7 @@ def avatarize_rows(
     """
     tree = None if neighbours is not None else _neighbour_tree(coordinates)
     numeric = np.empty(table.numeric.shape)
-    codes = np.empty(table.codes.shape, dtype=np.int32)
+    codes = np.empty(table.codes.shape, dtype=table.codes.dtype)
     for start in range(0, table.n_rows, SYNTHESIS_ROWS):
         rows = np.arange(start, min(start + SYNTHESIS_ROWS, table.n_rows))
         if tree is not None:
@@ -109,7 +109,7 @@ def combine_neighbours(
     cumulative = np.cumsum(weights, axis=1)
     last = indices.shape[1] - 1
     rows = np.arange(len(indices))
-    codes = np.empty((len(indices), table.codes.shape[1]), dtype=np.int32)
+    codes = np.empty((len(indices), table.codes.shape[1]), dtype=table.codes.dtype)
     for j in range(table.codes.shape[1]):
         targets = rng.random(len(indices)) * cumulative[:, -1]
         chosen = np.minimum((cumulative <= targets[:, None]).sum(axis=1), last)

@@ -20,7 +20,6 @@ from core.imputation import IMPUTATION_METHODS
 from core.io import read_table, write_csv, write_json, write_text
 from core.metrics.evaluation import evaluate, evaluate_avatarization
 from core.pipeline import EXCLUSION_STRATEGIES
-from core.report import build_html_report
 from core.run import ColumnPlan, GenerationRun, Settings, build_avatarizer, data_fingerprint, latent_view, run_metrics
 from core.schema import column_warning_lines, drop_columns
 from core.sweep import SweepPoint, advice, run_sweep, sweep_settings, sweep_table
@@ -162,7 +161,7 @@ def _avatarize(arguments: argparse.Namespace) -> int:
     avatarizer = build_avatarizer(plan, settings)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        avatarizer.fit(frame, in_place=True)  # the table read is not used afterwards
+        avatarizer.fit(frame, low_memory=True)  # the table read is not used afterwards
     for message in [str(w.message) for w in caught] + column_warning_lines(avatarizer.profiles_):
         print(f"warning: {message}", file=sys.stderr)
     run = None
@@ -179,6 +178,8 @@ def _avatarize(arguments: argparse.Namespace) -> int:
     if metrics_path:
         write_json(run_metrics(run), metrics_path)
     if report_path:
+        from core.report import build_html_report  # here: plotly's import costs every other command 7 MB
+
         write_text(build_html_report(run), report_path)
     if run is not None:
         print("\n".join(run.evaluation.summary_lines()))

@@ -10,7 +10,7 @@ with, datetimes to the resolution they were recorded at, booleans stay booleans.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sized
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -24,9 +24,15 @@ _SECOND_NS = 1_000_000_000
 _RESOLUTIONS_S = (86_400.0, 1.0)
 
 
+def code_dtype(categories: Iterable[Sized]) -> np.dtype:
+    """The smallest signed integer type that holds the codes of every variable's modalities, and -1."""
+    most = max((len(modalities) for modalities in categories), default=0)
+    return np.dtype(np.int8 if most <= np.iinfo(np.int8).max else np.int16 if most <= np.iinfo(np.int16).max else np.int32)
+
+
 @dataclass(frozen=True)
 class EncodedTable:
-    """A table as arrays: ``numeric`` (n, p) float64 and ``codes`` (n, q) int32."""
+    """A table as arrays: ``numeric`` (n, p) float64 and ``codes`` (n, q), signed integers of :func:`code_dtype`."""
 
     numeric: np.ndarray
     codes: np.ndarray
@@ -101,7 +107,7 @@ class TableCodec:
             numeric[:, position] = (
                 _datetime_seconds(values) if column.is_datetime else values.to_numpy(dtype=float, na_value=np.nan)
             )
-        codes = np.empty((n_rows, len(self.categories_)), dtype=np.int32)
+        codes = np.empty((n_rows, len(self.categories_)), dtype=code_dtype(self.categories_.values()))
         for position, (name, modalities) in enumerate(self.categories_.items()):
             column = frame[name]
             if not isinstance(column.dtype, pd.CategoricalDtype):

@@ -50,7 +50,7 @@ def add_missing_indicators(table: EncodedTable) -> tuple[EncodedTable, int]:
     ]
     extended = EncodedTable(
         numeric=table.numeric,
-        codes=np.hstack([table.codes, indicators.astype(np.int32)]),
+        codes=np.hstack([table.codes, indicators.astype(table.codes.dtype)]),
         numeric_names=table.numeric_names,
         categorical_names=table.categorical_names + tuple(names),
         categories=table.categories + (MISSING_MODALITIES,) * len(names),

@@ -95,8 +95,9 @@ class Avatarizer:
     kinds_, profiles_ : column kinds and per-column warnings.
     codec_ : the fitted encoding of the synthesised columns.
     imputed_table_ : WO encoded, imputed, with its missing indicators: what the projection sees
-        (after categorical reduction when it is on).
-    projection_, coordinates_ : the fitted projection and WO's first ``ncp_`` latent coordinates.
+        (after categorical reduction when it is on). None after a ``low_memory`` fit.
+    projection_, coordinates_ : the fitted projection and WO's first ``ncp_`` latent coordinates
+        (None after a ``low_memory`` fit).
     synthesizer_ : the fitted :class:`~core.fast_dp.FastDPSynthesizer` (AvatarFastDP).
     ncp_, seed_ : the values used.
     timings_s_ : seconds per step.
@@ -139,17 +140,20 @@ class Avatarizer:
         self.holdout_min_rows = holdout_min_rows
         self.seed = seed
 
-    def fit(self, frame: pd.DataFrame, progress: Progress | None = None, *, in_place: bool = False) -> Avatarizer:
+    def fit(self, frame: pd.DataFrame, progress: Progress | None = None, *, low_memory: bool = False) -> Avatarizer:
         """Avatarize ``frame``; the results are in the attributes ending with ``_``.
 
         ``progress``, if given, is called with the name of each step as it starts and
-        the share of the work done before it (0 to 1). ``in_place``: convert ``frame``'s
-        columns to their kinds in place (the caller's frame is changed) rather than in a
-        copy: less memory for a large table that is not used afterwards.
+        the share of the work done before it (0 to 1). ``low_memory``, for a large table
+        that is not used afterwards: ``frame``'s columns are converted to their kinds in
+        place (the caller's frame is changed) rather than in a copy, and the model table
+        and latent coordinates are let go once the avatars are synthesised
+        (``imputed_table_`` and ``coordinates_`` are then None).
         """
         self._validate_method()
-        rng = self._prepare(frame, progress, largest_k=self.k if self.method_ == "avatar" else None, in_place=in_place)
-        self._finish(rng)
+        largest_k = self.k if self.method_ == "avatar" else None
+        rng = self._prepare(frame, progress, largest_k=largest_k, in_place=low_memory)
+        self._finish(rng, release_model_table=low_memory)
         return self
 
     def fit_variants(self, frame: pd.DataFrame, variants: Sequence[Mapping[str, object]]) -> Iterator[Avatarizer]:
@@ -235,7 +239,12 @@ class Avatarizer:
             self.coordinates_ = self.projection_.transform(self.imputed_table_, self.ncp_)
         return rng
 
-    def _finish(self, rng: np.random.Generator, neighbours: tuple[np.ndarray, np.ndarray] | None = None) -> None:
+    def _finish(
+        self,
+        rng: np.random.Generator,
+        neighbours: tuple[np.ndarray, np.ndarray] | None = None,
+        release_model_table: bool = False,
+    ) -> None:
         """Synthesis and decoding, from the prepared state."""
         with self._timed("synthesis"):
             synthetic = self._synthesise(rng, neighbours)
@@ -244,6 +253,9 @@ class Avatarizer:
             complete = self._complete
             sources = self._excluded_sources(synthetic) if self._excluded else None  # before the blanks below
             decoded = synthetic if self.reduction_ is None else self.reduction_.inverse_transform(synthetic, complete)
+            del synthetic, complete
+            if release_model_table:
+                self._complete = self.imputed_table_ = self.coordinates_ = None
             restored = restore_missing(decoded, self._n_categorical)
             if self.method_ == "avatar":  # shuffled before decoding: one frame, the pairing kept as an order
                 order = rng.permutation(restored.n_rows)

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from core.encoding import EncodedTable
+from core.encoding import EncodedTable, code_dtype
 from core.errors import InputError
 
 _ROW_CHUNK = 8_192
@@ -162,7 +162,7 @@ class Projection:
                 o_n[a, j] = values.sum()
             for b in range(a, n_variables):
                 both = _both_observed(observed[a], observed[b])
-                pair_a, pair_b = codes[a, both], codes[b, both]
+                pair_a, pair_b = codes[a, both].astype(np.intp), codes[b, both]
                 block_b = slice(self._offsets[b], self._offsets[b + 1])
                 d_o[block_a, b] = np.bincount(pair_a, minlength=sizes[a])
                 d_o[block_b, a] = np.bincount(pair_b, minlength=sizes[b])
@@ -227,7 +227,7 @@ class Projection:
         with np.errstate(divide="ignore", invalid="ignore"):
             numeric /= self.numeric_scale_
         numeric += self.means_
-        codes = np.empty((n_rows, len(self.proportions_)), dtype=np.int32)
+        codes = np.empty((n_rows, len(self.proportions_)), dtype=code_dtype(self.proportions_))
         for position, (p, scale) in enumerate(zip(self.proportions_, self.modality_scale_)):
             block = axes[:, n_numeric + self._offsets[position]: n_numeric + self._offsets[position + 1]]
             observed = scale > 0  # a modality unseen at fit time is never drawn

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.spatial import cKDTree
 
-from core.encoding import EncodedTable
+from core.encoding import EncodedTable, code_dtype
 from core.projection import Projection
 
 N_DIMENSIONS = 3
@@ -96,7 +96,7 @@ class CategoricalReduction:
         if not self.embeddings_:
             return reduced
         n_numeric = len(original.numeric_names)
-        codes = np.empty((reduced.n_rows, len(original.categories)), dtype=np.int32)
+        codes = np.empty((reduced.n_rows, len(original.categories)), dtype=code_dtype(original.categories))
         kept = [p for p in range(len(original.categories)) if p not in self._reduced_positions]
         codes[:, kept] = reduced.codes
         start = n_numeric

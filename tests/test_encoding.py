@@ -1,7 +1,7 @@
 import numpy as np
 import pandas as pd
 
-from core.encoding import TableCodec
+from core.encoding import TableCodec, code_dtype
 from core.schema import Kind, apply_kinds, resolve_kinds
 
 
@@ -56,3 +56,15 @@ def test_unknown_modalities_are_coded_like_missing_values():
     codec, typed = codec_for(pd.DataFrame({"c": ["a", "b"]}))
     other = apply_kinds(pd.DataFrame({"c": ["b", "z", None]}), {"c": Kind.CATEGORICAL})
     assert codec.encode(other).codes[:, 0].tolist() == [1, -1, -1]
+
+
+def test_codes_take_the_smallest_integer_type_that_holds_every_modality():
+    assert code_dtype([]) == np.int8 and code_dtype([range(2), range(127)]) == np.int8
+    assert code_dtype([range(2), range(128)]) == np.int16 and code_dtype([range(40_000)]) == np.int32
+    frame = pd.DataFrame({"job": [f"job {i}" for i in range(300)] * 2, "sex": ["F", "M"] * 300})
+    kinds = resolve_kinds(frame)
+    typed = apply_kinds(frame, kinds)
+    codec = TableCodec(kinds).fit(typed)
+    table = codec.encode(typed)
+    assert table.codes.dtype == np.int16 and table.codes[:, 0].max() == 299
+    pd.testing.assert_frame_equal(codec.decode(table).astype(str), frame.astype(str))

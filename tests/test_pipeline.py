@@ -23,16 +23,19 @@ def avatarize(frame, **parameters):
 # --- determinism ------------------------------------------------------------------------------------------------
 
 
-def test_in_place_fit_equals_a_copying_fit_and_converts_the_given_frame():
+@pytest.mark.parametrize("method", [{"k": 5}, {"k": None, "fast_dp_epsilon": 1.0}, {"k": 5, "use_categorical_reduction": True}])
+def test_low_memory_fit_equals_a_plain_fit_converts_the_given_frame_and_lets_the_model_table_go(method):
     frame = mixed_table(300, missing=0.1)
     given = frame.copy()
-    copying = avatarize(given, seed=4)
-    pd.testing.assert_frame_equal(given, frame)  # a copying fit leaves the caller's table alone
+    plain = avatarize(given, seed=4, exclude_variable_names=["score"], **method)
+    pd.testing.assert_frame_equal(given, frame)  # a plain fit leaves the caller's table alone
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        in_place = Avatarizer(k=5, seed=4, holdout=False).fit(given, in_place=True)
-    assert csv_bytes(in_place.avatars_) == csv_bytes(copying.avatars_)
+        lean = Avatarizer(seed=4, holdout=False, exclude_variable_names=["score"], **method).fit(given, low_memory=True)
+    assert csv_bytes(lean.avatars_) == csv_bytes(plain.avatars_)
     assert given["age"].dtype == "float64" and isinstance(given["colour"].dtype, pd.CategoricalDtype)
+    assert lean.imputed_table_ is None and lean.coordinates_ is None
+    assert plain.imputed_table_ is not None and plain.coordinates_ is not None
 
 
 def test_paired_avatars_are_the_shuffled_avatars_in_the_originals_order():
