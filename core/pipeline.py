@@ -26,6 +26,7 @@ from core.errors import InputError
 from core.fast_dp import FastDPSynthesizer
 from core.holdout import HOLDOUT_MIN_ROWS, split_holdout
 from core.imputation import IMPUTATION_METHODS, add_missing_indicators, impute, restore_missing
+from core.io import release_freed_memory
 from core.projection import Projection
 from core.reduction import CategoricalReduction
 from core.schema import ColumnProfile, apply_kinds, profile_columns, resolve_kinds
@@ -403,6 +404,7 @@ class Avatarizer:
         if self._progress is not None:
             self._progress(step, STEP_SHARES[step])
         start = time.perf_counter()
+        release_freed_memory()
         yield
         self.timings_s_[step] = time.perf_counter() - start
 
