@@ -157,15 +157,16 @@ def _avatarize(arguments: argparse.Namespace) -> int:
     plan, settings = _plan_and_settings(arguments)
 
     start = time.perf_counter()
-    frame = drop_columns(read_table(arguments.input), list(plan.dropped), "--drop")
     avatarizer = build_avatarizer(plan, settings)
+    scored = bool(metrics_path or report_path)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        avatarizer.fit(frame, low_memory=True)  # the table read is not used afterwards
+        # No reference to the table read is kept here: without metrics, the originals go once encoded.
+        avatarizer.fit(drop_columns(read_table(arguments.input), list(plan.dropped), "--drop"), low_memory=not scored)
     for message in [str(w.message) for w in caught] + column_warning_lines(avatarizer.profiles_):
         print(f"warning: {message}", file=sys.stderr)
     run = None
-    if metrics_path or report_path:
+    if scored:
         run = GenerationRun(
             table_name=Path(arguments.input).name, fingerprint=data_fingerprint(Path(arguments.input).read_bytes()),
             settings=settings, plan=plan, avatarizer=avatarizer, evaluation=evaluate_avatarization(avatarizer),
@@ -183,10 +184,7 @@ def _avatarize(arguments: argparse.Namespace) -> int:
         write_text(build_html_report(run), report_path)
     if run is not None:
         print("\n".join(run.evaluation.summary_lines()))
-    holdout = (
-        f"{len(avatarizer.holdout_data_)} rows set aside as the holdout"
-        if avatarizer.holdout_data_ is not None else "no holdout"
-    )
+    holdout = f"{avatarizer.holdout_rows_} rows set aside as the holdout" if avatarizer.holdout_rows_ else "no holdout"
     print(
         f"{len(avatarizer.avatars_)} avatars of {Path(arguments.input).name} written to {output} "
         f"({settings.describe()}{'' if settings.method == 'avatar' else ': DP mechanisms, not end-to-end DP'}, "

@@ -82,33 +82,47 @@ def restore_missing(table: EncodedTable, n_categorical: int) -> EncodedTable:
 
 
 def impute(table: EncodedTable, method: str, rng: np.random.Generator) -> EncodedTable:
-    """A complete copy of ``table`` (see the module docstring for the methods)."""
-    numeric, codes = table.numeric.copy(), table.codes.copy()
-    numeric_missing, categorical_missing = np.isnan(numeric), codes < 0
+    """``table`` completed in place: its arrays are overwritten (see the module docstring for the methods).
+
+    Every value filled in is computed from the incomplete table before any is written.
+    """
+    numeric_missing, categorical_missing = np.isnan(table.numeric), table.codes < 0
     if not numeric_missing.any() and not categorical_missing.any():
         return table
     if method in ("knn", "fast_knn"):
-        _impute_from_neighbours(table, numeric, codes, method == "fast_knn", rng)
-        return table.with_arrays(numeric, codes)
-    for j in np.flatnonzero(numeric_missing.any(axis=0)):
-        observed = numeric[~numeric_missing[:, j], j]
-        if method == "mean":
-            fill = observed.mean()
-        elif method == "median":
-            fill = np.median(observed)
-        else:
-            values, counts = np.unique(observed, return_counts=True)
-            fill = values[np.argmax(counts)]
-        numeric[numeric_missing[:, j], j] = fill
-    for j in np.flatnonzero(categorical_missing.any(axis=0)):
-        counts = np.bincount(codes[~categorical_missing[:, j], j], minlength=len(table.categories[j]))
-        codes[categorical_missing[:, j], j] = np.argmax(counts)
-    return table.with_arrays(numeric, codes)
+        numeric_fills, categorical_fills = _fills_from_neighbours(table, method == "fast_knn", rng)
+    else:
+        numeric_fills = [(j, missing, _simple_fill(table.numeric[~missing, j], method))
+                         for j, missing in _incomplete_columns(numeric_missing)]
+        categorical_fills = [
+            (j, missing, np.argmax(np.bincount(table.codes[~missing, j], minlength=len(table.categories[j]))))
+            for j, missing in _incomplete_columns(categorical_missing)
+        ]
+    for j, missing, values in numeric_fills:
+        table.numeric[missing, j] = values
+    for j, missing, values in categorical_fills:
+        table.codes[missing, j] = values
+    return table
 
 
-def _impute_from_neighbours(
-    table: EncodedTable, numeric: np.ndarray, codes: np.ndarray, fast: bool, rng: np.random.Generator
-) -> None:
+def _incomplete_columns(missing: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """``(column, missing rows)`` of each column with a missing value."""
+    return [(j, missing[:, j]) for j in np.flatnonzero(missing.any(axis=0))]
+
+
+def _simple_fill(observed: np.ndarray, method: str) -> float:
+    if method == "mean":
+        return observed.mean()
+    if method == "median":
+        return np.median(observed)
+    values, counts = np.unique(observed, return_counts=True)
+    return values[np.argmax(counts)]
+
+
+Fills = list[tuple[int, np.ndarray, np.ndarray]]
+
+
+def _fills_from_neighbours(table: EncodedTable, fast: bool, rng: np.random.Generator) -> tuple[Fills, Fills]:
     n_rows = table.n_rows
     n_donors = min(n_rows, max(MIN_DONORS, min(MAX_DONORS, int(np.ceil(DONOR_FRACTION * n_rows))))) if fast else n_rows
     donors = np.sort(rng.choice(n_rows, size=n_donors, replace=False)) if n_donors < n_rows else np.arange(n_rows)
@@ -126,14 +140,14 @@ def _impute_from_neighbours(
         _, found = cKDTree(coordinates(candidates)).query(coordinates(np.flatnonzero(missing)), k=k, workers=-1)
         return candidates, found.reshape(int(missing.sum()), k)
 
-    for j in np.flatnonzero(np.isnan(table.numeric).any(axis=0)):
-        missing = np.isnan(table.numeric[:, j])
+    numeric_fills, categorical_fills = [], []
+    for j, missing in _incomplete_columns(np.isnan(table.numeric)):
         candidates, found = nearest_donors(missing)
-        numeric[missing, j] = table.numeric[candidates[found], j].mean(axis=1)
-    for j in np.flatnonzero((table.codes < 0).any(axis=0)):
-        missing = table.codes[:, j] < 0
+        numeric_fills.append((j, missing, table.numeric[candidates[found], j].mean(axis=1)))
+    for j, missing in _incomplete_columns(table.codes < 0):
         candidates, found = nearest_donors(missing)
-        codes[missing, j] = most_frequent(table.codes[candidates[found], j])
+        categorical_fills.append((j, missing, most_frequent(table.codes[candidates[found], j])))
+    return numeric_fills, categorical_fills
 
 
 def most_frequent(codes: np.ndarray) -> np.ndarray:

@@ -39,7 +39,7 @@ STEP_SHARES = {  # share of the work done when each step starts, for progress ba
 Progress = Callable[[str, float], None]
 EXCLUSION_STRATEGIES = ("coordinate_similarity", "row_order")
 METHOD_PARAMETERS = ("k", "fast_dp_epsilon", "mechanism", "gmm_n_components", "histogram_n_bins", "bounds_percentile")
-PREPARED_STATE = ("_excluded", "_columns", "_n_total", "_n_categorical", "_complete")
+PREPARED_STATE = ("_excluded", "_excluded_originals", "_columns", "_n_total", "_n_categorical", "_complete")
 
 
 class Avatarizer:
@@ -90,9 +90,11 @@ class Avatarizer:
         ``working_data_`` row ``i`` (derived from ``avatars_`` on each access). Sensitive:
         the pairing is what the privacy metrics need and what an attacker would want.
         Never share it. None for AvatarFastDP, whose avatars are sampled, not paired.
-    working_data_, holdout_data_ : the originals avatarized (WO) and set aside (HO, or None).
+    working_data_, holdout_data_ : the originals avatarized (WO) and set aside (HO, or None);
+        both None after a ``low_memory`` fit.
     holdout_ : ``"real"`` when a holdout half was set aside, else ``"none"`` (the
         metrics then draw an approximate one).
+    holdout_rows_ : the number of rows set aside (0 without a holdout).
     kinds_, profiles_ : column kinds and per-column warnings.
     codec_ : the fitted encoding of the synthesised columns.
     imputed_table_ : WO encoded, imputed, with its missing indicators: what the projection sees
@@ -145,15 +147,22 @@ class Avatarizer:
         """Avatarize ``frame``; the results are in the attributes ending with ``_``.
 
         ``progress``, if given, is called with the name of each step as it starts and
-        the share of the work done before it (0 to 1). ``low_memory``, for a large table
-        that is not used afterwards: ``frame``'s columns are converted to their kinds in
-        place (the caller's frame is changed) rather than in a copy, and the model table
-        and latent coordinates are let go once the avatars are synthesised
-        (``imputed_table_`` and ``coordinates_`` are then None).
+        the share of the work done before it (0 to 1).
+
+        ``low_memory``, to make the avatars of a large table read for that alone: ``frame``'s
+        columns are converted to their kinds in place (the caller's frame is changed),
+        the originals are let go once encoded and the model table and coordinates once
+        the avatars exist: ``working_data_``, ``holdout_data_``, ``imputed_table_`` and
+        ``coordinates_`` are then None, and the metrics need a fit without it. The
+        originals' memory goes back only if the caller keeps no reference to ``frame``
+        (``fit(read_table(path), low_memory=True)``).
         """
         self._validate_method()
         largest_k = self.k if self.method_ == "avatar" else None
-        rng = self._prepare(frame, progress, largest_k=largest_k, in_place=low_memory)
+        rng = self._prepare(frame, progress, largest_k=largest_k, low_memory=low_memory)
+        del frame  # from here the originals live only in what the fit keeps
+        self._encode(rng, low_memory)
+        self._project()
         self._finish(rng, release_model_table=low_memory)
         return self
 
@@ -175,7 +184,10 @@ class Avatarizer:
         for copy in copies:
             copy._validate_method()
         k_values = [copy.k for copy in copies if copy.method_ == "avatar"]
-        state = self._prepare(frame, largest_k=max(k_values, default=None)).bit_generator.state
+        rng = self._prepare(frame, largest_k=max(k_values, default=None))
+        self._encode(rng)
+        self._project()
+        state = rng.bit_generator.state
         if k_values:
             distances, indices = neighbours_excluding_self(self.coordinates_, max(k_values))
         shared_state = {
@@ -194,19 +206,19 @@ class Avatarizer:
             yield copy
 
     def _prepare(
-        self, frame: pd.DataFrame, progress: Progress | None = None, largest_k: int | None = None, in_place: bool = False
+        self, frame: pd.DataFrame, progress: Progress | None = None, largest_k: int | None = None, low_memory: bool = False
     ) -> np.random.Generator:
-        """Everything before synthesis: typing, holdout split (then ``largest_k`` is checked), encoding, imputation,
-        projection. Returns the generator, in the state synthesis starts from."""
+        """Typing and holdout split (then ``largest_k`` is checked), the start of a fit (then :meth:`_encode`,
+        :meth:`_project`, :meth:`_finish`). Returns the generator. ``low_memory``: see :meth:`fit`."""
         self._validate_common()
         rng = np.random.default_rng(self.seed_)
         self.timings_s_: dict[str, float] = {}
         self._progress = progress
 
         with self._timed("typing"):
-            frame = _check_frame(frame, in_place)
+            frame = _check_frame(frame, low_memory)
             self.kinds_ = resolve_kinds(frame, self.column_kinds)
-            typed = apply_kinds(frame, self.kinds_, in_place=in_place)
+            typed = apply_kinds(frame, self.kinds_, in_place=low_memory)
             self.profiles_: list[ColumnProfile] = profile_columns(typed, self.kinds_)
             self._excluded = self._check_exclusions(typed)
             _check_values(typed.drop(columns=self._excluded))
@@ -220,25 +232,35 @@ class Avatarizer:
         else:
             self.working_data_, self.holdout_data_ = typed.reset_index(drop=True), None
         self.holdout_ = "real" if use_holdout else "none"
+        self.holdout_rows_ = len(typed) - len(self.working_data_)
         self._n_total = len(typed)
         if largest_k is not None:
             self._check_k(largest_k)
-        synthesised = self.working_data_.drop(columns=self._excluded)
+        self._excluded_originals = self.working_data_[self._excluded]
+        return rng
 
+    def _encode(self, rng: np.random.Generator, low_memory: bool = False) -> None:
+        """Encoding, missing indicators and imputation of the originals avatarized; ``low_memory`` lets the
+        originals go here."""
+        synthesised = self.working_data_.drop(columns=self._excluded)
+        if low_memory:
+            self.working_data_ = self.holdout_data_ = None
         with self._timed("encoding and imputation"):
             self.codec_ = TableCodec(self.kinds_).fit(synthesised)
-            encoded, self._n_categorical = add_missing_indicators(self.codec_.encode(synthesised))
+            encoded = self.codec_.encode(synthesised)
+            del synthesised  # with low_memory, the last reference to the originals' columns
+            encoded, self._n_categorical = add_missing_indicators(encoded)
             self._complete = impute(encoded, self.imputation, rng)
-            del encoded  # the complete copy replaces it
             self.reduction_ = CategoricalReduction().fit(self._complete) if self.use_categorical_reduction else None
             self.imputed_table_ = self.reduction_.transform(self._complete) if self.reduction_ else self._complete
 
+    def _project(self) -> None:
+        """The projection of the model table, and its coordinates on the first ``ncp_`` axes."""
         with self._timed("projection"):
             weights = {**(self.reduction_.column_weights_ if self.reduction_ else {}), **(self.column_weights or {})}
             self.projection_ = Projection(self._embedded_weights(weights)).fit(self.imputed_table_)
             self.ncp_ = self._resolve_ncp(len(self.projection_.components_))
             self.coordinates_ = self.projection_.transform(self.imputed_table_, self.ncp_)
-        return rng
 
     def _finish(
         self,
@@ -267,7 +289,7 @@ class Avatarizer:
                 self._paired_order = None
             avatars = self.codec_.decode(restored)
             if self._excluded:
-                avatars = self._reattach(avatars, sources, self._excluded)
+                avatars = self._reattach(avatars, sources)
             self.avatars_ = avatars[self._columns]
 
     @property
@@ -335,7 +357,7 @@ class Avatarizer:
         return list(dict.fromkeys(excluded))
 
     def _check_k(self, k: int) -> None:
-        n_rows = len(self.working_data_)
+        n_rows = self._n_total - self.holdout_rows_
         if k >= n_rows:
             if self.holdout_ == "real":
                 raise InputError(
@@ -392,9 +414,9 @@ class Avatarizer:
         avatar_coordinates = self.projection_.transform(synthetic, self.ncp_)
         return cKDTree(self.coordinates_).query(avatar_coordinates, workers=-1)[1]
 
-    def _reattach(self, avatars: pd.DataFrame, sources: np.ndarray, excluded: list[str]) -> pd.DataFrame:
+    def _reattach(self, avatars: pd.DataFrame, sources: np.ndarray) -> pd.DataFrame:
         """Excluded variables copied from the originals ``sources`` gives."""
-        part = self.working_data_[excluded]
+        part = self._excluded_originals
         codec = TableCodec(self.kinds_).fit(part)
         copied = codec.decode(codec.encode(part).take(sources))
         return pd.concat([avatars, copied], axis=1)

@@ -24,18 +24,24 @@ def avatarize(frame, **parameters):
 
 
 @pytest.mark.parametrize("method", [{"k": 5}, {"k": None, "fast_dp_epsilon": 1.0}, {"k": 5, "use_categorical_reduction": True}])
-def test_low_memory_fit_equals_a_plain_fit_converts_the_given_frame_and_lets_the_model_table_go(method):
+@pytest.mark.parametrize("holdout", [False, True])
+def test_low_memory_fit_makes_the_same_avatars_and_keeps_no_originals(method, holdout):
     frame = mixed_table(300, missing=0.1)
     given = frame.copy()
-    plain = avatarize(given, seed=4, exclude_variable_names=["score"], **method)
+    settings = {"seed": 4, "holdout": holdout, "holdout_min_rows": 100, "exclude_variable_names": ["score"], **method}
+    plain = avatarize(given, **settings)
     pd.testing.assert_frame_equal(given, frame)  # a plain fit leaves the caller's table alone
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        lean = Avatarizer(seed=4, holdout=False, exclude_variable_names=["score"], **method).fit(given, low_memory=True)
+        lean = Avatarizer(**settings).fit(given, low_memory=True)
     assert csv_bytes(lean.avatars_) == csv_bytes(plain.avatars_)
-    assert given["age"].dtype == "float64" and isinstance(given["colour"].dtype, pd.CategoricalDtype)
+    if lean.method_ == "avatar":
+        assert csv_bytes(lean.paired_avatars_) == csv_bytes(plain.paired_avatars_)
+    assert given["age"].dtype == "float64" and isinstance(given["colour"].dtype, pd.CategoricalDtype)  # in place
+    assert lean.working_data_ is None and lean.holdout_data_ is None
     assert lean.imputed_table_ is None and lean.coordinates_ is None
-    assert plain.imputed_table_ is not None and plain.coordinates_ is not None
+    assert lean.holdout_rows_ == plain.holdout_rows_ == (150 if holdout else 0)
+    assert plain.working_data_ is not None and plain.imputed_table_ is not None and plain.coordinates_ is not None
 
 
 def test_paired_avatars_are_the_shuffled_avatars_in_the_originals_order():
