@@ -119,12 +119,8 @@ class Projection:
         weights = self.column_weights or {}
         return np.array([float(weights.get(name, 1.0)) for name in names])
 
-    def _scaled_numeric(self, numeric: np.ndarray) -> np.ndarray:
-        scaled = (numeric - self.means_) * self.numeric_scale_
-        return np.nan_to_num(scaled, nan=0.0, copy=False)
-
     def _scaled_columns(self, numeric: np.ndarray) -> np.ndarray:
-        """``_scaled_numeric`` transposed, (columns, rows), built one column at a time."""
+        """The standardised, weighted numeric values (missing at 0), a column per row, built one column at a time."""
         scaled = np.empty((numeric.shape[1], numeric.shape[0]))
         for j, row in enumerate(scaled):
             np.subtract(numeric[:, j], self.means_[j], out=row)
@@ -197,7 +193,7 @@ class Projection:
         for start in range(0, table.n_rows, _ROW_CHUNK):  # by blocks: no temporary of the whole table
             chunk = slice(start, start + _ROW_CHUNK)
             block = coordinates[chunk]
-            np.matmul(self._scaled_numeric(table.numeric[chunk]), axes[:, :n_numeric].T, out=block)
+            np.matmul(self._scaled_columns(table.numeric[chunk]).T, axes[:, :n_numeric].T, out=block)
             for position, lookup in enumerate(lookups):
                 block += lookup[table.codes[chunk, position]]
         return coordinates
