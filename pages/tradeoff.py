@@ -107,8 +107,8 @@ if len(points) >= 2:
     a = first.selectbox("First", range(len(points)), index=0, format_func=labels.__getitem__, key="compare_a")
     b = second.selectbox("Second", range(len(points)), index=1, format_func=labels.__getitem__, key="compare_b")
     st.table({
-        "metric": list(LABELS.values()),
-        labels[a]: [points[a].formatted(name) for name in LABELS],
-        labels[b]: [points[b].formatted(name) for name in LABELS],
+        "metric": [*LABELS.values(), "privacy targets, every seed"],
+        labels[a]: [*(points[a].formatted(name) for name in LABELS), points[a].targets_text()],
+        labels[b]: [*(points[b].formatted(name) for name in LABELS), points[b].targets_text()],
     })
     st.plotly_chart(figures.comparison_figure(points[a], points[b]), theme=None, key="comparison")

@@ -159,6 +159,9 @@ def test_tradeoff_page_sweeps_advises_compares_and_takes_a_setting(generations):
     assert sweep["done"] == sweep["total"] == 6 and len(sweep["points"]) == 3
     assert "privacy target" in (app.success or app.warning)[0].value
     assert generations == []  # the sweep is not a generation
+    comparison = app.table[0].value
+    assert comparison["metric"].iloc[-1] == "privacy targets, every seed"
+    assert all(text == "met" or text.startswith("missed: ") for text in comparison.iloc[-1, 1:])
     app.selectbox[1].set_value("distance_to_closest").run()
     assert not app.exception and len(app.get("plotly_chart")) == 2
     app.selectbox[2].set_value(1).run()
