@@ -232,8 +232,9 @@ def tradeoff_figure(
 ) -> go.Figure:
     """Utility against privacy, one point per setting (mean over seeds, bars: seed-to-seed spread), with the front.
 
-    ``points`` are :class:`~core.sweep.SweepPoint`; those without a value for either metric are left out. The
-    ``customdata`` of each marker is the point's position in ``points``, for selections.
+    ``points`` are :class:`~core.sweep.SweepPoint`; those without a value for either metric are left out. A marker
+    is filled when every seed meets every privacy target, hollow otherwise. The ``customdata`` of each marker is
+    the point's position in ``points``, for selections.
     """
     shown = [i for i, p in enumerate(points) if p.mean(utility) is not None and p.mean(privacy) is not None]
     figure = go.Figure()
@@ -246,10 +247,12 @@ def tradeoff_figure(
             error_x={"type": "data", "array": [points[i].spread(privacy) for i in chosen], "thickness": 1},
             error_y={"type": "data", "array": [points[i].spread(utility) for i in chosen], "thickness": 1},
             mode="markers+text", text=[points[i].setting.label for i in chosen], textposition="top center",
-            marker={"size": 11, "color": colour, "symbol": symbol}, customdata=chosen,
+            marker={"size": 11, "color": colour, "line": {"color": colour, "width": 2},
+                    "symbol": [symbol if points[i].meets_targets() else f"{symbol}-open" for i in chosen]},
+            customdata=chosen, hovertext=[f"privacy targets: {points[i].targets_text()}" for i in chosen],
             name="Avatar (k)" if method == "avatar" else "AvatarFastDP (epsilon)",
             hovertemplate="<b>%{text}</b><br>" + labels[privacy] + ": %{x:.3g}<br>" + labels[utility]
-            + ": %{y:.3g}<extra></extra>",
+            + ": %{y:.3g}<br>%{hovertext}<extra></extra>",
         )
     front = [shown[i] for i in pareto_front([points[i].mean(privacy) for i in shown],
                                             [points[i].mean(utility) for i in shown])]
@@ -267,9 +270,10 @@ def tradeoff_figure(
 
 
 def comparison_figure(first: SweepPoint, second: SweepPoint) -> go.Figure:
-    """Per-variable Hellinger scores of two sweep points (means over their seeds), side by side."""
+    """Per-variable Hellinger scores of two sweep points (means over their seeds), side by side, the first
+    setting's worst variable at the top (as on the Utility page)."""
     names = sorted(set(first.variable_scores) | set(second.variable_scores),
-                   key=lambda name: np.mean(first.variable_scores.get(name, [100.0])))
+                   key=lambda name: np.mean(first.variable_scores.get(name, [100.0])), reverse=True)
     figure = go.Figure()
     for point, colour in ((first, ORIGINAL_COLOUR), (second, AVATAR_COLOUR)):
         figure.add_bar(
@@ -280,4 +284,5 @@ def comparison_figure(first: SweepPoint, second: SweepPoint) -> go.Figure:
     figure.update_layout(barmode="group")
     figure.update_xaxes(title="Hellinger score per variable (100 = as close as two halves of the real data)",
                         range=[0, 105])
-    return _layout(figure, "Each variable's score for the two settings", height=max(320, 100 + 40 * len(names)))
+    return _layout(figure, "Each variable's score for the two settings (worst at the top)",
+                   height=max(320, 100 + 40 * len(names)))

@@ -78,6 +78,7 @@ selection = st.plotly_chart(
     figures.tradeoff_figure(points, utility, privacy, TARGETS[privacy], LABELS), theme=None, key="tradeoff",
     on_select="rerun", selection_mode="points",
 )
+st.caption("Filled marker: every seed meets every privacy target. Hollow marker: at least one seed misses one.")
 hidden = [p.setting.label for p in points if p.mean(privacy) is None]
 if hidden:
     st.caption(

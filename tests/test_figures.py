@@ -1,7 +1,27 @@
 import numpy as np
+import pandas as pd
 import pytest
 
-from core.figures import cloaking_histogram_figure
+from core.figures import (
+    FAIR,
+    GOOD,
+    MAX_ANNOTATED_VARIABLES,
+    MAX_AXES_SHOWN,
+    MAX_CATEGORIES,
+    POOR,
+    cloaking_histogram_figure,
+    comparison_figure,
+    correlation_figure,
+    distance_histogram_figure,
+    distribution_figure,
+    hellinger_scores_figure,
+    latent_figure,
+    multivariate_axes_figure,
+    tradeoff_figure,
+)
+from core.metrics.result import MetricResult
+from core.run import LatentView
+from core.sweep import SweepPoint, SweepSetting
 
 
 def bars(figure):
@@ -33,3 +53,140 @@ def test_cloaking_histogram_stops_where_the_counts_stop_being_exact():
     last = int(labels[-1].split()[0])
     assert labels[-1].endswith("or more") and last <= 256
     assert shares[-1] == pytest.approx(100 * np.mean(censored >= last))
+
+
+def result_with(name, breakdown):
+    return MetricResult(name=name, label=name, value=1.0, goal="maximize", interpretation="", breakdown=breakdown)
+
+
+def test_hellinger_scores_worst_at_the_top_coloured_by_score():
+    rows = [{"variable": name, "score": score, "reference_distance": 0.01, "avatar_distance": 0.1 * i,
+             "bins": 20, "binning": "equal-width"} for i, (name, score) in enumerate([("a", 99.0), ("b", 60.0),
+                                                                                      ("c", 95.0), ("d", 94.9)])]
+    figure = hellinger_scores_figure(result_with("hellinger_mean", {"per_variable": rows}))
+    bar = figure.data[0]
+    # plotly draws the first category at the bottom: best first, so the worst ends at the top
+    assert list(bar.y) == ["a", "c", "d", "b"] and list(bar.x) == [99.0, 95.0, 94.9, 60.0]
+    assert list(bar.marker.color) == [GOOD, GOOD, FAIR, POOR]
+    assert [row[1] for row in bar.customdata] == [0.0, 0.2, 0.30000000000000004, 0.1]
+
+
+def test_categorical_distribution_shares_with_missing_and_the_rare_modalities_gathered():
+    modalities = [f"m{i:02d}" for i in range(30)]
+    original = pd.Series(modalities * 2 + [None] * 4 + ["m00"] * 6, dtype="category")  # 70 rows
+    avatars = pd.Series(["m00"] * 35 + ["m01"] * 35, dtype="category")
+    figure = distribution_figure(original, avatars, "code", categorical=True)
+    first, second = figure.data
+    labels = list(first.x)
+    assert labels[0] == "m00" and labels[-1] == "(all others)" and len(labels) == MAX_CATEGORIES + 1
+    assert "(missing)" in labels  # 4 missing of 70: the second most common "value"
+    assert np.sum(first.y) == pytest.approx(100.0) and np.sum(second.y) == pytest.approx(100.0)
+    assert first.y[0] == pytest.approx(100 * 8 / 70) and second.y[0] == pytest.approx(50.0)
+    assert first.y[labels.index("(missing)")] == pytest.approx(100 * 4 / 70)
+
+
+def test_numeric_distribution_shares_one_grid_and_says_how_much_is_missing():
+    original = pd.Series([1.0, 2.0, np.nan, 4.0])
+    avatars = pd.Series([0.0, 10.0, 5.0, 5.0])
+    first, second = distribution_figure(original, avatars, "dose", categorical=False).data
+    assert first.name == "originals (25 % missing)" and second.name == "avatars (0 % missing)"
+    assert list(first.x) == [1.0, 2.0, 4.0]
+    assert first.xbins.start == second.xbins.start == 0.0 and first.xbins.size == second.xbins.size == 0.25
+    dates = pd.Series(pd.to_datetime(["2024-01-01", "2024-02-01", None]))
+    figure = distribution_figure(dates, dates, "visit", categorical=False)
+    assert figure.layout.xaxis.type == "date" and figure.data[0].name == "originals (33 % missing)"
+
+
+def test_correlation_heatmaps_originals_avatars_and_their_difference():
+    original = np.array([[1.0, 0.5], [0.5, 1.0]])
+    avatars = np.array([[1.0, 0.2], [0.2, 1.0]])
+    figure = correlation_figure(result_with("correlation_difference_ratio", {
+        "variables": ["x", "y"], "original_correlations": original, "avatars_correlations": avatars,
+    }))
+    assert len(figure.data) == 3
+    assert np.asarray(figure.data[2].z)[0, 1] == pytest.approx(-0.3)
+    assert [trace.showscale for trace in figure.data] == [False, False, True]
+    assert figure.data[0].texttemplate == "%{z:.2f}"  # few variables: values written in the cells
+    many = [f"v{i}" for i in range(MAX_ANNOTATED_VARIABLES + 1)]
+    identity = np.eye(len(many))
+    crowded = correlation_figure(result_with("correlation_difference_ratio", {
+        "variables": many, "original_correlations": identity, "avatars_correlations": identity,
+    }))
+    assert crowded.data[0].texttemplate is None
+
+
+def test_latent_space_in_two_and_three_dimensions_with_the_explained_variance():
+    rng = np.random.default_rng(0)
+    latent = LatentView(rng.normal(size=(50, 3)), rng.normal(size=(40, 3)), np.array([0.5, 0.25, 0.125]))
+    flat = latent_figure(latent, (0, 2))
+    assert [trace.type for trace in flat.data] == ["scattergl", "scattergl"]
+    assert np.array_equal(flat.data[1].y, latent.avatars[:, 2])
+    assert flat.layout.xaxis.title.text == "axis 1 (50.0 % of variance)"
+    assert flat.layout.yaxis.title.text == "axis 3 (12.5 % of variance)"
+    deep = latent_figure(latent, (0, 1, 2))
+    assert [trace.type for trace in deep.data] == ["scatter3d", "scatter3d"] and len(deep.data[0].x) == 50
+    assert deep.layout.scene.zaxis.title.text == "axis 3 (12.5 % of variance)"
+
+
+def test_multivariate_axes_shows_distances_and_weights_of_the_first_axes():
+    per_axis = [{"axis": j + 1, "weight": 0.5 ** (j + 1), "distance": 0.01 * j} for j in range(MAX_AXES_SHOWN + 5)]
+    figure = multivariate_axes_figure(result_with("multivariate_hellinger_distance", {"per_axis": per_axis}))
+    distances, weights = figure.data
+    assert len(distances.x) == MAX_AXES_SHOWN and distances.x[0] == "axis 1"
+    assert distances.y[3] == pytest.approx(0.03) and weights.y[0] == pytest.approx(50.0)
+
+
+def test_distance_histogram_draws_the_target():
+    figure = distance_histogram_figure(np.array([0.1, 0.3, 0.5]), 0.2, "Distance to closest", "distance")
+    assert list(figure.data[0].x) == [0.1, 0.3, 0.5] and figure.layout.shapes[0].x0 == 0.2
+
+
+def sweep_point(method, value, values, seeds=(0, 1)):
+    point = SweepPoint(SweepSetting(method, value))
+    point.seeds = list(seeds)
+    point.values = {name: list(v) for name, v in values.items()}
+    point.variable_scores = {"age": [90.0, 92.0], "sex": [99.0, 97.0]}
+    return point
+
+
+SAFE = {"local_cloaking": [10.0, 12.0], "distance_to_closest": [0.5, 0.6], "closest_distances_ratio": [0.6, 0.7],
+        "row_direct_match_protection": [100.0, 100.0], "column_direct_match_protection": [90.0, 90.0]}
+
+
+def test_tradeoff_one_marker_per_setting_with_spread_front_target_and_filled_when_safe():
+    points = [
+        sweep_point("avatar", 2, {**SAFE, "hellinger_mean": [97.0, 95.0], "hidden_rate": [89.0, 93.0]}),
+        sweep_point("avatar", 10, {**SAFE, "hellinger_mean": [93.0, 93.0], "hidden_rate": [94.0, 96.0]}),
+        sweep_point("avatar", 20, {**SAFE, "hellinger_mean": [90.0, 92.0], "hidden_rate": [93.0, 95.0]}),
+        sweep_point("fast_dp", 1.0, {"hellinger_mean": [80.0, 82.0], "hidden_rate": [None, None],
+                                     "distance_to_closest": [1.0, 1.2]}),
+    ]
+    labels = {"hellinger_mean": "Hellinger Mean", "hidden_rate": "hidden rate (%)"}
+    figure = tradeoff_figure(points, "hellinger_mean", "hidden_rate", 90.0, labels)
+    markers, front = figure.data  # FastDP has no hidden rate: no marker of its own
+    assert list(markers.customdata) == [0, 1, 2]
+    assert list(markers.x) == [91.0, 95.0, 94.0] and list(markers.y) == [96.0, 93.0, 91.0]
+    assert list(markers.error_x.array) == pytest.approx([np.std([89, 93], ddof=1), np.std([94, 96], ddof=1),
+                                                          np.std([93, 95], ddof=1)])
+    # k = 2 misses the hidden rate with one seed: hollow; k = 20 is dominated by k = 10: off the front
+    assert list(markers.marker.symbol) == ["circle-open", "circle", "circle"]
+    assert markers.hovertext[0] == "privacy targets: missed: hidden rate (%) (1 of 2 seeds)"
+    assert list(front.x) == [91.0, 95.0] and list(front.y) == [96.0, 93.0]
+    assert figure.layout.shapes[0].x0 == 90.0
+    by_distance = tradeoff_figure(points, "hellinger_mean", "distance_to_closest", 0.2, labels | {
+        "distance_to_closest": "distance to closest"})
+    assert [trace.name for trace in by_distance.data][:2] == ["Avatar (k)", "AvatarFastDP (epsilon)"]
+    assert list(by_distance.data[1].customdata) == [3] and list(by_distance.data[1].marker.symbol) == ["diamond"]
+
+
+def test_comparison_bars_hold_each_settings_mean_score_per_variable():
+    first = sweep_point("avatar", 2, {})
+    second = sweep_point("avatar", 10, {})
+    second.variable_scores = {"age": [80.0, 70.0], "sex": [100.0, 100.0], "bmi": [60.0, 62.0]}
+    figure = comparison_figure(first, second)
+    assert [trace.name for trace in figure.data] == ["k = 2", "k = 10"]
+    # best first by the first setting's score (plotly draws it at the bottom: the worst ends at the top); a variable
+    # the first setting lacks counts as 100
+    assert list(figure.data[0].y) == ["bmi", "sex", "age"]
+    assert np.isnan(figure.data[0].x[0]) and list(figure.data[0].x[1:]) == [98.0, 91.0]
+    assert list(figure.data[1].x) == [61.0, 100.0, 75.0]
