@@ -109,11 +109,16 @@ if current is not None:
         st.warning("Set-aside columns were copied from each avatar's own original: check them before sharing.")
     hellinger = current.evaluation.signal["hellinger_mean"].value
     hidden = current.evaluation.privacy["hidden_rate"]
-    first, second = st.columns(2)
+    met, applicable = current.evaluation.privacy_targets_met()
+    first, second, third = st.columns(3)
     first.metric("Signal kept (Hellinger Mean)", f"{hellinger:.1f} / 100" if hellinger is not None else "n/a")
     second.metric(
         "Hidden rate", f"{hidden.value:.1f} %" if hidden.value is not None else "n/a (no pairing)",
         help="Share of people whose own avatar is not the closest one to them.",
+    )
+    third.metric(
+        "Privacy targets met", f"{met} of {applicable}",
+        help="The privacy metrics that reach their target, of those that apply to this method (see Privacy).",
     )
     columns = st.columns(3)
     columns[0].page_link("pages/utility.py", label="See the utility", icon=":material/insights:")

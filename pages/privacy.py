@@ -31,12 +31,14 @@ for row in range(0, len(cards), 3):
             st.caption(result.not_applicable or result.interpretation)
 
 advice = privacy_advice(run.evaluation, run.settings.method)
+met, applicable = run.evaluation.privacy_targets_met()
 if advice:
     st.header("What to do")
+    st.write(f"{met} of the {applicable} applicable targets are met.")
     for line in advice:
         st.warning(line, icon=":material/lightbulb:")
-elif all(result.passed is not False for result in cards):
-    st.success("Every applicable target is met.", icon=":material/verified_user:")
+elif met == applicable:
+    st.success(f"Every applicable target is met ({applicable} of {len(cards)}).", icon=":material/verified_user:")
 
 st.header("Distances")
 closest, ratio, cloaking = privacy["distance_to_closest"], privacy["closest_distances_ratio"], privacy["local_cloaking"]

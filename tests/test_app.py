@@ -64,12 +64,16 @@ def test_smoke_every_page_after_a_run(generations):
     generate(app)
     assert generations == ["demo_clinical.csv"]
     assert "1,000 avatars of demo_clinical.csv" in app.success[0].value
+    met, applicable = app.session_state["run"].evaluation.privacy_targets_met()
+    assert applicable == 6 and app.metric[2].value == f"{met} of 6"
     for page in PAGES[2:4] + PAGES[5:]:
         visit(app, page)
     visit(app, "pages/utility.py")
     assert len(app.get("plotly_chart")) >= 4
     visit(app, "pages/privacy.py")
     assert len(app.metric) == 6 and len(app.get("plotly_chart")) == 3
+    verdict = f"({met} of 6)" if met == 6 else f"{met} of the 6 applicable targets are met."
+    assert any(verdict in element.value for element in [*app.success, *app.markdown])
     visit(app, "pages/report.py")
     assert len(app.get("download_button")) == 4
     assert generations == ["demo_clinical.csv"]  # visiting pages recomputes nothing
@@ -111,6 +115,7 @@ def test_the_form_runs_the_engine_once_and_nothing_before_submit(generations):
     app.button(key="FormSubmitter:settings-Generate avatars").click().run()
     assert generations == ["demo_clinical.csv"]
     assert app.session_state["run"].settings.method == "fast_dp"
+    assert app.metric[2].value.endswith(" of 3")  # FastDP: the three pairing metrics do not apply
 
 
 def test_changing_a_figure_option_recomputes_nothing(generations):

@@ -57,17 +57,22 @@ def test_approximate_holdout_without_one():
 
 def test_fast_dp_evaluation_has_no_pairing_metrics():
     result = fitted(mixed_table(800), k=None, fast_dp_epsilon=1.0)
-    data = evaluate_avatarization(result).to_json()
+    evaluation = evaluate_avatarization(result)
+    data = evaluation.to_json()
     assert data["privacy"]["hidden_rate"] is None and data["privacy"]["local_cloaking"] is None
+    met, applicable = evaluation.privacy_targets_met()
+    assert applicable == 3 and met == sum(target["passed"] is True for target in data["privacy_targets"].values())
     assert "AvatarFastDP samples new points" in data["privacy_targets"]["hidden_rate"]["not_applicable"]
     assert data["holdout"] == "real"
 
 
 def test_given_holdout():
     originals, holdout = mixed_table(300, seed=1), mixed_table(300, seed=2)
-    data = evaluate(originals, originals.copy(), holdout=holdout, seed=0).to_json()
+    evaluation = evaluate(originals, originals.copy(), holdout=holdout, seed=0)
+    data = evaluation.to_json()
     assert data["holdout"] == "given" and data["rows"] == {"working": 300, "holdout": 300, "avatars": 300}
     assert data["signal"]["hellinger_mean"] == 100.0
+    assert evaluation.privacy_targets_met() == (0, 6)  # copies protect no one
 
 
 def test_approximate_split_is_seeded_and_unpaired_avatars_are_halved():

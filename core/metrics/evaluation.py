@@ -44,6 +44,11 @@ class Evaluation:
     timings_s: dict[str, float] = field(default_factory=dict)
     left_out_columns: list[str] = field(default_factory=list)
 
+    def privacy_targets_met(self) -> tuple[int, int]:
+        """How many privacy targets are met, of those that apply."""
+        applicable = [result.passed for result in self.privacy.values() if result.passed is not None]
+        return sum(applicable), len(applicable)
+
     def summary_lines(self) -> list[str]:
         """A plain-text table of every metric, for the command line."""
         described = {
