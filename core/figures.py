@@ -249,7 +249,12 @@ def tradeoff_figure(
             mode="markers+text", text=[points[i].setting.label for i in chosen], textposition="top center",
             marker={"size": 11, "color": colour, "line": {"color": colour, "width": 2},
                     "symbol": [symbol if points[i].meets_targets() else f"{symbol}-open" for i in chosen]},
-            customdata=chosen, hovertext=[f"privacy targets: {points[i].targets_text()}" for i in chosen],
+            customdata=chosen, hovertext=[
+                f"privacy targets: {points[i].targets_text()}"
+                + (f"<br>{labels[privacy]}: at least this (some counts stopped at their cap)"
+                   if privacy in points[i].lower_bounds else "")
+                for i in chosen
+            ],
             name="Avatar (k)" if method == "avatar" else "AvatarFastDP (epsilon)",
             hovertemplate="<b>%{text}</b><br>" + labels[privacy] + ": %{x:.3g}<br>" + labels[utility]
             + ": %{y:.3g}<br>%{hovertext}<extra></extra>",

@@ -66,11 +66,14 @@ class SweepPoint:
     seeds: list[int] = field(default_factory=list)
     values: dict[str, list[float | None]] = field(default_factory=dict)
     variable_scores: dict[str, list[float]] = field(default_factory=dict)
+    lower_bounds: set[str] = field(default_factory=set)  # metrics whose value is "at least" with some seed
 
     def add(self, seed: int, evaluation: Evaluation) -> None:
         self.seeds.append(seed)
         for name, result in {**evaluation.signal, **evaluation.privacy}.items():
             self.values.setdefault(name, []).append(result.value)
+            if result.breakdown.get("at_least"):
+                self.lower_bounds.add(name)
         for row in evaluation.signal["hellinger_mean"].breakdown.get("per_variable", []):
             self.variable_scores.setdefault(row["variable"], []).append(row["score"])
 
@@ -84,9 +87,14 @@ class SweepPoint:
         return float(np.std(values, ddof=1)) if len(values) > 1 else (0.0 if values else None)
 
     def formatted(self, metric: str) -> str:
-        """``mean ± spread`` with two decimals, or "n/a"."""
+        """``mean ± spread`` with two decimals, ``>= mean`` when some seed's value is only a lower bound (a local
+        cloaking whose counts stopped at their cap: no spread to speak of), or "n/a"."""
         mean = self.mean(metric)
-        return "n/a" if mean is None else f"{mean:.2f} ± {self.spread(metric):.2f}"
+        if mean is None:
+            return "n/a"
+        if metric in self.lower_bounds:
+            return f">= {mean:.2f}"
+        return f"{mean:.2f} ± {self.spread(metric):.2f}"
 
     def meets_targets(self) -> bool:
         """Every applicable privacy target met by every seed: a user generates with one seed, any of them."""
@@ -123,7 +131,8 @@ class SweepPoint:
                else {"epsilon": self.setting.value, "mechanism": self.setting.mechanism}),
             "seeds": self.seeds,
             "metrics": {
-                name: {"mean": self.mean(name), "std": self.spread(name), "values": values}
+                name: {"mean": self.mean(name), "std": self.spread(name), "values": values,
+                       **({"at_least": True} if name in self.lower_bounds else {})}
                 for name, values in self.values.items()
             },
             "meets_privacy_targets": self.meets_targets(),

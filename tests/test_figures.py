@@ -171,6 +171,10 @@ def test_tradeoff_one_marker_per_setting_with_spread_front_target_and_filled_whe
     # k = 2 misses the hidden rate with one seed: hollow; k = 20 is dominated by k = 10: off the front
     assert list(markers.marker.symbol) == ["circle-open", "circle", "circle"]
     assert markers.hovertext[0] == "privacy targets: missed: hidden rate (%) (1 of 2 seeds)"
+    points[1].lower_bounds.add("local_cloaking")
+    censored = tradeoff_figure(points, "hellinger_mean", "local_cloaking", 5.0, labels | {"local_cloaking": "lc"})
+    assert censored.data[0].hovertext[1].endswith("<br>lc: at least this (some counts stopped at their cap)")
+    assert "at least" not in censored.data[0].hovertext[0]
     assert list(front.x) == [91.0, 95.0] and list(front.y) == [96.0, 93.0]
     assert figure.layout.shapes[0].x0 == 90.0
     by_distance = tradeoff_figure(points, "hellinger_mean", "distance_to_closest", 0.2, labels | {

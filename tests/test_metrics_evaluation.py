@@ -73,6 +73,7 @@ def test_given_holdout():
     assert data["holdout"] == "given" and data["rows"] == {"working": 300, "holdout": 300, "avatars": 300}
     assert data["signal"]["hellinger_mean"] == 100.0
     assert evaluation.privacy_targets_met() == (0, 6)  # copies protect no one
+    assert not any(target["at_least"] for target in data["privacy_targets"].values())
 
 
 def test_approximate_split_is_seeded_and_unpaired_avatars_are_halved():
@@ -128,3 +129,13 @@ def test_our_hidden_rate_is_within_3_points_of_the_commercial_engine(aids):
         paired = fitted(original, k=20, ncp=5, holdout=False, column_kinds=kinds, seed=seed).paired_avatars_
         ours.append(evaluate(original, paired, column_kinds=kinds, seed=seed).privacy["hidden_rate"].value)
     assert abs(np.mean(ours) - engine) < 3
+
+
+def test_json_says_when_the_local_cloaking_is_a_lower_bound(monkeypatch):
+    from core.metrics import privacy
+
+    monkeypatch.setattr(privacy, "EXACT_COUNT_PAIRS", 0)  # counts by growing k-NN queries, stopped at a cap of 2
+    monkeypatch.setattr(privacy, "LOCAL_CLOAKING_MIN_CAP", 2)
+    monkeypatch.setattr(privacy, "LOCAL_CLOAKING_MAX_CAP", 2)
+    targets = evaluate_avatarization(fitted(mixed_table(600), k=20)).to_json()["privacy_targets"]
+    assert targets["local_cloaking"]["at_least"] is True and targets["hidden_rate"]["at_least"] is False

@@ -122,3 +122,17 @@ def test_table_and_bad_requests(points):
         sweep_settings([], [])
     with pytest.raises(InputError, match="seeds must be at least 1"):
         run_sweep(mixed_table(50), ColumnPlan(), Settings(), sweep_settings([3]), n_seeds=0)
+
+
+def test_a_local_cloaking_that_is_only_a_lower_bound_says_so(monkeypatch):
+    from core.metrics import privacy
+
+    monkeypatch.setattr(privacy, "EXACT_COUNT_PAIRS", 0)  # counts by growing k-NN queries, stopped at a cap of 2
+    monkeypatch.setattr(privacy, "LOCAL_CLOAKING_MIN_CAP", 2)
+    monkeypatch.setattr(privacy, "LOCAL_CLOAKING_MAX_CAP", 2)
+    [point] = run_sweep(mixed_table(600), ColumnPlan(), Settings(seed=0), sweep_settings([20]), n_seeds=2)
+    assert point.values["local_cloaking"] == [2.0, 2.0] and "local_cloaking" in point.lower_bounds
+    assert point.formatted("local_cloaking") == ">= 2.00"
+    assert point.formatted("hidden_rate").count("±") == 1
+    metrics = point.to_json()["metrics"]
+    assert metrics["local_cloaking"]["at_least"] is True and "at_least" not in metrics["hidden_rate"]

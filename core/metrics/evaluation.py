@@ -90,7 +90,8 @@ class Evaluation:
             },
             "privacy": {name: result.value for name, result in self.privacy.items()},
             "privacy_targets": {
-                name: {"target": result.target, "passed": result.passed, "not_applicable": result.not_applicable}
+                name: {"target": result.target, "passed": result.passed, "not_applicable": result.not_applicable,
+                       "at_least": bool(result.breakdown.get("at_least"))}  # the value is a lower bound
                 for name, result in self.privacy.items()
             },
             "parameters": self.parameters,
