@@ -11,6 +11,7 @@ import sys
 import time
 import warnings
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import NoReturn
 
@@ -21,7 +22,7 @@ from core.io import read_table, write_csv, write_json, write_text
 from core.metrics.evaluation import evaluate, evaluate_avatarization
 from core.pipeline import EXCLUSION_STRATEGIES
 from core.run import ColumnPlan, GenerationRun, Settings, build_avatarizer, data_fingerprint, latent_view, run_metrics
-from core.schema import column_warning_lines, drop_columns
+from core.schema import column_warning_lines, drop_columns, profile_columns, resolve_kinds
 from core.sweep import SweepPoint, advice, run_sweep, sweep_settings, sweep_table
 
 EXIT_INPUT_ERROR = 2
@@ -67,26 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
     method.add_argument("--k", type=_whole_number, help="Avatar: number of neighbours combined (2 <= K < rows)")
     method.add_argument("--fast-dp-epsilon", type=_number, metavar="EPS", help="AvatarFastDP: privacy budget (> 0)")
     avatarize.add_argument("--mechanism", choices=MECHANISMS, default="gaussian", help="AvatarFastDP mechanism")
-    avatarize.add_argument("--gmm-n-components", type=_whole_number, default=5, metavar="N", help="AvatarFastDP gmm: components")
-    avatarize.add_argument("--histogram-n-bins", type=_whole_number, default=10, metavar="N", help="AvatarFastDP histogram: bins")
-    avatarize.add_argument("--bounds-percentile", type=_number, default=5.0, metavar="P",
-                           help="AvatarFastDP: clip each latent dimension to percentiles P and 100 - P (0 < P < 50)")
-    avatarize.add_argument("--ncp", type=_whole_number, help="latent dimensions used (default: min(5, scaled columns))")
     avatarize.add_argument("--seed", type=_whole_number, help="seed of every random step (default: drawn, then printed)")
-    avatarize.add_argument("--imputation", choices=IMPUTATION_METHODS, default="fast_knn", help="temporary imputation of missing values")
-    avatarize.add_argument("--column-kind", type=_assignment, action="append", default=[], metavar="NAME=KIND",
-                           help="override a column's kind: numeric, categorical or datetime (repeatable)")
-    avatarize.add_argument("--column-weight", type=_assignment, action="append", default=[], metavar="NAME=W",
-                           help="weight of a column in the projection, > 0 (repeatable)")
-    avatarize.add_argument("--drop", action="append", default=[], metavar="NAME",
-                           help="leave a column out entirely, such as an identifier (repeatable)")
-    avatarize.add_argument("--exclude", action="append", default=[], metavar="NAME",
-                           help="set a column aside and re-attach it afterwards (repeatable)")
-    avatarize.add_argument("--exclude-strategy", choices=EXCLUSION_STRATEGIES, default="coordinate_similarity",
-                           help="how excluded columns are re-attached; row_order copies each person's own value (sensitive)")
-    avatarize.add_argument("--categorical-reduction", action="store_true",
-                           help="embed categorical columns with many modalities in a few numeric dimensions")
-    avatarize.add_argument("--no-holdout", action="store_true", help="avatarize every row instead of setting half aside")
+    _add_preparation_options(avatarize)
     avatarize.add_argument("--out", required=True, metavar="AVATARS.csv", help="where to write the shuffled avatars")
     avatarize.add_argument("--paired-out", metavar="PAIRED.csv",
                            help="SENSITIVE: also write the avatars in the originals' row order, for `evaluate` only; "
@@ -106,11 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="AvatarFastDP mechanisms to try (gaussian, gmm, histogram)")
     sweep.add_argument("--seeds", type=_whole_number, default=3, help="runs per setting, seeds S, S+1, ... (default 3)")
     sweep.add_argument("--seed", type=_whole_number, default=0, help="first seed (default 0)")
-    sweep.add_argument("--ncp", type=_whole_number, help="latent dimensions used (default: min(5, scaled columns))")
-    sweep.add_argument("--no-holdout", action="store_true", help="avatarize every row instead of setting half aside")
-    sweep.add_argument("--drop", action="append", default=[], metavar="NAME", help="leave a column out (repeatable)")
-    sweep.add_argument("--column-kind", type=_assignment, action="append", default=[], metavar="NAME=KIND",
-                       help="override a column's kind (repeatable)")
+    _add_preparation_options(sweep)
     sweep.add_argument("--json", metavar="SWEEP.json", help="write every point (mean, spread, per-seed values) as JSON")
 
     evaluate = commands.add_parser(
@@ -128,6 +107,29 @@ def build_parser() -> argparse.ArgumentParser:
                           help="override a column's kind: numeric, categorical or datetime (repeatable)")
     evaluate.add_argument("--json", metavar="METRICS.json", help="write every metric as JSON")
     return parser
+
+
+def _add_preparation_options(command: argparse.ArgumentParser) -> None:
+    """The options that prepare the table and tune the method, alike for ``avatarize`` and ``sweep``."""
+    command.add_argument("--gmm-n-components", type=_whole_number, default=5, metavar="N", help="AvatarFastDP gmm: components")
+    command.add_argument("--histogram-n-bins", type=_whole_number, default=10, metavar="N", help="AvatarFastDP histogram: bins")
+    command.add_argument("--bounds-percentile", type=_number, default=5.0, metavar="P",
+                         help="AvatarFastDP: clip each latent dimension to percentiles P and 100 - P (0 < P < 50)")
+    command.add_argument("--ncp", type=_whole_number, help="latent dimensions used (default: min(5, scaled columns))")
+    command.add_argument("--imputation", choices=IMPUTATION_METHODS, default="fast_knn", help="temporary imputation of missing values")
+    command.add_argument("--column-kind", type=_assignment, action="append", default=[], metavar="NAME=KIND",
+                         help="override a column's kind: numeric, categorical or datetime (repeatable)")
+    command.add_argument("--column-weight", type=_assignment, action="append", default=[], metavar="NAME=W",
+                         help="weight of a column in the projection, > 0 (repeatable)")
+    command.add_argument("--drop", action="append", default=[], metavar="NAME",
+                         help="leave a column out entirely, such as an identifier (repeatable)")
+    command.add_argument("--exclude", action="append", default=[], metavar="NAME",
+                         help="set a column aside and re-attach it afterwards (repeatable)")
+    command.add_argument("--exclude-strategy", choices=EXCLUSION_STRATEGIES, default="coordinate_similarity",
+                         help="how excluded columns are re-attached; row_order copies each person's own value (sensitive)")
+    command.add_argument("--categorical-reduction", action="store_true",
+                         help="embed categorical columns with many modalities in a few numeric dimensions")
+    command.add_argument("--no-holdout", action="store_true", help="avatarize every row instead of setting half aside")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -154,7 +156,14 @@ def _avatarize(arguments: argparse.Namespace) -> int:
     paired_path = _output_path("--paired-out", arguments.paired_out, inputs) if arguments.paired_out else None
     if paired_path and arguments.k is None:
         raise InputError("--paired-out needs the Avatar method (--k): AvatarFastDP avatars are not paired with originals.")
-    plan, settings = _plan_and_settings(arguments)
+    plan = _plan(arguments)
+    settings = replace(
+        _common_settings(arguments),
+        method="avatar" if arguments.k is not None else "fast_dp",
+        k=arguments.k if arguments.k is not None else 0,
+        epsilon=arguments.fast_dp_epsilon if arguments.fast_dp_epsilon is not None else 0.0,
+        mechanism=arguments.mechanism,
+    )
 
     start = time.perf_counter()
     avatarizer = build_avatarizer(plan, settings)
@@ -163,7 +172,10 @@ def _avatarize(arguments: argparse.Namespace) -> int:
         warnings.simplefilter("always")
         # No reference to the table read is kept here: without metrics, the originals go once encoded.
         avatarizer.fit(drop_columns(read_table(arguments.input), list(plan.dropped), "--drop"), low_memory=not scored)
-    for message in [str(w.message) for w in caught] + column_warning_lines(avatarizer.profiles_):
+    column_warnings = column_warning_lines(
+        avatarizer.profiles_, plan.kinds, excluded=plan.excluded, reduced=settings.use_categorical_reduction
+    )
+    for message in [str(w.message) for w in caught] + column_warnings:
         print(f"warning: {message}", file=sys.stderr)
     run = None
     if scored:
@@ -194,18 +206,18 @@ def _avatarize(arguments: argparse.Namespace) -> int:
     return 0
 
 
-def _plan_and_settings(arguments: argparse.Namespace) -> tuple[ColumnPlan, Settings]:
-    plan = ColumnPlan(
+def _plan(arguments: argparse.Namespace) -> ColumnPlan:
+    return ColumnPlan(
         kinds=dict(arguments.column_kind),
         dropped=tuple(arguments.drop),
         excluded=tuple(arguments.exclude),
         weights={name: _weight(name, value) for name, value in arguments.column_weight},
     )
-    settings = Settings(
-        method="avatar" if arguments.k is not None else "fast_dp",
-        k=arguments.k if arguments.k is not None else 0,
-        epsilon=arguments.fast_dp_epsilon if arguments.fast_dp_epsilon is not None else 0.0,
-        mechanism=arguments.mechanism,
+
+
+def _common_settings(arguments: argparse.Namespace) -> Settings:
+    """The settings of :func:`_add_preparation_options` and the seed; the method's are the command's own."""
+    return Settings(
         gmm_n_components=arguments.gmm_n_components,
         histogram_n_bins=arguments.histogram_n_bins,
         bounds_percentile=arguments.bounds_percentile,
@@ -216,7 +228,6 @@ def _plan_and_settings(arguments: argparse.Namespace) -> tuple[ColumnPlan, Setti
         use_categorical_reduction=arguments.categorical_reduction,
         exclude_strategy=arguments.exclude_strategy,
     )
-    return plan, settings
 
 
 def _evaluate(arguments: argparse.Namespace) -> int:
@@ -242,9 +253,13 @@ def _sweep(arguments: argparse.Namespace) -> int:
         if mechanism not in MECHANISMS:
             raise InputError(f"--mechanism must list names among {', '.join(MECHANISMS)}, got {mechanism!r}.")
     settings = sweep_settings(arguments.k, arguments.fast_dp_epsilon, arguments.mechanism)
-    plan = ColumnPlan(kinds=dict(arguments.column_kind), dropped=tuple(arguments.drop))
-    base = Settings(ncp=arguments.ncp, holdout=not arguments.no_holdout, seed=arguments.seed)
+    plan, base = _plan(arguments), _common_settings(arguments)
     frame = read_table(arguments.input)
+    kept = drop_columns(frame, list(plan.dropped), "--drop")
+    profiles = profile_columns(kept, resolve_kinds(kept, plan.kinds))
+    for message in column_warning_lines(profiles, plan.kinds, excluded=plan.excluded,
+                                        reduced=base.use_categorical_reduction):
+        print(f"warning: {message}", file=sys.stderr)
     start = time.perf_counter()
     done = []
 
@@ -261,8 +276,14 @@ def _sweep(arguments: argparse.Namespace) -> int:
         write_json({
             "points": [point.to_json() for point in points],
             "advice": sentence,
-            "parameters": {"seeds": arguments.seeds, "first_seed": arguments.seed, "ncp": arguments.ncp,
-                           "holdout": not arguments.no_holdout},
+            "parameters": {
+                "seeds": arguments.seeds, "first_seed": arguments.seed, "ncp": arguments.ncp,
+                "holdout": base.holdout, "imputation": base.imputation,
+                "categorical_reduction": base.use_categorical_reduction, "column_kinds": plan.kinds,
+                "column_weights": plan.weights, "dropped": list(plan.dropped), "excluded": list(plan.excluded),
+                "exclude_strategy": base.exclude_strategy, "gmm_n_components": base.gmm_n_components,
+                "histogram_n_bins": base.histogram_n_bins, "bounds_percentile": base.bounds_percentile,
+            },
             "timings_s": {"total": elapsed},
         }, metrics_path)
     return 0

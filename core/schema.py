@@ -15,7 +15,7 @@ SPEC section 2, step 1. Decisions written down here:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -197,15 +197,29 @@ def profile_columns(frame: pd.DataFrame, kinds: Mapping[str, Kind]) -> list[Colu
     return profiles
 
 
-def column_warning_lines(profiles: list[ColumnProfile], kinds: Mapping[str, str] | None = None) -> list[str]:
+def column_warning_lines(
+    profiles: list[ColumnProfile],
+    kinds: Mapping[str, str] | None = None,
+    dropped: Collection[str] = (),
+    excluded: Collection[str] = (),
+    reduced: bool = False,
+) -> list[str]:
     """The profiles' warnings as lines to print, the many "few values" suggestions merged into one.
 
-    With ``kinds`` (the kinds now chosen), a column already made categorical gets no "few values" suggestion.
+    Only what is still to do: with ``kinds`` (the kinds now chosen), a column already made categorical gets no
+    "few values" suggestion; a ``dropped`` column gets no warning, an ``excluded`` one only the identifier
+    warning (it is re-attached to the avatars as it is); with categorical reduction on (``reduced``), many
+    modalities are no longer a warning.
     """
-    lines = [w.message for p in profiles for w in p.warnings if w.kind is not WarningKind.FEW_VALUES]
+    pending = [
+        (p.name, w) for p in profiles if p.name not in dropped for w in p.warnings
+        if not (reduced and w.kind is WarningKind.MANY_MODALITIES)
+        and (p.name not in excluded or w.kind is WarningKind.IDENTIFIER)
+    ]
+    lines = [w.message for _, w in pending if w.kind is not WarningKind.FEW_VALUES]
     few = [
-        p.name for p in profiles
-        if any(w.kind is WarningKind.FEW_VALUES for w in p.warnings) and (kinds or {}).get(p.name, "numeric") == "numeric"
+        name for name, w in pending
+        if w.kind is WarningKind.FEW_VALUES and (kinds or {}).get(name, "numeric") == "numeric"
     ]
     if few:
         names = ", ".join(f"'{name}'" for name in few)

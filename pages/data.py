@@ -64,7 +64,12 @@ edited = st.data_editor(
         "warnings": st.column_config.TextColumn("warnings", width="medium"),
     },
 )
-for line in column_warning_lines(loaded.profiles, dict(zip(edited["column"], edited["kind"]))):
+roles = dict(zip(edited["column"], edited["role"]))
+for line in column_warning_lines(
+    loaded.profiles, dict(zip(edited["column"], edited["kind"])),
+    dropped=[name for name, role in roles.items() if role == ROLES["drop"]],
+    excluded=[name for name, role in roles.items() if role == ROLES["exclude"]],
+):
     st.warning(line, icon=":material/warning:")
 codes = code_like_columns(edited, loaded.profiles)
 if codes and st.button(

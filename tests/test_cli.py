@@ -174,6 +174,30 @@ def test_sweep(table_csv, tmp_path):
     assert_plain_error(run("sweep", table_csv, "--fast-dp-epsilon", "1", "--mechanism", "laplace"), "--mechanism must list")
 
 
+def test_sweep_prepares_the_table_as_avatarize_does(table_csv, tmp_path):
+    """The same preparation options give a sweep's run the metrics of the same avatarize run."""
+    options = ["--exclude", "colour", "--column-weight", "age=2", "--imputation", "median",
+               "--categorical-reduction", "--column-kind", "visit=categorical", "--drop", "score"]
+    sweep_json, single_json = tmp_path / "sweep.json", tmp_path / "single.json"
+    sweep = run("sweep", table_csv, "--k", "4,8", "--seeds", 1, "--seed", 5, *options, "--json", sweep_json)
+    assert sweep.returncode == 0, sweep.stderr
+    assert "warning" not in sweep.stderr  # visit's many modalities: the categorical reduction takes care of them
+    unreduced = run("sweep", table_csv, "--k", 4, "--seeds", 1, "--column-kind", "visit=categorical")
+    assert "warning: 'visit' has " in unreduced.stderr and "turn on categorical reduction" in unreduced.stderr
+    single = run("avatarize", table_csv, "--k", 4, "--seed", 5, *options, "--out", tmp_path / "a.csv",
+                 "--json", single_json)
+    assert single.returncode == 0, single.stderr
+    point = json.loads(sweep_json.read_text())["points"][0]
+    expected = json.loads(single_json.read_text())
+    assert point["metrics"]["hellinger_mean"]["values"] == [expected["signal"]["hellinger_mean"]]
+    assert point["metrics"]["hidden_rate"]["values"] == [expected["privacy"]["hidden_rate"]]
+    parameters = json.loads(sweep_json.read_text())["parameters"]
+    assert parameters["excluded"] == ["colour"] and parameters["column_weights"] == {"age": 2.0}
+    assert parameters["imputation"] == "median" and parameters["categorical_reduction"] is True
+    assert_plain_error(run("sweep", table_csv, "--k", 4, "--column-weight", "age=heavy"),
+                       "--column-weight age: expected a number greater than 0, got 'heavy'")
+
+
 def test_evaluate_errors(table_csv, tmp_path):
     empty = write(tmp_path, "empty.csv", b"")
     assert_plain_error(run("evaluate", table_csv, empty), "empty.csv is empty")

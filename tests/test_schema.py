@@ -119,6 +119,23 @@ def test_warning_lines_merge_the_few_values_suggestions():
     ]
 
 
+def test_warning_lines_leave_out_what_is_already_done():
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({
+        "id": [f"P{i:03d}" for i in range(60)], "code": [1, 2] * 30, "site": [f"s{i % 40}" for i in range(60)],
+        "x": rng.normal(size=60),
+    })
+    kinds = resolve_kinds(frame)
+    profiles = profile_columns(apply_kinds(frame, kinds), kinds)
+    everything = column_warning_lines(profiles)
+    assert [line.split("'")[1] for line in everything] == ["id", "site", "code"]
+    assert column_warning_lines(profiles, dropped=["id", "site", "code"]) == []
+    # an excluded column is re-attached as it is: an identifier must still be dropped, the rest no longer matters
+    assert [line.split("'")[1] for line in column_warning_lines(profiles, excluded=["id", "site", "code"])] == ["id"]
+    assert [line.split("'")[1] for line in column_warning_lines(profiles, reduced=True)] == ["id", "code"]
+    assert [line.split("'")[1] for line in column_warning_lines(profiles, {"code": "categorical"})] == ["id", "site"]
+
+
 def test_detect_kind_on_object_timestamps():
     column = pd.Series([pd.Timestamp("2020-01-01"), None], dtype=object)
     assert detect_kind(column) is Kind.DATETIME
