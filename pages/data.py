@@ -53,7 +53,7 @@ edited = st.data_editor(
     st.session_state["plan_table"],
     key=f"plan_editor_{loaded.source_id}_{st.session_state.get('plan_editor_version', 0)}",
     hide_index=True,
-    height=min(36 * (frame.shape[1] + 1) + 3, 800),
+    height=min(35 * (frame.shape[1] + 1) + 3, 800),
     disabled=["column", "missing (%)", "distinct values", "warnings"],
     column_config={
         "column": st.column_config.TextColumn("column", width="medium"),
