@@ -22,7 +22,8 @@ GOOD, FAIR, POOR = "#2e8540", "#d9a21b", "#c0392b"
 FONT = {"family": "Arial, Helvetica, sans-serif", "size": 14}
 MAX_CATEGORIES = 25
 MAX_AXES_SHOWN = 30
-MAX_ANNOTATED_VARIABLES = 10
+MAX_ANNOTATED_VARIABLES = 8  # correlation values written in the cells up to this many variables
+CELL_FONT_SIZE = 10
 CLOAKING_MIN_LIMIT = 20  # the local cloaking histogram shows at least the counts 0 to 19 one by one
 CLOAKING_MAX_BARS = 40
 
@@ -129,6 +130,7 @@ def correlation_figure(result: MetricResult) -> go.Figure:
         figure.add_heatmap(
             z=np.round(matrix, 2), x=names, y=names, zmin=-1, zmax=1, colorscale="RdBu", reversescale=True,
             showscale=show_scale, colorbar={"title": "correlation"}, texttemplate=values_in_cells,
+            textfont={"size": CELL_FONT_SIZE},  # one size in the three panels (plotly would fit each on its own)
             hovertemplate="%{y} × %{x}: %{z:.2f}<extra></extra>", row=1, col=column,
         )
         figure.update_yaxes(showticklabels=column == 1, row=1, col=column)

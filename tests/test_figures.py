@@ -3,6 +3,7 @@ import pandas as pd
 import pytest
 
 from core.figures import (
+    CELL_FONT_SIZE,
     FAIR,
     GOOD,
     MAX_ANNOTATED_VARIABLES,
@@ -107,6 +108,7 @@ def test_correlation_heatmaps_originals_avatars_and_their_difference():
     assert np.asarray(figure.data[2].z)[0, 1] == pytest.approx(-0.3)
     assert [trace.showscale for trace in figure.data] == [False, False, True]
     assert figure.data[0].texttemplate == "%{z:.2f}"  # few variables: values written in the cells
+    assert {trace.textfont.size for trace in figure.data} == {CELL_FONT_SIZE}  # alike in the three panels
     many = [f"v{i}" for i in range(MAX_ANNOTATED_VARIABLES + 1)]
     identity = np.eye(len(many))
     crowded = correlation_figure(result_with("correlation_difference_ratio", {
