@@ -178,10 +178,18 @@ def multivariate_axes_figure(result: MetricResult) -> go.Figure:
         hovertemplate="%{x}: %{y:.1f} % of variance<extra></extra>",
     )
     figure.update_yaxes(title="Hellinger distance", range=[0, 1], secondary_y=False)
-    top = max([100 * row["weight"] for row in axes] or [1.0])
-    figure.update_yaxes(title="share of variance (%)", secondary_y=True, showgrid=False, range=[0, top * 1.1],
-                        tickformat=".0f")
-    return _layout(figure, "Distance between originals and avatars on each axis")
+    top = _round_up(max([100 * row["weight"] for row in axes] or [1.0]))
+    figure.update_yaxes(title="share of variance (%)", secondary_y=True, showgrid=False, range=[0, top],
+                        tickmode="linear", tick0=0, dtick=top / 5, tickformat=".3~g")  # ticks on the left's grid
+    figure = _layout(figure, "Distance between originals and avatars on each axis")
+    return figure.update_layout(legend={"xanchor": "left", "x": 0.0})  # clear of the right axis's top label
+
+
+def _round_up(value: float) -> float:
+    """The smallest of 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 times a power of ten at or above ``value``: an axis end
+    whose fifths are round numbers."""
+    power = 10.0 ** np.floor(np.log10(value))
+    return float(next(step * power for step in (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10) if step * power >= value * (1 - 1e-12)))
 
 
 def distance_histogram_figure(values: np.ndarray, target: float, title: str, axis_title: str) -> go.Figure:

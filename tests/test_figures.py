@@ -136,6 +136,10 @@ def test_multivariate_axes_shows_distances_and_weights_of_the_first_axes():
     distances, weights = figure.data
     assert len(distances.x) == MAX_AXES_SHOWN and distances.x[0] == "axis 1"
     assert distances.y[3] == pytest.approx(0.03) and weights.y[0] == pytest.approx(50.0)
+    assert tuple(figure.layout.yaxis2.range) == (0, 50.0) and figure.layout.yaxis2.dtick == 10.0
+    small = [{"axis": 1, "weight": 0.132, "distance": 0.1}, {"axis": 2, "weight": 0.085, "distance": 0.1}]
+    rounded = multivariate_axes_figure(result_with("multivariate_hellinger_distance", {"per_axis": small}))
+    assert tuple(rounded.layout.yaxis2.range) == (0, 15.0) and rounded.layout.yaxis2.dtick == 3.0
 
 
 def test_distance_histogram_draws_the_target():
