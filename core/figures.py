@@ -192,6 +192,17 @@ def _round_up(value: float) -> float:
     return float(next(step * power for step in (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10) if step * power >= value * (1 - 1e-12)))
 
 
+def axes_figure_caption(result: MetricResult) -> str:
+    """How the multivariate Hellinger value relates to the bars of :func:`multivariate_axes_figure`."""
+    n_axes = len(result.breakdown.get("per_axis", []))
+    shown = f" The chart shows the first {MAX_AXES_SHOWN} of them." if n_axes > MAX_AXES_SHOWN else ""
+    return (
+        "The multivariate value is the per-axis distances averaged with their shares of variance as weights, then "
+        f"divided by the number of axes ({n_axes}), as the method's source defines it: each bar is on a larger "
+        f"scale than the value.{shown}"
+    )
+
+
 def distance_histogram_figure(values: np.ndarray, target: float, title: str, axis_title: str) -> go.Figure:
     """Distribution of a privacy distance or ratio, with its target as a dashed line."""
     figure = go.Figure(go.Histogram(
@@ -203,6 +214,29 @@ def distance_histogram_figure(values: np.ndarray, target: float, title: str, axi
     figure.update_xaxes(title=axis_title)
     figure.update_yaxes(title="share (%)")
     return _layout(figure, title, height=360)
+
+
+def privacy_figures(privacy: dict[str, MetricResult]) -> dict[str, go.Figure]:
+    """The distributions behind the privacy metrics that apply, by metric name: distance to closest, closest
+    distances ratio, local cloaking (for the Privacy page and the report alike)."""
+    closest, ratio, cloaking = privacy["distance_to_closest"], privacy["closest_distances_ratio"], privacy["local_cloaking"]
+    shown = {}
+    if closest.value is not None:
+        shown["distance_to_closest"] = distance_histogram_figure(
+            closest.breakdown["distances"], closest.target, "Distance from each avatar to the nearest real person",
+            "distance in the latent space",
+        )
+    if ratio.value is not None:
+        shown["closest_distances_ratio"] = distance_histogram_figure(
+            ratio.breakdown["ratios"], ratio.target,
+            "Nearest / second-nearest real person, for each avatar (near 0: the avatar points at one person)",
+            "ratio of the two distances",
+        )
+    if cloaking.value is not None:
+        shown["local_cloaking"] = cloaking_histogram_figure(
+            cloaking.breakdown["counts"], cloaking.target, cloaking.breakdown["censored_at"]
+        )
+    return shown
 
 
 def cloaking_histogram_figure(counts: np.ndarray, target: float, censored_at: int | None) -> go.Figure:

@@ -51,7 +51,10 @@ def build_html_report(run: GenerationRun) -> str:
     parts.append(_figure(figures.hellinger_scores_figure(hellinger), first=True))
     if signal["correlation_difference_ratio"].value is not None:
         parts.append(_figure(figures.correlation_figure(signal["correlation_difference_ratio"])))
-    parts.append(_figure(figures.multivariate_axes_figure(signal["multivariate_hellinger_distance"])))
+    multivariate = signal["multivariate_hellinger_distance"]
+    if multivariate.value is not None:
+        parts.append(_figure(figures.multivariate_axes_figure(multivariate)))
+        parts.append(f"<p class='muted'>{_text(figures.axes_figure_caption(multivariate))}</p>")
     if run.latent.originals.shape[1] >= 2:
         parts.append(_figure(figures.latent_figure(run.latent, (0, 1))))
 
@@ -61,15 +64,12 @@ def build_html_report(run: GenerationRun) -> str:
          result.not_applicable or result.interpretation]
         for result in privacy.values()
     ], raw_columns={3}))
+    met, applicable = evaluation.privacy_targets_met()
+    parts.append(f"<p><b>{met} of the {applicable} applicable privacy targets are met.</b></p>")
     advice = privacy_advice(evaluation, run.settings.method)
     if advice:
         parts.append("<p class='note'>" + "<br>".join(_text(line) for line in advice) + "</p>")
-    closest = privacy["distance_to_closest"]
-    if closest.value is not None:
-        parts.append(_figure(figures.distance_histogram_figure(
-            closest.breakdown["distances"], closest.target, "Distance from each avatar to the nearest real individual",
-            "distance in the latent space",
-        )))
+    parts += [_figure(figure) for figure in figures.privacy_figures(privacy).values()]
     parts.append(
         "<p class='muted'>Metric definitions: Hellinger Mean, multivariate Hellinger distance and Correlation "
         "Difference Ratio against a holdout half of the data; privacy metrics in the latent space of a "

@@ -41,18 +41,5 @@ elif met == applicable:
     st.success(f"Every applicable target is met ({applicable} of {len(cards)}).", icon=":material/verified_user:")
 
 st.header("Distances")
-closest, ratio, cloaking = privacy["distance_to_closest"], privacy["closest_distances_ratio"], privacy["local_cloaking"]
-if closest.value is not None:
-    st.plotly_chart(figures.distance_histogram_figure(
-        closest.breakdown["distances"], closest.target, "Distance from each avatar to the nearest real person",
-        "distance in the latent space",
-    ), theme=None, key="closest")
-    st.plotly_chart(figures.distance_histogram_figure(
-        ratio.breakdown["ratios"], ratio.target,
-        "Nearest / second-nearest real person, for each avatar (near 0: the avatar points at one person)",
-        "ratio of the two distances",
-    ), theme=None, key="ratio")
-if cloaking.value is not None:
-    st.plotly_chart(figures.cloaking_histogram_figure(
-        cloaking.breakdown["counts"], cloaking.target, cloaking.breakdown["censored_at"],
-    ), theme=None, key="cloaking")
+for name, figure in figures.privacy_figures(privacy).items():
+    st.plotly_chart(figure, theme=None, key=name)

@@ -81,10 +81,4 @@ st.write(f"{multivariate.label}: **{metric_value(multivariate)}** ({multivariate
          "Below 0.1: almost identical; 0.1 to 0.3: good fidelity; above 0.3: distorted.")
 if multivariate.value is not None:
     st.plotly_chart(figures.multivariate_axes_figure(multivariate), theme=None, key="axes")
-    n_distance_axes = len(multivariate.breakdown["per_axis"])
-    shown = f" The chart shows the first {figures.MAX_AXES_SHOWN} of them." if n_distance_axes > figures.MAX_AXES_SHOWN else ""
-    st.caption(
-        "The value above is the per-axis distances averaged with their shares of variance as weights, then divided "
-        f"by the number of axes ({n_distance_axes}), as the method's source defines it: each bar is on a larger scale than "
-        f"the value.{shown}"
-    )
+    st.caption(figures.axes_figure_caption(multivariate))

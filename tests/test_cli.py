@@ -143,6 +143,13 @@ def test_avatarize_report(table_csv, tmp_path):
     assert result.returncode == 0, result.stderr
     text = report.read_text()
     assert text.startswith("<!DOCTYPE html>") and "table.csv" in text and "not end-to-end" in text
+    assert "of the 3 applicable privacy targets are met" in text  # FastDP: the pairing metrics do not apply
+    assert "ratio of the two distances" in text and "closer to them than their own" not in text
+    avatar_report = tmp_path / "avatar.html"
+    run("avatarize", table_csv, "--k", 10, "--seed", 3, "--out", tmp_path / "b.csv", "--report", avatar_report)
+    text = avatar_report.read_text()
+    assert "of the 6 applicable privacy targets are met" in text and "closer to them than their own" in text
+    assert "divided by the number of axes" in text
 
 
 def test_evaluate(table_csv, tmp_path):

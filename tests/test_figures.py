@@ -10,6 +10,7 @@ from core.figures import (
     MAX_AXES_SHOWN,
     MAX_CATEGORIES,
     POOR,
+    axes_figure_caption,
     cloaking_histogram_figure,
     comparison_figure,
     correlation_figure,
@@ -18,6 +19,7 @@ from core.figures import (
     hellinger_scores_figure,
     latent_figure,
     multivariate_axes_figure,
+    privacy_figures,
     tradeoff_figure,
 )
 from core.metrics.result import MetricResult
@@ -56,8 +58,9 @@ def test_cloaking_histogram_stops_where_the_counts_stop_being_exact():
     assert shares[-1] == pytest.approx(100 * np.mean(censored >= last))
 
 
-def result_with(name, breakdown):
-    return MetricResult(name=name, label=name, value=1.0, goal="maximize", interpretation="", breakdown=breakdown)
+def result_with(name, breakdown, target=None):
+    return MetricResult(name=name, label=name, value=1.0, goal="maximize", interpretation="", breakdown=breakdown,
+                        target=target)
 
 
 def test_hellinger_scores_worst_at_the_top_coloured_by_score():
@@ -200,3 +203,23 @@ def test_comparison_bars_hold_each_settings_mean_score_per_variable():
     assert list(figure.data[0].y) == ["bmi", "sex", "age"]
     assert np.isnan(figure.data[0].x[0]) and list(figure.data[0].x[1:]) == [98.0, 91.0]
     assert list(figure.data[1].x) == [61.0, 100.0, 75.0]
+
+
+def test_privacy_figures_are_those_of_the_metrics_that_apply():
+    privacy = {
+        "distance_to_closest": result_with("distance_to_closest", {"distances": np.array([0.1, 0.5])}, 0.2),
+        "closest_distances_ratio": result_with("closest_distances_ratio", {"ratios": np.array([0.2, 0.9])}, 0.3),
+        "local_cloaking": result_with("local_cloaking", {"counts": np.array([0, 3, 9]), "censored_at": None}, 5.0),
+    }
+    assert list(privacy_figures(privacy)) == ["distance_to_closest", "closest_distances_ratio", "local_cloaking"]
+    unpaired = {**privacy, "local_cloaking": MetricResult(
+        name="local_cloaking", label="", value=None, goal="maximize", interpretation="", not_applicable="FastDP")}
+    assert list(privacy_figures(unpaired)) == ["distance_to_closest", "closest_distances_ratio"]
+    assert list(privacy_figures(unpaired)["closest_distances_ratio"].data[0].x) == [0.2, 0.9]
+
+
+def test_axes_caption_counts_the_axes_and_says_when_some_are_not_drawn():
+    few = result_with("multivariate_hellinger_distance", {"per_axis": [{"axis": 1}, {"axis": 2}]})
+    assert "divided by the number of axes (2)" in axes_figure_caption(few) and "first" not in axes_figure_caption(few)
+    many = result_with("multivariate_hellinger_distance", {"per_axis": [{"axis": j} for j in range(40)]})
+    assert axes_figure_caption(many).endswith(f"The chart shows the first {MAX_AXES_SHOWN} of them.")
