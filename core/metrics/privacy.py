@@ -37,7 +37,7 @@ LOCAL_CLOAKING_MIN_CAP = 16
 LOCAL_CLOAKING_MAX_CAP = 256
 LOCAL_CLOAKING_CHUNK = 2**16  # originals queried at a time, nearest own avatars first
 EXACT_COUNT_PAIRS = 2**27  # originals x avatars up to which every count is exact (radius counts)
-COUNTING_LEAF_SIZE = 64  # radius counts of hundreds of avatars: big leaves, half the time of 16
+COUNTING_LEAF_SIZE = 128  # radius counts of hundreds of avatars: big leaves (16: 1.5x to 2x the time; 64: 6 % more)
 STRICTLY_CLOSER = 1 - 1e-9  # radius factor: rounding never counts the own avatar, ties are not closer
 TARGETS = {
     "hidden_rate": 90.0,
