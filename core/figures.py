@@ -186,8 +186,8 @@ def multivariate_axes_figure(result: MetricResult) -> go.Figure:
 
 
 def _round_up(value: float) -> float:
-    """The smallest of 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 times a power of ten at or above ``value``: an axis end
-    whose fifths are round numbers."""
+    """The smallest of 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 or 10 times the power of ten below ``value`` (> 0) at or
+    above it: an axis end whose fifths are round numbers."""
     power = 10.0 ** np.floor(np.log10(value))
     return float(next(step * power for step in (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10) if step * power >= value * (1 - 1e-12)))
 

@@ -102,7 +102,7 @@ class SweepPoint:
 
     def missed_targets(self) -> list[str]:
         """The applicable privacy targets that at least one seed misses."""
-        return [name for name, target in TARGETS.items() if self.seeds_missing(name)]
+        return [name for name in TARGETS if self.seeds_missing(name)]
 
     def seeds_missing(self, metric: str) -> int:
         """How many seeds miss ``metric``'s privacy target (every target is a value to exceed)."""

@@ -38,7 +38,7 @@ if advice:
     for line in advice:
         st.warning(line, icon=":material/lightbulb:")
 elif met == applicable:
-    st.success(f"Every applicable target is met ({applicable} of {len(cards)}).", icon=":material/verified_user:")
+    st.success(f"All {applicable} applicable targets are met.", icon=":material/verified_user:")
 
 st.header("Distances")
 for name, figure in figures.privacy_figures(privacy).items():
