@@ -90,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("--seeds", type=_whole_number, default=3, help="runs per setting, seeds S, S+1, ... (default 3)")
     sweep.add_argument("--seed", type=_whole_number, default=0, help="first seed (default 0)")
     _add_preparation_options(sweep)
-    sweep.add_argument("--json", metavar="SWEEP.json", help="write every point (mean, spread, per-seed values) as JSON")
+    sweep.add_argument("--json", metavar="SWEEP.json", help="write every point (mean, spread, per-seed values, per-variable scores) as JSON")
 
     evaluate = commands.add_parser(
         "evaluate", help="score avatars made by any tool", allow_abbrev=False,

@@ -135,6 +135,9 @@ class SweepPoint:
                        **({"at_least": True} if name in self.lower_bounds else {})}
                 for name, values in self.values.items()
             },
+            "hellinger_per_variable": {
+                name: {"mean": float(np.mean(scores)), "values": scores} for name, scores in self.variable_scores.items()
+            },
             "meets_privacy_targets": self.meets_targets(),
         }
 

@@ -175,6 +175,8 @@ def test_sweep(table_csv, tmp_path):
     ]
     assert all(p["seeds"] == [0, 1] for p in data["points"])
     assert set(data["points"][0]["metrics"]["hellinger_mean"]) == {"mean", "std", "values"}
+    ages = data["points"][0]["hellinger_per_variable"]["age"]
+    assert len(ages["values"]) == 2 and ages["mean"] == pytest.approx(sum(ages["values"]) / 2)
     assert data["advice"] in result.stdout and "k = 10" in result.stdout
     assert_plain_error(run("sweep", table_csv), "at least one k value or one epsilon value")
     assert_plain_error(run("sweep", table_csv, "--k", "3,x"), "argument --k: expected a whole number, got 'x'")
