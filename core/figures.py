@@ -276,33 +276,36 @@ def tradeoff_figure(
 ) -> go.Figure:
     """Utility against privacy, one point per setting (mean over seeds, bars: seed-to-seed spread), with the front.
 
-    ``points`` are :class:`~core.sweep.SweepPoint`; those without a value for either metric are left out. A marker
-    is filled when every seed meets every privacy target, hollow otherwise. The ``customdata`` of each marker is
-    the point's position in ``points``, for selections.
+    ``points`` are :class:`~core.sweep.SweepPoint`; those without a value for either metric are left out. One trace
+    per method and verdict: filled markers when every seed meets every privacy target, hollow ones ("a target
+    missed") otherwise. The ``customdata`` of each marker is the point's position in ``points``, for selections.
     """
     shown = [i for i, p in enumerate(points) if p.mean(utility) is not None and p.mean(privacy) is not None]
     figure = go.Figure()
-    for method, colour, symbol in (("avatar", ORIGINAL_COLOUR, "circle"), ("fast_dp", AVATAR_COLOUR, "diamond")):
-        chosen = [i for i in shown if points[i].setting.method == method]
-        if not chosen:
-            continue
-        figure.add_scatter(
-            x=[points[i].mean(privacy) for i in chosen], y=[points[i].mean(utility) for i in chosen],
-            error_x={"type": "data", "array": [points[i].spread(privacy) for i in chosen], "thickness": 1},
-            error_y={"type": "data", "array": [points[i].spread(utility) for i in chosen], "thickness": 1},
-            mode="markers+text", text=[points[i].setting.label for i in chosen], textposition="top center",
-            marker={"size": 11, "color": colour, "line": {"color": colour, "width": 2},
-                    "symbol": [symbol if points[i].meets_targets() else f"{symbol}-open" for i in chosen]},
-            customdata=chosen, hovertext=[
-                f"privacy targets: {points[i].targets_text()}"
-                + (f"<br>{labels[privacy]}: at least this (some counts stopped at their cap)"
-                   if privacy in points[i].lower_bounds else "")
-                for i in chosen
-            ],
-            name="Avatar (k)" if method == "avatar" else "AvatarFastDP (epsilon)",
-            hovertemplate="<b>%{text}</b><br>" + labels[privacy] + ": %{x:.3g}<br>" + labels[utility]
-            + ": %{y:.3g}<br>%{hovertext}<extra></extra>",
-        )
+    methods = (("avatar", "Avatar (k)", ORIGINAL_COLOUR, "circle"),
+               ("fast_dp", "AvatarFastDP (epsilon)", AVATAR_COLOUR, "diamond"))
+    for method, name, colour, symbol in methods:
+        for safe in (True, False):
+            chosen = [i for i in shown if points[i].setting.method == method and points[i].meets_targets() == safe]
+            if not chosen:
+                continue
+            figure.add_scatter(
+                x=[points[i].mean(privacy) for i in chosen], y=[points[i].mean(utility) for i in chosen],
+                error_x={"type": "data", "array": [points[i].spread(privacy) for i in chosen], "thickness": 1},
+                error_y={"type": "data", "array": [points[i].spread(utility) for i in chosen], "thickness": 1},
+                mode="markers+text", text=[points[i].setting.label for i in chosen], textposition="top right",
+                marker={"size": 11, "color": colour, "line": {"color": colour, "width": 2},
+                        "symbol": symbol if safe else f"{symbol}-open"},
+                customdata=chosen, hovertext=[
+                    f"privacy targets: {points[i].targets_text()}"
+                    + (f"<br>{labels[privacy]}: at least this (some counts stopped at their cap)"
+                       if privacy in points[i].lower_bounds else "")
+                    for i in chosen
+                ],
+                name=name if safe else f"{name}: a target missed",
+                hovertemplate="<b>%{text}</b><br>" + labels[privacy] + ": %{x:.3g}<br>" + labels[utility]
+                + ": %{y:.3g}<br>%{hovertext}<extra></extra>",
+            )
     front = [shown[i] for i in pareto_front([points[i].mean(privacy) for i in shown],
                                             [points[i].mean(utility) for i in shown])]
     if len(front) > 1:

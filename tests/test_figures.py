@@ -172,24 +172,25 @@ def test_tradeoff_one_marker_per_setting_with_spread_front_target_and_filled_whe
     ]
     labels = {"hellinger_mean": "Hellinger Mean", "hidden_rate": "hidden rate (%)"}
     figure = tradeoff_figure(points, "hellinger_mean", "hidden_rate", 90.0, labels)
-    markers, front = figure.data  # FastDP has no hidden rate: no marker of its own
-    assert list(markers.customdata) == [0, 1, 2]
-    assert list(markers.x) == [91.0, 95.0, 94.0] and list(markers.y) == [96.0, 93.0, 91.0]
-    assert list(markers.error_x.array) == pytest.approx([np.std([89, 93], ddof=1), np.std([94, 96], ddof=1),
-                                                          np.std([93, 95], ddof=1)])
-    # k = 2 misses the hidden rate with one seed: hollow; k = 20 is dominated by k = 10: off the front
-    assert list(markers.marker.symbol) == ["circle-open", "circle", "circle"]
-    assert markers.hovertext[0] == "privacy targets: missed: hidden rate (%) (1 of 2 seeds)"
-    points[1].lower_bounds.add("local_cloaking")
-    censored = tradeoff_figure(points, "hellinger_mean", "local_cloaking", 5.0, labels | {"local_cloaking": "lc"})
-    assert censored.data[0].hovertext[1].endswith("<br>lc: at least this (some counts stopped at their cap)")
-    assert "at least" not in censored.data[0].hovertext[0]
+    safe, risky, front = figure.data  # FastDP has no hidden rate: no marker of its own
+    # k = 2 misses the hidden rate with one seed: a hollow marker of its own trace; k = 20 is dominated by k = 10
+    assert (safe.name, risky.name) == ("Avatar (k)", "Avatar (k): a target missed")
+    assert (safe.marker.symbol, risky.marker.symbol) == ("circle", "circle-open")
+    assert list(safe.customdata) == [1, 2] and list(risky.customdata) == [0]
+    assert list(safe.x) == [95.0, 94.0] and list(safe.y) == [93.0, 91.0] and list(risky.x) == [91.0]
+    assert list(safe.error_x.array) == pytest.approx([np.std([94, 96], ddof=1), np.std([93, 95], ddof=1)])
+    assert risky.hovertext[0] == "privacy targets: missed: hidden rate (%) (1 of 2 seeds)"
     assert list(front.x) == [91.0, 95.0] and list(front.y) == [96.0, 93.0]
     assert figure.layout.shapes[0].x0 == 90.0
+    points[1].lower_bounds.add("local_cloaking")
+    censored = tradeoff_figure(points, "hellinger_mean", "local_cloaking", 5.0, labels | {"local_cloaking": "lc"})
+    assert censored.data[0].hovertext[0].endswith("<br>lc: at least this (some counts stopped at their cap)")
+    assert "at least" not in censored.data[0].hovertext[1]
     by_distance = tradeoff_figure(points, "hellinger_mean", "distance_to_closest", 0.2, labels | {
         "distance_to_closest": "distance to closest"})
-    assert [trace.name for trace in by_distance.data][:2] == ["Avatar (k)", "AvatarFastDP (epsilon)"]
-    assert list(by_distance.data[1].customdata) == [3] and list(by_distance.data[1].marker.symbol) == ["diamond"]
+    assert [trace.name for trace in by_distance.data][:3] == [
+        "Avatar (k)", "Avatar (k): a target missed", "AvatarFastDP (epsilon)"]
+    assert list(by_distance.data[2].customdata) == [3] and by_distance.data[2].marker.symbol == "diamond"
 
 
 def test_comparison_bars_hold_each_settings_mean_score_per_variable():
