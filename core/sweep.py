@@ -197,6 +197,16 @@ def sweep_table(points: Sequence[SweepPoint]) -> list[str]:
     return [header, *rows]
 
 
+def comparison_table(first: SweepPoint, second: SweepPoint) -> dict[str, list[str]]:
+    """Two settings side by side: every metric (mean ± spread) and their privacy targets, by column."""
+    labels = {**UTILITY_METRICS, **PRIVACY_METRICS}
+    return {
+        "metric": [*labels.values(), "privacy targets, every seed"],
+        **{point.setting.label: [*(point.formatted(name) for name in labels), point.targets_text()]
+           for point in (first, second)},
+    }
+
+
 def pareto_front(xs: Sequence[float], ys: Sequence[float]) -> list[int]:
     """Indices of the points no other point beats on both axes (both to maximise), by increasing x."""
     order = sorted(range(len(xs)), key=lambda i: (-xs[i], -ys[i]))

@@ -36,7 +36,7 @@ st.download_button(
     help="Parameters, metrics with their meaning, and the figures, in one file.",
 )
 
-if run.avatarizer.paired_avatars_ is not None:
+if run.avatarizer.method_ == "avatar":  # paired with the originals (without building the paired frame)
     st.subheader("Sensitive")
     with st.expander("Paired avatars (do not share)", icon=":material/warning:"):
         st.warning(

@@ -6,7 +6,15 @@ from core import figures
 from core.errors import InputError
 from core.metrics.privacy import TARGETS
 from core.run import generate, replace_method
-from core.sweep import PRIVACY_METRICS, UTILITY_METRICS, advice, run_sweep, sweep_settings, sweep_table
+from core.sweep import (
+    PRIVACY_METRICS,
+    UTILITY_METRICS,
+    advice,
+    comparison_table,
+    run_sweep,
+    sweep_settings,
+    sweep_table,
+)
 from dashboard import state
 
 K_CHOICES = [2, 3, 5, 10, 15, 20, 30, 50, 100]
@@ -107,9 +115,5 @@ if len(points) >= 2:
     first, second = st.columns(2)
     a = first.selectbox("First", range(len(points)), index=0, format_func=labels.__getitem__, key="compare_a")
     b = second.selectbox("Second", range(len(points)), index=1, format_func=labels.__getitem__, key="compare_b")
-    st.table({
-        "metric": [*LABELS.values(), "privacy targets, every seed"],
-        labels[a]: [*(points[a].formatted(name) for name in LABELS), points[a].targets_text()],
-        labels[b]: [*(points[b].formatted(name) for name in LABELS), points[b].targets_text()],
-    })
+    st.table(comparison_table(points[a], points[b]))
     st.plotly_chart(figures.comparison_figure(points[a], points[b]), theme=None, key="comparison")

@@ -41,10 +41,12 @@ class MetricSpace:
     def sorted_axes(self, axes: slice) -> SortedColumns:
         """Its own rows' coordinates on ``axes``, sorted; kept when all of them hold in one block of
         ``AXIS_BLOCK_VALUES`` (beyond, the multivariate Hellinger distance transforms a few axes at a time)."""
-        if self.table.n_rows * self.projection.n_components_ > AXIS_BLOCK_VALUES:
+        def sort() -> SortedColumns:
             return SortedColumns.of(self.projection.transform(self.table, axes))
-        return self.kept(("sorted axes", axes.start, axes.stop),
-                         lambda: SortedColumns.of(self.projection.transform(self.table, axes)))
+
+        if self.table.n_rows * self.projection.n_components_ > AXIS_BLOCK_VALUES:
+            return sort()
+        return self.kept(("sorted axes", axes.start, axes.stop), sort)
 
 
 class MetricSpaces:
