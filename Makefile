@@ -12,7 +12,7 @@ $(STAMP): requirements.txt requirements-dev.txt
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/python -m streamlit run app.py
+	$(BIN)/python -m streamlit run app.py $(ARGS)
 
 test: $(STAMP) browser
 	$(BIN)/python -m pytest

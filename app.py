@@ -17,4 +17,6 @@ navigation = st.navigation([
 loaded, run = state.table(), state.run()  # pages rerun the app when they load a table or make avatars
 st.sidebar.caption(f"Table: {loaded.name} ({len(loaded.frame):,} rows)" if loaded else "No table yet")
 st.sidebar.caption(f"Avatars: {run.settings.describe()}, seed {run.avatarizer.seed_}" if run else "No avatars yet")
+if state.release_run() is not None:
+    st.sidebar.caption(f"Avatars of all {len(state.release_run().avatars):,} rows made too")
 navigation.run()

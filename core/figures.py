@@ -12,6 +12,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from core.metrics.result import MetricResult
+from core.metrics.signal import HELLINGER_BANDS, score_band
 from core.run import LatentView
 from core.sweep import SweepPoint, pareto_front
 
@@ -42,9 +43,12 @@ def _layout(figure: go.Figure, title: str, height: int = 420) -> go.Figure:
     return figure
 
 
+LEVEL_COLOURS = {"good": GOOD, "fair": FAIR, "poor": POOR}
+
+
 def score_colour(score: float) -> str:
-    """Green from 95, amber from 80, red below."""
-    return GOOD if score >= 95 else FAIR if score >= 80 else POOR
+    """A Hellinger score's colour, by the Hellinger Mean's bands (green from 95, amber from 80, red below)."""
+    return LEVEL_COLOURS[score_band(HELLINGER_BANDS, score)[0]]
 
 
 def hellinger_scores_figure(result: MetricResult) -> go.Figure:
@@ -117,27 +121,39 @@ def _plottable(column: pd.Series) -> np.ndarray:
 
 
 def correlation_figure(result: MetricResult) -> go.Figure:
-    """Correlation matrices of the originals and of the avatars, and their difference."""
+    """Correlation matrices of the originals and of the avatars (on -1 to 1), and their difference on a scale
+    fitted to its largest value (on -1 to 1 a difference of 0.1 would look white), each with its colour bar."""
     names = result.breakdown.get("variables", [])
     original = np.asarray(result.breakdown["original_correlations"])
     avatars = np.asarray(result.breakdown["avatars_correlations"])
+    difference = avatars - original
+    largest = float(np.nanmax(np.abs(difference), initial=0.0))
+    reach = _round_up(largest) if largest > 0 else 0.1
     figure = make_subplots(
         rows=1, cols=3, horizontal_spacing=0.09,
         subplot_titles=("Originals", "Avatars", "Difference (avatars − originals)"),
     )
     values_in_cells = "%{z:.2f}" if len(names) <= MAX_ANNOTATED_VARIABLES else None
-    for column, (matrix, show_scale) in enumerate(((original, False), (avatars, False), (avatars - original, True)), 1):
+    for column, (matrix, axis) in enumerate(((original, "coloraxis"), (avatars, "coloraxis"),
+                                             (difference, "coloraxis2")), 1):
         figure.add_heatmap(
-            z=np.round(matrix, 2), x=names, y=names, zmin=-1, zmax=1, colorscale="RdBu", reversescale=True,
-            showscale=show_scale, colorbar={"title": "correlation"}, texttemplate=values_in_cells,
+            z=np.round(matrix, 2), x=names, y=names, coloraxis=axis, texttemplate=values_in_cells,
             textfont={"size": CELL_FONT_SIZE},  # one size in the three panels (plotly would fit each on its own)
             hovertemplate="%{y} × %{x}: %{z:.2f}<extra></extra>", row=1, col=column,
         )
         figure.update_yaxes(showticklabels=column == 1, row=1, col=column)
+    bar = {"len": 0.45, "thickness": 14, "title": {"side": "right"}}
+    figure.update_layout(
+        coloraxis={"colorscale": "RdBu", "reversescale": True, "cmin": -1, "cmax": 1,
+                   "colorbar": {**bar, "title": {**bar["title"], "text": "correlation"}, "y": 0.77}},
+        coloraxis2={"colorscale": "RdBu", "reversescale": True, "cmin": -reach, "cmax": reach,
+                    "colorbar": {**bar, "title": {**bar["title"], "text": "difference"}, "y": 0.23}},
+    )
     figure.update_yaxes(autorange="reversed")
     figure.update_xaxes(tickangle=-45)
     size = max(460, 200 + 34 * len(names))
-    return _layout(figure, "Correlations between numeric variables (−1 to 1)", height=size)
+    return _layout(figure, "Correlations between numeric variables (−1 to 1); their difference on its own scale",
+                   height=size)
 
 
 def latent_figure(latent: LatentView, axes: tuple[int, ...]) -> go.Figure:
@@ -189,7 +205,8 @@ def _round_up(value: float) -> float:
     """The smallest of 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 or 10 times the power of ten below ``value`` (> 0) at or
     above it: an axis end whose fifths are round numbers."""
     power = 10.0 ** np.floor(np.log10(value))
-    return float(next(step * power for step in (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10) if step * power >= value * (1 - 1e-12)))
+    end = next(step * power for step in (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10) if step * power >= value * (1 - 1e-12))
+    return float(f"{end:.12g}")  # 3 x 0.1 is 0.30000000000000004
 
 
 def axes_figure_caption(result: MetricResult) -> str:
@@ -197,9 +214,8 @@ def axes_figure_caption(result: MetricResult) -> str:
     n_axes = len(result.breakdown.get("per_axis", []))
     shown = f" The chart shows the first {MAX_AXES_SHOWN} of them." if n_axes > MAX_AXES_SHOWN else ""
     return (
-        "The multivariate value is the per-axis distances averaged with their shares of variance as weights, then "
-        f"divided by the number of axes ({n_axes}), as the method's source defines it: each bar is on a larger "
-        f"scale than the value.{shown}"
+        f"The multivariate value is the mean of the {n_axes} per-axis distances weighted by their shares of "
+        f"variance (the line): axes that explain much of the data count most.{shown}"
     )
 
 
@@ -274,13 +290,21 @@ def cloaking_histogram_figure(counts: np.ndarray, target: float, censored_at: in
 def tradeoff_figure(
     points: list[SweepPoint], utility: str, privacy: str, target: float | None, labels: dict[str, str]
 ) -> go.Figure:
-    """Utility against privacy, one point per setting (mean over seeds, bars: seed-to-seed spread), with the front.
+    """Utility against privacy, one point per setting (mean over seeds; bars: the lowest to the highest seed),
+    with the Pareto front.
 
     ``points`` are :class:`~core.sweep.SweepPoint`; those without a value for either metric are left out. One trace
     per method and verdict: filled markers when every seed meets every privacy target, hollow ones ("a target
-    missed") otherwise. The ``customdata`` of each marker is the point's position in ``points``, for selections.
+    missed") otherwise. Labels are placed beside their markers where they overlap no other label or marker
+    (:func:`label_positions`). The ``customdata`` of each marker is the point's position in ``points``.
     """
     shown = [i for i, p in enumerate(points) if p.mean(utility) is not None and p.mean(privacy) is not None]
+    positions = dict(zip(shown, label_positions(
+        [points[i].mean(privacy) for i in shown], [points[i].mean(utility) for i in shown],
+        [points[i].setting.label for i in shown],
+        [(points[i].low(privacy), points[i].high(privacy)) for i in shown],
+        [(points[i].low(utility), points[i].high(utility)) for i in shown],
+    )))
     figure = go.Figure()
     methods = (("avatar", "Avatar (k)", ORIGINAL_COLOUR, "circle"),
                ("fast_dp", "AvatarFastDP (epsilon)", AVATAR_COLOUR, "diamond"))
@@ -291,13 +315,15 @@ def tradeoff_figure(
                 continue
             figure.add_scatter(
                 x=[points[i].mean(privacy) for i in chosen], y=[points[i].mean(utility) for i in chosen],
-                error_x={"type": "data", "array": [points[i].spread(privacy) for i in chosen], "thickness": 1},
-                error_y={"type": "data", "array": [points[i].spread(utility) for i in chosen], "thickness": 1},
-                mode="markers+text", text=[points[i].setting.label for i in chosen], textposition="top right",
+                error_x=_seed_range([points[i] for i in chosen], privacy),
+                error_y=_seed_range([points[i] for i in chosen], utility),
+                mode="markers+text", text=[points[i].setting.label for i in chosen],
+                textposition=[positions[i] for i in chosen],
                 marker={"size": 11, "color": colour, "line": {"color": colour, "width": 2},
                         "symbol": symbol if safe else f"{symbol}-open"},
                 customdata=chosen, hovertext=[
-                    f"privacy targets: {points[i].targets_text()}"
+                    f"seeds: {labels[privacy]} {points[i].formatted(privacy)}, {labels[utility]} "
+                    f"{points[i].formatted(utility)}<br>privacy targets: {points[i].targets_text()}"
                     + (f"<br>{labels[privacy]}: at least this (some counts stopped at their cap)"
                        if privacy in points[i].lower_bounds else "")
                     for i in chosen
@@ -318,7 +344,74 @@ def tradeoff_figure(
                          annotation_position="bottom right")
     figure.update_xaxes(title=f"{labels[privacy]} (more private →)")
     figure.update_yaxes(title=f"{labels[utility]} (more signal ↑)")
-    return _layout(figure, "Utility against privacy, one point per setting", height=560)
+    return _layout(figure, "Utility against privacy, one point per setting", height=TRADEOFF_HEIGHT)
+
+
+TRADEOFF_HEIGHT = 560
+PLOT_AREA_PX = (1000, 420)  # the trade-off chart's plotting area, about, at the dashboard's width
+LABEL_FONT_PX = (7.5, 16)  # width of a character and height of a line at the figure's font size
+LABEL_CANDIDATES = ("top right", "bottom right", "top left", "bottom left", "middle right", "middle left",
+                    "top center", "bottom center")
+
+
+def _seed_range(points: list[SweepPoint], metric: str) -> dict[str, object]:
+    """Error bars from each point's mean to its lowest and highest seed."""
+    return {
+        "type": "data", "symmetric": False, "thickness": 1,
+        "array": [p.high(metric) - p.mean(metric) for p in points],
+        "arrayminus": [p.mean(metric) - p.low(metric) for p in points],
+    }
+
+
+def label_positions(
+    xs: list[float], ys: list[float], texts: list[str],
+    x_ranges: list[tuple[float, float]], y_ranges: list[tuple[float, float]],
+) -> list[str]:
+    """A plotly ``textposition`` per point, chosen greedily so that labels overlap neither each other nor the
+    markers, in an approximate pixel space of the plotting area (the axes span every point's seed range)."""
+    if not xs:
+        return []
+    centres = pixel_centres(xs, ys, x_ranges, y_ranges)
+    width, height = PLOT_AREA_PX
+    taken = [(cx - 7, cy - 7, cx + 7, cy + 7) for cx, cy in centres]  # the markers
+    chosen = []
+    for centre, text in zip(centres, texts):
+        size = (len(text) * LABEL_FONT_PX[0], LABEL_FONT_PX[1])
+        best = min(LABEL_CANDIDATES, key=lambda position, size=size, centre=centre: _label_cost(
+            label_box(centre, size, position), taken, width, height))  # the first wins ties: top right when free
+        taken.append(label_box(centre, size, best))
+        chosen.append(best)
+    return chosen
+
+
+def pixel_centres(
+    xs: list[float], ys: list[float], x_ranges: list[tuple[float, float]], y_ranges: list[tuple[float, float]]
+) -> list[tuple[float, float]]:
+    """Where the points fall, about, in pixels of the plotting area (axes spanning every seed range, 5 % margins)."""
+    low_x, high_x = min(low for low, _ in x_ranges), max(high for _, high in x_ranges)
+    low_y, high_y = min(low for low, _ in y_ranges), max(high for _, high in y_ranges)
+    width, height = PLOT_AREA_PX
+    return [((x - low_x) / ((high_x - low_x) or 1.0) * width * 0.9 + width * 0.05,
+             (high_y - y) / ((high_y - low_y) or 1.0) * height * 0.9 + height * 0.05) for x, y in zip(xs, ys)]
+
+
+def label_box(centre: tuple[float, float], size: tuple[float, float], position: str) -> tuple[float, ...]:
+    """The pixel box (left, top, right, bottom) of a label of ``size`` at plotly ``position`` around ``centre``."""
+    (cx, cy), (w, h) = centre, size
+    vertical, horizontal = position.split()
+    left = {"right": cx + 6, "left": cx - 6 - w, "center": cx - w / 2}[horizontal]
+    top = {"top": cy - 6 - h, "bottom": cy + 6, "middle": cy - h / 2}[vertical]
+    return left, top, left + w, top + h
+
+
+def _label_cost(box: tuple[float, ...], taken: list[tuple[float, ...]], width: float, height: float) -> float:
+    """Area of ``box`` over the boxes ``taken``, plus what sticks out of the plotting area."""
+    left, top, right, bottom = box
+    outside = max(0.0, -left) + max(0.0, right - width) + max(0.0, -top) + max(0.0, bottom - height)
+    return outside * (bottom - top) + sum(
+        max(0.0, min(right, other[2]) - max(left, other[0])) * max(0.0, min(bottom, other[3]) - max(top, other[1]))
+        for other in taken
+    )
 
 
 def comparison_figure(first: SweepPoint, second: SweepPoint) -> go.Figure:

@@ -15,6 +15,7 @@ import plotly.io as pio
 from core import figures
 from core.advice import privacy_advice
 from core.metrics.result import MetricResult
+from core.metrics.signal import correlation_direction
 from core.run import GenerationRun
 
 STYLE = """
@@ -44,9 +45,14 @@ def build_html_report(run: GenerationRun) -> str:
     parts += ["<h2>Parameters</h2>", _table(["parameter", "value"], _parameters(run))]
 
     parts += ["<h2>Utility: how much signal the avatars keep</h2>", _holdout_sentence(run)]
-    parts.append(_table(["metric", "value", "what it means"], [
-        [result.label, _value(result), result.not_applicable or result.interpretation] for result in signal.values()
+    parts.append(_table(["metric", "value", "reading", "what it means"], [
+        [result.label, _value(result), result.band or "",
+         " ".join(filter(None, (result.not_applicable or result.interpretation, result.computation)))]
+        for result in signal.values()
     ]))
+    direction = correlation_direction(signal["correlation_difference_ratio"])
+    if direction:
+        parts.append(f"<p>{_text(direction)}</p>")
     hellinger = signal["hellinger_mean"]
     parts.append(_figure(figures.hellinger_scores_figure(hellinger), first=True))
     if signal["correlation_difference_ratio"].value is not None:
@@ -66,7 +72,7 @@ def build_html_report(run: GenerationRun) -> str:
     ], raw_columns={3}))
     met, applicable = evaluation.privacy_targets_met()
     parts.append(f"<p><b>{met} of the {applicable} applicable privacy targets are met.</b></p>")
-    advice = privacy_advice(evaluation, run.settings.method)
+    advice = privacy_advice(evaluation, run.settings.method, run.settings.k, run.settings.epsilon)
     if advice:
         parts.append("<p class='note'>" + "<br>".join(_text(line) for line in advice) + "</p>")
     parts += [_figure(figure) for figure in figures.privacy_figures(privacy).values()]

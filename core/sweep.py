@@ -78,23 +78,38 @@ class SweepPoint:
             self.variable_scores.setdefault(row["variable"], []).append(row["score"])
 
     def mean(self, metric: str) -> float | None:
-        values = [v for v in self.values.get(metric, []) if v is not None]
+        values = self._present(metric)
         return float(np.mean(values)) if values else None
 
     def spread(self, metric: str) -> float | None:
-        """Seed-to-seed standard deviation (0 with one seed)."""
-        values = [v for v in self.values.get(metric, []) if v is not None]
+        """Seed-to-seed standard deviation (0 with one seed), for the JSON; the pages show the range."""
+        values = self._present(metric)
         return float(np.std(values, ddof=1)) if len(values) > 1 else (0.0 if values else None)
 
+    def low(self, metric: str) -> float | None:
+        """The lowest value any seed gave."""
+        values = self._present(metric)
+        return min(values) if values else None
+
+    def high(self, metric: str) -> float | None:
+        """The highest value any seed gave."""
+        values = self._present(metric)
+        return max(values) if values else None
+
+    def _present(self, metric: str) -> list[float]:
+        return [v for v in self.values.get(metric, []) if v is not None]
+
     def formatted(self, metric: str) -> str:
-        """``mean ± spread`` with two decimals, ``>= mean`` when some seed's value is only a lower bound (a local
-        cloaking whose counts stopped at their cap: no spread to speak of), or "n/a"."""
+        """``mean (lowest to highest seed)`` with two decimals (the mean alone with one seed), ``>= mean`` when some
+        seed's value is only a lower bound (a local cloaking whose counts stopped at their cap), or "n/a"."""
         mean = self.mean(metric)
         if mean is None:
             return "n/a"
         if metric in self.lower_bounds:
             return f">= {mean:.2f}"
-        return f"{mean:.2f} ± {self.spread(metric):.2f}"
+        if len(self._present(metric)) == 1:
+            return f"{mean:.2f}"
+        return f"{mean:.2f} ({self.low(metric):.2f} to {self.high(metric):.2f})"
 
     def meets_targets(self) -> bool:
         """Every applicable privacy target met by every seed: a user generates with one seed, any of them."""
@@ -119,11 +134,6 @@ class SweepPoint:
             for name in missed
         )
 
-    def lowest(self, metric: str) -> float | None:
-        """The worst seed's value of a privacy metric."""
-        values = [v for v in self.values.get(metric, []) if v is not None]
-        return min(values) if values else None
-
     def to_json(self) -> dict[str, object]:
         return {
             "method": self.setting.method,
@@ -131,7 +141,8 @@ class SweepPoint:
                else {"epsilon": self.setting.value, "mechanism": self.setting.mechanism}),
             "seeds": self.seeds,
             "metrics": {
-                name: {"mean": self.mean(name), "std": self.spread(name), "values": values,
+                name: {"mean": self.mean(name), "std": self.spread(name), "min": self.low(name), "max": self.high(name),
+                       "values": values,
                        **({"at_least": True} if name in self.lower_bounds else {})}
                 for name, values in self.values.items()
             },
@@ -182,23 +193,37 @@ def run_sweep(
     return points
 
 
-def sweep_table(points: Sequence[SweepPoint]) -> list[str]:
-    """A plain-text table of the points: mean (± seed-to-seed spread) of the main metrics."""
-    columns = {
-        "hellinger_mean": "Hellinger Mean", "correlation_difference_ratio": "corr. diff. ratio",
-        "hidden_rate": "hidden rate (%)", "local_cloaking": "local cloaking", "distance_to_closest": "dist. to closest",
+TABLE_COLUMNS = {
+    "hellinger_mean": "Hellinger Mean", "correlation_difference_ratio": "corr. diff. ratio",
+    "hidden_rate": "hidden rate (%)", "local_cloaking": "local cloaking", "distance_to_closest": "dist. to closest",
+}
+
+
+def sweep_rows(points: Sequence[SweepPoint]) -> dict[str, list[str]]:
+    """The points as table columns: each main metric's mean (lowest to highest seed), and the privacy targets."""
+    return {
+        "setting": [point.setting.label for point in points],
+        **{label: [point.formatted(name) for point in points] for name, label in TABLE_COLUMNS.items()},
+        "privacy targets": [point.targets_text() for point in points],
     }
-    header = f"{'setting':<28}" + "".join(f"{label:>20}" for label in columns.values()) + "  privacy targets"
-    rows = [
-        f"{point.setting.label:<28}" + "".join(f"{point.formatted(name):>20}" for name in columns)
-        + "  " + point.targets_text()
-        for point in points
-    ]
-    return [header, *rows]
+
+
+def sweep_table(points: Sequence[SweepPoint]) -> list[str]:
+    """:func:`sweep_rows` as plain text, for the command line."""
+    columns = sweep_rows(points)
+    widths = {label: max(len(label), *(len(cell) for cell in cells)) for label, cells in columns.items()}
+    first, *middle, last = columns
+
+    def line(cells: dict[str, str]) -> str:
+        return (f"{cells[first]:<{widths[first]}}" + "".join(f"  {cells[label]:>{widths[label]}}" for label in middle)
+                + f"  {cells[last]}")
+
+    return [line({label: label for label in columns}),
+            *(line({label: cells[row] for label, cells in columns.items()}) for row in range(len(points)))]
 
 
 def comparison_table(first: SweepPoint, second: SweepPoint) -> dict[str, list[str]]:
-    """Two settings side by side: every metric (mean ± spread) and their privacy targets, by column."""
+    """Two settings side by side: every metric (mean, lowest to highest seed) and their privacy targets."""
     labels = {**UTILITY_METRICS, **PRIVACY_METRICS}
     return {
         "metric": [*labels.values(), "privacy targets, every seed"],
@@ -219,34 +244,68 @@ def pareto_front(xs: Sequence[float], ys: Sequence[float]) -> list[int]:
 
 
 def advice(points: Sequence[SweepPoint]) -> str:
-    """One sentence: the best utility among the settings whose every seed meets every privacy target, or what fails."""
+    """One sentence: the best utility among the settings whose every seed meets every privacy target, or what fails.
+
+    Settings whose Hellinger Means' seed ranges overlap the best one's are a tie: the seeds cannot tell them
+    apart, so the advice says so and names, among them, the one that protects the most.
+    """
     scored = [p for p in points if p.mean("hellinger_mean") is not None]
     if not scored:
         return "No setting has finished yet."
-    safe = [p for p in scored if p.meets_targets()]
-    if safe:
-        best = max(safe, key=lambda p: p.mean("hellinger_mean"))
-        hidden = best.mean("hidden_rate")
-        protection = (
-            f"hides {hidden:.0f} % of individuals" if hidden is not None
-            else f"keeps avatars {best.mean('distance_to_closest'):.2f} away from the nearest real person"
-        )
-        seeds = f" with each of its {len(best.seeds)} seeds" if len(best.seeds) > 1 else ""
+    safe = sorted((p for p in scored if p.meets_targets()), key=lambda p: -p.mean("hellinger_mean"))
+    if not safe:
+        return _none_safe(scored)
+    best = safe[0]
+    tied = [best, *(p for p in safe[1:] if p.high("hellinger_mean") >= best.low("hellinger_mean"))]
+    seeds = f" with each of its {len(best.seeds)} seeds" if len(best.seeds) > 1 else ""
+    if len(tied) == 1:
+        runner_up = (f", above the next, {safe[1].setting.label}, at {_range(safe[1], 'hellinger_mean')}"
+                     if len(safe) > 1 else "")
         return (
             f"{best.setting.label} keeps the most signal while meeting every privacy target{seeds}: Hellinger Mean "
-            f"{best.mean('hellinger_mean'):.1f} / 100, and it {protection}."
+            f"{_range(best, 'hellinger_mean')} / 100{runner_up}, and it {_protection(best)}."
         )
+    privacy = "hidden_rate" if all(p.mean("hidden_rate") is not None for p in tied) else "distance_to_closest"
+    safest = max(tied, key=lambda p: p.mean(privacy))
+    names = ", ".join(p.setting.label for p in tied[:-1]) + f" and {tied[-1].setting.label}"
+    return (
+        f"{names} are a tie on signal (Hellinger Mean {', '.join(_range(p, 'hellinger_mean') for p in tied)}: "
+        "their seeds' ranges overlap) and meet every privacy target"
+        f"{' with each of their seeds' if len(best.seeds) > 1 else ''}; of these, {safest.setting.label} protects "
+        f"the most: it {_protection(safest)}."
+    )
+
+
+def _range(point: SweepPoint, metric: str) -> str:
+    """``91.1`` with one seed, ``91.1 (90.8 to 91.4)`` with several."""
+    mean, low, high = point.mean(metric), point.low(metric), point.high(metric)
+    return f"{mean:.1f}" if len(point.seeds) == 1 else f"{mean:.1f} ({low:.1f} to {high:.1f})"
+
+
+def _protection(point: SweepPoint) -> str:
+    hidden = point.mean("hidden_rate")
+    if hidden is not None:
+        return f"hides {hidden:.0f} % of individuals"
+    return f"keeps avatars {point.mean('distance_to_closest'):.2f} away from the nearest real person"
+
+
+def _none_safe(scored: Sequence[SweepPoint]) -> str:
+    """The closest setting to meeting every target, what it misses, and where to look next."""
     closest = min(scored, key=lambda p: (
         len(p.missed_targets()), sum(p.seeds_missing(name) for name in p.missed_targets()), -p.mean("hellinger_mean")
     ))
     described = ", ".join(_missed(closest, name) for name in closest.missed_targets())
+    k_values = [p.setting.value for p in scored if p.setting.method == "avatar"]
+    epsilons = [p.setting.value for p in scored if p.setting.method == "fast_dp"]
+    tries = ([f"k values above {int(max(k_values))}"] if k_values else []) + (
+        [f"epsilon values below {min(epsilons):g}"] if epsilons else [])
     return (
         f"No setting meets every privacy target. The closest, {closest.setting.label}, misses {described}. "
-        "Try larger k values, or smaller epsilon values, or drop the columns that make people unique."
+        f"Try {' or '.join(tries)}, or drop the columns that make people unique."
     )
 
 
 def _missed(point: SweepPoint, metric: str) -> str:
     """``hidden rate (%) 88.00 for > 90``, with how many seeds miss it when there are several."""
     seeds = f" ({point.seeds_missing(metric)} of {len(point.seeds)} seeds)" if len(point.seeds) > 1 else ""
-    return f"{PRIVACY_METRICS[metric]} {point.lowest(metric):.2f} for > {TARGETS[metric]:g}{seeds}"
+    return f"{PRIVACY_METRICS[metric]} {point.low(metric):.2f} for > {TARGETS[metric]:g}{seeds}"

@@ -52,16 +52,19 @@ def table() -> LoadedTable | None:
 
 
 def set_table(loaded: LoadedTable) -> None:
-    """A new table: its column plan starts from the defaults and any earlier run is forgotten."""
+    """A new table, on the user's action only: its column plan starts from the defaults and any earlier run and
+    sweep are forgotten."""
     st.session_state["table"] = loaded
     st.session_state["plan_table"] = plan_table(loaded.profiles)
     st.session_state["plan"] = plan_from_table(st.session_state["plan_table"], loaded.profiles)
-    st.session_state.pop("run", None)
+    set_run(None)
+    st.session_state.pop("sweep_result", None)
 
 
-def is_demo(loaded: LoadedTable | None) -> bool:
-    """No table, or a bundled demo table (not one the user uploaded)."""
-    return loaded is None or loaded.source_id in {str(path) for path in DEMO_TABLES.values()}
+def demo_name(loaded: LoadedTable | None) -> str | None:
+    """The demo table's name in the Table choice, or None for no table or an uploaded one."""
+    source = getattr(loaded, "source_id", None)
+    return next((name for name, path in DEMO_TABLES.items() if str(path) == source), None)
 
 
 def plan() -> ColumnPlan:
@@ -78,13 +81,53 @@ def run() -> GenerationRun | None:
     return st.session_state.get("run")
 
 
+def set_run(current: GenerationRun | None) -> None:
+    """The one place the current run changes: the Generate form then shows its settings (its widgets' keys
+    carry :func:`run_version`), and the avatars made from all rows for the previous run are forgotten."""
+    if current is None:
+        st.session_state.pop("run", None)
+    else:
+        st.session_state["run"] = current
+    st.session_state["run_version"] = run_version() + 1
+    st.session_state.pop("release_run", None)
+
+
+def run_version() -> int:
+    return st.session_state.get("run_version", 0)
+
+
+def release_run() -> GenerationRun | None:
+    """The avatars of every row made with the current run's settings (no holdout), when the user asked for them."""
+    return st.session_state.get("release_run")
+
+
+def set_release_run(release: GenerationRun) -> None:
+    st.session_state["release_run"] = release
+
+
+def say_after_rerun(message: str) -> None:
+    """A confirmation to show once after the rerun that an action needs (the sidebar is drawn before the page:
+    a page that changes the run reruns the app so that both agree)."""
+    st.session_state["said"] = message
+
+
+def show_what_was_said() -> None:
+    message = st.session_state.pop("said", None)
+    if message:
+        st.success(message, icon=":material/check_circle:")
+
+
 def run_files(current: GenerationRun, builders: dict[str, Callable[[], str | bytes]]) -> dict[str, str | bytes]:
-    """The run's downloadable files, built once per run and kept for this session."""
-    held = st.session_state.get("run_files")
-    if held is None or held[0] is not current:
-        held = (current, {name: build() for name, build in builders.items()})
-        st.session_state["run_files"] = held
-    return held[1]
+    """A run's downloadable files, built once per run and kept for this session (for the current run and the
+    avatars of all rows alike; the files of runs no longer held are let go)."""
+    held = [(owner, files) for owner, files in st.session_state.get("run_files", [])
+            if owner is run() or owner is release_run()]
+    files = next((files for owner, files in held if owner is current), None)
+    if files is None:
+        files = {name: build() for name, build in builders.items()}
+        held.append((current, files))
+    st.session_state["run_files"] = held
+    return files
 
 
 def require_table() -> LoadedTable:

@@ -1,7 +1,14 @@
-"""Small pieces of text shared by the pages."""
+"""Small pieces shared by the pages: value texts, plots, badges."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import pandas as pd
+import streamlit as st
+
+from core.errors import InputError
+from core.holdout import HOLDOUT_MIN_ROWS
 from core.metrics.result import MetricResult
 from core.run import GenerationRun
 
@@ -27,3 +34,85 @@ def holdout_note(run: GenerationRun) -> str:
         f"Compared with an **approximate holdout**: every row was avatarized, so half of the originals "
         f"({rows['holdout']:,} rows) were drawn at random as the reference when scoring."
     )
+
+
+def preview_columns(frame: pd.DataFrame) -> dict[str, object]:
+    """Column settings for a table preview: dates without a time of day shown as dates (not ``... 00:00:00``)."""
+    config = {}
+    for name in frame.columns:
+        column = frame[name]
+        if pd.api.types.is_datetime64_any_dtype(column):
+            present = column.dropna()
+            midnight = present.empty or bool((present == present.dt.normalize()).all())
+            config[name] = st.column_config.DatetimeColumn(str(name), format="YYYY-MM-DD" if midnight else None)
+    return config
+
+
+PLOT_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d", "zoomIn2d",
+                                                                "zoomOut2d", "toggleSpikelines"]}
+
+
+def plot(figure, key: str, **options):
+    """A plotly figure as the pages draw them: its own colours (the report's), a short toolbar that leaves long
+    titles readable."""
+    return st.plotly_chart(figure, theme=None, key=key, config=PLOT_CONFIG, **options)
+
+
+LEVEL_BADGES = {"good": "green", "fair": "orange", "poor": "red"}
+
+
+def signal_badge(result: MetricResult) -> None:
+    """A signal metric's reading as a coloured badge (signal metrics have bands, not targets)."""
+    if result.band is not None:
+        st.badge(result.band, color=LEVEL_BADGES[result.level])
+
+
+MECHANISM_LABELS = {
+    "gaussian": "one multivariate normal distribution (best for one-peaked data)",
+    "gmm": "a mixture of normal distributions (for data with several groups)",
+    "histogram": "independent histograms per axis (simple, loses relationships)",
+}
+IMPUTATION_LABELS = {
+    "fast_knn": "from similar rows, found on a sample (fast; default)",
+    "knn": "from similar rows (k nearest neighbours)",
+    "mode": "the most common value",
+    "median": "the median",
+    "mean": "the mean",
+}
+
+
+def holdout_plan(n_rows: int, holdout: bool) -> str:
+    """What the holdout setting will do to this table, said next to the Generate button."""
+    if holdout and n_rows >= HOLDOUT_MIN_ROWS:
+        half = n_rows - (n_rows + 1) // 2
+        return (f"Half of the {n_rows:,} rows ({half:,}) will be set aside as a holdout to measure the avatars, so "
+                f"you get {n_rows - half:,} avatars. Once they are assessed, one click makes the avatars of all "
+                f"{n_rows:,} rows with the same settings. (More settings: holdout.)")
+    if holdout:
+        return (f"Every row gets an avatar: {n_rows:,} rows are too few to set {HOLDOUT_MIN_ROWS // 2} aside, so the "
+                "metrics draw an approximate holdout.")
+    return f"Every row gets an avatar ({n_rows:,}); the metrics draw an approximate holdout. (More settings: holdout.)"
+
+
+def targets_met(run: GenerationRun) -> tuple[int, int, str]:
+    """How many privacy targets the run meets, of those that apply, and why some do not apply."""
+    met, applicable = run.evaluation.privacy_targets_met()
+    total = len(run.evaluation.privacy)
+    if applicable == total:
+        return met, applicable, "The privacy metrics that reach their target (see Privacy)."
+    missing = [result.label for result in run.evaluation.privacy.values() if result.passed is None]
+    return met, applicable, (
+        f"{applicable} of the {total} privacy targets apply to these avatars: {', '.join(missing)} need each avatar "
+        "to come from one particular person, which AvatarFastDP avatars do not."
+    )
+
+
+def run_with_progress(make: Callable[[Callable[[str, float], None]], GenerationRun]) -> GenerationRun:
+    """``make(progress)`` with a progress bar; a plain error message (and the page stops) on bad input."""
+    bar = st.progress(0.0, text="Starting")
+    try:
+        return make(lambda step, share: bar.progress(share, text=f"{step}…"))
+    except InputError as error:
+        bar.empty()
+        st.error(str(error))
+        st.stop()

@@ -6,6 +6,7 @@ from core.errors import InputError
 from core.plan import KIND_LABELS, ROLES, code_like_columns, plan_from_table, with_kind
 from core.schema import apply_kinds, column_warning_lines, resolve_kinds
 from dashboard import state
+from dashboard.widgets import preview_columns
 
 UPLOAD = "Upload a file"
 
@@ -14,21 +15,33 @@ st.write(
     "Choose the table to protect. It is read on this computer and never sent anywhere; it stays in memory for "
     "this browser session only."
 )
-source = st.radio("Table", [*state.DEMO_TABLES, UPLOAD], horizontal=True, key="source")
+current = state.table()
+choices = [*state.DEMO_TABLES, UPLOAD]
+# The choice follows the table held (the radio's own state is cleared when another page is shown): coming back
+# never replaces the table; choosing another table or uploading a file does.
+source = st.radio("Table", choices, index=choices.index(state.demo_name(current) or UPLOAD) if current else 0,
+                  horizontal=True, key="source")
 try:
     if source == UPLOAD:
         upload = st.file_uploader(
             "CSV, Excel (.xlsx) or Parquet file", type=["csv", "tsv", "txt", "xlsx", "parquet"], key="upload"
         )
-        if upload is not None and getattr(state.table(), "source_id", None) != upload.file_id:
+        if upload is not None and getattr(current, "source_id", None) != upload.file_id:
             state.set_table(state.load(upload.getvalue(), upload.name, upload.file_id))
             st.rerun()
-        elif upload is None and state.is_demo(state.table()):
+        elif upload is None and state.demo_name(current) is not None:
+            st.info(f"Upload a table to begin: CSV (any delimiter), Excel or Parquet. Until you do, "
+                    f"{current.name} and its avatars stay as they are.")
+            st.stop()
+        elif upload is None and current is None:
             st.info("Upload a table to begin: CSV (any delimiter), Excel or Parquet.")
             st.stop()
+        elif upload is None:
+            st.caption(f"Showing {current.name}, uploaded earlier in this session. Upload another file to replace "
+                       "it (its avatars and sweep are then forgotten).")
     else:
         path = state.DEMO_TABLES[source]
-        if getattr(state.table(), "source_id", None) != str(path):
+        if getattr(current, "source_id", None) != str(path):
             state.set_table(state.load(state.demo_bytes(str(path)), path.name, str(path)))
             st.rerun()
 except InputError as error:
@@ -40,7 +53,7 @@ loaded = state.table()
 frame = loaded.frame
 st.subheader(f"{loaded.name}: {len(frame):,} rows, {frame.shape[1]} columns")
 with st.expander("Preview of the first rows", expanded=False):
-    st.dataframe(frame.head(100), hide_index=True)
+    st.dataframe(frame.head(100), hide_index=True, column_config=preview_columns(frame))
 
 st.subheader("Columns")
 st.write(
@@ -93,7 +106,7 @@ if len(plan.dropped) + len(plan.excluded) >= frame.shape[1]:
     st.stop()
 if plan != state.plan():
     st.session_state["plan"] = plan
-    st.session_state.pop("run", None)
+    state.set_run(None)
 
 kept = frame.shape[1] - len(plan.dropped) - len(plan.excluded)
 st.success(

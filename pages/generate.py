@@ -1,86 +1,99 @@
-"""Generate: choose a method and its settings, then run once on submit."""
+"""Generate: choose a method and its settings, then run once on submit; then, if wanted, the avatars of every row."""
+
+from dataclasses import replace
 
 import streamlit as st
 
-from core.errors import InputError
+from core.advice import EPSILON_STEPS
 from core.fast_dp import MECHANISMS
+from core.holdout import HOLDOUT_MIN_ROWS
 from core.imputation import IMPUTATION_METHODS
 from core.run import Settings, generate
 from dashboard import state
+from dashboard.widgets import IMPUTATION_LABELS, MECHANISM_LABELS, holdout_plan, run_with_progress, targets_met
 
-EPSILONS = [0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0]
 AVATAR, FAST_DP = "Avatar: mix each person's nearest neighbours", "AvatarFastDP: sample from a noisy model"
-MECHANISM_HELP = {
-    "gaussian": "one multivariate normal distribution (best for one-peaked data)",
-    "gmm": "a mixture of normal distributions (for data with several groups)",
-    "histogram": "independent histograms per axis (simple, loses relationships)",
-}
 
 st.title("Generate avatars")
 loaded = state.require_table()
-plan = state.plan()
+plan, current, chosen, version = state.plan(), state.run(), state.current_settings(), state.run_version()
 n_rows = len(loaded.frame)
-st.caption(f"Table: {loaded.name}, {n_rows:,} rows, {loaded.frame.shape[1] - len(plan.dropped)} columns used.")
+st.caption(f"Table: {loaded.name}, {n_rows:,} rows, {loaded.frame.shape[1] - len(plan.dropped)} columns used. "
+           "The settings shown are those of the current avatars.")
 
-method = st.radio("Method", [AVATAR, FAST_DP], horizontal=True, key="method")
+# The method and the model sit outside the form: each shows its own options at once. Keys carry the run's
+# version, so that the widgets show the current run's settings whichever page made it.
+method = st.radio("Method", [AVATAR, FAST_DP], index=int(chosen.method == "fast_dp"), horizontal=True,
+                  key=f"method_{version}")
+mechanism = chosen.mechanism
 if method == FAST_DP:
     st.warning(
         "AvatarFastDP **uses differential-privacy mechanisms but is not end-to-end differentially private**: the "
-        "projection of the data is computed on the real values without noise.",
-        icon=":material/info:",
+        "projection of the data is computed on the real values without noise.", icon=":material/info:",
     )
+    mechanism = st.selectbox("Model", MECHANISMS, index=MECHANISMS.index(chosen.mechanism),
+                             format_func=lambda name: f"{name}: {MECHANISM_LABELS[name]}", key=f"mechanism_{version}")
 
 with st.form("settings"):
+    k, epsilon = chosen.k, chosen.epsilon
+    gmm_n_components, histogram_n_bins, bounds_percentile = (
+        chosen.gmm_n_components, chosen.histogram_n_bins, chosen.bounds_percentile)
     if method == AVATAR:
-        holdout_possible = n_rows >= 500
-        largest_k = max(2, min(100, (n_rows // 2 if holdout_possible else n_rows) - 1))
+        largest_k = max(2, min(100, (n_rows // 2 if n_rows >= HOLDOUT_MIN_ROWS else n_rows) - 1))
         k = st.slider(
-            "k: how many similar people each avatar mixes", min_value=2, max_value=largest_k, value=min(10, largest_k),
+            "k: how many similar people each avatar mixes", min_value=2, max_value=largest_k,
+            value=min(chosen.k, largest_k), key=f"k_{version}",
             help="Small k keeps more detail; large k protects better. 10 to 20 is a common choice.",
         )
-        epsilon, mechanism, gmm_n_components, histogram_n_bins, bounds_percentile = 1.0, "gaussian", 5, 10, 5.0
     else:
-        k = 10
         epsilon = st.select_slider(
-            "epsilon: privacy budget", options=EPSILONS, value=1.0, format_func=lambda value: f"{value:g}",
+            "epsilon: privacy budget", options=EPSILON_STEPS, format_func=lambda value: f"{value:g}",
+            value=min(EPSILON_STEPS, key=lambda step: abs(step - chosen.epsilon)), key=f"epsilon_{version}",
             help="Smaller epsilon adds more noise: better protection, less signal. The scale is logarithmic.",
         )
-        mechanism = st.selectbox(
-            "Model", MECHANISMS, format_func=lambda name: f"{name}: {MECHANISM_HELP[name]}",
-        )
         with st.expander("Model options"):
-            gmm_n_components = st.number_input("Number of components (gmm)", 1, 50, 5)
-            histogram_n_bins = st.number_input("Bins per axis (histogram)", 2, 200, 10)
+            if mechanism == "gmm":
+                gmm_n_components = st.number_input("Number of groups in the mixture", 1, 50, gmm_n_components,
+                                                   key=f"gmm_{version}")
+            if mechanism == "histogram":
+                histogram_n_bins = st.number_input("Bars per histogram", 2, 200, histogram_n_bins,
+                                                   key=f"bins_{version}")
             bounds_percentile = st.number_input(
-                "Clipping percentile", 0.5, 49.5, 5.0, step=0.5,
-                help="Each latent axis is clipped to this percentile and its mirror (5 means 5 % to 95 %).",
+                "Extreme values trimmed on each side (%)", 0.5, 49.5, bounds_percentile, step=0.5,
+                key=f"bounds_{version}",
+                help="Before the model is fitted, each axis of the latent space is cut at this percentile and its "
+                "mirror (5 keeps the 5 % to 95 % range), so that a few extreme people do not set the noise level.",
             )
     with st.expander("More settings"):
         holdout = st.toggle(
-            "Set half of the rows aside as a holdout (from 500 rows)", value=True,
+            f"Set half of the rows aside as a holdout (from {HOLDOUT_MIN_ROWS} rows)", value=chosen.holdout,
+            key=f"holdout_{version}",
             help="The holdout is never used to make avatars; the utility metrics compare with it. Off: every row "
             "gets an avatar and the metrics draw an approximate holdout.",
         )
         ncp = st.number_input(
-            "Latent dimensions (ncp)", 1, 50, 5,
-            help="How many axes of the projection are used to compare people (5 is the usual choice).",
+            "Dimensions used to compare people", 1, 50, chosen.ncp or 5, key=f"ncp_{version}",
+            help="How many axes of the projection (the summary of all columns) are used to find similar people; "
+            "5 is the usual choice. Called ncp on the command line.",
         )
         imputation = st.selectbox(
-            "Temporary filling of missing values", IMPUTATION_METHODS,
+            "Temporary filling of missing values", IMPUTATION_METHODS, format_func=IMPUTATION_LABELS.get,
+            index=IMPUTATION_METHODS.index(chosen.imputation), key=f"imputation_{version}",
             help="Missing values are filled only while avatars are made, then restored as missing.",
         )
-        seed = st.number_input("Seed", 0, 2**32 - 1, 0, help="The same seed gives the same avatars.")
+        seed = st.number_input("Seed", 0, 2**32 - 1, chosen.seed or 0, key=f"seed_{version}",
+                               help="The same seed gives the same avatars.")
         reduction = st.checkbox(
-            "Categorical reduction", help="Embed categorical columns with many values in a few numeric dimensions."
+            "Summarise categorical columns with many values", value=chosen.use_categorical_reduction,
+            key=f"reduction_{version}", help="Embeds them in a few numeric dimensions (categorical reduction).",
         )
-        exclude_strategy = "coordinate_similarity"
-        if plan.excluded:
-            row_order = st.checkbox(
-                "Re-attach set-aside columns from each avatar's own original (sensitive)",
-                help="Copies each person's own value: this can re-identify people. By default the value of the most "
-                "similar real row is used instead.",
-            )
-            exclude_strategy = "row_order" if row_order else "coordinate_similarity"
+        row_order = plan.excluded and st.checkbox(
+            "Re-attach set-aside columns from each avatar's own original (sensitive)",
+            value=chosen.exclude_strategy == "row_order", key=f"row_order_{version}",
+            help="Copies each person's own value: this can re-identify people. By default the value of the most "
+            "similar real row is used instead.",
+        )
+    st.caption(holdout_plan(n_rows, chosen.holdout))
     submitted = st.form_submit_button("Generate avatars", type="primary", icon=":material/auto_awesome:")
 
 if submitted:
@@ -88,39 +101,46 @@ if submitted:
         method="avatar" if method == AVATAR else "fast_dp", k=int(k), epsilon=float(epsilon), mechanism=mechanism,
         gmm_n_components=int(gmm_n_components), histogram_n_bins=int(histogram_n_bins),
         bounds_percentile=float(bounds_percentile), ncp=int(ncp), imputation=imputation, holdout=holdout,
-        seed=int(seed), use_categorical_reduction=reduction, exclude_strategy=exclude_strategy,
+        seed=int(seed), use_categorical_reduction=reduction,
+        exclude_strategy="row_order" if row_order else "coordinate_similarity",
     )
-    bar = st.progress(0.0, text="Starting")
-    try:
-        st.session_state["run"] = generate(
-            loaded.frame, plan, settings, table_name=loaded.name, fingerprint=loaded.fingerprint,
-            progress=lambda step, share: bar.progress(share, text=f"{step}…"),
-        )
-    except InputError as error:
-        bar.empty()
-        st.error(str(error))
-        st.stop()
+    state.set_run(run_with_progress(lambda progress: generate(
+        loaded.frame, plan, settings, table_name=loaded.name, fingerprint=loaded.fingerprint, progress=progress)))
     st.rerun()
 
-current = state.run()
 if current is not None:
     st.success(current.summary(), icon=":material/check_circle:")
     if current.settings.exclude_strategy == "row_order" and current.plan.excluded:
         st.warning("Set-aside columns were copied from each avatar's own original: check them before sharing.")
     hellinger = current.evaluation.signal["hellinger_mean"].value
     hidden = current.evaluation.privacy["hidden_rate"]
-    met, applicable = current.evaluation.privacy_targets_met()
+    met, applicable, why = targets_met(current)
     first, second, third = st.columns(3)
     first.metric("Signal kept (Hellinger Mean)", f"{hellinger:.1f} / 100" if hellinger is not None else "n/a")
-    second.metric(
-        "Hidden rate", f"{hidden.value:.1f} %" if hidden.value is not None else "n/a (no pairing)",
-        help="Share of people whose own avatar is not the closest one to them.",
-    )
-    third.metric(
-        "Privacy targets met", f"{met} of {applicable}",
-        help="The privacy metrics that reach their target, of those that apply to this method (see Privacy).",
-    )
+    second.metric("Hidden rate", f"{hidden.value:.1f} %" if hidden.value is not None else "n/a (no pairing)",
+                  help="Share of people whose own avatar is not the closest one to them.")
+    third.metric("Privacy targets met", f"{met} of {applicable}", help=why)
     columns = st.columns(3)
     columns[0].page_link("pages/utility.py", label="See the utility", icon=":material/insights:")
     columns[1].page_link("pages/privacy.py", label="See the privacy", icon=":material/shield:")
     columns[2].page_link("pages/report.py", label="Download", icon=":material/download:")
+
+    if current.evaluation.holdout == "real":
+        st.subheader("Avatars to share")
+        n_avatars = current.evaluation.rows["avatars"]
+        st.write(f"These {n_avatars:,} avatars were made from half of the rows, so that the other half could measure "
+                 f"them. To share avatars of all {n_rows:,} rows, make them with the same settings: their privacy is "
+                 "then measured on all rows (utility against an approximate holdout).")
+        release = state.release_run()
+        if release is None:
+            if st.button(f"Make the avatars to share from all {n_rows:,} rows with these settings",
+                         icon=":material/select_all:", key="release"):
+                state.set_release_run(run_with_progress(lambda progress: generate(
+                    loaded.frame, current.plan, replace(current.settings, holdout=False), table_name=loaded.name,
+                    fingerprint=loaded.fingerprint, progress=progress)))
+                st.rerun()
+        else:
+            met, applicable, _ = targets_met(release)
+            st.success(f"{release.summary()} Privacy targets met on all rows: {met} of {applicable}.",
+                       icon=":material/select_all:")
+            st.page_link("pages/report.py", label="Download them", icon=":material/download:")

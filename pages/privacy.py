@@ -5,7 +5,7 @@ import streamlit as st
 from core import figures
 from core.advice import privacy_advice
 from dashboard import state
-from dashboard.widgets import metric_value
+from dashboard.widgets import metric_value, plot, targets_met
 
 UNITS = {"hidden_rate": " %", "row_direct_match_protection": " %", "column_direct_match_protection": " %"}
 
@@ -30,8 +30,10 @@ for row in range(0, len(cards), 3):
                 st.badge(f"target {result.target_text}: missed", icon=":material/close:", color="red")
             st.caption(result.not_applicable or result.interpretation)
 
-advice = privacy_advice(run.evaluation, run.settings.method)
-met, applicable = run.evaluation.privacy_targets_met()
+advice = privacy_advice(run.evaluation, run.settings.method, run.settings.k, run.settings.epsilon)
+met, applicable, why = targets_met(run)
+if applicable < len(privacy):
+    st.caption(why)
 if advice:
     st.header("What to do")
     st.write(f"{met} of the {applicable} applicable targets are met.")
@@ -42,4 +44,4 @@ elif met == applicable:
 
 st.header("Distances")
 for name, figure in figures.privacy_figures(privacy).items():
-    st.plotly_chart(figure, theme=None, key=name)
+    plot(figure, key=name)

@@ -8,9 +8,11 @@ from core.io import csv_bytes
 from core.report import build_html_report
 from core.run import run_metrics
 from dashboard import state
+from dashboard.widgets import targets_met
 
 st.title("Report and downloads")
 run = state.require_run()
+release = state.release_run()
 st.write(run.summary())
 stem = run.table_name.rsplit(".", 1)[0]
 with st.spinner("Preparing the files…"):
@@ -21,10 +23,33 @@ with st.spinner("Preparing the files…"):
     })
 
 st.subheader("Share")
+if release is not None:
+    release_files = state.run_files(release, {
+        "avatars": lambda: csv_bytes(release.avatars),
+        "metrics": lambda: json.dumps(run_metrics(release), indent=2, allow_nan=False),
+    })
+    met, applicable, _ = targets_met(release)
+    st.write(f"**Avatars of all {len(release.avatars):,} rows**, made with the same settings; their privacy measured "
+             f"on all rows: {met} of {applicable} targets met.")
+    st.download_button(
+        f"Avatars of all {len(release.avatars):,} rows (CSV, shuffled)", release_files["avatars"],
+        file_name=f"{stem}_avatars_all_rows.csv", mime="text/csv", icon=":material/download:", type="primary",
+        on_click="ignore", help="The avatars in random order: no row is linked to a real person's row.",
+    )
+    st.download_button(
+        "Their metrics (JSON)", release_files["metrics"],
+        file_name=f"{stem}_metrics_all_rows.json", mime="application/json", icon=":material/data_object:",
+        on_click="ignore",
+    )
+    st.write(f"**The assessed avatars** ({len(run.avatars):,} rows, made from half of the rows and measured "
+             "against the other half):")
+elif run.evaluation.holdout == "real":
+    st.caption("These avatars were made from half of the rows. To share avatars of every row, make them on the "
+               "Generate page (one click, same settings).")
 st.download_button(
-    "Avatars (CSV, shuffled)", files["avatars"], file_name=f"{stem}_avatars.csv", mime="text/csv",
-    icon=":material/download:", type="primary", on_click="ignore",
-    help="The avatars in random order: no row is linked to a real person's row.",
+    f"Avatars (CSV, shuffled, {len(run.avatars):,} rows)", files["avatars"], file_name=f"{stem}_avatars.csv",
+    mime="text/csv", icon=":material/download:", type="secondary" if release is not None else "primary",
+    on_click="ignore", help="The avatars in random order: no row is linked to a real person's row.",
 )
 st.download_button(
     "Metrics (JSON)", files["metrics"], file_name=f"{stem}_metrics.json", mime="application/json",

@@ -3,9 +3,10 @@
 import streamlit as st
 
 from core import figures
+from core.metrics.signal import correlation_direction
 from core.schema import Kind
 from dashboard import state
-from dashboard.widgets import holdout_note, metric_value
+from dashboard.widgets import holdout_note, metric_value, plot, signal_badge
 
 st.title("Utility")
 run = state.require_run()
@@ -19,10 +20,16 @@ columns = st.columns(3)
 for column, result, unit in zip(columns, (hellinger, correlation, multivariate), (" / 100", " / 100", "")):
     with column.container(border=True):
         st.metric(result.label, metric_value(result, unit))
+        signal_badge(result)
+        if result is correlation and result.value is not None:
+            st.write(correlation_direction(result))
         st.caption(result.not_applicable or result.interpretation)
+        if result.computation:
+            with st.expander("How it is computed"):
+                st.caption(result.computation)
 
 st.header("Each variable")
-st.plotly_chart(figures.hellinger_scores_figure(hellinger), theme=None, key="hellinger_bars")
+plot(figures.hellinger_scores_figure(hellinger), key="hellinger_bars")
 
 
 @st.fragment
@@ -32,7 +39,7 @@ def distribution_section() -> None:
     name = st.selectbox("Compare the distributions of", names, help="Variables are listed worst first.")
     categorical = run.avatarizer.kinds_[name] is Kind.CATEGORICAL
     figure = figures.distribution_figure(run.avatarizer.working_data_[name], run.avatars[name], name, categorical)
-    st.plotly_chart(figure, theme=None, key="distribution")
+    plot(figure, key="distribution")
 
 
 distribution_section()
@@ -48,7 +55,7 @@ else:
         + (f" (reference scaled by kappa = {correlation.breakdown['kappa']:.2f} for large tables)"
            if correlation.breakdown["kappa"] > 1 else "") + "."
     )
-    st.plotly_chart(figures.correlation_figure(correlation), theme=None, key="correlations")
+    plot(figures.correlation_figure(correlation), key="correlations")
 
 st.header("The latent space")
 st.write(
@@ -64,21 +71,21 @@ def latent_section() -> None:
     latent = run.latent
     n_axes = latent.originals.shape[1]
     options = list(range(n_axes))
-    label = lambda axis: f"axis {axis + 1} ({100 * latent.explained_variance_ratio[axis]:.1f} %)"  # noqa: E731
+    label = lambda axis: f"axis {axis + 1} ({100 * latent.explained_variance_ratio[axis]:.1f} %)"
     view = st.segmented_control("View", ["2-D", "3-D"], default="2-D", key="latent_view") if n_axes >= 3 else "2-D"
     chosen = st.columns(3 if view == "3-D" else 2)
     axes = tuple(
         column.selectbox(f"{which} axis", options, index=min(position, n_axes - 1), format_func=label, key=f"axis_{which}")
         for position, (column, which) in enumerate(zip(chosen, ("horizontal", "vertical", "depth")))
     )
-    st.plotly_chart(figures.latent_figure(latent, axes), theme=None, key="latent")
+    plot(figures.latent_figure(latent, axes), key="latent")
 
 
 latent_section()
 
 st.header("Distance on each axis")
-st.write(f"{multivariate.label}: **{metric_value(multivariate)}** ({multivariate.breakdown.get('band', 'n/a')}). "
-         "Below 0.1: almost identical; 0.1 to 0.3: good fidelity; above 0.3: distorted.")
+st.write(f"{multivariate.label}: **{metric_value(multivariate)}** ({multivariate.band or 'n/a'}). Below 0.1: almost "
+         "identical; 0.1 to 0.3: good fidelity; above 0.3: distorted.")
 if multivariate.value is not None:
-    st.plotly_chart(figures.multivariate_axes_figure(multivariate), theme=None, key="axes")
+    plot(figures.multivariate_axes_figure(multivariate), key="axes")
     st.caption(figures.axes_figure_caption(multivariate))

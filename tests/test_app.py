@@ -1,5 +1,6 @@
 """The dashboard under Streamlit's AppTest: every page, uploads, the form, and what does not recompute."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -110,7 +111,7 @@ def test_the_form_runs_the_engine_once_and_nothing_before_submit(generations):
     app = start()
     visit(app, "pages/generate.py")
     app.slider[0].set_value(25).run()
-    app.radio(key="method").set_value(app.radio(key="method").options[1]).run()
+    app.radio[0].set_value(app.radio[0].options[1]).run()
     assert generations == []
     assert "not end-to-end differentially private" in app.warning[0].value
     app.button(key="FormSubmitter:settings-Generate avatars").click().run()
@@ -187,3 +188,83 @@ def test_code_like_columns_can_be_made_categorical_in_one_click():
     assert app.session_state["plan"].kinds == {"flag": "categorical", "arm": "categorical"}
     assert not [b for b in app.button if "code-like" in b.label]
     assert not [w for w in app.warning if "whole values" in w.value]
+
+
+def upload_and_generate(app: AppTest, rows: int = 1_200) -> AppTest:
+    app.radio(key="source").set_value("Upload a file").run()
+    data = mixed_table(rows, missing=0.05).to_csv(index=False).encode()
+    app.file_uploader(key="upload").set_value(("patients.csv", data, "text/csv")).run()
+    assert app.session_state["table"].name == "patients.csv"
+    return generate(app)
+
+
+def test_going_back_to_data_keeps_the_uploaded_table_and_the_run(generations):
+    app = upload_and_generate(start())
+    run = app.session_state["run"]
+    for page in ("pages/data.py", "pages/utility.py", "pages/data.py"):
+        visit(app, page)
+    assert app.session_state["table"].name == "patients.csv" and app.session_state["run"] is run
+    assert app.radio(key="source").value == "Upload a file"
+    assert any("uploaded earlier in this session" in caption.value for caption in app.caption)
+    assert "patients.csv: 1,200 rows" in app.subheader[0].value
+    assert generations == ["patients.csv"]
+    app.radio(key="source").set_value(app.radio(key="source").options[0]).run()  # the user's choice replaces it
+    assert app.session_state["table"].name == "demo_clinical.csv" and "run" not in app.session_state
+
+
+def sweep(app: AppTest, k_values: list[int], seeds: int = 2) -> AppTest:
+    visit(app, "pages/tradeoff.py")
+    app.multiselect[0].set_value(k_values)
+    app.multiselect[1].set_value([])
+    app.slider[0].set_value(seeds)
+    app.button(key="FormSubmitter:sweep-Run the sweep").click().run()
+    assert not app.exception
+    return app
+
+
+def test_a_second_sweep_compares_the_settings_its_boxes_show():
+    app = sweep(start(), [2, 5, 10])
+    app.selectbox[3].set_value(2).run()  # second box: k = 10
+    app = sweep(app, [5, 10, 20])
+    first, second = app.selectbox[3], app.selectbox[4]
+    shown = [first.format_func(first.value), second.format_func(second.value)]
+    assert shown == ["k = 5", "k = 10"]
+    assert list(app.table[0].value.columns[1:]) == shown
+
+
+def test_taking_a_setting_makes_it_the_run_everywhere(generations):
+    app = generate(start())
+    app = sweep(app, [3, 20])
+    assert app.session_state["run"].settings.k == 10
+    app.selectbox[2].set_value(1).run()  # k = 20
+    app.button(key=f"take_{app.session_state['sweep_result']['number']}").click().run()
+    assert app.session_state["run"].settings.k == 20  # the sidebar's text: see the browser test
+    assert "k = 20 is now the current run" in app.success[-1].value
+    visit(app, "pages/generate.py")
+    assert app.slider[0].value == 20
+    assert generations == ["demo_clinical.csv", "demo_clinical.csv"]
+
+
+def test_the_sweep_shows_the_seeds_range_and_calls_a_tie_a_tie():
+    app = sweep(start(), [10, 15], seeds=3)
+    assert any("lowest and the highest value a seed gave" in caption.value for caption in app.caption)
+    points = app.session_state["sweep_result"]["points"]
+    overlap = points[1].high("hellinger_mean") >= points[0].low("hellinger_mean") and points[0].high(
+        "hellinger_mean") >= points[1].low("hellinger_mean")
+    advice = (app.success or app.warning)[0].value
+    if all(p.meets_targets() for p in points):
+        assert ("are a tie on signal" in advice) == overlap
+
+
+def test_the_avatars_of_every_row_are_one_click_away(generations):
+    app = generate(start())
+    assert any("Half of the 2,000 rows (1,000) will be set aside" in caption.value for caption in app.caption)
+    app.button(key="release").click().run()  # "Make the avatars to share from all 2,000 rows with these settings"
+    release = app.session_state["release_run"]
+    assert len(release.avatars) == 2_000 and release.evaluation.holdout == "approximate"
+    assert release.evaluation.rows["avatars"] == 2_000  # privacy measured on all rows
+    assert release.settings == replace(app.session_state["run"].settings, holdout=False)
+    visit(app, "pages/report.py")
+    labels = [button.label for button in app.get("download_button")]
+    assert "Avatars of all 2,000 rows (CSV, shuffled)" in labels and "Avatars (CSV, shuffled, 1,000 rows)" in labels
+    assert generations == ["demo_clinical.csv"] * 2  # the run, then the avatars of every row; nothing more

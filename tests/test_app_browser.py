@@ -40,12 +40,11 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_dashboard(port: int) -> subprocess.Popen:
-    """The dashboard on localhost, started as `make run` does."""
+def start_dashboard(port: int, log=subprocess.DEVNULL) -> subprocess.Popen:
+    """The dashboard, started as `make run` does (its address from .streamlit/config.toml)."""
     server = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port), "--server.headless", "true",
-         "--server.address", "127.0.0.1"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port)],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -57,6 +56,35 @@ def start_dashboard(port: int) -> subprocess.Popen:
             time.sleep(0.3)
     server.kill()
     raise RuntimeError("the dashboard did not start within 60 s")
+
+
+def listening_addresses(port: int) -> set[str]:
+    """The local addresses listening on ``port`` (Linux's /proc/net/tcp and tcp6, hexadecimal)."""
+    addresses = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            local, state = line.split()[1], line.split()[3]
+            address, hex_port = local.split(":")
+            if state == "0A" and int(hex_port, 16) == port:  # 0A: LISTEN
+                addresses.add(address)
+    return addresses
+
+
+def test_the_dashboard_listens_on_this_computer_only(tmp_path):
+    if not Path("/proc/net/tcp").exists():
+        pytest.skip("no /proc/net/tcp: the listening address cannot be read on this system")
+    port, log = free_port(), tmp_path / "streamlit.log"
+    with log.open("w") as output:
+        server = start_dashboard(port, output)
+    try:
+        loopback = {"0100007F", "00000000000000000000000001000000"}  # 127.0.0.1 and ::1, as the kernel writes them
+        assert listening_addresses(port) and listening_addresses(port) <= loopback
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+    text = log.read_text()
+    assert f"URL: http://localhost:{port}" in text
+    assert "Network URL" not in text and "External URL" not in text  # no address looked up, nothing asked outside
 
 
 @pytest.fixture(scope="module")
@@ -115,7 +143,7 @@ def test_a_new_users_path(page, tmp_path):
 
     open_page(page, "Report and downloads")
     with page.expect_download() as download:
-        page.get_by_role("button", name="Avatars (CSV, shuffled)").click()
+        page.get_by_role("button", name="Avatars (CSV, shuffled, 5,000 rows)").click()
     avatars = tmp_path / "avatars.csv"
     download.value.save_as(avatars)
     assert avatars.read_text().count("\n") == 5_001
@@ -141,12 +169,150 @@ def test_a_bad_upload_shows_a_message(page, tmp_path):
     assert page.get_by_text("Traceback").count() == 0
 
 
+def upload(page, tmp_path, rows: int) -> None:
+    page.get_by_text("Columns", exact=True).wait_for(timeout=60_000)
+    page.get_by_text("Upload a file").click()
+    table = tmp_path / "patients.csv"
+    mixed_table(rows, missing=0.05).to_csv(table, index=False)
+    page.locator("input[type=file]").set_input_files(str(table))
+    page.get_by_text(f"patients.csv: {rows:,} rows, 6 columns").wait_for(timeout=60_000)
+
+
+def generate(page, expected: str) -> None:
+    open_page(page, "Generate avatars")
+    page.get_by_role("button", name="Generate avatars").click()
+    page.get_by_text(expected).wait_for(timeout=120_000)
+
+
+def sidebar_text(page) -> str:
+    return page.locator('[data-testid="stSidebar"]').inner_text()
+
+
+def test_going_back_to_data_keeps_the_uploaded_table_and_the_run(page, tmp_path):
+    upload(page, tmp_path, 2_000)
+    generate(page, "1,000 avatars of patients.csv")
+    open_page(page, "Data")
+    page.get_by_text("uploaded earlier in this session").wait_for(timeout=30_000)
+    assert page.get_by_text("patients.csv: 2,000 rows, 6 columns").is_visible()
+    assert "Table: patients.csv (2,000 rows)" in sidebar_text(page)
+    assert "Avatars: Avatar, k = 10, seed 0" in sidebar_text(page) and "No avatars yet" not in sidebar_text(page)
+    open_page(page, "Report and downloads")
+    assert page.get_by_text("1,000 avatars of patients.csv").is_visible()
+
+
+def remove_choices(page, box: int, values: list[str]) -> None:
+    """Take values out of the Trade-off form's multiselect number ``box`` (0: k, 1: epsilon)."""
+    chooser = page.locator('[data-testid="stMultiSelect"]').nth(box)
+    for value in values:
+        chooser.get_by_role("button", name=f"Remove {value}", exact=True).click()
+
+
+def wait_until_idle(page, timeout: float = 180.0) -> None:
+    """Until the app has stopped running for a second and a half (Streamlit's running indicator gone)."""
+    running = page.locator('[data-testid="stStatusWidget"]')
+    deadline, idle_since = time.monotonic() + timeout, None
+    time.sleep(0.5)
+    while time.monotonic() < deadline:
+        if running.count() == 0:
+            idle_since = idle_since or time.monotonic()
+            if time.monotonic() - idle_since >= 1.5:
+                return
+        else:
+            idle_since = None
+        time.sleep(0.25)
+    raise TimeoutError("the app was still running")
+
+
+def run_sweep(page) -> None:
+    page.get_by_role("button", name="Run the sweep").click()
+    wait_until_idle(page)
+    page.get_by_text("Take a setting").wait_for(timeout=30_000)
+
+
+def choose(page, box_label: str, option: str) -> None:
+    box = page.get_by_role("combobox", name=box_label, exact=True)
+    box.click()
+    box.fill(option)
+    box.press("Enter")
+    wait_until_idle(page)
+
+
+def chosen(page, box_label: str) -> str:
+    return page.get_by_role("combobox", name=box_label, exact=True).input_value()
+
+
+def test_a_second_sweep_compares_the_settings_its_boxes_show(page):
+    page.get_by_text("Columns", exact=True).wait_for(timeout=60_000)
+    open_page(page, "Trade-off explorer")
+    remove_choices(page, 1, ["0.1", "1", "10"])
+    remove_choices(page, 0, ["20", "50"])
+    run_sweep(page)
+    choose(page, "Second", "k = 10")
+    remove_choices(page, 0, ["2"])
+    run_sweep(page)
+    shown = [chosen(page, "First"), chosen(page, "Second")]
+    headers = page.locator('[data-testid="stTable"] th').all_inner_texts()
+    assert shown == ["k = 5", "k = 10"] and [h.strip() for h in headers[1:3]] == shown
+
+
+def test_taking_a_setting_makes_it_the_run_in_the_sidebar_and_the_generate_form(page):
+    page.get_by_text("Columns", exact=True).wait_for(timeout=60_000)
+    generate(page, "1,000 avatars of demo_clinical.csv")
+    open_page(page, "Trade-off explorer")
+    remove_choices(page, 1, ["0.1", "1", "10"])
+    remove_choices(page, 0, ["2", "20", "50"])
+    run_sweep(page)
+    choose(page, "Setting", "k = 5")
+    page.get_by_role("button", name="Make k = 5 the current run").click()
+    page.get_by_text("k = 5 is now the current run").wait_for(timeout=60_000)
+    assert "Avatars: Avatar, k = 5, seed 0" in sidebar_text(page)
+    open_page(page, "Generate avatars")
+    assert page.locator('[data-testid="stSliderThumbValue"]').first.inner_text() == "5"
+    assert page.get_by_text("avatars of demo_clinical.csv made from").first.inner_text().count("k = 5") == 1
+
+
+def test_the_sweep_shows_the_seeds_range_without_overlapping_labels(page):
+    page.get_by_text("Columns", exact=True).wait_for(timeout=60_000)
+    open_page(page, "Trade-off explorer")
+    run_sweep(page)  # the defaults: five k values, three epsilon values, three seeds each
+    assert page.get_by_text("its bars reach the lowest and the highest value a seed gave").is_visible()
+    boxes = page.locator(".js-plotly-plot").first.locator("g.textpoint text").evaluate_all(
+        "texts => texts.map(t => { const b = t.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; })"
+    )
+    assert len(boxes) >= 5
+    crossing = [(a, b) for i, a in enumerate(boxes) for b in boxes[:i]
+                if min(a[2], b[2]) > max(a[0], b[0]) + 1 and min(a[3], b[3]) > max(a[1], b[1]) + 1]
+    assert crossing == []
+    page.get_by_text("All the figures, as a table").click()
+    table = page.locator('[data-testid="stDataFrame"]').first
+    table.wait_for()
+    main = page.locator('[data-testid="stMainBlockContainer"]').bounding_box()
+    shown = table.bounding_box()
+    assert shown["x"] >= main["x"] and shown["x"] + shown["width"] <= main["x"] + main["width"] + 1
+
+
+def test_the_avatars_of_every_row_are_one_click_away(page, tmp_path):
+    page.get_by_text("Columns", exact=True).wait_for(timeout=60_000)
+    generate(page, "1,000 avatars of demo_clinical.csv")
+    assert page.get_by_text("Half of the 2,000 rows (1,000) will be set aside").is_visible()
+    page.get_by_role("button", name="Make the avatars to share from all 2,000 rows with these settings").click()
+    page.get_by_text("Privacy targets met on all rows").wait_for(timeout=120_000)
+    open_page(page, "Report and downloads")
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Avatars of all 2,000 rows (CSV, shuffled)").click()
+    avatars = tmp_path / "all.csv"
+    download.value.save_as(avatars)
+    assert avatars.read_text().count("\n") == 2_001
+    assert page.get_by_role("button", name="Avatars (CSV, shuffled, 1,000 rows)").is_visible()
+
+
 def test_the_tradeoff_explorer(page):
     page.get_by_text("Columns", exact=True).wait_for(timeout=60_000)
     open_page(page, "Trade-off explorer")
     page.get_by_role("button", name="Run the sweep").click()
     page.get_by_text("Take a setting").wait_for(timeout=120_000)
-    assert page.get_by_text("keeps the most signal").count() + page.get_by_text("No setting meets").count() == 1
+    assert page.get_by_text("keeps the most signal").count() + page.get_by_text("No setting meets").count() \
+        + page.get_by_text("are a tie on signal").count() == 1
     chart = page.locator(".js-plotly-plot").first
     chart.wait_for()
     assert chart.locator(".point").count() >= 5  # one marker per k value at least

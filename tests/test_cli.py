@@ -149,7 +149,8 @@ def test_avatarize_report(table_csv, tmp_path):
     run("avatarize", table_csv, "--k", 10, "--seed", 3, "--out", tmp_path / "b.csv", "--report", avatar_report)
     text = avatar_report.read_text()
     assert "of the 6 applicable privacy targets are met" in text and "closer to them than their own" in text
-    assert "divided by the number of axes" in text
+    assert "per-axis distances weighted by their shares of variance" in text
+    assert "Largest change:" in text  # which way the avatars move the correlations
 
 
 def test_evaluate(table_csv, tmp_path):
@@ -174,7 +175,7 @@ def test_sweep(table_csv, tmp_path):
         ("avatar", 3, None), ("avatar", 10, None), ("fast_dp", None, "gaussian"), ("fast_dp", None, "gmm"),
     ]
     assert all(p["seeds"] == [0, 1] for p in data["points"])
-    assert set(data["points"][0]["metrics"]["hellinger_mean"]) == {"mean", "std", "values"}
+    assert set(data["points"][0]["metrics"]["hellinger_mean"]) == {"mean", "std", "min", "max", "values"}
     ages = data["points"][0]["hellinger_per_variable"]["age"]
     assert len(ages["values"]) == 2 and ages["mean"] == pytest.approx(sum(ages["values"]) / 2)
     assert data["advice"] in result.stdout and "k = 10" in result.stdout

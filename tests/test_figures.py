@@ -6,6 +6,7 @@ from core.figures import (
     CELL_FONT_SIZE,
     FAIR,
     GOOD,
+    LABEL_FONT_PX,
     MAX_ANNOTATED_VARIABLES,
     MAX_AXES_SHOWN,
     MAX_CATEGORIES,
@@ -17,8 +18,11 @@ from core.figures import (
     distance_histogram_figure,
     distribution_figure,
     hellinger_scores_figure,
+    label_box,
+    label_positions,
     latent_figure,
     multivariate_axes_figure,
+    pixel_centres,
     privacy_figures,
     tradeoff_figure,
 )
@@ -109,7 +113,9 @@ def test_correlation_heatmaps_originals_avatars_and_their_difference():
     }))
     assert len(figure.data) == 3
     assert np.asarray(figure.data[2].z)[0, 1] == pytest.approx(-0.3)
-    assert [trace.showscale for trace in figure.data] == [False, False, True]
+    assert [trace.coloraxis for trace in figure.data] == ["coloraxis", "coloraxis", "coloraxis2"]
+    assert (figure.layout.coloraxis.cmin, figure.layout.coloraxis.cmax) == (-1, 1)
+    assert (figure.layout.coloraxis2.cmin, figure.layout.coloraxis2.cmax) == (-0.3, 0.3)  # fitted to the difference
     assert figure.data[0].texttemplate == "%{z:.2f}"  # few variables: values written in the cells
     assert {trace.textfont.size for trace in figure.data} == {CELL_FONT_SIZE}  # alike in the three panels
     many = [f"v{i}" for i in range(MAX_ANNOTATED_VARIABLES + 1)]
@@ -178,8 +184,11 @@ def test_tradeoff_one_marker_per_setting_with_spread_front_target_and_filled_whe
     assert (safe.marker.symbol, risky.marker.symbol) == ("circle", "circle-open")
     assert list(safe.customdata) == [1, 2] and list(risky.customdata) == [0]
     assert list(safe.x) == [95.0, 94.0] and list(safe.y) == [93.0, 91.0] and list(risky.x) == [91.0]
-    assert list(safe.error_x.array) == pytest.approx([np.std([94, 96], ddof=1), np.std([93, 95], ddof=1)])
-    assert risky.hovertext[0] == "privacy targets: missed: hidden rate (%) (1 of 2 seeds)"
+    # bars from the mean to the lowest and the highest seed: k = 2's hidden rate bar reaches its seed at 89
+    assert list(safe.error_x.array) == [1.0, 1.0] and list(safe.error_x.arrayminus) == [1.0, 1.0]
+    assert (risky.error_x.arrayminus[0], risky.error_y.array[0]) == (2.0, 1.0)
+    assert risky.hovertext[0] == ("seeds: hidden rate (%) 91.00 (89.00 to 93.00), Hellinger Mean 96.00 (95.00 to "
+                                  "97.00)<br>privacy targets: missed: hidden rate (%) (1 of 2 seeds)")
     assert list(front.x) == [91.0, 95.0] and list(front.y) == [96.0, 93.0]
     assert figure.layout.shapes[0].x0 == 90.0
     points[1].lower_bounds.add("local_cloaking")
@@ -191,6 +200,40 @@ def test_tradeoff_one_marker_per_setting_with_spread_front_target_and_filled_whe
     assert [trace.name for trace in by_distance.data][:3] == [
         "Avatar (k)", "Avatar (k): a target missed", "AvatarFastDP (epsilon)"]
     assert list(by_distance.data[2].customdata) == [3] and by_distance.data[2].marker.symbol == "diamond"
+
+
+def boxes(xs, ys, texts, positions):
+    """The label boxes :func:`label_positions` reasons with."""
+    centres = pixel_centres(xs, ys, [(x, x) for x in xs], [(y, y) for y in ys])
+    return [label_box(centre, (len(text) * LABEL_FONT_PX[0], LABEL_FONT_PX[1]), position)
+            for centre, text, position in zip(centres, texts, positions)]
+
+
+def overlaps(placed):
+    return [
+        (i, j) for i in range(len(placed)) for j in range(i)
+        if min(placed[i][2], placed[j][2]) > max(placed[i][0], placed[j][0])
+        and min(placed[i][3], placed[j][3]) > max(placed[i][1], placed[j][1])
+    ]
+
+
+@pytest.mark.parametrize("xs, ys", [
+    ([89.7, 88.2, 90.6, 93.8, 96.7], [95.7, 92.4, 91.6, 91.1, 90.4]),  # the AIDS table's sweep, k = 2 to 50
+    ([90.0, 90.2, 90.4, 90.1], [95.0, 95.1, 94.9, 94.8]),  # four settings almost on one spot
+    ([1.0, 2.0, 3.0, 4.0, 5.0, 6.0], [1.0, 1.0, 1.0, 1.0, 1.0, 1.0]),  # one line
+])
+def test_labels_do_not_overlap_each_other(xs, ys):
+    texts = [f"k = {value}" for value in (2, 5, 10, 20, 50, 100)[:len(xs)]]
+    positions = label_positions(xs, ys, texts, [(x, x) for x in xs], [(y, y) for y in ys])
+    assert overlaps(boxes(xs, ys, texts, positions)) == []
+
+
+def test_labels_of_crowded_points_move_apart():
+    # k = 2 and k = 5 sit close together (the demo's sweep): the second label goes elsewhere than the first
+    xs, ys, texts = [90.0, 90.3, 96.0], [95.7, 95.6, 90.4], ["k = 2", "k = 5", "k = 50"]
+    positions = label_positions(xs, ys, texts, [(x, x) for x in xs], [(y, y) for y in ys])
+    assert positions[0] != positions[1] and overlaps(boxes(xs, ys, texts, positions)) == []
+    assert positions[2] == "top left"  # nothing near, at the right edge: the first candidate that stays inside
 
 
 def test_comparison_bars_hold_each_settings_mean_score_per_variable():
@@ -221,6 +264,7 @@ def test_privacy_figures_are_those_of_the_metrics_that_apply():
 
 def test_axes_caption_counts_the_axes_and_says_when_some_are_not_drawn():
     few = result_with("multivariate_hellinger_distance", {"per_axis": [{"axis": 1}, {"axis": 2}]})
-    assert "divided by the number of axes (2)" in axes_figure_caption(few) and "first" not in axes_figure_caption(few)
+    assert "mean of the 2 per-axis distances weighted" in axes_figure_caption(few)
+    assert "first" not in axes_figure_caption(few)
     many = result_with("multivariate_hellinger_distance", {"per_axis": [{"axis": j} for j in range(40)]})
     assert axes_figure_caption(many).endswith(f"The chart shows the first {MAX_AXES_SHOWN} of them.")

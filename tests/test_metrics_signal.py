@@ -16,7 +16,15 @@ from core.metrics.binning import (
     pooled_skewness,
     skewness,
 )
-from core.metrics.signal import correlation_difference_ratio, hellinger_mean, multivariate_hellinger
+from core.metrics.signal import (
+    CORRELATION_BANDS,
+    HELLINGER_BANDS,
+    correlation_difference_ratio,
+    correlation_direction,
+    hellinger_mean,
+    multivariate_hellinger,
+    score_band,
+)
 from core.schema import Kind, apply_kinds, resolve_kinds
 
 
@@ -158,7 +166,7 @@ def test_constant_variable_scores_100():
 # --- Multivariate Hellinger ------------------------------------------------------------------------------------------
 
 
-def test_multivariate_hellinger_is_0_for_identical_and_follows_the_seed_formula():
+def test_multivariate_hellinger_is_0_for_identical_and_is_the_weighted_mean():
     rng = np.random.default_rng(1)
     frame = pd.DataFrame({"x": rng.normal(size=500), "y": rng.normal(size=500), "c": rng.choice(["a", "b"], 500)})
     (working, avatars), kinds = typed(frame, frame.copy())
@@ -167,8 +175,9 @@ def test_multivariate_hellinger_is_0_for_identical_and_follows_the_seed_formula(
     (working, avatars), kinds = typed(frame, shifted)
     result = multivariate_hellinger(working, avatars, kinds)
     axes = result.breakdown["per_axis"]
-    expected = sum(a["weight"] * a["distance"] for a in axes) / len(axes)
+    expected = sum(a["weight"] * a["distance"] for a in axes)  # SPEC section 5, revised: sum_j w_j H_j
     assert result.value == pytest.approx(expected) and 0 < result.value < 1
+    assert result.breakdown["seed_formula"] == pytest.approx(expected / len(axes))  # the seed's formula line
     assert sum(a["weight"] for a in axes) == pytest.approx(1.0)
     assert len(axes) == 3  # x, y and one axis for the two-modality variable
 
@@ -176,7 +185,8 @@ def test_multivariate_hellinger_is_0_for_identical_and_follows_the_seed_formula(
 def test_multivariate_bands():
     frame = pd.DataFrame({"x": np.arange(200.0), "y": np.arange(200.0) % 7})
     (working, avatars), kinds = typed(frame, frame.copy())
-    assert multivariate_hellinger(working, avatars, kinds).breakdown["band"] == "almost identical"
+    result = multivariate_hellinger(working, avatars, kinds)
+    assert (result.band, result.level) == ("almost identical", "good")
 
 
 # --- Correlation Difference Ratio ------------------------------------------------------------------------------------
@@ -263,3 +273,27 @@ def test_all_columns_at_once_equal_one_grid_per_column_on_generated_samples(firs
                                            binned_distribution(second[:, column], grid)))
     distances = column_distances(SortedColumns.of(first), SortedColumns.of(second))
     np.testing.assert_allclose(distances, expected, rtol=0, atol=1e-9)
+
+
+def test_cdr_says_whether_the_avatars_strengthen_or_weaken_the_correlations():
+    working, holdout = correlated(2000, 0.5, 0), correlated(2000, 0.5, 1)
+    for rho, word in ((0.8, "strengthen"), (0.2, "weaken")):
+        (wo, ho, wa), kinds = typed(working, holdout, correlated(2000, rho, 2))
+        result = correlation_difference_ratio(wo, ho, wa, kinds)
+        r_wo, r_wa = wo.corr().to_numpy(), wa.corr().to_numpy()
+        off = ~np.eye(3, dtype=bool)
+        assert result.breakdown["strength_change"] == pytest.approx(np.mean((np.abs(r_wa) - np.abs(r_wo))[off]))
+        assert np.sign(result.breakdown["strength_change"]) == np.sign(rho - 0.5)
+        assert result.breakdown["largest_change"]["variables"] == ["x", "y"]
+        assert result.breakdown["largest_change"]["avatars"] == pytest.approx(r_wa[0, 1])
+        assert correlation_direction(result).startswith(f"The avatars {word} the correlations")
+    (wo, ho, wa), kinds = typed(working, holdout, working.copy())
+    assert correlation_direction(correlation_difference_ratio(wo, ho, wa, kinds)).startswith(
+        "The avatars keep the correlations about as strong")
+
+
+def test_signal_bands_read_a_score_from_the_best_down():
+    assert [score_band(HELLINGER_BANDS, v)[0] for v in (100, 95, 94.9, 80, 79.9, 0)] == [
+        "good", "good", "fair", "fair", "poor", "poor"]
+    # a Correlation Difference Ratio of 50 is an avatars' gap twice the natural one
+    assert [score_band(CORRELATION_BANDS, v)[0] for v in (100, 80, 50, 49.9)] == ["good", "good", "fair", "poor"]

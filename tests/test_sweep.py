@@ -24,11 +24,15 @@ def test_every_requested_setting_is_present_with_each_seed(points):
         assert len(point.values["hellinger_mean"]) == 3 and len(point.variable_scores["age"]) == 3
 
 
-def test_spread_is_the_seed_to_seed_standard_deviation(points):
+def test_spread_is_what_the_seeds_gave(points):
     values = points[0].values["hellinger_mean"]
     assert points[0].mean("hellinger_mean") == pytest.approx(np.mean(values))
-    assert points[0].spread("hellinger_mean") == pytest.approx(np.std(values, ddof=1))
-    assert points[2].mean("hidden_rate") is None and points[2].spread("hidden_rate") is None
+    assert (points[0].low("hellinger_mean"), points[0].high("hellinger_mean")) == (min(values), max(values))
+    assert points[0].spread("hellinger_mean") == pytest.approx(np.std(values, ddof=1))  # kept in the JSON
+    assert points[0].formatted("hellinger_mean") == f"{np.mean(values):.2f} ({min(values):.2f} to {max(values):.2f})"
+    metrics = points[0].to_json()["metrics"]["hellinger_mean"]
+    assert (metrics["min"], metrics["max"]) == (min(values), max(values))
+    assert points[2].mean("hidden_rate") is None and points[2].low("hidden_rate") is None
 
 
 def test_sweep_runs_equal_separate_runs_with_the_same_seeds(points):
@@ -79,8 +83,8 @@ def test_advice_picks_the_best_utility_among_safe_settings():
         point_with(50, {**SAFE, "hellinger_mean": 90.0}),
     ]
     assert advice(points) == (
-        "k = 10 keeps the most signal while meeting every privacy target: Hellinger Mean 94.0 / 100, "
-        "and it hides 93 % of individuals."
+        "k = 10 keeps the most signal while meeting every privacy target: Hellinger Mean 94.0 / 100, above the "
+        "next, k = 50, at 90.0, and it hides 93 % of individuals."
     )
 
 
@@ -91,7 +95,7 @@ def test_advice_names_the_missed_target_when_none_is_safe():
     assert sentence.startswith(
         "No setting meets every privacy target. The closest, k = 20, misses hidden rate (%) 88.00 for > 90."
     )
-    assert "Try larger k values" in sentence
+    assert sentence.endswith("Try k values above 20, or drop the columns that make people unique.")
 
 
 def test_a_setting_is_safe_only_when_every_seed_meets_every_target():
@@ -99,25 +103,27 @@ def test_a_setting_is_safe_only_when_every_seed_meets_every_target():
     risky = point_with_seeds(2, {**SAFE, "hidden_rate": [89.0, 92.0, 92.0], "hellinger_mean": 97.0})
     safe = point_with_seeds(10, {**SAFE, "hidden_rate": [91.0, 93.0, 95.0], "hellinger_mean": 94.0})
     assert risky.mean("hidden_rate") > 90 and risky.missed_targets() == ["hidden_rate"]
-    assert risky.seeds_missing("hidden_rate") == 1 and risky.lowest("hidden_rate") == 89.0
+    assert risky.seeds_missing("hidden_rate") == 1 and risky.low("hidden_rate") == 89.0
     assert safe.meets_targets() and safe.seeds_missing("hidden_rate") == 0
     assert risky.targets_text() == "missed: hidden rate (%) (1 of 3 seeds)" and safe.targets_text() == "met"
     assert advice([risky, safe]) == (
         "k = 10 keeps the most signal while meeting every privacy target with each of its 3 seeds: "
-        "Hellinger Mean 94.0 / 100, and it hides 93 % of individuals."
+        "Hellinger Mean 94.0 (94.0 to 94.0) / 100, and it hides 93 % of individuals."
     )
     # a value equal to the target misses it (targets are values to exceed); between settings that miss as
     # many targets with as many seeds, the closest is the one with more signal
     at_target = point_with_seeds(5, {**SAFE, "hidden_rate": [90.0, 95.0, 95.0], "hellinger_mean": 98.0})
     assert advice([risky, at_target]) == (
         "No setting meets every privacy target. The closest, k = 5, misses hidden rate (%) 90.00 for > 90 "
-        "(1 of 3 seeds). Try larger k values, or smaller epsilon values, or drop the columns that make people unique."
+        "(1 of 3 seeds). Try k values above 5, or drop the columns that make people unique."
     )
 
 
 def test_table_and_bad_requests(points):
     lines = sweep_table(points)
     assert lines[0].startswith("setting") and len(lines) == 5
+    assert len({line.index("  ", len("epsilon = 1 (histogram)")) for line in lines}) == 1  # aligned columns
+    assert all(points[0].formatted("hellinger_mean") in line for line in lines[1:2])
     with pytest.raises(InputError, match="at least one k value or one epsilon value"):
         sweep_settings([], [])
     with pytest.raises(InputError, match="seeds must be at least 1"):
@@ -133,6 +139,23 @@ def test_a_local_cloaking_that_is_only_a_lower_bound_says_so(monkeypatch):
     [point] = run_sweep(mixed_table(600), ColumnPlan(), Settings(seed=0), sweep_settings([20]), n_seeds=2)
     assert point.values["local_cloaking"] == [2.0, 2.0] and "local_cloaking" in point.lower_bounds
     assert point.formatted("local_cloaking") == ">= 2.00"
-    assert point.formatted("hidden_rate").count("±") == 1
+    assert point.formatted("hidden_rate").count(" to ") == 1
     metrics = point.to_json()["metrics"]
     assert metrics["local_cloaking"]["at_least"] is True and "at_least" not in metrics["hidden_rate"]
+
+
+def test_settings_whose_seed_ranges_overlap_are_a_tie():
+    # k = 10 has the best mean, but its seeds (93 to 95) overlap k = 20's (92 to 94): the seeds cannot tell them
+    # apart, so the advice says tie and names the one that protects more; k = 50 (88 to 89) is clearly behind
+    k10 = point_with_seeds(10, {**SAFE, "hellinger_mean": [93.0, 94.0, 95.0], "hidden_rate": 92.0})
+    k20 = point_with_seeds(20, {**SAFE, "hellinger_mean": [92.0, 93.0, 94.0], "hidden_rate": 95.0})
+    k50 = point_with_seeds(50, {**SAFE, "hellinger_mean": [88.0, 88.5, 89.0], "hidden_rate": 97.0})
+    assert advice([k10, k20, k50]) == (
+        "k = 10 and k = 20 are a tie on signal (Hellinger Mean 94.0 (93.0 to 95.0), 93.0 (92.0 to 94.0): their "
+        "seeds' ranges overlap) and meet every privacy target with each of their seeds; of these, k = 20 protects "
+        "the most: it hides 95 % of individuals."
+    )
+    apart = point_with_seeds(20, {**SAFE, "hellinger_mean": [90.0, 91.0, 92.9], "hidden_rate": 95.0})
+    assert advice([k10, apart]).startswith(
+        "k = 10 keeps the most signal while meeting every privacy target with each of its 3 seeds: Hellinger Mean "
+        "94.0 (93.0 to 95.0) / 100, above the next, k = 20, at 91.3 (90.0 to 92.9)")

@@ -85,6 +85,7 @@ class Evaluation:
                 "correlation_avatar_difference": correlation.breakdown.get("avatar_difference"),
                 "kappa": correlation.breakdown.get("kappa"),
                 "multivariate_hellinger_distance": multivariate.value,
+                "multivariate_hellinger_seed_formula": multivariate.breakdown.get("seed_formula"),
                 "multivariate_hellinger_per_axis": multivariate.breakdown.get("per_axis", []),
                 "not_applicable": {name: r.not_applicable for name, r in self.signal.items() if r.not_applicable},
             },

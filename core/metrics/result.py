@@ -14,7 +14,9 @@ class MetricResult:
     ``not_applicable``. ``goal`` is "maximize" or "minimize"; ``target`` a threshold
     with ``passed`` set when there is one. ``breakdown`` holds the per-variable or
     per-axis detail; ``interpretation`` the plain-language reading of the source
-    documents.
+    documents and ``computation`` how the value is computed (the formula). A signal
+    metric, which has no target, has a ``band``: a plain reading of its value, with its
+    ``level`` ("good", "fair" or "poor") for colour.
     """
 
     name: str
@@ -27,6 +29,9 @@ class MetricResult:
     passed: bool | None = None
     not_applicable: str | None = None
     breakdown: dict[str, Any] = field(default_factory=dict)
+    computation: str | None = None
+    band: str | None = None
+    level: str | None = None
 
 
 def with_target(value: float | None, target: float) -> bool | None:

@@ -26,8 +26,13 @@ HELLINGER_MEAN_TEXT = (
     "The closer to 100, the more the avatars preserve the natural variability of the data. Close to 100: the "
     "avatars differ from the original data as much as two halves of the original data differ from each other "
     "(good signal retention). Below 100: the avatars' distributions drift further from the originals' than "
-    "natural variability would suggest (signal degradation). Each variable scores "
-    "100 x (1 - sqrt(max(0, avatar distance^2 - reference distance^2)))."
+    "natural variability would suggest (signal degradation)."
+)
+HELLINGER_MEAN_COMPUTATION = (
+    "For each variable, the Hellinger distance (0 = same distribution, 1 = nothing in common) between the avatars "
+    "and the holdout half is compared with the distance between the two real halves; only the part natural "
+    "variability does not explain counts: score = 100 x (1 - sqrt(max(0, avatar distance^2 - reference "
+    "distance^2))). The Hellinger Mean is the mean of the variables' scores."
 )
 MULTIVARIATE_TEXT = (
     "Compares the distributions of originals and avatars on every axis of the projection, weighted by the "
@@ -35,14 +40,44 @@ MULTIVARIATE_TEXT = (
     "axes are almost identical; between 0.1 and 0.3 the avatars are faithful; above 0.3 the structure linking "
     "the variables (clusters, relationships) has been distorted."
 )
-CORRELATION_TEXT = (
-    "The share of the natural correlation structure that the avatars keep. Close to 100: the avatars' "
-    "correlations differ from the originals' as much as two halves of the original data differ from each "
-    "other (good retention). Below 100: the avatars' correlations drift further than natural variability "
-    "would suggest. Only numeric variables and linear relationships count."
+MULTIVARIATE_COMPUTATION = (
+    "A projection is fitted on the originals; on each of its axes the originals' and the avatars' coordinates are "
+    "binned on one grid and their Hellinger distance H_j computed; the value is sum_j w_j H_j with w_j the axis's "
+    "share of the explained variance. The source's formula line also divides by the number of axes q; that "
+    "value is kept in the JSON as multivariate_hellinger_seed_formula."
 )
-MULTIVARIATE_BANDS = ((0.1, "almost identical"), (0.3, "good fidelity"), (float("inf"), "distorted"))
+CORRELATION_TEXT = (
+    "How closely the avatars keep the correlations between numeric variables, measured against the natural "
+    "variability of the data. Close to 100: the avatars' correlations differ from the originals' as much as two "
+    "halves of the original data differ from each other (good retention). Below 100: the avatars' correlations "
+    "drift further than natural variability would suggest. Only numeric variables and linear relationships count."
+)
+CORRELATION_COMPUTATION = (
+    "Mean gap between two correlation matrices: Delta = mean over pairs of 100 x |r1 - r2| / 2. Score = 100 x "
+    "kappa x Delta(originals, holdout) / Delta(originals, avatars), at most 100; kappa = sqrt(N / 2000) above "
+    "2000 rows, else 1."
+)
+# Readings of the signal metrics, which have no target: (lower limit, level, band) from the best down.
+HELLINGER_BANDS = (
+    (95.0, "good", "close to the natural variability of the data"),
+    (80.0, "fair", "some drift beyond natural variability"),
+    (-np.inf, "poor", "strong drift: the distributions are degraded"),
+)
+# The ratio is 100 x natural gap / avatars' gap: 80 means a gap 1.25 times the natural one, 50 twice.
+CORRELATION_BANDS = (
+    (80.0, "good", "correlations kept about as well as natural variability allows"),
+    (50.0, "fair", "correlation gaps up to twice the natural ones"),
+    (-np.inf, "poor", "correlation gaps more than twice the natural ones"),
+)
+# Seed 001's bands, upper limits: below 0.1 almost identical, 0.1 to 0.3 good fidelity, above distorted.
+MULTIVARIATE_BANDS = ((0.1, "good", "almost identical"), (0.3, "good", "good fidelity"), (np.inf, "poor", "distorted"))
+STRENGTH_TIE = 0.005  # a mean change of |correlation| smaller than this is "about as strong"
 KAPPA_ROWS = 2000
+
+
+def score_band(bands, value: float) -> tuple[str, str]:
+    """The (level, band) of a score read against bands listed from the best down by lower limit."""
+    return next((level, band) for limit, level, band in bands if value >= limit)
 
 
 def numeric_values(column: pd.Series) -> np.ndarray:
@@ -100,17 +135,21 @@ def hellinger_mean(
             "reference_distance": reference, "avatar_distance": avatar, "score": float(score),
         })
     value = float(np.mean([row["score"] for row in rows])) if rows else None
+    level, band = score_band(HELLINGER_BANDS, value) if rows else (None, None)
     return MetricResult(
         name="hellinger_mean", label="Hellinger Mean", value=value, goal="maximize",
-        interpretation=HELLINGER_MEAN_TEXT, breakdown={"per_variable": rows},
-        not_applicable=None if rows else "No variable has any value.",
+        interpretation=HELLINGER_MEAN_TEXT, computation=HELLINGER_MEAN_COMPUTATION,
+        breakdown={"per_variable": rows},
+        not_applicable=None if rows else "No variable has any value.", band=band, level=level,
     )
 
 
 def multivariate_hellinger(
     working: pd.DataFrame, avatars: pd.DataFrame, kinds: Mapping[str, Kind], space: MetricSpace | None = None
 ) -> MetricResult:
-    """Multivariate Hellinger distance (seed 001): ``(1/q) sum_j w_j H_j`` over the q axes with variance.
+    """Multivariate Hellinger distance (seed 001, SPEC section 5 revised): ``sum_j w_j H_j`` over the q axes with
+    variance, the weighted mean the seed describes; the seed's formula line, ``(1/q) sum_j w_j H_j``, is kept in
+    the breakdown as ``seed_formula``.
 
     The projection is fitted on WO (missing values at the centroid); WO and WA are
     transformed with it; each axis's two coordinate samples share one grid (same rule
@@ -123,7 +162,7 @@ def multivariate_hellinger(
     if n_axes == 0:
         return MetricResult(
             name="multivariate_hellinger_distance", label="Multivariate Hellinger distance", value=None,
-            goal="minimize", interpretation=MULTIVARIATE_TEXT,
+            goal="minimize", interpretation=MULTIVARIATE_TEXT, computation=MULTIVARIATE_COMPUTATION,
             not_applicable="The originals have no variance: every row is the same.",
         )
     eigenvalues = projection.eigenvalues_[:n_axes]
@@ -135,14 +174,15 @@ def multivariate_hellinger(
         distances[axes] = column_distances(
             space.sorted_axes(axes), SortedColumns.of(projection.transform(avatar_table, axes))
         )
-    value = float(np.sum(weights * distances) / n_axes)
-    band = next(label for limit, label in MULTIVARIATE_BANDS if value < limit)
+    value = float(np.sum(weights * distances))
+    level, band = next((level, band) for limit, level, band in MULTIVARIATE_BANDS if value < limit)
     return MetricResult(
         name="multivariate_hellinger_distance", label="Multivariate Hellinger distance", value=value,
-        goal="minimize", interpretation=MULTIVARIATE_TEXT,
+        goal="minimize", interpretation=MULTIVARIATE_TEXT, computation=MULTIVARIATE_COMPUTATION,
         breakdown={"per_axis": [
             {"axis": j + 1, "weight": float(weights[j]), "distance": float(distances[j])} for j in range(n_axes)
-        ], "band": band},
+        ], "seed_formula": value / n_axes},
+        band=band, level=level,
     )
 
 
@@ -156,6 +196,11 @@ def correlation_difference_ratio(
     ``Delta(A, B)`` is the mean over ``i != j`` of ``100 |A_ij - B_ij| / 2``;
     ``kappa = sqrt(N / 2000)`` when N, the rows of WO, exceeds 2000, else 1; the score
     is 100 when ``Delta(WO, WA) = 0``. Datetime variables are not counted as numeric.
+
+    The breakdown also says which way the avatars move the correlations (the score,
+    an absolute gap, cannot): ``strength_change``, the mean over the defined pairs of
+    ``|WA_ij| - |WO_ij|`` (positive: stronger in the avatars), ``reference_strength_change``
+    the same for HO, and ``largest_change``, the pair whose correlation moves most.
     """
     numeric = [name for name in working.columns if kinds[name] is Kind.NUMERIC]
     n_working = len(working)
@@ -177,14 +222,42 @@ def correlation_difference_ratio(
         )
         return MetricResult(
             name="correlation_difference_ratio", label="Correlation Difference Ratio", value=None, goal="maximize",
-            interpretation=CORRELATION_TEXT, not_applicable=reason,
+            interpretation=CORRELATION_TEXT, computation=CORRELATION_COMPUTATION, not_applicable=reason,
             breakdown={**breakdown, "reference_difference": None, "avatar_difference": None},
         )
-    reference = float(np.mean(100 * np.abs(matrices["original"] - matrices["holdout"])[defined] / 2))
-    avatar = float(np.mean(100 * np.abs(matrices["original"] - matrices["avatars"])[defined] / 2))
+    original, holdout_matrix, avatar_matrix = matrices["original"], matrices["holdout"], matrices["avatars"]
+    reference = float(np.mean(100 * np.abs(original - holdout_matrix)[defined] / 2))
+    avatar = float(np.mean(100 * np.abs(original - avatar_matrix)[defined] / 2))
     value = 100.0 if avatar == 0 else float(min(100.0, 100.0 * kappa * reference / avatar))
+    moved = np.where(defined, np.abs(avatar_matrix - original), -1.0)
+    i, j = np.unravel_index(int(np.argmax(moved)), moved.shape)
+    level, band = score_band(CORRELATION_BANDS, value)
     return MetricResult(
         name="correlation_difference_ratio", label="Correlation Difference Ratio", value=value, goal="maximize",
-        interpretation=CORRELATION_TEXT,
-        breakdown={**breakdown, "reference_difference": reference, "avatar_difference": avatar},
+        interpretation=CORRELATION_TEXT, computation=CORRELATION_COMPUTATION, band=band, level=level,
+        breakdown={
+            **breakdown, "reference_difference": reference, "avatar_difference": avatar,
+            "strength_change": float(np.mean((np.abs(avatar_matrix) - np.abs(original))[defined])),
+            "reference_strength_change": float(np.mean((np.abs(holdout_matrix) - np.abs(original))[defined])),
+            "largest_change": {"variables": [numeric[i], numeric[j]], "original": float(original[i, j]),
+                               "avatars": float(avatar_matrix[i, j])},
+        },
+    )
+
+
+def correlation_direction(result: MetricResult) -> str | None:
+    """Whether the avatars weaken or strengthen the correlations, in one or two plain sentences."""
+    change = result.breakdown.get("strength_change")
+    if change is None:
+        return None
+    reference, largest = result.breakdown["reference_strength_change"], result.breakdown["largest_change"]
+    if abs(change) < STRENGTH_TIE:
+        direction = "The avatars keep the correlations about as strong as in the originals"
+    else:
+        direction = (f"The avatars {'strengthen' if change > 0 else 'weaken'} the correlations: on average a "
+                     f"correlation is {abs(change):.2f} {'stronger' if change > 0 else 'weaker'} (in absolute value)")
+    first, second = largest["variables"]
+    return (
+        f"{direction}, against {reference:+.2f} between two halves of the real data. Largest change: {first} and "
+        f"{second}, {largest['original']:.2f} in the originals, {largest['avatars']:.2f} in the avatars."
     )
