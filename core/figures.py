@@ -303,7 +303,7 @@ def tradeoff_figure(
         [points[i].mean(privacy) for i in shown], [points[i].mean(utility) for i in shown],
         [points[i].setting.label for i in shown],
         [(points[i].low(privacy), points[i].high(privacy)) for i in shown],
-        [(points[i].low(utility), points[i].high(utility)) for i in shown],
+        [(points[i].low(utility), points[i].high(utility)) for i in shown], target,
     )))
     figure = go.Figure()
     methods = (("avatar", "Avatar (k)", ORIGINAL_COLOUR, "circle"),
@@ -365,15 +365,21 @@ def _seed_range(points: list[SweepPoint], metric: str) -> dict[str, object]:
 
 def label_positions(
     xs: list[float], ys: list[float], texts: list[str],
-    x_ranges: list[tuple[float, float]], y_ranges: list[tuple[float, float]],
+    x_ranges: list[tuple[float, float]], y_ranges: list[tuple[float, float]], target: float | None = None,
 ) -> list[str]:
-    """A plotly ``textposition`` per point, chosen greedily so that labels overlap neither each other nor the
-    markers, in an approximate pixel space of the plotting area (the axes span every point's seed range)."""
+    """A plotly ``textposition`` per point, chosen greedily so that labels overlap neither each other, nor the
+    markers, their seed-range bars or the target line, in an approximate pixel space of the plotting area."""
     if not xs:
         return []
     centres = pixel_centres(xs, ys, x_ranges, y_ranges)
+    ranges = pixel_centres([low for low, _ in x_ranges] + [high for _, high in x_ranges],
+                           [high for _, high in y_ranges] + [low for low, _ in y_ranges], x_ranges, y_ranges)
     width, height = PLOT_AREA_PX
-    taken = [(cx - 7, cy - 7, cx + 7, cy + 7) for cx, cy in centres]  # the markers
+    taken = [box for (cx, cy), (left, top), (right, bottom) in zip(centres, ranges, ranges[len(xs):]) for box in (
+        (cx - 7, cy - 7, cx + 7, cy + 7), (left, cy - 2, right, cy + 2), (cx - 2, top, cx + 2, bottom))]
+    if target is not None and min(low for low, _ in x_ranges) <= target <= max(high for _, high in x_ranges):
+        line = pixel_centres([target], [ys[0]], x_ranges, y_ranges)[0][0]
+        taken.append((line - 2, 0.0, line + 2, float(height)))
     chosen = []
     for centre, text in zip(centres, texts):
         size = (len(text) * LABEL_FONT_PX[0], LABEL_FONT_PX[1])

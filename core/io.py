@@ -70,9 +70,10 @@ def read_table(source: str | os.PathLike[str] | BinaryIO, *, file_name: str | No
     if is_whole and (not head or head.isspace()):
         raise InputError(f"{file_name} is empty: choose a file with a header row and at least one data row.")
 
-    if head.startswith(_PARQUET_MAGIC):
+    suffix = Path(file_name).suffix.lower()
+    if head.startswith(_PARQUET_MAGIC) or suffix in {".parquet", ".pq"}:  # by name too: a damaged one says so
         frame = _read_parquet(_bytes_of(content), file_name)
-    elif head.startswith(_EXCEL_MAGIC):
+    elif head.startswith(_EXCEL_MAGIC) or suffix == ".xlsx":
         frame = _read_excel(_bytes_of(content), file_name)
     else:
         frame = _read_csv(content, head, file_name)
@@ -132,7 +133,9 @@ def _read_parquet(data: bytes, file_name: str) -> pd.DataFrame:
     try:
         frame = pd.read_parquet(io.BytesIO(data), engine="pyarrow")
     except (OSError, ValueError, pa.ArrowException) as error:
-        raise InputError(f"{file_name} could not be read as Parquet ({_first_line(error)}).") from None
+        raise InputError(
+            f"{file_name} is not a valid Parquet file ({_first_line(error)}): export it again, or save it as CSV."
+        ) from None
     _check_column_names([str(name) for name in frame.columns], file_name)
     frame.columns = [str(name) for name in frame.columns]
     return frame.reset_index(drop=True)
@@ -167,7 +170,9 @@ def _read_csv(content: bytes | Path, head: bytes, file_name: str) -> pd.DataFram
             str(content) if isinstance(content, Path) else io.BytesIO(content),
             read_options=pa_csv.ReadOptions(encoding=encoding, column_names=header, skip_rows=1),
             parse_options=pa_csv.ParseOptions(delimiter=delimiter, newlines_in_values=True),
-            convert_options=pa_csv.ConvertOptions(decimal_point=decimal_point, strings_can_be_null=True),
+            # true/false stay text, spelt as in the file (Arrow would turn True and true alike into a boolean)
+            convert_options=pa_csv.ConvertOptions(decimal_point=decimal_point, strings_can_be_null=True,
+                                                  true_values=[], false_values=[]),
         )
     except pa.ArrowInvalid as error:
         raise InputError(f"{file_name} could not be read as a table: {_csv_problem(error)}") from None
@@ -368,6 +373,9 @@ def _arrow_converter(column: pd.Series) -> Callable[[pd.Series], pa.Array]:
         )
     if column.dtype == object or pd.api.types.is_string_dtype(column):
         return _text_array
+    if pd.api.types.is_bool_dtype(column):  # True / False as Python and pandas write them (Arrow: true / false)
+        return lambda block: pa.array(block.map({True: "True", False: "False"}).astype(object), type=pa.string(),
+                                      from_pandas=True)
     return lambda block: pa.array(block, from_pandas=True)
 
 

@@ -1,5 +1,7 @@
 """Trade-off: sweep k and epsilon, see utility against privacy for every setting, compare two, take one."""
 
+import time
+
 import streamlit as st
 
 from core import figures
@@ -13,6 +15,7 @@ from dashboard import state
 from dashboard.widgets import plot, run_with_progress
 
 LABELS = {**UTILITY_METRICS, **PRIVACY_METRICS}
+LIVE_REDRAW_S = 2.0
 SPREAD_NOTE = ("Each marker is the mean over the seeds; its bars reach the lowest and the highest value a seed gave. "
                "Filled marker: every seed meets every privacy target. Hollow marker: at least one seed misses one.")
 
@@ -45,16 +48,20 @@ if submitted:
     bar = st.progress(0.0, text=f"0 of {total} runs")
     live = st.empty()
 
+    drawn = [0.0]  # when the live chart was last drawn: redrawn at most every LIVE_REDRAW_S (plotly needs time)
+
     def show(point, seed):
         sweep = st.session_state["sweep_result"]
         if point not in sweep["points"]:
             sweep["points"].append(point)
         sweep["done"] += 1
         bar.progress(sweep["done"] / total, text=f"{sweep['done']} of {total} runs: {point.setting.label}, seed {seed}")
-        with live.container():
-            plot(figures.tradeoff_figure(
-                sweep["points"], "hellinger_mean", "hidden_rate" if k_values else "distance_to_closest", None, LABELS
-            ), key=f"live_{number}_{sweep['done']}")
+        if time.monotonic() - drawn[0] >= LIVE_REDRAW_S:
+            drawn[0] = time.monotonic()
+            with live.container():
+                plot(figures.tradeoff_figure(
+                    sweep["points"], "hellinger_mean", "hidden_rate" if k_values else "distance_to_closest", None,
+                    LABELS), key=f"live_{number}_{sweep['done']}")
 
     try:
         run_sweep(loaded.frame, base[0], base[1], settings, seeds, on_result=show)

@@ -202,9 +202,9 @@ def test_tradeoff_one_marker_per_setting_with_spread_front_target_and_filled_whe
     assert list(by_distance.data[2].customdata) == [3] and by_distance.data[2].marker.symbol == "diamond"
 
 
-def boxes(xs, ys, texts, positions):
+def boxes(xs, ys, texts, positions, x_ranges=None, y_ranges=None):
     """The label boxes :func:`label_positions` reasons with."""
-    centres = pixel_centres(xs, ys, [(x, x) for x in xs], [(y, y) for y in ys])
+    centres = pixel_centres(xs, ys, x_ranges or [(x, x) for x in xs], y_ranges or [(y, y) for y in ys])
     return [label_box(centre, (len(text) * LABEL_FONT_PX[0], LABEL_FONT_PX[1]), position)
             for centre, text, position in zip(centres, texts, positions)]
 
@@ -268,3 +268,12 @@ def test_axes_caption_counts_the_axes_and_says_when_some_are_not_drawn():
     assert "first" not in axes_figure_caption(few)
     many = result_with("multivariate_hellinger_distance", {"per_axis": [{"axis": j} for j in range(40)]})
     assert axes_figure_caption(many).endswith(f"The chart shows the first {MAX_AXES_SHOWN} of them.")
+
+
+def test_labels_keep_off_the_target_line_and_the_seed_bars():
+    xs, ys, texts = [89.7, 93.8, 96.7], [95.7, 91.1, 90.4], ["k = 2", "k = 20", "k = 50"]
+    x_ranges, y_ranges = [(89.5, 89.9), (93.0, 94.6), (96.3, 97.1)], [(95.5, 95.9), (90.5, 91.7), (89.9, 90.7)]
+    positions = label_positions(xs, ys, texts, x_ranges, y_ranges, target=90.0)
+    line = pixel_centres([90.0], [95.7], x_ranges, y_ranges)[0][0]
+    first = boxes(xs, ys, texts, positions, x_ranges, y_ranges)[0]
+    assert not first[0] < line < first[2]  # k = 2's label does not cross the target line just right of it

@@ -161,3 +161,22 @@ def test_a_path_and_its_bytes_read_alike(tmp_path):
     from_upload = read_table(io.BytesIO(content), file_name="t.csv")
     pd.testing.assert_frame_equal(from_path, from_upload)
     assert from_path["nom"].tolist() == ["Hélène", "Jérôme"]
+
+
+@pytest.mark.parametrize("name, content, expected", [
+    ("broken.parquet", bytes(range(256)) * 8, "broken.parquet is not a valid Parquet file"),  # no magic at all
+    ("cut.parquet", b"PAR1" + b"\x00\x01" * 100, "cut.parquet is not a valid Parquet file"),  # magic, no footer
+    ("broken.xlsx", bytes(range(256)) * 8, "broken.xlsx could not be read as an Excel workbook"),
+])
+def test_a_damaged_parquet_or_excel_file_is_named_as_such(tmp_path, name, content, expected):
+    with pytest.raises(InputError, match=expected):
+        read_table(write(tmp_path, name, content))
+
+
+def test_true_and_false_are_written_back_as_they_were_spelt(tmp_path):
+    text = "flag,low,x\nTrue,true,1\nFalse,false,2\nTrue,true,3\n"
+    loaded = read_table(write(tmp_path, "flags.csv", text.encode()))
+    assert loaded["flag"].tolist() == ["True", "False", "True"] and loaded["low"].tolist()[0] == "true"
+    assert csv_bytes(loaded).decode() == text
+    booleans = pd.DataFrame({"b": pd.array([True, None, False], dtype="boolean"), "c": [True, False, True]})
+    assert csv_bytes(booleans).decode() == "b,c\nTrue,True\n,False\nFalse,True\n"  # Parquet's booleans, as pandas

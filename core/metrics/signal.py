@@ -59,15 +59,15 @@ CORRELATION_COMPUTATION = (
 )
 # Readings of the signal metrics, which have no target: (lower limit, level, band) from the best down.
 HELLINGER_BANDS = (
-    (95.0, "good", "close to the natural variability of the data"),
-    (80.0, "fair", "some drift beyond natural variability"),
-    (-np.inf, "poor", "strong drift: the distributions are degraded"),
+    (95.0, "good", "close to natural variability"),
+    (80.0, "fair", "drifts beyond natural variability"),
+    (-np.inf, "poor", "strong drift from the originals"),
 )
 # The ratio is 100 x natural gap / avatars' gap: 80 means a gap 1.25 times the natural one, 50 twice.
 CORRELATION_BANDS = (
-    (80.0, "good", "correlations kept about as well as natural variability allows"),
-    (50.0, "fair", "correlation gaps up to twice the natural ones"),
-    (-np.inf, "poor", "correlation gaps more than twice the natural ones"),
+    (80.0, "good", "close to natural variability"),
+    (50.0, "fair", "gaps up to 2x the natural ones"),
+    (-np.inf, "poor", "gaps over 2x the natural ones"),
 )
 # Seed 001's bands, upper limits: below 0.1 almost identical, 0.1 to 0.3 good fidelity, above distorted.
 MULTIVARIATE_BANDS = ((0.1, "good", "almost identical"), (0.3, "good", "good fidelity"), (np.inf, "poor", "distorted"))
