@@ -21,6 +21,7 @@ AVATAR_COLOUR = "#e07b24"
 HOLDOUT_COLOUR = "#7a7a7a"
 GOOD, FAIR, POOR = "#2e8540", "#d9a21b", "#c0392b"
 FONT = {"family": "Arial, Helvetica, sans-serif", "size": 14}
+TITLE_TOP_PX = 36  # plotly's toolbar is about 30 px high
 MAX_CATEGORIES = 25
 MAX_AXES_SHOWN = 30
 MAX_ANNOTATED_VARIABLES = 8  # correlation values written in the cells up to this many variables
@@ -31,11 +32,13 @@ CLOAKING_MAX_BARS = 40
 
 def _layout(figure: go.Figure, title: str, height: int = 420) -> go.Figure:
     figure.update_layout(
-        title={"text": title, "x": 0.0, "xanchor": "left"},
+        # the title starts below the strip where plotly shows its toolbar on hover, so that it never hides a word
+        title={"text": title, "x": 0.0, "xanchor": "left", "yref": "container", "y": 1 - TITLE_TOP_PX / height,
+               "yanchor": "top"},
         template="plotly_white",
         font=FONT,
         height=height,
-        margin={"l": 10, "r": 10, "t": 70, "b": 10},
+        margin={"l": 10, "r": 10, "t": 95, "b": 10},
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "right", "x": 1.0},
     )
     figure.update_xaxes(automargin=True)

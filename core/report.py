@@ -22,7 +22,8 @@ STYLE = """
 body { font-family: Arial, Helvetica, sans-serif; max-width: 1100px; margin: 2em auto; color: #1f2933; line-height: 1.45; }
 h1 { font-size: 1.8em; } h2 { margin-top: 1.8em; border-bottom: 2px solid #e4e7eb; padding-bottom: .2em; }
 table { border-collapse: collapse; margin: 1em 0; } td, th { border: 1px solid #cbd2d9; padding: .35em .7em; text-align: left; }
-th { background: #f5f7fa; } .pass { color: #2e8540; font-weight: bold; } .fail { color: #c0392b; font-weight: bold; }
+th { background: #f5f7fa; } .pass, .good { color: #2e8540; font-weight: bold; } .fail, .poor { color: #c0392b; font-weight: bold; }
+.fair { color: #a87a00; font-weight: bold; }
 .note { background: #fff8e1; border-left: 4px solid #d9a21b; padding: .6em 1em; } .muted { color: #616e7c; font-size: .9em; }
 """
 
@@ -46,10 +47,10 @@ def build_html_report(run: GenerationRun) -> str:
 
     parts += ["<h2>Utility: how much signal the avatars keep</h2>", _holdout_sentence(run)]
     parts.append(_table(["metric", "value", "reading", "what it means"], [
-        [result.label, _value(result), result.band or "",
+        [result.label, _value(result), f"<span class='{result.level}'>{_text(result.band)}</span>" if result.band else "",
          " ".join(filter(None, (result.not_applicable or result.interpretation, result.computation)))]
         for result in signal.values()
-    ]))
+    ], raw_columns={2}))
     direction = correlation_direction(signal["correlation_difference_ratio"])
     if direction:
         parts.append(f"<p>{_text(direction)}</p>")

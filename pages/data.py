@@ -54,6 +54,8 @@ frame = loaded.frame
 st.subheader(f"{loaded.name}: {len(frame):,} rows, {frame.shape[1]} columns")
 with st.expander("Preview of the first rows", expanded=False):
     st.dataframe(frame.head(100), hide_index=True, column_config=preview_columns(frame))
+    if frame.shape[1] > 8:
+        st.caption(f"{frame.shape[1]} columns: scroll the table sideways to see those on the right.")
 
 st.subheader("Columns")
 st.write(

@@ -18,8 +18,8 @@ st.title("Generate avatars")
 loaded = state.require_table()
 plan, current, chosen, version = state.plan(), state.run(), state.current_settings(), state.run_version()
 n_rows = len(loaded.frame)
-st.caption(f"Table: {loaded.name}, {n_rows:,} rows, {loaded.frame.shape[1] - len(plan.dropped)} columns used. "
-           "The settings shown are those of the current avatars.")
+st.caption(f"Table: {loaded.name}, {n_rows:,} rows, {loaded.frame.shape[1] - len(plan.dropped)} columns used."
+           + (" The settings shown are those of the current avatars." if current is not None else ""))
 
 # The method and the model sit outside the form: each shows its own options at once. Keys carry the run's
 # version, so that the widgets show the current run's settings whichever page made it.
@@ -120,6 +120,8 @@ if current is not None:
     second.metric("Hidden rate", f"{hidden.value:.1f} %" if hidden.value is not None else "n/a (no pairing)",
                   help="Share of people whose own avatar is not the closest one to them.")
     third.metric("Privacy targets met", f"{met} of {applicable}", help=why)
+    if applicable < len(current.evaluation.privacy):
+        st.caption(why)
     columns = st.columns(3)
     columns[0].page_link("pages/utility.py", label="See the utility", icon=":material/insights:")
     columns[1].page_link("pages/privacy.py", label="See the privacy", icon=":material/shield:")

@@ -62,7 +62,7 @@ class Evaluation:
             "Signal",
         ]
         for result in self.signal.values():
-            lines.append(f"  {result.label:<34}{_formatted(result):>10}")
+            lines.append(f"  {result.label:<34}{_formatted(result):>10}  {result.band or ''}".rstrip())
         lines.append(f"Privacy{'':<29}{'value':>10}  {'target':<12}")
         for result in self.privacy.values():
             verdict = "" if result.passed is None else ("pass" if result.passed else "FAIL")
