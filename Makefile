@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench browser demo-data clean
+.PHONY: run test test-fast bench browser demo-data clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -15,7 +15,13 @@ run: $(STAMP)
 	$(BIN)/python -m streamlit run app.py $(ARGS)
 
 test: $(STAMP) browser
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest
+
+# The inner loop: the layers, then every test but the browser's and the slow statistical ones.
+test-fast: $(STAMP)
+	$(BIN)/lint-imports
+	$(BIN)/python -m pytest -m "not browser and not slow" -q
 
 # Debian's chromium for the browser tests (Playwright drives it; no browser is downloaded).
 browser:

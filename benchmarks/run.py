@@ -31,12 +31,12 @@ import pyarrow.csv as pa_csv
 from scipy.spatial import cKDTree
 
 from benchmarks.tables import benchmark_csv, clinical_csv
-from core.io import read_table
+from core.engine.io import read_table
 from core.metrics.evaluation import evaluate_avatarization
-from core.pipeline import Avatarizer
-from core.run import ColumnPlan, Settings, build_avatarizer
-from core.schema import drop_columns
-from core.sweep import run_sweep, sweep_settings
+from core.engine.pipeline import Avatarizer
+from core.workflows.run import ColumnPlan, Settings, build_avatarizer
+from core.engine.schema import drop_columns
+from core.workflows.sweep import run_sweep, sweep_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 PEER_MAX_ROWS = 100_000

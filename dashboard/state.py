@@ -14,10 +14,10 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from core.io import read_table
-from core.plan import plan_from_table, plan_table
-from core.run import ColumnPlan, GenerationRun, Settings, data_fingerprint
-from core.schema import ColumnProfile, apply_kinds, profile_columns, resolve_kinds
+from core.engine.io import read_table
+from dashboard.plan import plan_from_table, plan_table
+from core.workflows.run import ColumnPlan, GenerationRun, Settings, data_fingerprint
+from core.engine.schema import ColumnProfile, apply_kinds, profile_columns, resolve_kinds
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
 DEMO_TABLES = {"Hospital stays (demo, 2 000 invented patients)": ASSETS / "demo_clinical.csv"}

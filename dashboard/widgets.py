@@ -8,9 +8,9 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import InputError
-from core.holdout import HOLDOUT_MIN_ROWS
+from core.engine.split import HOLDOUT_MIN_ROWS
 from core.metrics.result import MetricResult
-from core.run import GenerationRun
+from core.workflows.run import GenerationRun
 
 
 def metric_value(result: MetricResult, unit: str = "") -> str:

@@ -3,8 +3,8 @@
 import streamlit as st
 
 from core.errors import InputError
-from core.plan import KIND_LABELS, ROLES, code_like_columns, plan_from_table, with_kind
-from core.schema import apply_kinds, column_warning_lines, resolve_kinds
+from dashboard.plan import KIND_LABELS, ROLES, code_like_columns, plan_from_table, with_kind
+from core.engine.schema import apply_kinds, column_warning_lines, resolve_kinds
 from dashboard import state
 from dashboard.widgets import preview_columns
 

@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from core import figures
-from core.advice import privacy_advice
+from core.presentation import figures
+from core.workflows.advice import privacy_advice
 from dashboard import state
 from dashboard.widgets import metric_value, plot, targets_met
 

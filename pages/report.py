@@ -4,9 +4,9 @@ import json
 
 import streamlit as st
 
-from core.io import csv_bytes
-from core.report import build_html_report
-from core.run import run_metrics
+from core.engine.io import csv_bytes
+from core.presentation.report import build_html_report
+from core.workflows.run import run_metrics
 from dashboard import state
 from dashboard.widgets import targets_met
 

@@ -2,9 +2,9 @@
 
 import streamlit as st
 
-from core import figures
+from core.presentation import figures
 from core.metrics.signal import correlation_direction
-from core.schema import Kind
+from core.engine.schema import Kind
 from dashboard import state
 from dashboard.widgets import holdout_note, metric_value, plot, signal_badge
 

@@ -1,6 +1,6 @@
 import pytest
 
-from core.advice import privacy_advice
+from core.workflows.advice import privacy_advice
 from core.metrics.evaluation import Evaluation
 from core.metrics.privacy import TARGETS
 from core.metrics.result import MetricResult

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-import core.run
+import core.workflows.run
 from tests.conftest import mixed_table
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -17,15 +17,15 @@ PAGES = [
 
 @pytest.fixture
 def generations(monkeypatch):
-    """Counts the calls of core.run.generate made by the pages."""
+    """Counts the calls of core.workflows.run.generate made by the pages."""
     calls = []
-    original = core.run.generate
+    original = core.workflows.run.generate
 
     def counting(*arguments, **keywords):
         calls.append(keywords.get("table_name"))
         return original(*arguments, **keywords)
 
-    monkeypatch.setattr(core.run, "generate", counting)
+    monkeypatch.setattr(core.workflows.run, "generate", counting)
     return calls
 
 

@@ -18,6 +18,7 @@ import pytest
 
 from tests.conftest import mixed_table
 
+pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM_FLAGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",

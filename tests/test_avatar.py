@@ -2,9 +2,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from core import avatar
-from core.avatar import avatarize_rows, combine_neighbours, neighbour_weights, neighbours_excluding_self
-from core.encoding import EncodedTable
+from core.engine import avatar
+from core.engine.avatar import avatarize_rows, combine_neighbours, neighbour_weights, neighbours_excluding_self
+from core.engine.encoding import EncodedTable
 
 
 def test_neighbours_exclude_self_and_are_sorted():

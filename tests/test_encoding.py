@@ -1,8 +1,8 @@
 import numpy as np
 import pandas as pd
 
-from core.encoding import TableCodec, code_dtype
-from core.schema import Kind, apply_kinds, resolve_kinds
+from core.engine.encoding import TableCodec, code_dtype
+from core.engine.schema import Kind, apply_kinds, resolve_kinds
 
 
 def codec_for(frame, overrides=None):

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from core.errors import InputError
-from core.fast_dp import FastDPSynthesizer, component_shares, repair_positive_definite
+from core.engine.fast_dp import FastDPSynthesizer, component_shares, repair_positive_definite
 
 LAPLACE_STD = np.sqrt(2.0)  # standard deviation of Laplace(0, 1)
 

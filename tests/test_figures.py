@@ -2,7 +2,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from core.figures import (
+from core.presentation.figures import (
     CELL_FONT_SIZE,
     FAIR,
     GOOD,
@@ -27,8 +27,8 @@ from core.figures import (
     tradeoff_figure,
 )
 from core.metrics.result import MetricResult
-from core.run import LatentView
-from core.sweep import SweepPoint, SweepSetting
+from core.workflows.run import LatentView
+from core.workflows.sweep import SweepPoint, SweepSetting
 
 
 def bars(figure):

@@ -2,9 +2,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from core.encoding import TableCodec
-from core.imputation import add_missing_indicators, impute, most_frequent, restore_missing
-from core.schema import apply_kinds, resolve_kinds
+from core.engine.encoding import TableCodec
+from core.engine.imputation import add_missing_indicators, impute, most_frequent, restore_missing
+from core.engine.schema import apply_kinds, resolve_kinds
 
 
 def encode(frame):

@@ -4,9 +4,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import core.io as core_io
+import core.engine.io as core_io
 from core.errors import InputError
-from core.io import csv_bytes, read_table, write_csv
+from core.engine.io import csv_bytes, read_table, write_csv
 
 
 def write(tmp_path, name, data: bytes):

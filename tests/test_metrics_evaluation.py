@@ -6,9 +6,9 @@ import pandas as pd
 import pytest
 
 from core.errors import InputError
-from core.io import read_table
+from core.engine.io import read_table
 from core.metrics.evaluation import evaluate, evaluate_avatarization
-from core.pipeline import Avatarizer
+from core.engine.pipeline import Avatarizer
 from tests.conftest import mixed_table
 
 SIGNAL_KEYS = {

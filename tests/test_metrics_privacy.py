@@ -11,8 +11,8 @@ from scipy.spatial.distance import cdist
 from core.metrics import privacy
 from core.metrics.evaluation import evaluate
 from core.metrics.privacy import PrivacyReference, count_closer_avatars, privacy_metrics
-from core.pipeline import Avatarizer
-from core.schema import apply_kinds, resolve_kinds
+from core.engine.pipeline import Avatarizer
+from core.engine.schema import apply_kinds, resolve_kinds
 from tests.conftest import mixed_table
 
 

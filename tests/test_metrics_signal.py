@@ -25,7 +25,7 @@ from core.metrics.signal import (
     multivariate_hellinger,
     score_band,
 )
-from core.schema import Kind, apply_kinds, resolve_kinds
+from core.engine.schema import Kind, apply_kinds, resolve_kinds
 
 
 def typed(*frames):

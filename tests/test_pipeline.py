@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.avatar import neighbours_excluding_self
+from core.engine.avatar import neighbours_excluding_self
 from core.errors import InputError
-from core.io import csv_bytes
-from core.pipeline import Avatarizer
+from core.engine.io import csv_bytes
+from core.engine.pipeline import Avatarizer
 from tests.conftest import mixed_table
 
 
@@ -281,7 +281,7 @@ def mixed_distortion(original: pd.DataFrame, avatars: pd.DataFrame) -> float:
 
 @pytest.fixture(scope="module")
 def aids(shared_dir):
-    from core.io import read_table
+    from core.engine.io import read_table
 
     return read_table(shared_dir / "reference" / "aids" / "original.csv").drop(columns=["pidnum"])
 

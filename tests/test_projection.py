@@ -3,10 +3,10 @@ import pandas as pd
 import prince
 import pytest
 
-from core.encoding import TableCodec
+from core.engine.encoding import TableCodec
 from core.errors import InputError
-from core.projection import Projection, draw_categories
-from core.schema import apply_kinds, resolve_kinds
+from core.engine.projection import Projection, draw_categories
+from core.engine.schema import apply_kinds, resolve_kinds
 from tests.conftest import mixed_table
 
 

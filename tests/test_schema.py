@@ -3,7 +3,7 @@ import pandas as pd
 import pytest
 
 from core.errors import InputError
-from core.schema import (
+from core.engine.schema import (
     Kind,
     WarningKind,
     apply_kinds,

@@ -5,9 +5,9 @@ import pytest
 
 from core.errors import InputError
 from core.metrics.evaluation import evaluate_avatarization
-from core.pipeline import Avatarizer
-from core.run import ColumnPlan, Settings
-from core.sweep import SweepPoint, SweepSetting, advice, pareto_front, run_sweep, sweep_settings, sweep_table
+from core.engine.pipeline import Avatarizer
+from core.workflows.run import ColumnPlan, Settings
+from core.workflows.sweep import SweepPoint, SweepSetting, advice, pareto_front, run_sweep, sweep_settings, sweep_table
 from tests.conftest import mixed_table
 
 

@@ -26,7 +26,7 @@ from core.metrics.privacy import NOT_PAIRED, PrivacyReference, privacy_metrics
 from core.metrics.result import MetricResult
 from core.metrics.signal import correlation_difference_ratio, hellinger_mean, multivariate_hellinger
 from core.metrics.space import MetricSpaces
-from core.schema import Kind, apply_kinds, resolve_kinds
+from core.engine.schema import Kind, apply_kinds, resolve_kinds
 from core.validation import check_seed, check_whole_number
 
 DEFAULT_NCP = 5
@@ -250,7 +250,7 @@ def _typed_like(frame: pd.DataFrame, kinds: Mapping[str, Kind], what: str) -> pd
 
 
 def evaluate_avatarization(avatarizer: Any, spaces: MetricSpaces | None = None) -> Evaluation:
-    """Every metric of a fitted :class:`~core.pipeline.Avatarizer`: a real holdout when it set one aside.
+    """Every metric of a fitted :class:`~core.engine.pipeline.Avatarizer`: a real holdout when it set one aside.
 
     The approximate holdout, when needed, is drawn from a generator seeded by the run's
     seed, apart from the one that made the avatars, so that every run with that seed

@@ -30,7 +30,7 @@ import pandas as pd
 from scipy.spatial import cKDTree
 
 from core.metrics.result import MetricResult, with_target
-from core.schema import Kind
+from core.engine.schema import Kind
 
 LOCAL_CLOAKING_BUDGET = 2**24
 LOCAL_CLOAKING_MIN_CAP = 16

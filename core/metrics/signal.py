@@ -1,7 +1,7 @@
 """Signal metrics against a holdout (SPEC section 5; seeds 002, 001, 003).
 
 WO is the working half of the originals (the one avatarized), HO the holdout half,
-WA the avatars of WO. Typed frames come in (see :func:`core.schema.apply_kinds`).
+WA the avatars of WO. Typed frames come in (see :func:`core.engine.schema.apply_kinds`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from core.metrics.binning import (
 )
 from core.metrics.result import MetricResult
 from core.metrics.space import AXIS_BLOCK_VALUES, MetricSpace
-from core.schema import Kind
+from core.engine.schema import Kind
 
 HELLINGER_MEAN_TEXT = (
     "The closer to 100, the more the avatars preserve the natural variability of the data. Close to 100: the "

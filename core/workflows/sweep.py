@@ -1,6 +1,6 @@
 """The privacy/utility trade-off: many settings, several seeds each, every metric, and advice.
 
-For each seed, one :class:`~core.pipeline.Avatarizer` prepares the data once (typing,
+For each seed, one :class:`~core.engine.pipeline.Avatarizer` prepares the data once (typing,
 holdout split, imputation, projection) and fits every setting from there, the
 neighbour search done once at the largest ``k``; each run is scored against the same
 halves with the projections fitted once (:class:`~core.metrics.space.MetricSpaces`).
@@ -20,8 +20,8 @@ from core.errors import InputError
 from core.metrics.evaluation import Evaluation, evaluate_avatarization
 from core.metrics.privacy import TARGETS
 from core.metrics.space import MetricSpaces
-from core.run import ColumnPlan, Settings, build_avatarizer
-from core.schema import drop_columns
+from core.workflows.run import ColumnPlan, Settings, build_avatarizer
+from core.engine.schema import drop_columns
 from core.validation import check_whole_number
 
 UTILITY_METRICS = {

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from core.encoding import EncodedTable, code_dtype
+from core.engine.encoding import EncodedTable, code_dtype
 from core.errors import InputError
 
 _ROW_CHUNK = 8_192

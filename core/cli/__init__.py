@@ -16,14 +16,14 @@ from pathlib import Path
 from typing import NoReturn
 
 from core.errors import InputError
-from core.fast_dp import MECHANISMS
-from core.imputation import IMPUTATION_METHODS
-from core.io import read_table, write_csv, write_json, write_text
+from core.engine.fast_dp import MECHANISMS
+from core.engine.imputation import IMPUTATION_METHODS
+from core.engine.io import read_table, write_csv, write_json, write_text
 from core.metrics.evaluation import evaluate, evaluate_avatarization
-from core.pipeline import EXCLUSION_STRATEGIES
-from core.run import ColumnPlan, GenerationRun, Settings, build_avatarizer, data_fingerprint, latent_view, run_metrics
-from core.schema import column_warning_lines, drop_columns, profile_columns, resolve_kinds
-from core.sweep import SweepPoint, advice, run_sweep, sweep_settings, sweep_table
+from core.engine.pipeline import EXCLUSION_STRATEGIES
+from core.workflows.run import ColumnPlan, GenerationRun, Settings, build_avatarizer, data_fingerprint, latent_view, run_metrics
+from core.engine.schema import column_warning_lines, drop_columns, profile_columns, resolve_kinds
+from core.workflows.sweep import SweepPoint, advice, run_sweep, sweep_settings, sweep_table
 
 EXIT_INPUT_ERROR = 2
 
@@ -191,7 +191,7 @@ def _avatarize(arguments: argparse.Namespace) -> int:
     if metrics_path:
         write_json(run_metrics(run), metrics_path)
     if report_path:
-        from core.report import build_html_report  # here: plotly's import costs every other command 7 MB
+        from core.presentation.report import build_html_report  # here: plotly's import costs every other command 7 MB
 
         write_text(build_html_report(run), report_path)
     if run is not None:

@@ -21,8 +21,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.spatial import cKDTree
 
-from core.encoding import EncodedTable
-from core.projection import Projection
+from core.engine.encoding import EncodedTable
+from core.engine.projection import Projection
 
 IMPUTATION_METHODS = ("fast_knn", "knn", "mode", "median", "mean")
 N_NEIGHBOURS = 5

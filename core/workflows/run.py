@@ -15,11 +15,11 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-from core.encoding import TableCodec
+from core.engine.encoding import TableCodec
 from core.metrics.evaluation import Evaluation, evaluate_avatarization
-from core.pipeline import Avatarizer
-from core.projection import Projection
-from core.schema import drop_columns
+from core.engine.pipeline import Avatarizer
+from core.engine.projection import Projection
+from core.engine.schema import drop_columns
 
 LATENT_AXES = 10
 LATENT_POINTS = 3_000

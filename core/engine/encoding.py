@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from core.schema import Kind
+from core.engine.schema import Kind
 
 MAX_DECIMALS = 6
 _DECIMALS_SAMPLE = 20_000
@@ -67,7 +67,7 @@ class TableCodec:
 
     Parameters
     ----------
-    kinds : mapping of column name to :class:`~core.schema.Kind`.
+    kinds : mapping of column name to :class:`~core.engine.schema.Kind`.
 
     Attributes
     ----------

@@ -13,8 +13,8 @@ from plotly.subplots import make_subplots
 
 from core.metrics.result import MetricResult
 from core.metrics.signal import HELLINGER_BANDS, score_band
-from core.run import LatentView
-from core.sweep import SweepPoint, pareto_front
+from core.workflows.run import LatentView
+from core.workflows.sweep import SweepPoint, pareto_front
 
 ORIGINAL_COLOUR = "#3b6ea5"
 AVATAR_COLOUR = "#e07b24"
@@ -296,7 +296,7 @@ def tradeoff_figure(
     """Utility against privacy, one point per setting (mean over seeds; bars: the lowest to the highest seed),
     with the Pareto front.
 
-    ``points`` are :class:`~core.sweep.SweepPoint`; those without a value for either metric are left out. One trace
+    ``points`` are :class:`~core.workflows.sweep.SweepPoint`; those without a value for either metric are left out. One trace
     per method and verdict: filled markers when every seed meets every privacy target, hollow ones ("a target
     missed") otherwise. Labels are placed beside their markers where they overlap no other label or marker
     (:func:`label_positions`). The ``customdata`` of each marker is the point's position in ``points``.

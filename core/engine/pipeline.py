@@ -20,16 +20,16 @@ import numpy as np
 import pandas as pd
 from scipy.spatial import cKDTree
 
-from core.avatar import avatarize_rows, neighbours_excluding_self
-from core.encoding import EncodedTable, TableCodec
+from core.engine.avatar import avatarize_rows, neighbours_excluding_self
+from core.engine.encoding import EncodedTable, TableCodec
 from core.errors import InputError
-from core.fast_dp import FastDPSynthesizer
-from core.holdout import HOLDOUT_MIN_ROWS, split_holdout
-from core.imputation import IMPUTATION_METHODS, add_missing_indicators, impute, restore_missing
-from core.io import release_freed_memory
-from core.projection import Projection
-from core.reduction import CategoricalReduction
-from core.schema import ColumnProfile, apply_kinds, profile_columns, resolve_kinds
+from core.engine.fast_dp import FastDPSynthesizer
+from core.engine.split import HOLDOUT_MIN_ROWS, split_holdout
+from core.engine.imputation import IMPUTATION_METHODS, add_missing_indicators, impute, restore_missing
+from core.engine.io import release_freed_memory
+from core.engine.projection import Projection
+from core.engine.reduction import CategoricalReduction
+from core.engine.schema import ColumnProfile, apply_kinds, profile_columns, resolve_kinds
 from core.validation import check_choice, check_seed, check_whole_number
 
 DEFAULT_NCP = 5
@@ -54,16 +54,16 @@ class Avatarizer:
         Smaller keeps more signal, larger protects more.
     fast_dp_epsilon : float, optional
         AvatarFastDP: privacy budget, > 0. Smaller protects more. Uses DP mechanisms,
-        not end-to-end DP (see :mod:`core.fast_dp`).
+        not end-to-end DP (see :mod:`core.engine.fast_dp`).
     mechanism, gmm_n_components, histogram_n_bins, bounds_percentile :
-        AvatarFastDP options (see :class:`~core.fast_dp.FastDPSynthesizer`).
+        AvatarFastDP options (see :class:`~core.engine.fast_dp.FastDPSynthesizer`).
     ncp : int, optional
         Latent dimensions used for the neighbour search and the DP model; default
         ``min(5, number of scaled columns)``.
     imputation : {"fast_knn", "knn", "mode", "median", "mean"}
-        Temporary imputation of missing values (see :mod:`core.imputation`).
+        Temporary imputation of missing values (see :mod:`core.engine.imputation`).
     use_categorical_reduction : bool
-        Embed many-modality categoricals in a few numeric dimensions (see :mod:`core.reduction`).
+        Embed many-modality categoricals in a few numeric dimensions (see :mod:`core.engine.reduction`).
     exclude_variable_names : sequence of column names
         Variables set aside during synthesis and re-attached afterwards.
     exclude_replacement_strategy : {"coordinate_similarity", "row_order"}
@@ -74,7 +74,7 @@ class Avatarizer:
     column_kinds : mapping of column name to "numeric", "categorical" or "datetime", optional
         Overrides of the detected kinds.
     column_weights : mapping of column name to a positive weight, optional
-        Importance of each variable in the projection (see :class:`~core.projection.Projection`).
+        Importance of each variable in the projection (see :class:`~core.engine.projection.Projection`).
     holdout : bool
         Set a random half aside before synthesis when the table has at least
         ``holdout_min_rows`` rows (SPEC section 5). Off: every row is avatarized.
@@ -101,7 +101,7 @@ class Avatarizer:
         (after categorical reduction when it is on). None after a ``low_memory`` fit.
     projection_, coordinates_ : the fitted projection and WO's first ``ncp_`` latent coordinates
         (None after a ``low_memory`` fit).
-    synthesizer_ : the fitted :class:`~core.fast_dp.FastDPSynthesizer` (AvatarFastDP).
+    synthesizer_ : the fitted :class:`~core.engine.fast_dp.FastDPSynthesizer` (AvatarFastDP).
     ncp_, seed_ : the values used.
     timings_s_ : seconds per step.
     """

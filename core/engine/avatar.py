@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.spatial import cKDTree
 
-from core.encoding import EncodedTable
+from core.engine.encoding import EncodedTable
 
 SYNTHESIS_ROWS = 2**14  # rows searched, weighted and combined at a time: memory stays that of a chunk
 NEIGHBOUR_LEAF_SIZE = 32

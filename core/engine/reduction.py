@@ -23,8 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.spatial import cKDTree
 
-from core.encoding import EncodedTable, code_dtype
-from core.projection import Projection
+from core.engine.encoding import EncodedTable, code_dtype
+from core.engine.projection import Projection
 
 N_DIMENSIONS = 3
 CONTEXT_AXES = 10

@@ -12,11 +12,11 @@ import html
 
 import plotly.io as pio
 
-from core import figures
-from core.advice import privacy_advice
+from core.presentation import figures
+from core.workflows.advice import privacy_advice
 from core.metrics.result import MetricResult
 from core.metrics.signal import correlation_direction
-from core.run import GenerationRun
+from core.workflows.run import GenerationRun
 
 STYLE = """
 body { font-family: Arial, Helvetica, sans-serif; max-width: 1100px; margin: 2em auto; color: #1f2933; line-height: 1.45; }

@@ -1,0 +1,1 @@
+"""How results are shown: value formats, plotly figures, the HTML report, the command line's summary."""

@@ -1,0 +1,1 @@
+"""What the application does with the engine and the metrics: a run, a sweep, advice. No Streamlit, no plotly."""
