@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from core.workflows.run import ColumnPlan
 from core.engine.schema import ColumnProfile, WarningKind
+from core.workflows.run import ColumnPlan
 
 ROLES = {"synthesize": "synthesize", "exclude": "set aside, re-attach", "drop": "drop"}
 KIND_LABELS = ("numeric", "categorical", "datetime")

@@ -15,9 +15,9 @@ import pandas as pd
 import streamlit as st
 
 from core.engine.io import read_table
-from dashboard.plan import plan_from_table, plan_table
-from core.workflows.run import ColumnPlan, GenerationRun, Settings, data_fingerprint
 from core.engine.schema import ColumnProfile, apply_kinds, profile_columns, resolve_kinds
+from core.workflows.run import ColumnPlan, GenerationRun, Settings, data_fingerprint
+from dashboard.plan import plan_from_table, plan_table
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
 DEMO_TABLES = {"Hospital stays (demo, 2 000 invented patients)": ASSETS / "demo_clinical.csv"}

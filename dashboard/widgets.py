@@ -7,19 +7,10 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
-from core.errors import InputError
 from core.engine.split import HOLDOUT_MIN_ROWS
+from core.errors import InputError
 from core.metrics.result import MetricResult
 from core.workflows.run import GenerationRun
-
-
-def metric_value(result: MetricResult, unit: str = "") -> str:
-    """A metric's value as shown on a card: 3 decimals below 1, 1 above; "at least" when censored."""
-    if result.value is None:
-        return "n/a"
-    prefix = "≥ " if result.breakdown.get("at_least") else ""
-    number = f"{result.value:.3f}" if abs(result.value) < 1 else f"{result.value:.1f}"
-    return f"{prefix}{number}{unit}"
 
 
 def holdout_note(run: GenerationRun) -> str:

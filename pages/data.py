@@ -2,10 +2,10 @@
 
 import streamlit as st
 
-from core.errors import InputError
-from dashboard.plan import KIND_LABELS, ROLES, code_like_columns, plan_from_table, with_kind
 from core.engine.schema import apply_kinds, column_warning_lines, resolve_kinds
+from core.errors import InputError
 from dashboard import state
+from dashboard.plan import KIND_LABELS, ROLES, code_like_columns, plan_from_table, with_kind
 from dashboard.widgets import preview_columns
 
 UPLOAD = "Upload a file"

@@ -4,10 +4,10 @@ from dataclasses import replace
 
 import streamlit as st
 
-from core.workflows.advice import EPSILON_STEPS
 from core.engine.fast_dp import MECHANISMS
-from core.engine.split import HOLDOUT_MIN_ROWS
 from core.engine.imputation import IMPUTATION_METHODS
+from core.engine.split import HOLDOUT_MIN_ROWS
+from core.workflows.advice import EPSILON_STEPS
 from core.workflows.run import Settings, generate
 from dashboard import state
 from dashboard.widgets import IMPUTATION_LABELS, MECHANISM_LABELS, holdout_plan, run_with_progress, targets_met

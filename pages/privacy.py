@@ -2,12 +2,12 @@
 
 import streamlit as st
 
+from core.metrics.registry import DEFINITIONS
 from core.presentation import figures
+from core.presentation.format import metric_text
 from core.workflows.advice import privacy_advice
 from dashboard import state
-from dashboard.widgets import metric_value, plot, targets_met
-
-UNITS = {"hidden_rate": " %", "row_direct_match_protection": " %", "column_direct_match_protection": " %"}
+from dashboard.widgets import plot, targets_met
 
 st.title("Privacy")
 run = state.require_run()
@@ -21,7 +21,7 @@ cards = list(privacy.values())
 for row in range(0, len(cards), 3):
     for column, result in zip(st.columns(3), cards[row: row + 3]):
         with column.container(border=True):
-            st.metric(result.label, metric_value(result, UNITS.get(result.name, "")))
+            st.metric(result.label, metric_text(result, DEFINITIONS[result.name].unit))
             if result.passed is None:
                 st.badge("not applicable", color="gray")
             elif result.passed:

@@ -4,13 +4,21 @@ import time
 
 import streamlit as st
 
+from core.engine.fast_dp import MECHANISMS
+from core.errors import InputError
+from core.metrics.registry import TARGETS
 from core.presentation import figures
 from core.workflows.advice import EPSILON_STEPS, K_STEPS
-from core.errors import InputError
-from core.engine.fast_dp import MECHANISMS
-from core.metrics.privacy import TARGETS
 from core.workflows.run import generate, replace_method
-from core.workflows.sweep import PRIVACY_METRICS, UTILITY_METRICS, advice, comparison_table, run_sweep, sweep_rows, sweep_settings
+from core.workflows.sweep import (
+    PRIVACY_METRICS,
+    UTILITY_METRICS,
+    advice,
+    comparison_table,
+    run_sweep,
+    sweep_rows,
+    sweep_settings,
+)
 from dashboard import state
 from dashboard.widgets import plot, run_with_progress
 

@@ -2,11 +2,13 @@
 
 import streamlit as st
 
-from core.presentation import figures
-from core.metrics.signal import correlation_direction
 from core.engine.schema import Kind
+from core.metrics.correlation_difference_ratio import correlation_direction
+from core.metrics.registry import DEFINITIONS
+from core.presentation import figures
+from core.presentation.format import metric_text
 from dashboard import state
-from dashboard.widgets import holdout_note, metric_value, plot, signal_badge
+from dashboard.widgets import holdout_note, plot, signal_badge
 
 st.title("Utility")
 run = state.require_run()
@@ -17,9 +19,9 @@ hellinger, correlation, multivariate = (
 st.write(holdout_note(run))
 
 columns = st.columns(3)
-for column, result, unit in zip(columns, (hellinger, correlation, multivariate), (" / 100", " / 100", "")):
+for column, result in zip(columns, (hellinger, correlation, multivariate)):
     with column.container(border=True):
-        st.metric(result.label, metric_value(result, unit))
+        st.metric(result.label, metric_text(result, DEFINITIONS[result.name].unit))
         signal_badge(result)
         if result is correlation and result.value is not None:
             st.write(correlation_direction(result))
@@ -84,7 +86,7 @@ def latent_section() -> None:
 latent_section()
 
 st.header("Distance on each axis")
-st.write(f"{multivariate.label}: **{metric_value(multivariate)}** ({multivariate.band or 'n/a'}). Below 0.1: almost "
+st.write(f"{multivariate.label}: **{metric_text(multivariate)}** ({multivariate.band or 'n/a'}). Below 0.1: almost "
          "identical; 0.1 to 0.3: good fidelity; above 0.3: distorted.")
 if multivariate.value is not None:
     plot(figures.multivariate_axes_figure(multivariate), key="axes")

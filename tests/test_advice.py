@@ -2,7 +2,7 @@ import pytest
 
 from core.workflows.advice import privacy_advice
 from core.metrics.evaluation import Evaluation
-from core.metrics.privacy import TARGETS
+from core.metrics.registry import TARGETS
 from core.metrics.result import MetricResult
 
 

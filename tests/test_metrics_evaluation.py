@@ -132,7 +132,7 @@ def test_our_hidden_rate_is_within_3_points_of_the_commercial_engine(aids):
 
 
 def test_json_says_when_the_local_cloaking_is_a_lower_bound(monkeypatch):
-    from core.metrics import privacy
+    from core.metrics import local_cloaking as privacy
 
     monkeypatch.setattr(privacy, "EXACT_COUNT_PAIRS", 0)  # counts by growing k-NN queries, stopped at a cap of 2
     monkeypatch.setattr(privacy, "LOCAL_CLOAKING_MIN_CAP", 2)

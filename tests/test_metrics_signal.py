@@ -16,15 +16,11 @@ from core.metrics.binning import (
     pooled_skewness,
     skewness,
 )
-from core.metrics.signal import (
-    CORRELATION_BANDS,
-    HELLINGER_BANDS,
-    correlation_difference_ratio,
-    correlation_direction,
-    hellinger_mean,
-    multivariate_hellinger,
-    score_band,
-)
+from core.metrics import correlation_difference_ratio as correlation_module
+from core.metrics import hellinger_mean as hellinger_module
+from core.metrics.correlation_difference_ratio import correlation_difference_ratio, correlation_direction
+from core.metrics.hellinger_mean import hellinger_mean
+from core.metrics.multivariate_hellinger import multivariate_hellinger
 from core.engine.schema import Kind, apply_kinds, resolve_kinds
 
 
@@ -293,7 +289,7 @@ def test_cdr_says_whether_the_avatars_strengthen_or_weaken_the_correlations():
 
 
 def test_signal_bands_read_a_score_from_the_best_down():
-    assert [score_band(HELLINGER_BANDS, v)[0] for v in (100, 95, 94.9, 80, 79.9, 0)] == [
+    assert [hellinger_module.DEFINITION.band(v)[0] for v in (100, 95, 94.9, 80, 79.9, 0)] == [
         "good", "good", "fair", "fair", "poor", "poor"]
     # a Correlation Difference Ratio of 50 is an avatars' gap twice the natural one
-    assert [score_band(CORRELATION_BANDS, v)[0] for v in (100, 80, 50, 49.9)] == ["good", "good", "fair", "poor"]
+    assert [correlation_module.DEFINITION.band(v)[0] for v in (100, 80, 50, 49.9)] == ["good", "good", "fair", "poor"]

@@ -131,7 +131,7 @@ def test_table_and_bad_requests(points):
 
 
 def test_a_local_cloaking_that_is_only_a_lower_bound_says_so(monkeypatch):
-    from core.metrics import privacy
+    from core.metrics import local_cloaking as privacy
 
     monkeypatch.setattr(privacy, "EXACT_COUNT_PAIRS", 0)  # counts by growing k-NN queries, stopped at a cap of 2
     monkeypatch.setattr(privacy, "LOCAL_CLOAKING_MIN_CAP", 2)

@@ -15,14 +15,23 @@ from dataclasses import replace
 from pathlib import Path
 from typing import NoReturn
 
-from core.errors import InputError
 from core.engine.fast_dp import MECHANISMS
 from core.engine.imputation import IMPUTATION_METHODS
 from core.engine.io import read_table, write_csv, write_json, write_text
-from core.metrics.evaluation import evaluate, evaluate_avatarization
 from core.engine.pipeline import EXCLUSION_STRATEGIES
-from core.workflows.run import ColumnPlan, GenerationRun, Settings, build_avatarizer, data_fingerprint, latent_view, run_metrics
 from core.engine.schema import column_warning_lines, drop_columns, profile_columns, resolve_kinds
+from core.errors import InputError
+from core.metrics.evaluation import evaluate, evaluate_avatarization
+from core.presentation.summary import summary_lines
+from core.workflows.run import (
+    ColumnPlan,
+    GenerationRun,
+    Settings,
+    build_avatarizer,
+    data_fingerprint,
+    latent_view,
+    run_metrics,
+)
 from core.workflows.sweep import SweepPoint, advice, run_sweep, sweep_settings, sweep_table
 
 EXIT_INPUT_ERROR = 2
@@ -195,7 +204,7 @@ def _avatarize(arguments: argparse.Namespace) -> int:
 
         write_text(build_html_report(run), report_path)
     if run is not None:
-        print("\n".join(run.evaluation.summary_lines()))
+        print("\n".join(summary_lines(run.evaluation)))
     holdout = f"{avatarizer.holdout_rows_} rows set aside as the holdout" if avatarizer.holdout_rows_ else "no holdout"
     print(
         f"{len(avatarizer.avatars_)} avatars of {Path(arguments.input).name} written to {output} "
@@ -243,7 +252,7 @@ def _evaluate(arguments: argparse.Namespace) -> int:
         print(f"warning: column '{name}' is not in both tables: it is left out of the metrics.", file=sys.stderr)
     if metrics_path:
         write_json(evaluation.to_json(), metrics_path)
-    print("\n".join(evaluation.summary_lines()))
+    print("\n".join(summary_lines(evaluation)))
     return 0
 
 

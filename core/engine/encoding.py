@@ -91,7 +91,7 @@ class TableCodec:
     @staticmethod
     def _describe_numeric(column: pd.Series) -> _NumericColumn:
         if pd.api.types.is_datetime64_any_dtype(column):
-            seconds = _datetime_seconds(column)
+            seconds = datetime_seconds(column)
             observed = seconds[~np.isnan(seconds)]
             resolution = next((r for r in _RESOLUTIONS_S if np.all(np.mod(observed, r) == 0)), None)
             return _NumericColumn(str(column.name), True, None, resolution, getattr(column.dt, "tz", None))
@@ -105,7 +105,7 @@ class TableCodec:
         for position, column in enumerate(self.numeric_columns_):
             values = frame[column.name]
             numeric[:, position] = (
-                _datetime_seconds(values) if column.is_datetime else values.to_numpy(dtype=float, na_value=np.nan)
+                datetime_seconds(values) if column.is_datetime else values.to_numpy(dtype=float, na_value=np.nan)
             )
         codes = np.empty((n_rows, len(self.categories_)), dtype=code_dtype(self.categories_.values()))
         for position, (name, modalities) in enumerate(self.categories_.items()):
@@ -141,13 +141,25 @@ def _modalities(column: pd.Series) -> np.ndarray:
         return np.asarray(modalities, dtype=object)
 
 
-def _datetime_seconds(column: pd.Series) -> np.ndarray:
-    """Seconds since 1970-01-01 UTC, NaN where missing."""
+def datetime_nanoseconds(column: pd.Series) -> np.ndarray:
+    """Nanoseconds since 1970-01-01 UTC as int64 (meaningless where missing): the one conversion of dates to
+    numbers, for the projection, the metrics and the figures alike."""
     naive = column.dt.tz_convert("UTC").dt.tz_localize(None) if getattr(column.dt, "tz", None) else column
-    nanoseconds = naive.astype("datetime64[ns]").to_numpy().view(np.int64)
-    seconds = nanoseconds / _SECOND_NS
+    return naive.astype("datetime64[ns]").to_numpy().view(np.int64)
+
+
+def datetime_seconds(column: pd.Series) -> np.ndarray:
+    """Seconds since 1970-01-01 UTC, NaN where missing."""
+    seconds = datetime_nanoseconds(column) / _SECOND_NS
     seconds[pd.isna(column).to_numpy()] = np.nan
     return seconds
+
+
+def numeric_values(column: pd.Series) -> np.ndarray:
+    """Floats of a numeric or datetime column (dates as seconds since 1970), NaN where missing."""
+    if pd.api.types.is_datetime64_any_dtype(column):
+        return datetime_seconds(column)
+    return column.to_numpy(dtype=float, na_value=np.nan)
 
 
 def _decimals(values: np.ndarray) -> int | None:

@@ -22,14 +22,14 @@ from scipy.spatial import cKDTree
 
 from core.engine.avatar import avatarize_rows, neighbours_excluding_self
 from core.engine.encoding import EncodedTable, TableCodec
-from core.errors import InputError
 from core.engine.fast_dp import FastDPSynthesizer
-from core.engine.split import HOLDOUT_MIN_ROWS, split_holdout
 from core.engine.imputation import IMPUTATION_METHODS, add_missing_indicators, impute, restore_missing
 from core.engine.io import release_freed_memory
 from core.engine.projection import Projection
 from core.engine.reduction import CategoricalReduction
 from core.engine.schema import ColumnProfile, apply_kinds, profile_columns, resolve_kinds
+from core.engine.split import HOLDOUT_MIN_ROWS, split_holdout
+from core.errors import InputError
 from core.validation import check_choice, check_seed, check_whole_number
 
 DEFAULT_NCP = 5

@@ -21,15 +21,29 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from core.errors import InputError
-from core.metrics.privacy import NOT_PAIRED, PrivacyReference, privacy_metrics
-from core.metrics.result import MetricResult
-from core.metrics.signal import correlation_difference_ratio, hellinger_mean, multivariate_hellinger
-from core.metrics.space import MetricSpaces
+from core.engine.pipeline import DEFAULT_NCP, Avatarizer
 from core.engine.schema import Kind, apply_kinds, resolve_kinds
+from core.engine.split import split_holdout
+from core.errors import InputError
+from core.metrics.context import NOT_PAIRED, PrivacyReference, SignalContext
+from core.metrics.registry import privacy_metrics, signal_metrics
+from core.metrics.result import MetricResult
+from core.metrics.space import MetricSpaces
 from core.validation import check_seed, check_whole_number
 
-DEFAULT_NCP = 5
+NOT_MADE_FROM_ONE_PERSON = (
+    "Not applicable: AvatarFastDP samples new points, so no avatar is made from one particular person."
+)
+
+
+@dataclass(frozen=True)
+class HoldoutSplit:
+    """WO, HO and WA of SPEC section 5, and which holdout they come from: "real", "given" or "approximate"."""
+
+    working: pd.DataFrame
+    holdout: pd.DataFrame
+    working_avatars: pd.DataFrame
+    kind: str
 
 
 @dataclass
@@ -48,26 +62,6 @@ class Evaluation:
         """How many privacy targets are met, of those that apply."""
         applicable = [result.passed for result in self.privacy.values() if result.passed is not None]
         return sum(applicable), len(applicable)
-
-    def summary_lines(self) -> list[str]:
-        """A plain-text table of every metric, for the command line."""
-        described = {
-            "real": "a random half set aside before avatarization",
-            "given": "the holdout file given",
-            "approximate": "a random half of the originals drawn at scoring time",
-        }[self.holdout]
-        lines = [
-            f"Holdout: {self.holdout} ({described}): {self.rows['working']} working rows, "
-            f"{self.rows['holdout']} holdout rows, {self.rows['avatars']} avatars.",
-            "Signal",
-        ]
-        for result in self.signal.values():
-            lines.append(f"  {result.label:<34}{_formatted(result):>10}  {result.band or ''}".rstrip())
-        lines.append(f"Privacy{'':<29}{'value':>10}  {'target':<12}")
-        for result in self.privacy.values():
-            verdict = "" if result.passed is None else ("pass" if result.passed else "FAIL")
-            lines.append(f"  {result.label:<34}{_formatted(result):>10}  {result.target_text or '':<12}{verdict}")
-        return lines
 
     def to_json(self) -> dict[str, Any]:
         """The JSON of SPEC section 7 (values in the units of sections 5 and 6)."""
@@ -99,13 +93,6 @@ class Evaluation:
             "left_out_columns": self.left_out_columns,
             "timings_s": self.timings_s,
         }
-
-
-def _formatted(result: MetricResult) -> str:
-    if result.value is None:
-        return "n/a"
-    prefix = ">= " if result.breakdown.get("at_least") else ""
-    return f"{prefix}{result.value:.3f}" if abs(result.value) < 1 else f"{prefix}{result.value:.1f}"
 
 
 def evaluate(
@@ -147,15 +134,14 @@ def evaluate(
         missing = [name for name in common if name not in holdout.columns]
         if missing:
             raise InputError(f"The holdout has no column '{missing[0]}': it must have the originals' columns.")
-        typed_holdout = _typed_like(holdout[common], kinds, "the holdout")
-        split = (typed_originals, typed_holdout, typed_avatars, "given")
+        split = HoldoutSplit(typed_originals, _typed_like(holdout[common], kinds, "the holdout"), typed_avatars, "given")
     else:
-        split = (*approximate_holdout(typed_originals, typed_avatars, paired, rng), "approximate")
+        split = HoldoutSplit(*approximate_holdout(typed_originals, typed_avatars, paired, rng), "approximate")
     reason = (
         "Not applicable: the avatars are not paired with the originals row by row "
         + ("(--not-paired)." if len(originals) == len(avatars) else "(the two files have different row counts).")
     )
-    evaluation = score(*split[:3], typed_originals, typed_avatars, kinds, paired, split[3], ncp, reason)
+    evaluation = score(split, typed_originals, typed_avatars, kinds, paired=paired, ncp=ncp, unpaired_reason=reason)
     evaluation.left_out_columns = left_out
     evaluation.parameters = {"ncp": evaluation.parameters["ncp"], "seed": seed, "paired": paired}
     return evaluation
@@ -165,9 +151,7 @@ def approximate_rows(
     n_originals: int, n_avatars: int, paired: bool, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Rows of WO, HO (among the originals) and WA (among the avatars) for the approximate holdout (SPEC section 5)."""
-    order = rng.permutation(n_originals)
-    n_working = (n_originals + 1) // 2
-    working_rows, holdout_rows = np.sort(order[:n_working]), np.sort(order[n_working:])
+    working_rows, holdout_rows = split_holdout(n_originals, rng)
     avatar_rows = working_rows if paired else np.sort(rng.permutation(n_avatars)[: (n_avatars + 1) // 2])
     return working_rows, holdout_rows, avatar_rows
 
@@ -185,44 +169,28 @@ def _rows(frame: pd.DataFrame, rows: np.ndarray) -> pd.DataFrame:
 
 
 def score(
-    working: pd.DataFrame,
-    holdout: pd.DataFrame,
-    working_avatars: pd.DataFrame,
+    split: HoldoutSplit,
     originals: pd.DataFrame,
     avatars: pd.DataFrame,
     kinds: Mapping[str, Kind],
+    *,
     paired: bool,
-    holdout_kind: str,
     ncp: int | None = None,
     unpaired_reason: str = NOT_PAIRED,
     spaces: MetricSpaces | None = None,
 ) -> Evaluation:
-    """Every metric on typed frames: signal on WO / HO / WA, privacy on originals / avatars.
+    """Every metric of the registry on typed frames: signal on ``split`` (WO / HO / WA), privacy on ``originals``
+    and all their ``avatars``.
 
     ``spaces`` keeps the projections fitted on WO and on the originals for the next call
     with the same frames (a sweep).
     """
     spaces = spaces or MetricSpaces()
-    if len(holdout) == 0 or len(working) == 0:
+    if len(split.holdout) == 0 or len(split.working) == 0:
         raise InputError("The metrics need at least two original rows, to compare two halves of the data.")
     timings: dict[str, float] = {}
-
-    def timed(name: str, compute, *arguments):
-        start = time.perf_counter()
-        result = compute(*arguments)
-        timings[name] = time.perf_counter() - start
-        return result
-
-    signal = {
-        "hellinger_mean": timed("hellinger_mean", hellinger_mean, working, holdout, working_avatars, kinds),
-        "correlation_difference_ratio": timed(
-            "correlation_difference_ratio", correlation_difference_ratio, working, holdout, working_avatars, kinds
-        ),
-        "multivariate_hellinger_distance": timed(
-            "multivariate_hellinger_distance", multivariate_hellinger, working, working_avatars, kinds,
-            spaces.of(working, kinds),
-        ),
-    }
+    signal = signal_metrics(SignalContext(split.working, split.holdout, split.working_avatars, kinds,
+                                          spaces.of(split.working, kinds)), timings)
     start = time.perf_counter()
     space = spaces.of(originals, kinds)
     n_axes = min(ncp or DEFAULT_NCP, len(space.projection.components_))
@@ -231,10 +199,12 @@ def score(
     ))
     avatar_coordinates = space.projection.transform(space.codec.encode(avatars), n_axes)
     timings["privacy projection"] = time.perf_counter() - start
-    privacy = timed("privacy", privacy_metrics, reference, avatar_coordinates, avatars, paired, unpaired_reason)
+    start = time.perf_counter()
+    privacy = privacy_metrics(reference, avatar_coordinates, avatars, paired, unpaired_reason)
+    timings["privacy"] = time.perf_counter() - start
     return Evaluation(
-        holdout=holdout_kind,
-        rows={"working": len(working), "holdout": len(holdout), "avatars": len(avatars)},
+        holdout=split.kind,
+        rows={"working": len(split.working), "holdout": len(split.holdout), "avatars": len(avatars)},
         signal=signal,
         privacy=privacy,
         parameters={"ncp": n_axes},
@@ -249,7 +219,7 @@ def _typed_like(frame: pd.DataFrame, kinds: Mapping[str, Kind], what: str) -> pd
         raise InputError(f"In {what}: {error}") from None
 
 
-def evaluate_avatarization(avatarizer: Any, spaces: MetricSpaces | None = None) -> Evaluation:
+def evaluate_avatarization(avatarizer: Avatarizer, spaces: MetricSpaces | None = None) -> Evaluation:
     """Every metric of a fitted :class:`~core.engine.pipeline.Avatarizer`: a real holdout when it set one aside.
 
     The approximate holdout, when needed, is drawn from a generator seeded by the run's
@@ -262,14 +232,14 @@ def evaluate_avatarization(avatarizer: Any, spaces: MetricSpaces | None = None) 
     originals, kinds = avatarizer.working_data_, avatarizer.kinds_
     avatars = apply_kinds(avatarizer.paired_avatars_ if paired else avatarizer.avatars_, kinds)
     if avatarizer.holdout_ == "real":
-        split = (originals, avatarizer.holdout_data_, avatars, "real")
+        split = HoldoutSplit(originals, avatarizer.holdout_data_, avatars, "real")
     else:
         working, holdout, avatar_rows = spaces.approximate_split(
             originals, len(avatars), paired, lambda: approximate_rows(len(originals), len(avatars), paired,
                                                                       np.random.default_rng([avatarizer.seed_, 1])),
         )
-        split = (working, holdout, avatars.iloc[avatar_rows].reset_index(drop=True), "approximate")
-    reason = "Not applicable: AvatarFastDP samples new points, so no avatar is made from one particular person."
-    evaluation = score(*split[:3], originals, avatars, kinds, paired, split[3], avatarizer.ncp_, reason, spaces)
+        split = HoldoutSplit(working, holdout, avatars.iloc[avatar_rows].reset_index(drop=True), "approximate")
+    evaluation = score(split, originals, avatars, kinds, paired=paired, ncp=avatarizer.ncp_,
+                       unpaired_reason=NOT_MADE_FROM_ONE_PERSON, spaces=spaces)
     evaluation.parameters = {"ncp": avatarizer.ncp_, "seed": avatarizer.seed_, "paired": paired}
     return evaluation

@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 
 from core.engine.encoding import EncodedTable, TableCodec
-from core.metrics.binning import SortedColumns
 from core.engine.projection import Projection
 from core.engine.schema import Kind
+from core.metrics.binning import SortedColumns
 
 AXIS_BLOCK_VALUES = 2**22  # coordinates transformed at a time per sample (32 MB), whatever the row count
 

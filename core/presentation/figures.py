@@ -11,8 +11,9 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from core.engine.encoding import datetime_nanoseconds
+from core.metrics import hellinger_mean
 from core.metrics.result import MetricResult
-from core.metrics.signal import HELLINGER_BANDS, score_band
 from core.workflows.run import LatentView
 from core.workflows.sweep import SweepPoint, pareto_front
 
@@ -51,7 +52,7 @@ LEVEL_COLOURS = {"good": GOOD, "fair": FAIR, "poor": POOR}
 
 def score_colour(score: float) -> str:
     """A Hellinger score's colour, by the Hellinger Mean's bands (green from 95, amber from 80, red below)."""
-    return LEVEL_COLOURS[score_band(HELLINGER_BANDS, score)[0]]
+    return LEVEL_COLOURS[hellinger_mean.DEFINITION.band(score)[0]]
 
 
 def hellinger_scores_figure(result: MetricResult) -> go.Figure:
@@ -117,9 +118,9 @@ def distribution_figure(original: pd.Series, avatars: pd.Series, name: str, cate
 
 
 def _plottable(column: pd.Series) -> np.ndarray:
+    """Floats to draw: dates as milliseconds since 1970 (plotly's date axis), NaN where missing."""
     if pd.api.types.is_datetime64_any_dtype(column):
-        milliseconds = column.astype("datetime64[ms]").to_numpy().view(np.int64).astype(float)
-        return np.where(column.isna().to_numpy(), np.nan, milliseconds)
+        return np.where(column.isna().to_numpy(), np.nan, datetime_nanoseconds(column) // 1_000_000)
     return column.to_numpy(dtype=float, na_value=np.nan)
 
 

@@ -12,10 +12,11 @@ import html
 
 import plotly.io as pio
 
-from core.presentation import figures
-from core.workflows.advice import privacy_advice
+from core.metrics.correlation_difference_ratio import correlation_direction
 from core.metrics.result import MetricResult
-from core.metrics.signal import correlation_direction
+from core.presentation import figures
+from core.presentation.format import metric_text
+from core.workflows.advice import privacy_advice
 from core.workflows.run import GenerationRun
 
 STYLE = """
@@ -47,7 +48,7 @@ def build_html_report(run: GenerationRun) -> str:
 
     parts += ["<h2>Utility: how much signal the avatars keep</h2>", _holdout_sentence(run)]
     parts.append(_table(["metric", "value", "reading", "what it means"], [
-        [result.label, _value(result), f"<span class='{result.level}'>{_text(result.band)}</span>" if result.band else "",
+        [result.label, metric_text(result), f"<span class='{result.level}'>{_text(result.band)}</span>" if result.band else "",
          " ".join(filter(None, (result.not_applicable or result.interpretation, result.computation)))]
         for result in signal.values()
     ], raw_columns={2}))
@@ -67,7 +68,7 @@ def build_html_report(run: GenerationRun) -> str:
 
     parts += ["<h2>Privacy: how well individuals are protected</h2>"]
     parts.append(_table(["metric", "value", "target", "verdict", "what it means"], [
-        [result.label, _value(result), result.target_text or "", _verdict(result),
+        [result.label, metric_text(result), result.target_text or "", _verdict(result),
          result.not_applicable or result.interpretation]
         for result in privacy.values()
     ], raw_columns={3}))
@@ -117,13 +118,6 @@ def _holdout_sentence(run: GenerationRun) -> str:
            if kind == "real" else "an approximate holdout: half of the originals drawn at random when scoring")
     return (f"<p>Compared with {how} ({rows['working']:,} rows avatarized, {rows['holdout']:,} rows of "
             f"reference, {rows['avatars']:,} avatars).</p>")
-
-
-def _value(result: MetricResult) -> str:
-    if result.value is None:
-        return "n/a"
-    prefix = "at least " if result.breakdown.get("at_least") else ""
-    return f"{prefix}{result.value:.3f}" if abs(result.value) < 1 else f"{prefix}{result.value:.1f}"
 
 
 def _verdict(result: MetricResult) -> str:

@@ -16,10 +16,10 @@ import numpy as np
 import pandas as pd
 
 from core.engine.encoding import TableCodec
-from core.metrics.evaluation import Evaluation, evaluate_avatarization
 from core.engine.pipeline import Avatarizer
 from core.engine.projection import Projection
 from core.engine.schema import drop_columns
+from core.metrics.evaluation import Evaluation, evaluate_avatarization
 
 LATENT_AXES = 10
 LATENT_POINTS = 3_000

@@ -16,26 +16,16 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
+from core.engine.schema import drop_columns
 from core.errors import InputError
 from core.metrics.evaluation import Evaluation, evaluate_avatarization
-from core.metrics.privacy import TARGETS
+from core.metrics.registry import DEFINITIONS, TARGETS
 from core.metrics.space import MetricSpaces
-from core.workflows.run import ColumnPlan, Settings, build_avatarizer
-from core.engine.schema import drop_columns
 from core.validation import check_whole_number
+from core.workflows.run import ColumnPlan, Settings, build_avatarizer
 
-UTILITY_METRICS = {
-    "hellinger_mean": "Hellinger Mean",
-    "correlation_difference_ratio": "Correlation Difference Ratio",
-}
-PRIVACY_METRICS = {
-    "hidden_rate": "hidden rate (%)",
-    "local_cloaking": "local cloaking",
-    "distance_to_closest": "distance to closest",
-    "closest_distances_ratio": "closest distances ratio",
-    "row_direct_match_protection": "row direct match protection (%)",
-    "column_direct_match_protection": "column direct match protection (%)",
-}
+UTILITY_METRICS = {name: DEFINITIONS[name].axis_label for name in ("hellinger_mean", "correlation_difference_ratio")}
+PRIVACY_METRICS = {name: DEFINITIONS[name].axis_label for name in TARGETS}
 
 
 @dataclass(frozen=True)

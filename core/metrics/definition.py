@@ -1,0 +1,65 @@
+"""What a metric is, apart from its value: the one place its name, label, unit, goal, bounds, target, readings and
+criterion are written. Each metric module defines one :class:`MetricDefinition`; :mod:`core.metrics.registry`
+lists them; the command line, the JSON, the pages, the report and the sweep read them there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from core.metrics.result import MetricResult, with_target
+
+SIGNAL, SINGLING_OUT, LINKABILITY, INFERENCE = "signal", "singling out", "linkability", "inference"
+
+
+@dataclass(frozen=True)
+class MetricDefinition:
+    """A metric's fixed description (SPEC sections 5 and 6).
+
+    ``target`` is a value to exceed (every privacy target is "greater than"); a signal metric has none and is read
+    on ``bands`` instead: ``(limit, level, band)`` from the best down, a value at or above ``limit`` (below it, for
+    a metric to minimise) taking that reading. ``criterion`` is the question it answers: the signal, or one of the
+    three a regulator asks about (SPEC section 6.2).
+    """
+
+    name: str
+    label: str
+    unit: str
+    goal: str
+    bounds: tuple[float, float | None]
+    interpretation: str
+    criterion: str
+    computation: str | None = None
+    target: float | None = None
+    bands: Sequence[tuple[float, str, str]] = ()
+
+    @property
+    def target_text(self) -> str | None:
+        """``> 90 %``: the target as the cards and tables show it."""
+        return None if self.target is None else f"> {self.target:g}{' ' + self.unit if self.unit else ''}"
+
+    @property
+    def axis_label(self) -> str:
+        """``hidden rate (%)``, ``Hellinger Mean``: the label in a table header or on an axis."""
+        head = self.label if self.criterion == SIGNAL else self.label[0].lower() + self.label[1:]
+        return f"{head} (%)" if self.unit == "%" else head
+
+    def band(self, value: float) -> tuple[str, str]:
+        """The (level, band) reading of ``value``."""
+        if self.goal == "minimize":
+            return next((level, band) for limit, level, band in self.bands if value < limit)
+        return next((level, band) for limit, level, band in self.bands if value >= limit)
+
+    def result(
+        self, value: float | None, *, not_applicable: str | None = None, breakdown: dict[str, Any] | None = None
+    ) -> MetricResult:
+        """The :class:`MetricResult` of ``value`` (None, with the reason, when the metric does not apply)."""
+        level, band = self.band(value) if self.bands and value is not None else (None, None)
+        return MetricResult(
+            name=self.name, label=self.label, value=value, goal=self.goal, interpretation=self.interpretation,
+            target=self.target, target_text=self.target_text,
+            passed=None if self.target is None else with_target(value, self.target), not_applicable=not_applicable,
+            breakdown=breakdown or {}, computation=self.computation, band=band, level=level,
+        )
