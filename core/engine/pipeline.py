@@ -25,6 +25,7 @@ from core.engine.encoding import EncodedTable, TableCodec
 from core.engine.fast_dp import FastDPSynthesizer
 from core.engine.imputation import IMPUTATION_METHODS, add_missing_indicators, impute, restore_missing
 from core.engine.io import release_freed_memory
+from core.engine.prepared import PreparedTable
 from core.engine.projection import Projection
 from core.engine.reduction import CategoricalReduction
 from core.engine.schema import ColumnProfile, apply_kinds, profile_columns, resolve_kinds
@@ -39,7 +40,6 @@ STEP_SHARES = {  # share of the work done when each step starts, for progress ba
 Progress = Callable[[str, float], None]
 EXCLUSION_STRATEGIES = ("coordinate_similarity", "row_order")
 METHOD_PARAMETERS = ("k", "fast_dp_epsilon", "mechanism", "gmm_n_components", "histogram_n_bins", "bounds_percentile")
-PREPARED_STATE = ("_excluded", "_excluded_originals", "_columns", "_n_total", "_n_categorical", "_complete")
 
 
 class Avatarizer:
@@ -102,6 +102,8 @@ class Avatarizer:
     projection_, coordinates_ : the fitted projection and WO's first ``ncp_`` latent coordinates
         (None after a ``low_memory`` fit).
     synthesizer_ : the fitted :class:`~core.engine.fast_dp.FastDPSynthesizer` (AvatarFastDP).
+    prepared_ : the :class:`~core.engine.prepared.PreparedTable` the avatars were made from (the attributes
+        above that describe the originals read it).
     ncp_, seed_ : the values used.
     timings_s_ : seconds per step.
     """
@@ -190,13 +192,9 @@ class Avatarizer:
         state = rng.bit_generator.state
         if k_values:
             distances, indices = neighbours_excluding_self(self.coordinates_, max(k_values))
-        shared_state = {
-            name: value for name, value in self.__dict__.items()
-            if (name.endswith("_") and name not in ("method_", "synthesizer_")) or name in PREPARED_STATE
-        }
         for copy in copies:
-            copy.__dict__.update(shared_state)
-            copy.timings_s_, copy._progress = dict(self.timings_s_), None
+            copy.prepared_, copy.seed_, copy._progress = self.prepared_, self.seed_, None
+            copy.timings_s_ = dict(self.timings_s_)
             if copy.method_ == "avatar":
                 copy._check_k(copy.k)
             rng = np.random.default_rng()
@@ -217,50 +215,54 @@ class Avatarizer:
 
         with self._timed("typing"):
             frame = _check_frame(frame, low_memory)
-            self.kinds_ = resolve_kinds(frame, self.column_kinds)
-            typed = apply_kinds(frame, self.kinds_, in_place=low_memory)
-            self.profiles_: list[ColumnProfile] = profile_columns(typed, self.kinds_)
-            self._excluded = self._check_exclusions(typed)
-            _check_values(typed.drop(columns=self._excluded))
-        self._columns = list(typed.columns)
+            kinds = resolve_kinds(frame, self.column_kinds)
+            typed = apply_kinds(frame, kinds, in_place=low_memory)
+            profiles: list[ColumnProfile] = profile_columns(typed, kinds)
+            excluded = self._check_exclusions(typed)
+            _check_values(typed.drop(columns=excluded))
 
-        use_holdout = bool(self.holdout) and len(typed) >= self.holdout_min_rows
-        if use_holdout:
+        if bool(self.holdout) and len(typed) >= self.holdout_min_rows:
             working_rows, holdout_rows = split_holdout(len(typed), rng)
-            self.working_data_ = typed.iloc[working_rows].reset_index(drop=True)
-            self.holdout_data_: pd.DataFrame | None = typed.iloc[holdout_rows].reset_index(drop=True)
+            working, holdout = (typed.iloc[rows].reset_index(drop=True) for rows in (working_rows, holdout_rows))
         else:
-            self.working_data_, self.holdout_data_ = typed.reset_index(drop=True), None
-        self.holdout_ = "real" if use_holdout else "none"
-        self.holdout_rows_ = len(typed) - len(self.working_data_)
-        self._n_total = len(typed)
+            working, holdout = typed.reset_index(drop=True), None
+        self.prepared_ = PreparedTable(
+            kinds=kinds, profiles=profiles, columns=list(typed.columns), excluded=excluded, working_data=working,
+            holdout_data=holdout, excluded_originals=working[excluded], n_total=len(typed),
+        )
         if largest_k is not None:
             self._check_k(largest_k)
-        self._excluded_originals = self.working_data_[self._excluded]
         return rng
 
     def _encode(self, rng: np.random.Generator, low_memory: bool = False) -> None:
         """Encoding, missing indicators and imputation of the originals avatarized; ``low_memory`` lets the
         originals go here."""
-        synthesised = self.working_data_.drop(columns=self._excluded)
+        prepared = self.prepared_
+        synthesised = prepared.working_data.drop(columns=prepared.excluded)
         if low_memory:
-            self.working_data_ = self.holdout_data_ = None
+            prepared.working_data = prepared.holdout_data = None
         with self._timed("encoding and imputation"):
-            self.codec_ = TableCodec(self.kinds_).fit(synthesised)
-            encoded = self.codec_.encode(synthesised)
+            prepared.codec = TableCodec(prepared.kinds).fit(synthesised)
+            encoded = prepared.codec.encode(synthesised)
             del synthesised  # with low_memory, the last reference to the originals' columns
-            encoded, self._n_categorical = add_missing_indicators(encoded)
-            self._complete = impute(encoded, self.imputation, rng)
-            self.reduction_ = CategoricalReduction().fit(self._complete) if self.use_categorical_reduction else None
-            self.imputed_table_ = self.reduction_.transform(self._complete) if self.reduction_ else self._complete
+            encoded, prepared.n_categorical = add_missing_indicators(encoded)
+            prepared.complete = impute(encoded, self.imputation, rng)
+            prepared.reduction = (
+                CategoricalReduction().fit(prepared.complete) if self.use_categorical_reduction else None
+            )
+            prepared.model_table = (
+                prepared.reduction.transform(prepared.complete) if prepared.reduction else prepared.complete
+            )
 
     def _project(self) -> None:
         """The projection of the model table, and its coordinates on the first ``ncp_`` axes."""
+        prepared = self.prepared_
         with self._timed("projection"):
-            weights = {**(self.reduction_.column_weights_ if self.reduction_ else {}), **(self.column_weights or {})}
-            self.projection_ = Projection(self._embedded_weights(weights)).fit(self.imputed_table_)
-            self.ncp_ = self._resolve_ncp(len(self.projection_.components_))
-            self.coordinates_ = self.projection_.transform(self.imputed_table_, self.ncp_)
+            reduction = prepared.reduction
+            weights = {**(reduction.column_weights_ if reduction else {}), **(self.column_weights or {})}
+            prepared.projection = Projection(self._embedded_weights(weights)).fit(prepared.model_table)
+            prepared.ncp = self._resolve_ncp(len(prepared.projection.components_))
+            prepared.coordinates = prepared.projection.transform(prepared.model_table, prepared.ncp)
 
     def _finish(
         self,
@@ -272,14 +274,16 @@ class Avatarizer:
         with self._timed("synthesis"):
             synthetic = self._synthesise(rng, neighbours)
 
+        prepared = self.prepared_
         with self._timed("decoding"):
-            complete = self._complete
-            sources = self._excluded_sources(synthetic) if self._excluded else None  # before the blanks below
-            decoded = synthetic if self.reduction_ is None else self.reduction_.inverse_transform(synthetic, complete)
+            complete = prepared.complete
+            sources = self._excluded_sources(synthetic) if prepared.excluded else None  # before the blanks below
+            decoded = synthetic if prepared.reduction is None else prepared.reduction.inverse_transform(
+                synthetic, complete)
             del synthetic, complete
             if release_model_table:
-                self._complete = self.imputed_table_ = self.coordinates_ = None
-            restored = restore_missing(decoded, self._n_categorical)
+                prepared.complete = prepared.model_table = prepared.coordinates = None
+            restored = restore_missing(decoded, prepared.n_categorical)
             if self.method_ == "avatar":  # shuffled before decoding: one frame, the pairing kept as an order
                 order = rng.permutation(restored.n_rows)
                 _permute_rows(restored, order)
@@ -287,10 +291,10 @@ class Avatarizer:
                 self._paired_order: np.ndarray | None = np.argsort(order)
             else:
                 self._paired_order = None
-            avatars = self.codec_.decode(restored)
-            if self._excluded:
+            avatars = prepared.codec.decode(restored)
+            if prepared.excluded:
                 avatars = self._reattach(avatars, sources)
-            self.avatars_ = avatars[self._columns]
+            self.avatars_ = avatars[prepared.columns]
 
     @property
     def paired_avatars_(self) -> pd.DataFrame | None:
@@ -298,6 +302,20 @@ class Avatarizer:
         if self._paired_order is None:
             return None
         return self.avatars_.iloc[self._paired_order].reset_index(drop=True)
+
+    # The fitted attributes that describe the originals, read from the prepared table.
+    kinds_ = property(lambda self: self.prepared_.kinds, doc="Column kinds.")
+    profiles_ = property(lambda self: self.prepared_.profiles, doc="Per-column profiles and warnings.")
+    working_data_ = property(lambda self: self.prepared_.working_data, doc="WO (None after a low_memory fit).")
+    holdout_data_ = property(lambda self: self.prepared_.holdout_data, doc="HO, or None.")
+    holdout_ = property(lambda self: self.prepared_.holdout, doc='"real" or "none".')
+    holdout_rows_ = property(lambda self: self.prepared_.holdout_rows, doc="Rows set aside (0 without a holdout).")
+    codec_ = property(lambda self: self.prepared_.codec, doc="The encoding of the synthesised columns.")
+    reduction_ = property(lambda self: self.prepared_.reduction, doc="The categorical reduction, or None.")
+    imputed_table_ = property(lambda self: self.prepared_.model_table, doc="What the projection sees.")
+    projection_ = property(lambda self: self.prepared_.projection, doc="The fitted projection.")
+    ncp_ = property(lambda self: self.prepared_.ncp, doc="Latent dimensions used.")
+    coordinates_ = property(lambda self: self.prepared_.coordinates, doc="WO's first ncp_ latent coordinates.")
 
     def get_params(self) -> dict[str, object]:
         """The constructor's parameters, as scikit-learn's ``get_params`` gives them."""
@@ -357,11 +375,11 @@ class Avatarizer:
         return list(dict.fromkeys(excluded))
 
     def _check_k(self, k: int) -> None:
-        n_rows = self._n_total - self.holdout_rows_
+        n_rows, n_total = self.prepared_.n_working, self.prepared_.n_total
         if k >= n_rows:
             if self.holdout_ == "real":
                 raise InputError(
-                    f"k must be smaller than the number of rows avatarized, {n_rows} (half of {self._n_total}: the "
+                    f"k must be smaller than the number of rows avatarized, {n_rows} (half of {n_total}: the "
                     f"other half is the holdout), got {k}. Lower k, or turn the holdout off."
                 )
             raise InputError(
@@ -416,7 +434,7 @@ class Avatarizer:
 
     def _reattach(self, avatars: pd.DataFrame, sources: np.ndarray) -> pd.DataFrame:
         """Excluded variables copied from the originals ``sources`` gives."""
-        part = self._excluded_originals
+        part = self.prepared_.excluded_originals
         codec = TableCodec(self.kinds_).fit(part)
         copied = codec.decode(codec.encode(part).take(sources))
         return pd.concat([avatars, copied], axis=1)

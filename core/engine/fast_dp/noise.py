@@ -1,0 +1,41 @@
+"""What the three mechanisms share: symmetric Laplace noise, the positive-definite repair, normal draws."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+EIGENVALUE_FLOOR = 1e-6
+
+
+@dataclass
+class NoisyModel:
+    """A mechanism's fitted model: the statistics with noise and repair (``noisy``, what is sampled), the exact
+    statistics (for tests and diagnostics only) and the Laplace scales. Each mechanism's class adds
+    ``fit(clipped, lower, upper, epsilon, rng, options)`` and ``sample(n_rows, rng)``."""
+
+    exact: dict[str, np.ndarray]
+    noise_scales: dict[str, np.ndarray]
+    noisy: dict[str, np.ndarray]
+
+
+def symmetric_laplace(scales: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Laplace noise drawn for the upper triangle (diagonal included) and mirrored."""
+    noise = np.triu(rng.laplace(0.0, 1.0, scales.shape) * scales)
+    return noise + np.triu(noise, 1).T
+
+
+def repair_positive_definite(matrix: np.ndarray, ranges: np.ndarray) -> np.ndarray:
+    """Symmetrise and floor the eigenvalues at ``EIGENVALUE_FLOOR * mean(range^2)`` (at least a tiny positive)."""
+    symmetric = (matrix + matrix.T) / 2
+    eigenvalues, eigenvectors = np.linalg.eigh(symmetric)
+    floor = max(EIGENVALUE_FLOOR * float(np.mean(ranges**2)), 1e-12)
+    repaired = (eigenvectors * np.maximum(eigenvalues, floor)) @ eigenvectors.T
+    return (repaired + repaired.T) / 2
+
+
+def sample_normal(mean: np.ndarray, covariance: np.ndarray, n_rows: int, rng: np.random.Generator) -> np.ndarray:
+    """``n_rows`` draws of N(mean, covariance)."""
+    factor = np.linalg.cholesky(covariance)
+    return mean + rng.standard_normal((n_rows, len(mean))) @ factor.T
