@@ -2,8 +2,10 @@
 
 import streamlit as st
 
+from core.engine.io import use_system_memory_pool
 from dashboard import state
 
+use_system_memory_pool()  # uploads read with the C allocator: what they free goes back to the system
 st.set_page_config(page_title="Avatar workbench", page_icon=":material/shield_person:", layout="wide")
 
 navigation = st.navigation([

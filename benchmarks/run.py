@@ -31,11 +31,11 @@ import pyarrow.csv as pa_csv
 from scipy.spatial import cKDTree
 
 from benchmarks.tables import benchmark_csv, clinical_csv
-from core.engine.io import read_table
-from core.metrics.evaluation import evaluate_avatarization
+from core.engine.io import read_table, use_system_memory_pool
 from core.engine.pipeline import Avatarizer
-from core.workflows.run import ColumnPlan, Settings, build_avatarizer
 from core.engine.schema import drop_columns
+from core.metrics.evaluation import evaluate_avatarization
+from core.workflows.run import ColumnPlan, Settings, build_avatarizer
 from core.workflows.sweep import run_sweep, sweep_settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -231,6 +231,7 @@ def write_results(results: list[dict]) -> str:
 
 
 def main() -> None:
+    use_system_memory_pool()  # as the command line does
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10000,100000,1000000")
     parser.add_argument("--repeats", type=int, default=3)

@@ -8,17 +8,10 @@ from core.engine.fast_dp import MECHANISMS
 from core.errors import InputError
 from core.metrics.registry import TARGETS
 from core.presentation import figures
+from core.presentation.sweep_table import comparison_table, sweep_rows
 from core.workflows.advice import EPSILON_STEPS, K_STEPS
 from core.workflows.run import generate, replace_method
-from core.workflows.sweep import (
-    PRIVACY_METRICS,
-    UTILITY_METRICS,
-    advice,
-    comparison_table,
-    run_sweep,
-    sweep_rows,
-    sweep_settings,
-)
+from core.workflows.sweep import PRIVACY_METRICS, UTILITY_METRICS, recommendation, run_sweep, sweep_settings
 from dashboard import state
 from dashboard.widgets import plot, run_with_progress
 
@@ -86,7 +79,7 @@ points, number = sweep["points"], sweep["number"]
 if sweep["done"] < sweep["total"]:
     st.warning(f"Sweep stopped after {sweep['done']} of {sweep['total']} runs: the points below use the seeds run.")
 
-(st.success if any(p.meets_targets() for p in points) else st.warning)(advice(points), icon=":material/lightbulb:")
+(st.success if any(p.meets_targets() for p in points) else st.warning)(recommendation(points), icon=":material/lightbulb:")
 
 left, right = st.columns(2)
 utility = left.selectbox("Utility (vertical)", list(UTILITY_METRICS), format_func=LABELS.get, key=f"utility_{number}")

@@ -1,9 +1,9 @@
 import pytest
 
-from core.workflows.advice import privacy_advice
 from core.metrics.evaluation import Evaluation
 from core.metrics.registry import TARGETS
 from core.metrics.result import MetricResult
+from core.workflows.advice import privacy_advice
 
 
 def evaluation_missing(*missed, per_variable=()):
@@ -39,7 +39,7 @@ def test_copied_rows_and_the_most_exposed_column_are_named():
         evaluation_missing("row_direct_match_protection", "column_direct_match_protection", per_variable=rows), "avatar"
     )
     assert "identical, among the avatars" in advice[0] and "identifiers, exact dates" in advice[0]
-    assert advice[1].startswith("Avatars copy 'zip' from their own original too often: exclude or drop it")
+    assert advice[1].startswith("Avatars copy 'zip' from their own original too often: set it aside")
 
 
 def test_the_knob_at_its_end_says_so():

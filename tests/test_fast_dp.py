@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
 
-from core.errors import InputError
 from core.engine.fast_dp import FastDPSynthesizer, component_shares, repair_positive_definite
+from core.errors import InputError
 
 LAPLACE_STD = np.sqrt(2.0)  # standard deviation of Laplace(0, 1)
 

@@ -2,6 +2,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from core.metrics.result import MetricResult
 from core.presentation.figures import (
     CELL_FONT_SIZE,
     FAIR,
@@ -26,7 +27,6 @@ from core.presentation.figures import (
     privacy_figures,
     tradeoff_figure,
 )
-from core.metrics.result import MetricResult
 from core.workflows.run import LatentView
 from core.workflows.sweep import SweepPoint, SweepSetting
 

@@ -5,8 +5,8 @@ import pandas as pd
 import pytest
 
 import core.engine.io as core_io
-from core.errors import InputError
 from core.engine.io import csv_bytes, read_table, write_csv
+from core.errors import InputError
 
 
 def write(tmp_path, name, data: bytes):

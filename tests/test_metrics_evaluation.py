@@ -5,10 +5,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from core.errors import InputError
 from core.engine.io import read_table
-from core.metrics.evaluation import evaluate, evaluate_avatarization
 from core.engine.pipeline import Avatarizer
+from core.errors import InputError
+from core.metrics.evaluation import evaluate, evaluate_avatarization
 from tests.conftest import mixed_table
 
 SIGNAL_KEYS = {

@@ -8,13 +8,13 @@ from hypothesis import strategies as st
 from scipy.spatial import cKDTree
 from scipy.spatial.distance import cdist
 
-from core.metrics import local_cloaking as privacy
-from core.metrics.evaluation import evaluate
-from core.metrics.context import PrivacyReference
-from core.metrics.local_cloaking import count_closer_avatars
-from core.metrics.registry import privacy_metrics
 from core.engine.pipeline import Avatarizer
 from core.engine.schema import apply_kinds, resolve_kinds
+from core.metrics import local_cloaking as privacy
+from core.metrics.context import PrivacyReference
+from core.metrics.evaluation import evaluate
+from core.metrics.local_cloaking import count_closer_avatars
+from core.metrics.registry import privacy_metrics
 from tests.conftest import mixed_table
 
 

@@ -6,6 +6,9 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from scipy import stats
 
+from core.engine.schema import Kind, apply_kinds, resolve_kinds
+from core.metrics import correlation_difference_ratio as correlation_module
+from core.metrics import hellinger_mean as hellinger_module
 from core.metrics.binning import (
     SortedColumns,
     bin_count,
@@ -16,12 +19,9 @@ from core.metrics.binning import (
     pooled_skewness,
     skewness,
 )
-from core.metrics import correlation_difference_ratio as correlation_module
-from core.metrics import hellinger_mean as hellinger_module
 from core.metrics.correlation_difference_ratio import correlation_difference_ratio, correlation_direction
-from core.metrics.hellinger_mean import hellinger_mean
+from core.metrics.hellinger_mean import hellinger_mean, variable_score
 from core.metrics.multivariate_hellinger import multivariate_hellinger
-from core.engine.schema import Kind, apply_kinds, resolve_kinds
 
 
 def typed(*frames):
@@ -34,8 +34,9 @@ def typed(*frames):
 
 def test_the_seeds_worked_example():
     # seed 002: reference 0.05, avatar 0.10: sqrt(0.10^2 - 0.05^2) = 0.0866, score 91.3
-    score = 100 * (1 - np.sqrt(max(0.0, 0.10**2 - 0.05**2)))
-    assert score == pytest.approx(91.34, abs=0.01)
+    assert variable_score(0.05, 0.10) == pytest.approx(91.34, abs=0.01)
+    assert variable_score(0.10, 0.10) == 100.0 and variable_score(0.20, 0.10) == 100.0  # within natural variability
+    assert variable_score(0.0, 1.0) == 0.0
 
 
 def test_hellinger_distance_hand_computed():

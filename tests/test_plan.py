@@ -1,9 +1,9 @@
 import numpy as np
 import pandas as pd
 
-from dashboard.plan import ROLES, code_like_columns, plan_from_table, plan_table, with_kind
-from core.workflows.run import ColumnPlan
 from core.engine.schema import profile_columns, resolve_kinds
+from core.workflows.run import ColumnPlan
+from dashboard.plan import ROLES, code_like_columns, plan_from_table, plan_table, with_kind
 
 
 def profiles_of(frame):

@@ -4,9 +4,9 @@ import prince
 import pytest
 
 from core.engine.encoding import TableCodec
-from core.errors import InputError
 from core.engine.projection import Projection, draw_categories
 from core.engine.schema import apply_kinds, resolve_kinds
+from core.errors import InputError
 from tests.conftest import mixed_table
 
 

@@ -2,7 +2,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from core.errors import InputError
 from core.engine.schema import (
     Kind,
     WarningKind,
@@ -12,6 +11,7 @@ from core.engine.schema import (
     profile_columns,
     resolve_kinds,
 )
+from core.errors import InputError
 
 
 def test_detected_kinds():

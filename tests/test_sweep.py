@@ -3,11 +3,12 @@ import warnings
 import numpy as np
 import pytest
 
+from core.engine.pipeline import Avatarizer
 from core.errors import InputError
 from core.metrics.evaluation import evaluate_avatarization
-from core.engine.pipeline import Avatarizer
+from core.presentation.sweep_table import seed_range_text, sweep_table
 from core.workflows.run import ColumnPlan, Settings
-from core.workflows.sweep import SweepPoint, SweepSetting, advice, pareto_front, run_sweep, sweep_settings, sweep_table
+from core.workflows.sweep import SweepPoint, SweepSetting, pareto_front, recommendation, run_sweep, sweep_settings
 from tests.conftest import mixed_table
 
 
@@ -29,7 +30,7 @@ def test_spread_is_what_the_seeds_gave(points):
     assert points[0].mean("hellinger_mean") == pytest.approx(np.mean(values))
     assert (points[0].low("hellinger_mean"), points[0].high("hellinger_mean")) == (min(values), max(values))
     assert points[0].spread("hellinger_mean") == pytest.approx(np.std(values, ddof=1))  # kept in the JSON
-    assert points[0].formatted("hellinger_mean") == f"{np.mean(values):.2f} ({min(values):.2f} to {max(values):.2f})"
+    assert seed_range_text(points[0], "hellinger_mean") == f"{np.mean(values):.2f} ({min(values):.2f} to {max(values):.2f})"
     metrics = points[0].to_json()["metrics"]["hellinger_mean"]
     assert (metrics["min"], metrics["max"]) == (min(values), max(values))
     assert points[2].mean("hidden_rate") is None and points[2].low("hidden_rate") is None
@@ -82,7 +83,7 @@ def test_advice_picks_the_best_utility_among_safe_settings():
         point_with(10, {**SAFE, "hellinger_mean": 94.0, "hidden_rate": 93.0}),
         point_with(50, {**SAFE, "hellinger_mean": 90.0}),
     ]
-    assert advice(points) == (
+    assert recommendation(points) == (
         "k = 10 keeps the most signal while meeting every privacy target: Hellinger Mean 94.0 / 100, above the "
         "next, k = 50, at 90.0, and it hides 93 % of individuals."
     )
@@ -91,7 +92,7 @@ def test_advice_picks_the_best_utility_among_safe_settings():
 def test_advice_names_the_missed_target_when_none_is_safe():
     points = [point_with(2, {**SAFE, "hidden_rate": 70.0, "local_cloaking": 1.0, "hellinger_mean": 97.0}),
               point_with(20, {**SAFE, "hidden_rate": 88.0, "hellinger_mean": 92.0})]
-    sentence = advice(points)
+    sentence = recommendation(points)
     assert sentence.startswith(
         "No setting meets every privacy target. The closest, k = 20, misses hidden rate (%) 88.00 for > 90."
     )
@@ -106,14 +107,14 @@ def test_a_setting_is_safe_only_when_every_seed_meets_every_target():
     assert risky.seeds_missing("hidden_rate") == 1 and risky.low("hidden_rate") == 89.0
     assert safe.meets_targets() and safe.seeds_missing("hidden_rate") == 0
     assert risky.targets_text() == "missed: hidden rate (%) (1 of 3 seeds)" and safe.targets_text() == "met"
-    assert advice([risky, safe]) == (
+    assert recommendation([risky, safe]) == (
         "k = 10 keeps the most signal while meeting every privacy target with each of its 3 seeds: "
         "Hellinger Mean 94.0 (94.0 to 94.0) / 100, and it hides 93 % of individuals."
     )
     # a value equal to the target misses it (targets are values to exceed); between settings that miss as
     # many targets with as many seeds, the closest is the one with more signal
     at_target = point_with_seeds(5, {**SAFE, "hidden_rate": [90.0, 95.0, 95.0], "hellinger_mean": 98.0})
-    assert advice([risky, at_target]) == (
+    assert recommendation([risky, at_target]) == (
         "No setting meets every privacy target. The closest, k = 5, misses hidden rate (%) 90.00 for > 90 "
         "(1 of 3 seeds). Try k values above 5, or drop the columns that make people unique."
     )
@@ -123,7 +124,7 @@ def test_table_and_bad_requests(points):
     lines = sweep_table(points)
     assert lines[0].startswith("setting") and len(lines) == 5
     assert len({line.index("  ", len("epsilon = 1 (histogram)")) for line in lines}) == 1  # aligned columns
-    assert all(points[0].formatted("hellinger_mean") in line for line in lines[1:2])
+    assert all(seed_range_text(points[0], "hellinger_mean") in line for line in lines[1:2])
     with pytest.raises(InputError, match="at least one k value or one epsilon value"):
         sweep_settings([], [])
     with pytest.raises(InputError, match="seeds must be at least 1"):
@@ -138,8 +139,8 @@ def test_a_local_cloaking_that_is_only_a_lower_bound_says_so(monkeypatch):
     monkeypatch.setattr(privacy, "LOCAL_CLOAKING_MAX_CAP", 2)
     [point] = run_sweep(mixed_table(600), ColumnPlan(), Settings(seed=0), sweep_settings([20]), n_seeds=2)
     assert point.values["local_cloaking"] == [2.0, 2.0] and "local_cloaking" in point.lower_bounds
-    assert point.formatted("local_cloaking") == ">= 2.00"
-    assert point.formatted("hidden_rate").count(" to ") == 1
+    assert seed_range_text(point, "local_cloaking") == ">= 2.00"
+    assert seed_range_text(point, "hidden_rate").count(" to ") == 1
     metrics = point.to_json()["metrics"]
     assert metrics["local_cloaking"]["at_least"] is True and "at_least" not in metrics["hidden_rate"]
 
@@ -150,12 +151,12 @@ def test_settings_whose_seed_ranges_overlap_are_a_tie():
     k10 = point_with_seeds(10, {**SAFE, "hellinger_mean": [93.0, 94.0, 95.0], "hidden_rate": 92.0})
     k20 = point_with_seeds(20, {**SAFE, "hellinger_mean": [92.0, 93.0, 94.0], "hidden_rate": 95.0})
     k50 = point_with_seeds(50, {**SAFE, "hellinger_mean": [88.0, 88.5, 89.0], "hidden_rate": 97.0})
-    assert advice([k10, k20, k50]) == (
+    assert recommendation([k10, k20, k50]) == (
         "k = 10 and k = 20 are a tie on signal (Hellinger Mean 94.0 (93.0 to 95.0), 93.0 (92.0 to 94.0): their "
         "seeds' ranges overlap) and meet every privacy target with each of their seeds; of these, k = 20 protects "
         "the most: it hides 95 % of individuals."
     )
     apart = point_with_seeds(20, {**SAFE, "hellinger_mean": [90.0, 91.0, 92.9], "hidden_rate": 95.0})
-    assert advice([k10, apart]).startswith(
+    assert recommendation([k10, apart]).startswith(
         "k = 10 keeps the most signal while meeting every privacy target with each of its 3 seeds: Hellinger Mean "
         "94.0 (93.0 to 95.0) / 100, above the next, k = 20, at 91.3 (90.0 to 92.9)")

@@ -103,9 +103,14 @@ def _pieces(content: bytes | Path) -> Iterator[bytes | memoryview]:
             yield view[start : start + _DECODE_PIECE]
 
 
-# Arrow's own allocator (mimalloc) keeps what the parser and pandas' text columns free for later use: a
-# million-row table left 70 MB held that way. The C allocator's memory goes back with release_freed_memory.
-pa.set_memory_pool(pa.system_memory_pool())
+def use_system_memory_pool() -> None:
+    """Make Arrow allocate with the C allocator, process-wide: called by the programs (the command line, the
+    dashboard), never on import.
+
+    Arrow's own allocator (mimalloc) keeps what the parser and pandas' text columns free for later use: a
+    million-row table left 70 MB held that way. The C allocator's memory goes back with release_freed_memory.
+    """
+    pa.set_memory_pool(pa.system_memory_pool())
 
 
 def release_freed_memory() -> None:

@@ -11,7 +11,6 @@ every random step in that order, so the same seed gives the same avatars.
 from __future__ import annotations
 
 import inspect
-import time
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -30,6 +29,7 @@ from core.engine.projection import Projection
 from core.engine.reduction import CategoricalReduction
 from core.engine.schema import ColumnProfile, apply_kinds, profile_columns, resolve_kinds
 from core.engine.split import HOLDOUT_MIN_ROWS, split_holdout
+from core.engine.timing import timed
 from core.errors import InputError
 from core.validation import check_choice, check_seed, check_whole_number
 
@@ -441,12 +441,12 @@ class Avatarizer:
 
     @contextmanager
     def _timed(self, step: str) -> Iterator[None]:
+        """A step of the fit: told to ``progress``, timed, started by handing freed memory back to the system."""
         if self._progress is not None:
             self._progress(step, STEP_SHARES[step])
-        start = time.perf_counter()
         release_freed_memory()
-        yield
-        self.timings_s_[step] = time.perf_counter() - start
+        with timed(self.timings_s_, step):
+            yield
 
 
 def _permute_rows(table: EncodedTable, order: np.ndarray) -> None:

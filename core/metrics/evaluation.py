@@ -13,7 +13,6 @@ the avatars (SPEC section 6).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +23,7 @@ import pandas as pd
 from core.engine.pipeline import DEFAULT_NCP, Avatarizer
 from core.engine.schema import Kind, apply_kinds, resolve_kinds
 from core.engine.split import split_holdout
+from core.engine.timing import timed
 from core.errors import InputError
 from core.metrics.context import NOT_PAIRED, PrivacyReference, SignalContext
 from core.metrics.registry import privacy_metrics, signal_metrics
@@ -191,17 +191,15 @@ def score(
     timings: dict[str, float] = {}
     signal = signal_metrics(SignalContext(split.working, split.holdout, split.working_avatars, kinds,
                                           spaces.of(split.working, kinds)), timings)
-    start = time.perf_counter()
-    space = spaces.of(originals, kinds)
-    n_axes = min(ncp or DEFAULT_NCP, len(space.projection.components_))
-    reference = space.kept(("privacy", n_axes), lambda: PrivacyReference.of(
-        space.projection.transform(space.table, n_axes), originals, kinds
-    ))
-    avatar_coordinates = space.projection.transform(space.codec.encode(avatars), n_axes)
-    timings["privacy projection"] = time.perf_counter() - start
-    start = time.perf_counter()
-    privacy = privacy_metrics(reference, avatar_coordinates, avatars, paired, unpaired_reason)
-    timings["privacy"] = time.perf_counter() - start
+    with timed(timings, "privacy projection"):
+        space = spaces.of(originals, kinds)
+        n_axes = min(ncp or DEFAULT_NCP, len(space.projection.components_))
+        reference = space.kept(("privacy", n_axes), lambda: PrivacyReference.of(
+            space.projection.transform(space.table, n_axes), originals, kinds
+        ))
+        avatar_coordinates = space.projection.transform(space.codec.encode(avatars), n_axes)
+    with timed(timings, "privacy"):
+        privacy = privacy_metrics(reference, avatar_coordinates, avatars, paired, unpaired_reason)
     return Evaluation(
         holdout=split.kind,
         rows={"working": len(split.working), "holdout": len(split.holdout), "avatars": len(avatars)},

@@ -8,11 +8,10 @@ command line's table, the JSON, the pages, the report, the sweep's axes and targ
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pandas as pd
 
+from core.engine.timing import timed
 from core.metrics import (
     closest_distances_ratio,
     column_direct_match_protection,
@@ -40,12 +39,11 @@ TARGETS = {module.DEFINITION.name: module.DEFINITION.target for module in PRIVAC
 
 def signal_metrics(context: SignalContext, timings: dict[str, float] | None = None) -> dict[str, MetricResult]:
     """Every signal metric of SPEC section 5, keyed by its JSON name (seconds per metric into ``timings``)."""
+    timings = {} if timings is None else timings
     results = {}
     for module in SIGNAL_METRICS:
-        start = time.perf_counter()
-        results[module.DEFINITION.name] = module.compute(context)
-        if timings is not None:
-            timings[module.DEFINITION.name] = time.perf_counter() - start
+        with timed(timings, module.DEFINITION.name):
+            results[module.DEFINITION.name] = module.compute(context)
     return results
 
 

@@ -14,6 +14,7 @@ from plotly.subplots import make_subplots
 from core.engine.encoding import datetime_nanoseconds
 from core.metrics import hellinger_mean
 from core.metrics.result import MetricResult
+from core.presentation.sweep_table import seed_range_text
 from core.workflows.run import LatentView
 from core.workflows.sweep import SweepPoint, pareto_front
 
@@ -326,8 +327,8 @@ def tradeoff_figure(
                 marker={"size": 11, "color": colour, "line": {"color": colour, "width": 2},
                         "symbol": symbol if safe else f"{symbol}-open"},
                 customdata=chosen, hovertext=[
-                    f"seeds: {labels[privacy]} {points[i].formatted(privacy)}, {labels[utility]} "
-                    f"{points[i].formatted(utility)}<br>privacy targets: {points[i].targets_text()}"
+                    f"seeds: {labels[privacy]} {seed_range_text(points[i], privacy)}, {labels[utility]} "
+                    f"{seed_range_text(points[i], utility)}<br>privacy targets: {points[i].targets_text()}"
                     + (f"<br>{labels[privacy]}: at least this (some counts stopped at their cap)"
                        if privacy in points[i].lower_bounds else "")
                     for i in chosen

@@ -44,7 +44,7 @@ def privacy_advice(evaluation: Evaluation, method: str, k: int = 10, epsilon: fl
         rows = privacy["column_direct_match_protection"].breakdown.get("per_variable", [])
         weakest = min(rows, key=lambda row: row["protection"])["variable"] if rows else "a column"
         advice.append(
-            f"Avatars copy '{weakest}' from their own original too often: exclude or drop it on the Data page, "
-            f"or {stronger}."
+            f"Avatars copy '{weakest}' from their own original too often: set it aside (re-attached from similar "
+            f"people) or drop it, or {stronger}."
         )
     return advice

@@ -162,13 +162,32 @@ def generate(
     avatarizer = build_avatarizer(plan, settings)
     avatarizer.fit(frame, progress=lambda step, share: report(_STEP_LABELS[step], share * GENERATION_SHARE))
     report("Measuring utility and privacy", GENERATION_SHARE)
-    evaluation = evaluate_avatarization(avatarizer)
-    report("Preparing the figures", 0.97)
-    latent = latent_view(avatarizer)
+    run = scored_run(avatarizer, plan, settings, table_name=table_name, fingerprint=fingerprint, start=start,
+                     progress=lambda: report("Preparing the figures", 0.97))
     report("Done", 1.0)
+    return run
+
+
+def scored_run(
+    avatarizer: Avatarizer,
+    plan: ColumnPlan,
+    settings: Settings,
+    *,
+    table_name: str,
+    fingerprint: str,
+    start: float,
+    with_latent: bool = True,
+    progress: Callable[[], None] | None = None,
+) -> GenerationRun:
+    """The :class:`GenerationRun` of a fitted ``avatarizer``: every metric and (``with_latent``) the latent view;
+    ``start`` is when the work began (``time.perf_counter``). ``progress`` is told when the metrics are done."""
+    evaluation = evaluate_avatarization(avatarizer)
+    if progress is not None:
+        progress()
     return GenerationRun(
         table_name=table_name, fingerprint=fingerprint, settings=settings, plan=plan, avatarizer=avatarizer,
-        evaluation=evaluation, latent=latent, elapsed_s=time.perf_counter() - start,
+        evaluation=evaluation, latent=latent_view(avatarizer) if with_latent else None,
+        elapsed_s=time.perf_counter() - start,
     )
 
 

@@ -89,18 +89,6 @@ class SweepPoint:
     def _present(self, metric: str) -> list[float]:
         return [v for v in self.values.get(metric, []) if v is not None]
 
-    def formatted(self, metric: str) -> str:
-        """``mean (lowest to highest seed)`` with two decimals (the mean alone with one seed), ``>= mean`` when some
-        seed's value is only a lower bound (a local cloaking whose counts stopped at their cap), or "n/a"."""
-        mean = self.mean(metric)
-        if mean is None:
-            return "n/a"
-        if metric in self.lower_bounds:
-            return f">= {mean:.2f}"
-        if len(self._present(metric)) == 1:
-            return f"{mean:.2f}"
-        return f"{mean:.2f} ({self.low(metric):.2f} to {self.high(metric):.2f})"
-
     def meets_targets(self) -> bool:
         """Every applicable privacy target met by every seed: a user generates with one seed, any of them."""
         return not self.missed_targets()
@@ -183,45 +171,6 @@ def run_sweep(
     return points
 
 
-TABLE_COLUMNS = {
-    "hellinger_mean": "Hellinger Mean", "correlation_difference_ratio": "corr. diff. ratio",
-    "hidden_rate": "hidden rate (%)", "local_cloaking": "local cloaking", "distance_to_closest": "dist. to closest",
-}
-
-
-def sweep_rows(points: Sequence[SweepPoint]) -> dict[str, list[str]]:
-    """The points as table columns: each main metric's mean (lowest to highest seed), and the privacy targets."""
-    return {
-        "setting": [point.setting.label for point in points],
-        **{label: [point.formatted(name) for point in points] for name, label in TABLE_COLUMNS.items()},
-        "privacy targets": [point.targets_text() for point in points],
-    }
-
-
-def sweep_table(points: Sequence[SweepPoint]) -> list[str]:
-    """:func:`sweep_rows` as plain text, for the command line."""
-    columns = sweep_rows(points)
-    widths = {label: max(len(label), *(len(cell) for cell in cells)) for label, cells in columns.items()}
-    first, *middle, last = columns
-
-    def line(cells: dict[str, str]) -> str:
-        return (f"{cells[first]:<{widths[first]}}" + "".join(f"  {cells[label]:>{widths[label]}}" for label in middle)
-                + f"  {cells[last]}")
-
-    return [line({label: label for label in columns}),
-            *(line({label: cells[row] for label, cells in columns.items()}) for row in range(len(points)))]
-
-
-def comparison_table(first: SweepPoint, second: SweepPoint) -> dict[str, list[str]]:
-    """Two settings side by side: every metric (mean, lowest to highest seed) and their privacy targets."""
-    labels = {**UTILITY_METRICS, **PRIVACY_METRICS}
-    return {
-        "metric": [*labels.values(), "privacy targets, every seed"],
-        **{point.setting.label: [*(point.formatted(name) for name in labels), point.targets_text()]
-           for point in (first, second)},
-    }
-
-
 def pareto_front(xs: Sequence[float], ys: Sequence[float]) -> list[int]:
     """Indices of the points no other point beats on both axes (both to maximise), by increasing x."""
     order = sorted(range(len(xs)), key=lambda i: (-xs[i], -ys[i]))
@@ -233,7 +182,7 @@ def pareto_front(xs: Sequence[float], ys: Sequence[float]) -> list[int]:
     return sorted(front, key=lambda i: xs[i])
 
 
-def advice(points: Sequence[SweepPoint]) -> str:
+def recommendation(points: Sequence[SweepPoint]) -> str:
     """One sentence: the best utility among the settings whose every seed meets every privacy target, or what fails.
 
     Settings whose Hellinger Means' seed ranges overlap the best one's are a tie: the seeds cannot tell them

@@ -1,0 +1,69 @@
+"""``python -m core avatarize``: the avatars of a table, and on request their metrics and report."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import warnings
+from pathlib import Path
+
+from core.cli.parser import column_plan, common_settings, output_path
+from core.engine.io import read_table, write_csv, write_json, write_text
+from core.engine.schema import column_warning_lines, drop_columns
+from core.errors import InputError
+from core.presentation.summary import summary_lines
+from core.workflows.run import build_avatarizer, data_fingerprint, replace_method, run_metrics, scored_run
+
+
+def avatarize(arguments: argparse.Namespace) -> int:
+    if arguments.k is None and arguments.fast_dp_epsilon is None:
+        raise InputError("give --k K (Avatar, for example --k 10) or --fast-dp-epsilon EPS (AvatarFastDP, for example 1.0).")
+    inputs = [arguments.input]
+    output = output_path("--out", arguments.out, inputs)
+    inputs.append(arguments.out)
+    metrics_path = output_path("--json", arguments.json, inputs) if arguments.json else None
+    report_path = output_path("--report", arguments.report, inputs) if arguments.report else None
+    paired_path = output_path("--paired-out", arguments.paired_out, inputs) if arguments.paired_out else None
+    if paired_path and arguments.k is None:
+        raise InputError("--paired-out needs the Avatar method (--k): AvatarFastDP avatars are not paired with originals.")
+    plan = column_plan(arguments)
+    method, value = ("avatar", arguments.k) if arguments.k is not None else ("fast_dp", arguments.fast_dp_epsilon)
+    settings = replace_method(common_settings(arguments), method, value, arguments.mechanism)
+
+    start = time.perf_counter()
+    avatarizer = build_avatarizer(plan, settings)
+    scored = bool(metrics_path or report_path)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        # No reference to the table read is kept here: without metrics, the originals go once encoded.
+        avatarizer.fit(drop_columns(read_table(arguments.input), list(plan.dropped), "--drop"), low_memory=not scored)
+    column_warnings = column_warning_lines(
+        avatarizer.profiles_, plan.kinds, excluded=plan.excluded, reduced=settings.use_categorical_reduction
+    )
+    for message in [str(w.message) for w in caught] + column_warnings:
+        print(f"warning: {message}", file=sys.stderr)
+    run = scored_run(
+        avatarizer, plan, settings, table_name=Path(arguments.input).name,
+        fingerprint=data_fingerprint(Path(arguments.input).read_bytes()), start=start, with_latent=bool(report_path),
+    ) if scored else None
+    write_csv(avatarizer.avatars_, output)
+    if paired_path:
+        write_csv(avatarizer.paired_avatars_, paired_path)
+        print(f"warning: {paired_path} holds the avatars paired with their originals: keep it private.", file=sys.stderr)
+    if metrics_path:
+        write_json(run_metrics(run), metrics_path)
+    if report_path:
+        from core.presentation.report import build_html_report  # here: plotly's import costs every other command 7 MB
+
+        write_text(build_html_report(run), report_path)
+    if run is not None:
+        print("\n".join(summary_lines(run.evaluation)))
+    holdout = f"{avatarizer.holdout_rows_} rows set aside as the holdout" if avatarizer.holdout_rows_ else "no holdout"
+    print(
+        f"{len(avatarizer.avatars_)} avatars of {Path(arguments.input).name} written to {output} "
+        f"({settings.describe()}{'' if settings.method == 'avatar' else ': DP mechanisms, not end-to-end DP'}, "
+        f"ncp = {avatarizer.ncp_}, seed = {avatarizer.seed_}, {holdout}, {time.perf_counter() - start:.1f} s).",
+        file=sys.stderr,
+    )
+    return 0

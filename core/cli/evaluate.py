@@ -1,0 +1,28 @@
+"""``python -m core evaluate``: every metric of avatars made by any tool."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from core.cli.parser import output_path
+from core.engine.io import read_table, write_json
+from core.metrics.evaluation import evaluate
+from core.presentation.summary import summary_lines
+
+
+def evaluate_command(arguments: argparse.Namespace) -> int:
+    metrics_path = output_path("--json", arguments.json, [arguments.original, arguments.avatars]) if arguments.json else None
+    originals = read_table(arguments.original)
+    avatars = read_table(arguments.avatars)
+    holdout = read_table(arguments.holdout) if arguments.holdout else None
+    evaluation = evaluate(
+        originals, avatars, holdout=holdout, paired=False if arguments.not_paired else None,
+        column_kinds=dict(arguments.column_kind), ncp=arguments.ncp, seed=arguments.seed,
+    )
+    for name in evaluation.left_out_columns:
+        print(f"warning: column '{name}' is not in both tables: it is left out of the metrics.", file=sys.stderr)
+    if metrics_path:
+        write_json(evaluation.to_json(), metrics_path)
+    print("\n".join(summary_lines(evaluation)))
+    return 0

@@ -1,0 +1,169 @@
+"""The command line's arguments (SPEC section 7): the parser, the options shared by commands, the types that
+check each value, and the plan and settings the options describe."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import NoReturn
+
+from core.engine.fast_dp import MECHANISMS
+from core.engine.imputation import IMPUTATION_METHODS
+from core.engine.pipeline import EXCLUSION_STRATEGIES
+from core.errors import InputError
+from core.workflows.run import ColumnPlan, Settings
+
+EXIT_INPUT_ERROR = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one plain line with exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_INPUT_ERROR, f"error: {message} (see: {self.prog} --help)\n")
+
+
+def whole_number(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
+def number(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+
+
+def assignment(text: str) -> tuple[str, str]:
+    name, separator, value = text.rpartition("=")
+    if not separator or not name:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+    return name, value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m core", description="Privacy-preserving synthetic data (avatars).", allow_abbrev=False)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    avatarize = commands.add_parser(
+        "avatarize", help="generate avatars of a table", allow_abbrev=False,
+        description="Generate avatars of INPUT (CSV, Excel or Parquet) and write the shuffled avatars as CSV.",
+    )
+    avatarize.add_argument("input", metavar="INPUT", help="the table to avatarize")
+    method = avatarize.add_mutually_exclusive_group()
+    method.add_argument("--k", type=whole_number, help="Avatar: number of neighbours combined (2 <= K < rows)")
+    method.add_argument("--fast-dp-epsilon", type=number, metavar="EPS", help="AvatarFastDP: privacy budget (> 0)")
+    avatarize.add_argument("--mechanism", choices=MECHANISMS, default="gaussian", help="AvatarFastDP mechanism")
+    avatarize.add_argument("--seed", type=whole_number, help="seed of every random step (default: drawn, then printed)")
+    _add_preparation_options(avatarize)
+    avatarize.add_argument("--out", required=True, metavar="AVATARS.csv", help="where to write the shuffled avatars")
+    avatarize.add_argument("--paired-out", metavar="PAIRED.csv",
+                           help="SENSITIVE: also write the avatars in the originals' row order, for `evaluate` only; "
+                                "never share this file (Avatar method only)")
+    avatarize.add_argument("--json", metavar="METRICS.json", help="also compute the metrics and write them as JSON")
+    avatarize.add_argument("--report", metavar="REPORT.html", help="also write a self-contained HTML report")
+    sweep = commands.add_parser(
+        "sweep", help="trade-off: try several k and epsilon values, several seeds each", allow_abbrev=False,
+        description="Avatarize INPUT with every k and epsilon given, for several seeds, score every run, and say "
+                    "which setting keeps the most signal while meeting every privacy target.",
+    )
+    sweep.add_argument("input", metavar="INPUT", help="the table")
+    sweep.add_argument("--k", type=list_of(whole_number), default=[], metavar="K1,K2,...", help="Avatar k values")
+    sweep.add_argument("--fast-dp-epsilon", type=list_of(number), default=[], metavar="E1,E2,...",
+                       help="AvatarFastDP epsilon values")
+    sweep.add_argument("--mechanism", type=list_of(str), default=["gaussian"], metavar="M1,M2",
+                       help="AvatarFastDP mechanisms to try (gaussian, gmm, histogram)")
+    sweep.add_argument("--seeds", type=whole_number, default=3, help="runs per setting, seeds S, S+1, ... (default 3)")
+    sweep.add_argument("--seed", type=whole_number, default=0, help="first seed (default 0)")
+    _add_preparation_options(sweep)
+    sweep.add_argument("--json", metavar="SWEEP.json", help="write every point (mean, spread, per-seed values, per-variable scores) as JSON")
+
+    evaluate = commands.add_parser(
+        "evaluate", help="score avatars made by any tool", allow_abbrev=False,
+        description="Score AVATARS made from ORIGINAL, by this tool or another, with every signal and privacy metric.",
+    )
+    evaluate.add_argument("original", metavar="ORIGINAL", help="the original table")
+    evaluate.add_argument("avatars", metavar="AVATARS", help="the synthetic table to score")
+    evaluate.add_argument("--holdout", metavar="HOLDOUT", help="original rows kept apart from the synthesis (the reference)")
+    evaluate.add_argument("--not-paired", action="store_true",
+                          help="AVATARS rows are not paired with ORIGINAL rows, even when the counts match")
+    evaluate.add_argument("--seed", type=whole_number, help="seed of the approximate holdout split")
+    evaluate.add_argument("--ncp", type=whole_number, help="latent dimensions of the privacy metrics (default 5)")
+    evaluate.add_argument("--column-kind", type=assignment, action="append", default=[], metavar="NAME=KIND",
+                          help="override a column's kind: numeric, categorical or datetime (repeatable)")
+    evaluate.add_argument("--json", metavar="METRICS.json", help="write every metric as JSON")
+    return parser
+
+
+def _add_preparation_options(command: argparse.ArgumentParser) -> None:
+    """The options that prepare the table and tune the method, alike for ``avatarize`` and ``sweep``."""
+    command.add_argument("--gmm-n-components", type=whole_number, default=5, metavar="N", help="AvatarFastDP gmm: components")
+    command.add_argument("--histogram-n-bins", type=whole_number, default=10, metavar="N", help="AvatarFastDP histogram: bins")
+    command.add_argument("--bounds-percentile", type=number, default=5.0, metavar="P",
+                         help="AvatarFastDP: clip each latent dimension to percentiles P and 100 - P (0 < P < 50)")
+    command.add_argument("--ncp", type=whole_number, help="latent dimensions used (default: min(5, scaled columns))")
+    command.add_argument("--imputation", choices=IMPUTATION_METHODS, default="fast_knn", help="temporary imputation of missing values")
+    command.add_argument("--column-kind", type=assignment, action="append", default=[], metavar="NAME=KIND",
+                         help="override a column's kind: numeric, categorical or datetime (repeatable)")
+    command.add_argument("--column-weight", type=assignment, action="append", default=[], metavar="NAME=W",
+                         help="weight of a column in the projection, > 0 (repeatable)")
+    command.add_argument("--drop", action="append", default=[], metavar="NAME",
+                         help="leave a column out entirely, such as an identifier (repeatable)")
+    command.add_argument("--exclude", action="append", default=[], metavar="NAME",
+                         help="set a column aside and re-attach it afterwards (repeatable)")
+    command.add_argument("--exclude-strategy", choices=EXCLUSION_STRATEGIES, default="coordinate_similarity",
+                         help="how excluded columns are re-attached; row_order copies each person's own value (sensitive)")
+    command.add_argument("--categorical-reduction", action="store_true",
+                         help="embed categorical columns with many modalities in a few numeric dimensions")
+    command.add_argument("--no-holdout", action="store_true", help="avatarize every row instead of setting half aside")
+
+
+def list_of(parse):
+    def parse_list(text: str) -> list:
+        return [parse(item.strip()) for item in text.split(",") if item.strip()]
+    return parse_list
+
+
+
+
+def output_path(option: str, text: str, inputs: list[str]) -> Path:
+    """An output path that is not one of the inputs and whose folder exists."""
+    path = Path(text)
+    if any(path.resolve() == Path(other).resolve() for other in inputs):
+        raise InputError(f"{option} {path} is also an input: choose another path.")
+    if not path.parent.resolve().is_dir():
+        raise InputError(f"{option} {path}: the folder {path.parent} does not exist. Create it or choose another path.")
+    return path
+
+
+def column_plan(arguments: argparse.Namespace) -> ColumnPlan:
+    return ColumnPlan(
+        kinds=dict(arguments.column_kind),
+        dropped=tuple(arguments.drop),
+        excluded=tuple(arguments.exclude),
+        weights={name: _weight(name, value) for name, value in arguments.column_weight},
+    )
+
+
+def common_settings(arguments: argparse.Namespace) -> Settings:
+    """The settings of :func:`_add_preparation_options` and the seed; the method's are the command's own."""
+    return Settings(
+        gmm_n_components=arguments.gmm_n_components,
+        histogram_n_bins=arguments.histogram_n_bins,
+        bounds_percentile=arguments.bounds_percentile,
+        ncp=arguments.ncp,
+        imputation=arguments.imputation,
+        holdout=not arguments.no_holdout,
+        seed=arguments.seed,
+        use_categorical_reduction=arguments.categorical_reduction,
+        exclude_strategy=arguments.exclude_strategy,
+    )
+
+
+def _weight(name: str, text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise InputError(f"--column-weight {name}: expected a number greater than 0, got {text!r}.") from None

@@ -1,0 +1,57 @@
+"""``python -m core sweep``: several k and epsilon values, several seeds each, every run scored, a recommendation."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from core.cli.parser import column_plan, common_settings, output_path
+from core.engine.fast_dp import MECHANISMS
+from core.engine.io import read_table, write_json
+from core.engine.schema import column_warning_lines, drop_columns, profile_columns, resolve_kinds
+from core.errors import InputError
+from core.presentation.sweep_table import sweep_table
+from core.workflows.sweep import SweepPoint, recommendation, run_sweep, sweep_settings
+
+
+def sweep(arguments: argparse.Namespace) -> int:
+    metrics_path = output_path("--json", arguments.json, [arguments.input]) if arguments.json else None
+    for mechanism in arguments.mechanism:
+        if mechanism not in MECHANISMS:
+            raise InputError(f"--mechanism must list names among {', '.join(MECHANISMS)}, got {mechanism!r}.")
+    settings = sweep_settings(arguments.k, arguments.fast_dp_epsilon, arguments.mechanism)
+    plan, base = column_plan(arguments), common_settings(arguments)
+    frame = read_table(arguments.input)
+    kept = drop_columns(frame, list(plan.dropped), "--drop")
+    profiles = profile_columns(kept, resolve_kinds(kept, plan.kinds))
+    for message in column_warning_lines(profiles, plan.kinds, excluded=plan.excluded,
+                                        reduced=base.use_categorical_reduction):
+        print(f"warning: {message}", file=sys.stderr)
+    start = time.perf_counter()
+    done = []
+
+    def report(point: SweepPoint, seed: int) -> None:
+        done.append(point)
+        print(f"  {len(done)}/{len(settings) * arguments.seeds}: {point.setting.label}, seed {seed}", file=sys.stderr)
+
+    points = run_sweep(frame, plan, base, settings, arguments.seeds, on_result=report)
+    elapsed = time.perf_counter() - start
+    print("\n".join(sweep_table(points)))
+    sentence = recommendation(points)
+    print(sentence)
+    if metrics_path:
+        write_json({
+            "points": [point.to_json() for point in points],
+            "advice": sentence,
+            "parameters": {
+                "seeds": arguments.seeds, "first_seed": arguments.seed, "ncp": arguments.ncp,
+                "holdout": base.holdout, "imputation": base.imputation,
+                "categorical_reduction": base.use_categorical_reduction, "column_kinds": plan.kinds,
+                "column_weights": plan.weights, "dropped": list(plan.dropped), "excluded": list(plan.excluded),
+                "exclude_strategy": base.exclude_strategy, "gmm_n_components": base.gmm_n_components,
+                "histogram_n_bins": base.histogram_n_bins, "bounds_percentile": base.bounds_percentile,
+            },
+            "timings_s": {"total": elapsed},
+        }, metrics_path)
+    return 0
