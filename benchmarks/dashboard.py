@@ -16,8 +16,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from tests.conftest import mixed_table
-from tests.test_app_browser import CHROMIUM_FLAGS, free_port, start_dashboard
+from tests.support import CHROMIUM_FLAGS, free_port, mixed_table, start_dashboard
 
 
 def main() -> None:

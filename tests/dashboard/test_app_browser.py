@@ -7,25 +7,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import mixed_table
+from tests.support import CHROMIUM_FLAGS, free_port, mixed_table, start_dashboard
 
 pytestmark = pytest.mark.browser
-ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM_FLAGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
-]
-
-
 def chromium_path() -> str:
     path = shutil.which("chromium") or shutil.which("chromium-browser")
     if path is None:
@@ -33,30 +22,6 @@ def chromium_path() -> str:
             pytest.fail("chromium is missing: CI must run the browser tests (make test installs it as root).")
         pytest.skip("chromium is not installed: browser tests skipped (apt-get install chromium).")
     return path
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def start_dashboard(port: int, log=subprocess.DEVNULL) -> subprocess.Popen:
-    """The dashboard, started as `make run` does (its address from .streamlit/config.toml)."""
-    server = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port)],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as answer:
-                if answer.status == 200:
-                    return server
-        except OSError:
-            time.sleep(0.3)
-    server.kill()
-    raise RuntimeError("the dashboard did not start within 60 s")
 
 
 def listening_addresses(port: int) -> set[str]:
@@ -122,6 +87,14 @@ def open_page(page, title: str) -> None:
     page.get_by_role("heading", level=1).filter(has_text=title).wait_for(timeout=30_000)
 
 
+def download(page, button: str, path: Path) -> str:
+    """Click a download button, save the file at ``path``, return its text."""
+    with page.expect_download() as started:
+        page.get_by_role("button", name=button).click()
+    started.value.save_as(path)
+    return path.read_text()
+
+
 def test_a_new_users_path(page, tmp_path):
     page.get_by_text("Columns", exact=True).wait_for(timeout=60_000)
     page.get_by_text("Upload a file").click()
@@ -143,15 +116,9 @@ def test_a_new_users_path(page, tmp_path):
     assert page.get_by_text("Hidden rate", exact=True).count() == 1
 
     open_page(page, "Report and downloads")
-    with page.expect_download() as download:
-        page.get_by_role("button", name="Avatars (CSV, shuffled, 5,000 rows)").click()
-    avatars = tmp_path / "avatars.csv"
-    download.value.save_as(avatars)
-    assert avatars.read_text().count("\n") == 5_001
-    with page.expect_download() as download:
-        page.get_by_role("button", name="Report (HTML, opens offline)").click()
+    assert download(page, "Avatars (CSV, shuffled, 5,000 rows)", tmp_path / "avatars.csv").count("\n") == 5_001
     report = tmp_path / "report.html"
-    download.value.save_as(report)
+    download(page, "Report (HTML, opens offline)", report)
     text = report.read_text()
     assert text.startswith("<!DOCTYPE html>") and "patients.csv" in text and "Hidden rate" in text
     offline = page.context.new_page()
@@ -299,11 +266,7 @@ def test_the_avatars_of_every_row_are_one_click_away(page, tmp_path):
     page.get_by_role("button", name="Make the avatars to share from all 2,000 rows with these settings").click()
     page.get_by_text("Privacy targets met on all rows").wait_for(timeout=120_000)
     open_page(page, "Report and downloads")
-    with page.expect_download() as download:
-        page.get_by_role("button", name="Avatars of all 2,000 rows (CSV, shuffled)").click()
-    avatars = tmp_path / "all.csv"
-    download.value.save_as(avatars)
-    assert avatars.read_text().count("\n") == 2_001
+    assert download(page, "Avatars of all 2,000 rows (CSV, shuffled)", tmp_path / "all.csv").count("\n") == 2_001
     assert page.get_by_role("button", name="Avatars (CSV, shuffled, 1,000 rows)").is_visible()
 
 

@@ -10,7 +10,7 @@ from core.engine.avatar import neighbours_excluding_self
 from core.engine.io import csv_bytes
 from core.engine.pipeline import Avatarizer
 from core.errors import InputError
-from tests.conftest import mixed_table
+from tests.support import mixed_table
 
 
 def avatarize(frame, **parameters):

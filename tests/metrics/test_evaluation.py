@@ -9,7 +9,7 @@ from core.engine.io import read_table
 from core.engine.pipeline import Avatarizer
 from core.errors import InputError
 from core.metrics.evaluation import evaluate, evaluate_avatarization
-from tests.conftest import mixed_table
+from tests.support import mixed_table
 
 SIGNAL_KEYS = {
     "hellinger_mean", "hellinger_per_variable", "correlation_difference_ratio", "correlation_reference_difference",

@@ -7,7 +7,7 @@ from core.engine.encoding import TableCodec
 from core.engine.projection import Projection, draw_categories
 from core.engine.schema import apply_kinds, resolve_kinds
 from core.errors import InputError
-from tests.conftest import mixed_table
+from tests.support import mixed_table
 
 
 def encode(frame, overrides=None):

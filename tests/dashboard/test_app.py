@@ -7,9 +7,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import core.workflows.run
-from tests.conftest import mixed_table
+from tests.support import mixed_table
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGES = [
     "pages/data.py", "pages/generate.py", "pages/utility.py", "pages/privacy.py", "pages/tradeoff.py", "pages/report.py",
 ]

@@ -9,7 +9,7 @@ from core.metrics.evaluation import evaluate_avatarization
 from core.presentation.sweep_table import seed_range_text, sweep_table
 from core.workflows.run import ColumnPlan, Settings
 from core.workflows.sweep import SweepPoint, SweepSetting, pareto_front, recommendation, run_sweep, sweep_settings
-from tests.conftest import mixed_table
+from tests.support import mixed_table
 
 
 @pytest.fixture(scope="module")

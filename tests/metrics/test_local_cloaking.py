@@ -1,0 +1,75 @@
+"""Counting the avatars closer than a person's own (core/metrics/local_cloaking.py): exact, capped, growing."""
+
+
+import numpy as np
+import pytest
+from scipy.spatial import cKDTree
+from scipy.spatial.distance import cdist
+
+from core.metrics import local_cloaking
+from core.metrics.local_cloaking import count_closer_avatars
+from tests.support import brute_force
+
+
+def test_local_cloaking_cap_bounds_the_query():
+    assert local_cloaking.local_cloaking_cap(2_000) == 256
+    assert local_cloaking.local_cloaking_cap(1_000_000) == 16
+    assert local_cloaking.local_cloaking_cap(200_000) == 83
+
+
+@pytest.mark.parametrize("exact_pairs", [0, local_cloaking.EXACT_COUNT_PAIRS])
+@pytest.mark.parametrize("seed", range(4))
+def test_both_counting_paths_equal_the_brute_force_counts(monkeypatch, exact_pairs, seed):
+    monkeypatch.setattr(local_cloaking, "EXACT_COUNT_PAIRS", exact_pairs)  # 0: growing k-NN queries
+    rng = np.random.default_rng(seed)
+    originals = rng.normal(size=(400, 3))
+    originals[:50] = originals[0]  # duplicates
+    avatars = originals + rng.normal(scale=[0.05, 0.5, 2.0][seed % 3], size=(400, 3))
+    avatars[:5] = originals[:5]  # copies: nothing is strictly closer
+    closer = count_closer_avatars(originals, avatars)
+    distances = cdist(originals, avatars)
+    expected = (distances < np.diag(distances)[:, None]).sum(axis=1)
+    assert (closer.censored_at is None) == (exact_pairs > 0) and not closer.at_least
+    # growing queries: counts at the last k mean "at least"
+    censored = expected if closer.censored_at is None else np.minimum(expected, closer.censored_at)
+    assert np.array_equal(closer.counts, censored)
+    assert closer.median == np.median(expected)
+
+
+@pytest.mark.parametrize(("spread", "expected_levels"), [(0.2, [16, 64]), (30.0, [16, 256])])
+def test_growing_queries_go_straight_to_the_cap_when_the_median_lies_beyond(monkeypatch, spread, expected_levels):
+    monkeypatch.setattr(local_cloaking, "EXACT_COUNT_PAIRS", 0)
+    levels = []
+
+    class RecordingTree(cKDTree):
+        def query(self, points, k, **options):
+            levels.append(k)
+            return super().query(points, k=k, **options)
+
+    monkeypatch.setattr(local_cloaking, "cKDTree", RecordingTree)
+    rng = np.random.default_rng(7)
+    originals = rng.normal(size=(3_000, 2))
+    avatars = originals + rng.normal(scale=spread, size=originals.shape)  # 30: own avatars far away
+    closer = count_closer_avatars(originals, avatars)
+    distances = cdist(originals, avatars)
+    expected = (distances < np.diag(distances)[:, None]).sum(axis=1)
+    assert list(dict.fromkeys(levels)) == expected_levels
+    assert np.array_equal(closer.counts, np.minimum(expected, closer.censored_at))
+    if closer.at_least:
+        assert closer.median == 256 and np.median(expected) >= 256
+    else:
+        assert closer.median == np.median(expected)
+
+
+def test_local_cloaking_reports_a_lower_bound_past_the_cap(monkeypatch):
+    monkeypatch.setattr(local_cloaking, "EXACT_COUNT_PAIRS", 0)
+    monkeypatch.setattr(local_cloaking, "LOCAL_CLOAKING_MAX_CAP", 4)
+    originals = np.arange(100.0)[:, None]
+    avatars = originals[::-1].copy()  # own avatars far away
+    closer = count_closer_avatars(originals, avatars)
+    assert closer.at_least and closer.median == 4
+    rng = np.random.default_rng(0)
+    originals = rng.normal(size=(200, 2))
+    avatars = originals + rng.normal(scale=0.01, size=(200, 2))  # close pairs: exact below the cap
+    closer = count_closer_avatars(originals, avatars)
+    assert not closer.at_least and closer.median == pytest.approx(brute_force(originals, avatars)["local_cloaking"])

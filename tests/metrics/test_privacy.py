@@ -1,0 +1,90 @@
+"""The privacy metrics of SPEC section 6 through the registry: brute-force definitions, hand-computed cases."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from core.engine.pipeline import Avatarizer
+from core.engine.schema import apply_kinds, resolve_kinds
+from core.metrics.context import PrivacyReference
+from core.metrics.evaluation import evaluate
+from core.metrics.registry import privacy_metrics
+from tests.support import brute_force, mixed_table
+
+
+def frames(n):
+    frame = pd.DataFrame({"x": np.arange(n, dtype=float)})
+    kinds = resolve_kinds(frame)
+    return apply_kinds(frame, kinds), kinds
+
+
+@given(
+    n=st.integers(3, 60),
+    seed=st.integers(0, 10_000),
+    spread=st.sampled_from([0.01, 0.3, 3.0]),
+    duplicates=st.booleans(),
+)
+def test_fast_paths_equal_the_brute_force_definitions(n, seed, spread, duplicates):
+    rng = np.random.default_rng(seed)
+    originals = rng.normal(size=(n, 3))
+    if duplicates:
+        originals[: n // 2] = originals[0]
+    avatars = originals + rng.normal(scale=spread, size=(n, 3))
+    frame, kinds = frames(n)
+    results = privacy_metrics(PrivacyReference.of(originals, frame, kinds), avatars, frame, paired=True)
+    expected = brute_force(originals, avatars)
+    for name, value in expected.items():
+        assert results[name].value == pytest.approx(value), name
+
+
+def test_copies_have_hidden_rate_0_and_no_row_protection():
+    table = mixed_table(300, missing=0.1)
+    evaluation = evaluate(table, table.copy(), seed=0)
+    assert evaluation.privacy["hidden_rate"].value == 0.0
+    assert evaluation.privacy["local_cloaking"].value == 0.0
+    assert evaluation.privacy["row_direct_match_protection"].value == 0.0
+    assert evaluation.privacy["distance_to_closest"].value == 0.0
+    assert evaluation.privacy["closest_distances_ratio"].value == 0.0
+    assert evaluation.privacy["hidden_rate"].passed is False
+
+
+def test_direct_match_protections_hand_computed():
+    originals = pd.DataFrame({"id_like": [1.0, 2.0, 3.0, 4.0], "flag": ["a", "a", "b", "b"]})
+    avatars = pd.DataFrame({"id_like": [1.0, 9.0, 9.0, 9.0], "flag": ["a", "a", "a", "a"]})
+    kinds = resolve_kinds(originals)
+    originals, avatars = apply_kinds(originals, kinds), apply_kinds(avatars, kinds)
+    coordinates = np.arange(4.0)[:, None]
+    results = privacy_metrics(PrivacyReference.of(coordinates, originals, kinds), coordinates + 0.5, avatars, paired=True)
+    # row (1, a) is found among the avatars: 1 of 4 rows
+    assert results["row_direct_match_protection"].value == 75.0
+    # id_like: m = 1/4, u = 4/4 -> 75; flag: m = 2/4, u = 2/4 -> 75; min 75
+    per_variable = {row["variable"]: row for row in results["column_direct_match_protection"].breakdown["per_variable"]}
+    assert per_variable["id_like"]["protection"] == 75.0 and per_variable["flag"]["protection"] == 75.0
+    assert results["column_direct_match_protection"].value == 75.0
+
+
+def test_unpaired_avatars_make_pairing_metrics_not_applicable():
+    table = mixed_table(300)
+    evaluation = evaluate(table, table.sample(frac=1.0, random_state=0).reset_index(drop=True), paired=False, seed=0)
+    for name in ("hidden_rate", "local_cloaking", "column_direct_match_protection"):
+        result = evaluation.privacy[name]
+        assert result.value is None and result.passed is None and "paired" in result.not_applicable
+    assert evaluation.privacy["distance_to_closest"].value is not None
+
+
+@pytest.mark.slow
+def test_larger_k_hides_more_on_average():
+    table = mixed_table(1_000, seed=1)
+    rates = {2: [], 30: []}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for seed in range(4):
+            for k in rates:
+                result = Avatarizer(k=k, seed=seed, holdout=False).fit(table)
+                rates[k].append(evaluate(table, result.paired_avatars_, seed=seed).privacy["hidden_rate"].value)
+    gap = np.array(rates[30]) - np.array(rates[2])
+    assert gap.mean() > 3 * gap.std(ddof=1) / np.sqrt(len(gap))
