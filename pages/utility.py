@@ -18,8 +18,8 @@ hellinger, correlation, multivariate = (
 )
 st.write(holdout_note(run))
 
-columns = st.columns(3)
-for column, result in zip(columns, (hellinger, correlation, multivariate)):
+columns = st.columns(len(signal))
+for column, result in zip(columns, signal.values()):
     with column.container(border=True):
         st.metric(result.label, metric_text(result, DEFINITIONS[result.name].unit))
         signal_badge(result)

@@ -31,6 +31,7 @@ from core.metrics.result import MetricResult
 from core.metrics.space import MetricSpaces
 from core.validation import check_seed, check_whole_number
 
+SECTION_7_SIGNAL = ("hellinger_mean", "correlation_difference_ratio", "multivariate_hellinger_distance")
 NOT_MADE_FROM_ONE_PERSON = (
     "Not applicable: AvatarFastDP samples new points, so no avatar is made from one particular person."
 )
@@ -82,6 +83,7 @@ class Evaluation:
                 "multivariate_hellinger_seed_formula": multivariate.breakdown.get("seed_formula"),
                 "multivariate_hellinger_per_axis": multivariate.breakdown.get("per_axis", []),
                 "not_applicable": {name: r.not_applicable for name, r in self.signal.items() if r.not_applicable},
+                **{name: r.value for name, r in self.signal.items() if name not in SECTION_7_SIGNAL},  # added metrics
             },
             "privacy": {name: result.value for name, result in self.privacy.items()},
             "privacy_targets": {
