@@ -13,20 +13,6 @@ from core.metrics.result import MetricResult
 from core.workflows.run import GenerationRun
 
 
-def holdout_note(run: GenerationRun) -> str:
-    """Which holdout the metrics used, in one sentence."""
-    rows = run.evaluation.rows
-    if run.evaluation.holdout == "real":
-        return (
-            f"Compared with a **real holdout**: {rows['holdout']:,} real rows set aside before the avatars were made "
-            f"and never used to make them ({rows['working']:,} rows avatarized)."
-        )
-    return (
-        f"Compared with an **approximate holdout**: every row was avatarized, so half of the originals "
-        f"({rows['holdout']:,} rows) were drawn at random as the reference when scoring."
-    )
-
-
 def preview_columns(frame: pd.DataFrame) -> dict[str, object]:
     """Column settings for a table preview: dates without a time of day shown as dates (not ``... 00:00:00``)."""
     config = {}

@@ -6,9 +6,9 @@ from core.engine.schema import Kind
 from core.metrics.correlation_difference_ratio import correlation_direction
 from core.metrics.registry import DEFINITIONS
 from core.presentation import figures
-from core.presentation.format import metric_text
+from core.presentation.format import bands_text, holdout_sentence, metric_text
 from dashboard import state
-from dashboard.widgets import holdout_note, plot, signal_badge
+from dashboard.widgets import plot, signal_badge
 
 st.title("Utility")
 run = state.require_run()
@@ -16,7 +16,7 @@ signal = run.evaluation.signal
 hellinger, correlation, multivariate = (
     signal["hellinger_mean"], signal["correlation_difference_ratio"], signal["multivariate_hellinger_distance"]
 )
-st.write(holdout_note(run))
+st.write(holdout_sentence(run.evaluation))
 
 columns = st.columns(len(signal))
 for column, result in zip(columns, signal.values()):
@@ -86,8 +86,8 @@ def latent_section() -> None:
 latent_section()
 
 st.header("Distance on each axis")
-st.write(f"{multivariate.label}: **{metric_text(multivariate)}** ({multivariate.band or 'n/a'}). Below 0.1: almost "
-         "identical; 0.1 to 0.3: good fidelity; above 0.3: distorted.")
+st.write(f"{multivariate.label}: **{metric_text(multivariate)}** ({multivariate.band or 'n/a'}). "
+         f"{bands_text(DEFINITIONS[multivariate.name]).capitalize()}.")
 if multivariate.value is not None:
     plot(figures.multivariate_axes_figure(multivariate), key="axes")
     st.caption(figures.axes_figure_caption(multivariate))

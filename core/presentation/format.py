@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from core.metrics.definition import MetricDefinition
+from core.metrics.evaluation import Evaluation
 from core.metrics.result import MetricResult
 
 AT_LEAST = ">= "  # before a value that is only a lower bound (a local cloaking whose counts stopped at their cap)
@@ -21,3 +23,31 @@ def metric_text(result: MetricResult, unit: str = "") -> str:
     prefix = AT_LEAST if result.breakdown.get("at_least") else ""
     suffix = f" {unit}" if unit in SHOWN_UNITS else ""
     return f"{prefix}{number_text(result.value)}{suffix}"
+
+
+def holdout_sentence(evaluation: Evaluation) -> str:
+    """Which holdout the signal metrics compared with (SPEC section 5), in one sentence."""
+    rows = evaluation.rows
+    how = {
+        "real": f"a real holdout: {rows['holdout']:,} real rows set aside before the avatars were made and never "
+                f"used to make them ({rows['working']:,} rows avatarized)",
+        "given": f"the holdout file given: {rows['holdout']:,} real rows kept apart ({rows['working']:,} originals)",
+        "approximate": f"an approximate holdout: every row was avatarized, so half of the originals "
+                       f"({rows['holdout']:,} rows) were drawn at random as the reference when scoring",
+    }[evaluation.holdout]
+    return f"Compared with {how}; {rows['avatars']:,} avatars."
+
+
+def bands_text(definition: MetricDefinition) -> str:
+    """A signal metric's bands in words: ``below 0.1: almost identical; 0.1 to 0.3: good fidelity; ...``."""
+    bands, parts = list(definition.bands), []
+    for index, (limit, _, band) in enumerate(bands):
+        if definition.goal == "minimize":
+            lower = bands[index - 1][0] if index else None
+            parts.append(f"below {limit:g}: {band}" if lower is None else
+                         f"above {lower:g}: {band}" if limit == float("inf") else f"{lower:g} to {limit:g}: {band}")
+        else:
+            upper = bands[index - 1][0] if index else None
+            parts.append(f"{limit:g} and above: {band}" if upper is None else
+                         f"below {upper:g}: {band}" if limit == float("-inf") else f"{limit:g} to {upper:g}: {band}")
+    return "; ".join(parts)

@@ -15,7 +15,7 @@ import plotly.io as pio
 from core.metrics.correlation_difference_ratio import correlation_direction
 from core.metrics.result import MetricResult
 from core.presentation import figures
-from core.presentation.format import metric_text
+from core.presentation.format import holdout_sentence, metric_text
 from core.workflows.advice import privacy_advice
 from core.workflows.run import GenerationRun
 
@@ -46,7 +46,7 @@ def build_html_report(run: GenerationRun) -> str:
         )
     parts += ["<h2>Parameters</h2>", _table(["parameter", "value"], _parameters(run))]
 
-    parts += ["<h2>Utility: how much signal the avatars keep</h2>", _holdout_sentence(run)]
+    parts += ["<h2>Utility: how much signal the avatars keep</h2>", f"<p>{_text(holdout_sentence(run.evaluation))}</p>"]
     parts.append(_table(["metric", "value", "reading", "what it means"], [
         [result.label, metric_text(result), f"<span class='{result.level}'>{_text(result.band)}</span>" if result.band else "",
          " ".join(filter(None, (result.not_applicable or result.interpretation, result.computation)))]
@@ -109,15 +109,6 @@ def _parameters(run: GenerationRun) -> list[list[str]]:
         ["seed", str(run.avatarizer.seed_)],
     ]
     return rows
-
-
-def _holdout_sentence(run: GenerationRun) -> str:
-    rows = run.evaluation.rows
-    kind = run.evaluation.holdout
-    how = ("a real holdout: half of the rows were set aside before generation and never used"
-           if kind == "real" else "an approximate holdout: half of the originals drawn at random when scoring")
-    return (f"<p>Compared with {how} ({rows['working']:,} rows avatarized, {rows['holdout']:,} rows of "
-            f"reference, {rows['avatars']:,} avatars).</p>")
 
 
 def _verdict(result: MetricResult) -> str:

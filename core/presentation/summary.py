@@ -3,23 +3,12 @@
 from __future__ import annotations
 
 from core.metrics.evaluation import Evaluation
-from core.presentation.format import metric_text
-
-HOLDOUTS = {
-    "real": "a random half set aside before avatarization",
-    "given": "the holdout file given",
-    "approximate": "a random half of the originals drawn at scoring time",
-}
+from core.presentation.format import holdout_sentence, metric_text
 
 
 def summary_lines(evaluation: Evaluation) -> list[str]:
     """A plain-text table of every metric: signal with its reading, privacy with its target and verdict."""
-    rows = evaluation.rows
-    lines = [
-        f"Holdout: {evaluation.holdout} ({HOLDOUTS[evaluation.holdout]}): {rows['working']} working rows, "
-        f"{rows['holdout']} holdout rows, {rows['avatars']} avatars.",
-        "Signal",
-    ]
+    lines = [holdout_sentence(evaluation), "Signal"]
     for result in evaluation.signal.values():
         lines.append(f"  {result.label:<34}{metric_text(result):>10}  {result.band or ''}".rstrip())
     lines.append(f"Privacy{'':<29}{'value':>10}  {'target':<12}")

@@ -1,0 +1,33 @@
+"""The one value formatter, the holdout sentence and the bands in words (core/presentation/format.py)."""
+
+from core.metrics.evaluation import Evaluation
+from core.metrics.registry import DEFINITIONS
+from core.metrics.result import MetricResult
+from core.presentation.format import bands_text, holdout_sentence, metric_text
+
+
+def result(value, **breakdown):
+    return MetricResult(name="x", label="x", value=value, goal="maximize", interpretation="", breakdown=breakdown)
+
+
+def test_values_are_written_one_way():
+    assert metric_text(result(None)) == "n/a"
+    assert metric_text(result(0.12345)) == "0.123" and metric_text(result(91.26, at_least=False), "%") == "91.3 %"
+    assert metric_text(result(16.0, at_least=True), "avatars") == ">= 16.0"  # the unit "avatars" is in the label
+    assert metric_text(result(94.0), "/ 100") == "94.0 / 100"
+
+
+def test_the_holdout_sentence_names_the_case_and_the_rows():
+    rows = {"working": 1_000, "holdout": 1_000, "avatars": 1_000}
+    real = Evaluation(holdout="real", rows=rows, signal={}, privacy={})
+    assert holdout_sentence(real) == (
+        "Compared with a real holdout: 1,000 real rows set aside before the avatars were made and never used to "
+        "make them (1,000 rows avatarized); 1,000 avatars.")
+    assert "approximate holdout: every row was avatarized" in holdout_sentence(
+        Evaluation(holdout="approximate", rows=rows, signal={}, privacy={}))
+
+
+def test_bands_in_words_from_the_definitions():
+    assert bands_text(DEFINITIONS["multivariate_hellinger_distance"]) == (
+        "below 0.1: almost identical; 0.1 to 0.3: good fidelity; above 0.3: distorted")  # seed 001's bands
+    assert bands_text(DEFINITIONS["hellinger_mean"]).startswith("95 and above: close to natural variability; 80 to 95")
