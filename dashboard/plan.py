@@ -41,16 +41,3 @@ def plan_from_table(table: pd.DataFrame, profiles: list[ColumnProfile]) -> Colum
             if row["role"] == ROLES["synthesize"] and pd.notna(row["weight"]) and float(row["weight"]) != 1.0
         },
     )
-
-
-def code_like_columns(table: pd.DataFrame, profiles: list[ColumnProfile]) -> list[str]:
-    """Numeric columns with only a few whole values (the "few values" warning) still typed numeric in ``table``."""
-    suggested = {p.name for p in profiles if any(w.kind is WarningKind.FEW_VALUES for w in p.warnings)}
-    return [row["column"] for row in table.to_dict("records") if row["column"] in suggested and row["kind"] == "numeric"]
-
-
-def with_kind(table: pd.DataFrame, columns: list[str], kind: str) -> pd.DataFrame:
-    """``table`` with ``columns`` set to ``kind``."""
-    changed = table.copy()
-    changed.loc[changed["column"].isin(columns), "kind"] = kind
-    return changed

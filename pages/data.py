@@ -5,7 +5,7 @@ import streamlit as st
 from core.engine.schema import apply_kinds, column_warning_lines, resolve_kinds
 from core.errors import InputError
 from dashboard import state
-from dashboard.plan import KIND_LABELS, ROLES, code_like_columns, plan_from_table, with_kind
+from dashboard.plan import KIND_LABELS, ROLES, plan_from_table
 from dashboard.widgets import preview_columns
 
 UPLOAD = "Upload a file"
@@ -66,7 +66,7 @@ st.write(
 )
 edited = st.data_editor(
     st.session_state["plan_table"],
-    key=f"plan_editor_{loaded.source_id}_{st.session_state.get('plan_editor_version', 0)}",
+    key=f"plan_editor_{loaded.source_id}",
     hide_index=True,
     height=min(35 * (frame.shape[1] + 1) + 3, 800),
     disabled=["column", "missing (%)", "distinct values", "warnings"],
@@ -86,14 +86,6 @@ for line in column_warning_lines(
     excluded=[name for name, role in roles.items() if role == ROLES["exclude"]],
 ):
     st.warning(line, icon=":material/warning:")
-codes = code_like_columns(edited, loaded.profiles)
-if codes and st.button(
-    f"Treat the {len(codes)} code-like column{'s' if len(codes) > 1 else ''} as categorical",
-    icon=":material/category:", help="Their values are then drawn among the neighbours' values, never averaged.",
-):
-    st.session_state["plan_table"] = with_kind(edited, codes, "categorical")
-    st.session_state["plan_editor_version"] = st.session_state.get("plan_editor_version", 0) + 1
-    st.rerun()
 st.session_state["plan_table"] = edited
 plan = plan_from_table(edited, loaded.profiles)
 try:

@@ -194,8 +194,15 @@ def _decode_numeric(values: np.ndarray, column: _NumericColumn) -> pd.Series:
 
 
 def _decode_categorical(codes: np.ndarray, modalities: np.ndarray) -> pd.Series:
-    """Booleans come back as pandas booleans; other modalities as a pandas Categorical (code -1: missing)."""
+    """Booleans come back as pandas booleans, whole-number codes as integers (int64, or Int64 with missing
+    values: the dtype they were read with, SPEC section 2 step 1), other modalities as a pandas Categorical
+    (code -1: missing)."""
     if len(modalities) and all(isinstance(value, (bool, np.bool_)) for value in modalities):
         lookup = np.append(modalities, None).astype(object)
         return pd.Series(lookup[codes], dtype=object).astype("boolean")
+    if len(modalities) and all(isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+                               for value in modalities):
+        values = pd.Series(np.asarray(modalities, dtype=np.int64)[np.maximum(codes, 0)]).astype("Int64")
+        values[codes < 0] = pd.NA
+        return values if values.hasnans else values.astype(np.int64)
     return pd.Series(pd.Categorical.from_codes(codes, categories=pd.Index(modalities, dtype=object)))

@@ -3,8 +3,10 @@
 SPEC section 2, step 1. Decisions written down here:
 - booleans, strings and pandas categories are categorical; numbers are numeric;
   datetimes, and strings that all parse with one date format, are datetime;
-- a numeric column with at most ``FEW_DISTINCT_VALUES`` whole values is *suggested*
-  as categorical in its warnings, never converted;
+- a whole-number column with at most ``CODE_MAX_DISTINCT`` distinct values is categorical
+  (SPEC section 2 step 1, revised: a score of 70/80/90/100, a number of cylinders, 0/1 flags
+  are codes; a categorical is drawn among observed values and never invents one), said
+  with its reason (:attr:`WarningKind.CODES`); the user can make it numeric again;
 - identifier-like: every non-missing value different (at least ``MIN_ROWS_FOR_WARNINGS``
   values) for a categorical column, or for a whole-number column that is sorted or
   whose name says "id";
@@ -24,7 +26,7 @@ import pandas as pd
 
 from core.errors import InputError
 
-FEW_DISTINCT_VALUES = 5
+CODE_MAX_DISTINCT = 10
 MANY_MODALITIES = 100
 MIN_ROWS_FOR_WARNINGS = 20
 DATE_SAMPLE = 1_000
@@ -49,7 +51,7 @@ class WarningKind(StrEnum):
     CONSTANT = "constant"
     IDENTIFIER = "identifier"
     MANY_MODALITIES = "many modalities"
-    FEW_VALUES = "few values"
+    CODES = "codes"
 
 
 @dataclass(frozen=True)
@@ -79,7 +81,7 @@ def detect_kind(column: pd.Series) -> Kind:
     if pd.api.types.is_datetime64_any_dtype(column):
         return Kind.DATETIME
     if pd.api.types.is_numeric_dtype(column):
-        return Kind.NUMERIC
+        return Kind.CATEGORICAL if is_code_like(column) else Kind.NUMERIC
     values = column.dropna()
     inferred = pd.api.types.infer_dtype(values, skipna=True)
     if inferred in ("datetime", "datetime64", "date"):  # pyarrow gives datetime.date objects for dates
@@ -87,6 +89,15 @@ def detect_kind(column: pd.Series) -> Kind:
     if inferred == "string" and _all_date_like(values) and _parse_dates(values) is not None:
         return Kind.DATETIME
     return Kind.CATEGORICAL
+
+
+def is_code_like(column: pd.Series) -> bool:
+    """Whole numbers only, at most ``CODE_MAX_DISTINCT`` distinct values: codes, not quantities."""
+    values = column.dropna()
+    if values.empty or values.nunique() > CODE_MAX_DISTINCT:
+        return False
+    numbers = values.to_numpy(dtype=float)
+    return bool(np.all(np.isfinite(numbers)) and np.all(np.mod(numbers, 1) == 0))
 
 
 def _all_date_like(values: pd.Series) -> bool:
@@ -204,28 +215,26 @@ def column_warning_lines(
     excluded: Collection[str] = (),
     reduced: bool = False,
 ) -> list[str]:
-    """The profiles' warnings as lines to print, the many "few values" suggestions merged into one.
+    """The profiles' warnings as lines to print, the notes on code columns merged into one.
 
-    Only what is still to do: with ``kinds`` (the kinds now chosen), a column already made categorical gets no
-    "few values" suggestion; a ``dropped`` column gets no warning, an ``excluded`` one only the identifier
-    warning (it is re-attached to the avatars as it is); with categorical reduction on (``reduced``), many
-    modalities are no longer a warning.
+    Only what is still to say: with ``kinds`` (the kinds the user chose), a code column made numeric again gets
+    no note; a ``dropped`` column gets no warning, an ``excluded`` one only the identifier warning (it is
+    re-attached to the avatars as it is); with categorical reduction on (``reduced``), many modalities are no
+    longer a warning.
     """
     pending = [
         (p.name, w) for p in profiles if p.name not in dropped for w in p.warnings
         if not (reduced and w.kind is WarningKind.MANY_MODALITIES)
         and (p.name not in excluded or w.kind is WarningKind.IDENTIFIER)
     ]
-    lines = [w.message for _, w in pending if w.kind is not WarningKind.FEW_VALUES]
-    few = [
-        name for name, w in pending
-        if w.kind is WarningKind.FEW_VALUES and (kinds or {}).get(name, "numeric") == "numeric"
-    ]
-    if few:
-        names = ", ".join(f"'{name}'" for name in few)
+    lines = [w.message for _, w in pending if w.kind is not WarningKind.CODES]
+    codes = [name for name, w in pending if w.kind is WarningKind.CODES and (kinds or {}).get(name) != "numeric"]
+    if codes:
+        names = ", ".join(f"'{name}'" for name in codes)
         lines.append(
-            f"{names} hold{'s' if len(few) == 1 else ''} only {FEW_DISTINCT_VALUES} or fewer different whole values: "
-            "if they are codes rather than quantities, set their kind to categorical."
+            f"{names} hold{'s' if len(codes) == 1 else ''} at most {CODE_MAX_DISTINCT} different whole values: "
+            "taken as categorical codes, so the avatars keep exactly those values. If one is a quantity to "
+            "average instead, set its kind to numeric."
         )
     return lines
 
@@ -247,6 +256,12 @@ def _warnings(name: str, values: pd.Series, kind: Kind, n_distinct: int) -> list
             f"'{name}' looks like an identifier (every value is different): drop it. "
             "It carries no statistical signal and could re-identify people.",
         ))
+    elif kind is Kind.CATEGORICAL and _whole_number_codes(values):
+        warnings.append(ColumnWarning(
+            WarningKind.CODES,
+            f"'{name}' holds {n_distinct} different whole values: taken as categorical codes, so the avatars keep "
+            "exactly those values. If it is a quantity to average instead, set its kind to numeric.",
+        ))
     elif kind is Kind.CATEGORICAL and (
         n_distinct > MANY_MODALITIES or (len(values) >= MIN_ROWS_FOR_WARNINGS and n_distinct > len(values) / 2)
     ):
@@ -255,13 +270,15 @@ def _warnings(name: str, values: pd.Series, kind: Kind, n_distinct: int) -> list
             f"'{name}' has {n_distinct} different values: turn on categorical reduction, or exclude or drop it. "
             "Many modalities dominate the projection and are rarely shared by neighbours.",
         ))
-    if kind is Kind.NUMERIC and whole_numbers and n_distinct <= FEW_DISTINCT_VALUES:
-        warnings.append(ColumnWarning(
-            WarningKind.FEW_VALUES,
-            f"'{name}' has only {n_distinct} different whole values: if they are codes rather than "
-            "quantities, set its kind to categorical.",
-        ))
     return warnings
+
+
+def _whole_number_codes(values: pd.Series) -> bool:
+    """Whole-number codes, as read (numbers) or as typed (a categorical whose categories are numbers)."""
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        categories = values.cat.categories
+        return pd.api.types.is_numeric_dtype(categories) and is_code_like(pd.Series(categories))
+    return pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values) and is_code_like(values)
 
 
 def drop_columns(frame: pd.DataFrame, names: list[str], option: str = "drop") -> pd.DataFrame:

@@ -178,16 +178,17 @@ def test_tradeoff_page_sweeps_advises_compares_and_takes_a_setting(generations):
     visit(app, "pages/utility.py")
 
 
-def test_code_like_columns_can_be_made_categorical_in_one_click():
+def test_code_columns_are_categorical_by_default_and_say_so():
     app = start()
     app.radio(key="source").set_value("Upload a file").run()
     data = b"flag,arm,x\n" + b"".join(f"{i % 2},{i % 4},{i * 1.37:.2f}\n".encode() for i in range(60))
     app.file_uploader(key="upload").set_value(("codes.csv", data, "text/csv")).run()
-    app.button[0].click().run()
     assert not app.exception
-    assert app.session_state["plan"].kinds == {"flag": "categorical", "arm": "categorical"}
-    assert not [b for b in app.button if "code-like" in b.label]
-    assert not [w for w in app.warning if "whole values" in w.value]
+    kinds = dict(zip(app.session_state["plan_table"]["column"], app.session_state["plan_table"]["kind"]))
+    assert kinds == {"flag": "categorical", "arm": "categorical", "x": "numeric"}
+    assert app.session_state["plan"].kinds == {}  # the defaults: nothing set by hand
+    assert any("'flag', 'arm' hold at most 10 different whole values: taken as categorical codes" in w.value
+               for w in app.warning)
 
 
 def upload_and_generate(app: AppTest, rows: int = 1_200) -> AppTest:

@@ -3,7 +3,7 @@ import pandas as pd
 
 from core.engine.schema import profile_columns, resolve_kinds
 from core.workflows.run import ColumnPlan
-from dashboard.plan import ROLES, code_like_columns, plan_from_table, plan_table, with_kind
+from dashboard.plan import ROLES, plan_from_table, plan_table
 
 
 def profiles_of(frame):
@@ -27,7 +27,7 @@ def test_identifiers_and_empty_columns_start_dropped_and_the_rest_synthesized():
     assert list(table["column"]) == ["patient", "age", "stage", "sex", "empty"]
     assert list(table["role"]) == [ROLES["drop"], ROLES["synthesize"], ROLES["synthesize"], ROLES["synthesize"],
                                    ROLES["drop"]]
-    assert list(table["kind"][:4]) == ["categorical", "numeric", "numeric", "categorical"]
+    assert list(table["kind"][:4]) == ["categorical", "numeric", "categorical", "categorical"]  # stage: a code
     assert list(table["missing (%)"]) == [0.0, 0.0, 0.0, 0.0, 100.0] and (table["weight"] == 1.0).all()
     assert plan_from_table(table, profiles_of(clinic())) == ColumnPlan(dropped=("patient", "empty"))
 
@@ -36,19 +36,10 @@ def test_the_edited_table_gives_the_plan_only_what_differs_from_the_defaults():
     frame = clinic()
     profiles = profiles_of(frame)
     table = plan_table(profiles)
-    table.loc[table["column"] == "stage", "kind"] = "categorical"
+    table.loc[table["column"] == "stage", "kind"] = "numeric"
     table.loc[table["column"] == "sex", "role"] = ROLES["exclude"]
     table.loc[table["column"] == "age", "weight"] = 2.0
     table.loc[table["column"] == "sex", "weight"] = 3.0  # set aside: its weight plays no part
     plan = plan_from_table(table, profiles)
-    assert plan == ColumnPlan(kinds={"stage": "categorical"}, dropped=("patient", "empty"), excluded=("sex",),
+    assert plan == ColumnPlan(kinds={"stage": "numeric"}, dropped=("patient", "empty"), excluded=("sex",),
                               weights={"age": 2.0})
-
-
-def test_code_like_columns_are_the_numeric_few_value_ones_until_made_categorical():
-    frame = clinic()
-    profiles = profiles_of(frame)
-    table = plan_table(profiles)
-    assert code_like_columns(table, profiles) == ["stage"]
-    changed = with_kind(table, ["stage"], "categorical")
-    assert code_like_columns(changed, profiles) == [] and table.loc[2, "kind"] == "numeric"  # the original is kept

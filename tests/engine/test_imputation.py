@@ -8,7 +8,7 @@ from core.engine.schema import apply_kinds, resolve_kinds
 
 
 def encode(frame):
-    kinds = resolve_kinds(frame)
+    kinds = resolve_kinds(frame, {name: "numeric" for name in frame.columns if frame[name].dtype == float})
     typed = apply_kinds(frame, kinds)
     return TableCodec(kinds).fit(typed).encode(typed)
 

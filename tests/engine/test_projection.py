@@ -11,7 +11,9 @@ from tests.support import mixed_table
 
 
 def encode(frame, overrides=None):
-    kinds = resolve_kinds(frame, overrides)
+    """Float columns are quantities here, whole-valued or not (whole numbers with few values would be codes)."""
+    kinds = resolve_kinds(frame, {**{name: "numeric" for name in frame.columns if frame[name].dtype == float},
+                                  **(overrides or {})})
     typed = apply_kinds(frame, kinds)
     return TableCodec(kinds).fit(typed).encode(typed)
 

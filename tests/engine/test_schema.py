@@ -27,7 +27,8 @@ def test_detected_kinds():
     })
     kinds = resolve_kinds(frame)
     assert kinds == {
-        "n": Kind.NUMERIC, "f": Kind.NUMERIC, "s": Kind.CATEGORICAL, "b": Kind.CATEGORICAL,
+        "n": Kind.CATEGORICAL,  # three whole values: codes (SPEC section 2 step 1, revised)
+        "f": Kind.NUMERIC, "s": Kind.CATEGORICAL, "b": Kind.CATEGORICAL,
         "d": Kind.DATETIME, "iso": Kind.DATETIME, "eu": Kind.DATETIME, "codes": Kind.CATEGORICAL,
     }
     typed = apply_kinds(frame, kinds)
@@ -95,7 +96,7 @@ def test_warnings():
     assert found["patient_id"] == [WarningKind.IDENTIFIER]
     assert found["code"] == [WarningKind.IDENTIFIER]
     assert found["constant"] == [WarningKind.CONSTANT]
-    assert found["flag"] == [WarningKind.FEW_VALUES]
+    assert found["flag"] == [WarningKind.CODES]  # categorical by default: said, with the reason
     assert found["free_text"] == [WarningKind.MANY_MODALITIES]
     assert found["measure"] == []
     assert found["empty"] == [WarningKind.EMPTY]
@@ -107,16 +108,29 @@ def test_unsorted_unique_integers_are_not_identifiers_without_an_id_name():
     assert warning_kinds(pd.DataFrame({"record_id": values}))["record_id"] == [WarningKind.IDENTIFIER]
 
 
-def test_warning_lines_merge_the_few_values_suggestions():
+def test_warning_lines_merge_the_notes_on_code_columns():
     frame = pd.DataFrame({"a": [0, 1] * 15, "b": [1, 2, 3] * 10, "c": list(range(30))})
     kinds = resolve_kinds(frame)
     lines = column_warning_lines(profile_columns(apply_kinds(frame, kinds), kinds))
     assert lines == [
         "'c' looks like an identifier (every value is different): drop it. It carries no statistical signal "
         "and could re-identify people.",
-        "'a', 'b' hold only 5 or fewer different whole values: if they are codes rather than quantities, "
-        "set their kind to categorical.",
+        "'a', 'b' hold at most 10 different whole values: taken as categorical codes, so the avatars keep exactly "
+        "those values. If one is a quantity to average instead, set its kind to numeric.",
     ]
+    numeric = {"a": Kind.NUMERIC, "b": Kind.NUMERIC, "c": Kind.NUMERIC}  # the user's choice: nothing to say
+    assert len(column_warning_lines(profile_columns(apply_kinds(frame, numeric), numeric), {"a": "numeric",
+                                                                                             "b": "numeric"})) == 1
+
+
+@pytest.mark.parametrize(("values", "kind"), [
+    ([70, 80, 90, 100] * 10, Kind.CATEGORICAL),  # a score: codes
+    ([4.0, 6.0, 8.0, None] * 10, Kind.CATEGORICAL),  # cylinders, with a missing value (read as floats)
+    (list(range(11)) * 4, Kind.NUMERIC),  # eleven whole values: a quantity
+    ([0.5, 1.0, 1.5] * 10, Kind.NUMERIC),  # not whole
+])
+def test_whole_numbers_with_at_most_ten_values_are_codes(values, kind):
+    assert detect_kind(pd.Series(values)) is kind
 
 
 def test_warning_lines_leave_out_what_is_already_done():
@@ -133,7 +147,7 @@ def test_warning_lines_leave_out_what_is_already_done():
     # an excluded column is re-attached as it is: an identifier must still be dropped, the rest no longer matters
     assert [line.split("'")[1] for line in column_warning_lines(profiles, excluded=["id", "site", "code"])] == ["id"]
     assert [line.split("'")[1] for line in column_warning_lines(profiles, reduced=True)] == ["id", "code"]
-    assert [line.split("'")[1] for line in column_warning_lines(profiles, {"code": "categorical"})] == ["id", "site"]
+    assert [line.split("'")[1] for line in column_warning_lines(profiles, {"code": "numeric"})] == ["id", "site"]
 
 
 def test_detect_kind_on_object_timestamps():

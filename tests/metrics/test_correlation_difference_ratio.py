@@ -50,12 +50,12 @@ def test_cdr_not_applicable_with_fewer_than_two_numeric_variables():
 
 
 def test_constant_columns_do_not_give_nan():
-    frame = correlated(200, 0.7, 8).assign(constant=1.0)
-    (working, holdout, avatars), kinds = typed(frame, correlated(200, 0.7, 9).assign(constant=1.0),
-                                              correlated(200, 0.2, 10).assign(constant=1.0))
+    frame = correlated(200, 0.7, 8).assign(constant=1.5)  # not whole: a quantity, not a code
+    (working, holdout, avatars), kinds = typed(frame, correlated(200, 0.7, 9).assign(constant=1.5),
+                                              correlated(200, 0.2, 10).assign(constant=1.5))
     result = correlation_difference_ratio(working, holdout, avatars, kinds)
     assert np.isfinite(result.value)
-    only_constant = pd.DataFrame({"a": [1.0] * 10, "b": [2.0] * 10})
+    only_constant = pd.DataFrame({"a": [1.5] * 10, "b": [2.5] * 10})
     (working, holdout, avatars), kinds = typed(only_constant, only_constant.copy(), only_constant.copy())
     result = correlation_difference_ratio(working, holdout, avatars, kinds)
     assert result.value is None and "constant" in result.not_applicable

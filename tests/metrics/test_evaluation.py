@@ -93,7 +93,7 @@ def test_columns_missing_from_one_table_are_left_out():
 
 
 def test_bad_avatar_values_name_the_table():
-    originals = pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0]})
+    originals = pd.DataFrame({"x": [1.5, 2.5, 3.5, 4.5]})
     with pytest.raises(InputError, match="In the avatars: Column 'x' cannot be numeric"):
         evaluate(originals, pd.DataFrame({"x": ["1", "lots", "2", "3"]}))
 
