@@ -7,20 +7,17 @@ import pandas as pd
 from core.engine.schema import ColumnProfile, WarningKind
 from core.workflows.run import ColumnPlan
 
-ROLES = {"synthesize": "synthesize", "exclude": "set aside, re-attach", "drop": "drop"}
+ROLES = {"synthesize": "synthesize", "identifiers": "new identifiers", "exclude": "set aside, re-attach",
+         "drop": "drop"}
 KIND_LABELS = ("numeric", "categorical", "datetime")
 
 
 def plan_table(profiles: list[ColumnProfile]) -> pd.DataFrame:
-    """One editable row per column; identifier-like and empty columns start as dropped."""
-    dropped_by_default = {WarningKind.IDENTIFIER, WarningKind.EMPTY}
+    """One editable row per column: identifier-like columns get new identifiers, empty ones start as dropped."""
     return pd.DataFrame({
         "column": [p.name for p in profiles],
         "kind": [p.kind.value for p in profiles],
-        "role": [
-            ROLES["drop"] if any(w.kind in dropped_by_default for w in p.warnings) else ROLES["synthesize"]
-            for p in profiles
-        ],
+        "role": [_default_role(p) for p in profiles],
         "weight": [1.0] * len(profiles),
         "missing (%)": [round(100 * p.missing_share, 1) for p in profiles],
         "distinct values": [p.n_distinct for p in profiles],
@@ -28,12 +25,25 @@ def plan_table(profiles: list[ColumnProfile]) -> pd.DataFrame:
     })
 
 
+def _default_role(profile: ColumnProfile) -> str:
+    kinds = {warning.kind for warning in profile.warnings}
+    if WarningKind.EMPTY in kinds:
+        return ROLES["drop"]
+    return ROLES["identifiers"] if WarningKind.IDENTIFIER in kinds else ROLES["synthesize"]
+
+
 def plan_from_table(table: pd.DataFrame, profiles: list[ColumnProfile]) -> ColumnPlan:
-    """The plan the edited table describes: kinds that differ from the detected ones, roles, weights other than 1."""
+    """The plan the edited table describes: kinds that differ from the detected ones, roles, weights other than 1.
+
+    New identifiers are the engine's default for identifier-like columns; one the user chose to synthesise gets
+    its kind written in the plan, which is how the engine knows it is an ordinary column on purpose.
+    """
     detected = {p.name: p.kind.value for p in profiles}
+    identifiers = {p.name for p in profiles if any(w.kind is WarningKind.IDENTIFIER for w in p.warnings)}
     rows = table.to_dict("records")
     return ColumnPlan(
-        kinds={row["column"]: row["kind"] for row in rows if row["kind"] != detected[row["column"]]},
+        kinds={row["column"]: row["kind"] for row in rows if row["kind"] != detected[row["column"]]
+               or (row["column"] in identifiers and row["role"] == ROLES["synthesize"])},
         dropped=tuple(row["column"] for row in rows if row["role"] == ROLES["drop"]),
         excluded=tuple(row["column"] for row in rows if row["role"] == ROLES["exclude"]),
         weights={
@@ -41,3 +51,17 @@ def plan_from_table(table: pd.DataFrame, profiles: list[ColumnProfile]) -> Colum
             if row["role"] == ROLES["synthesize"] and pd.notna(row["weight"]) and float(row["weight"]) != 1.0
         },
     )
+
+
+def plan_problem(table: pd.DataFrame, profiles: list[ColumnProfile]) -> str | None:
+    """What makes the edited table unusable, in one sentence, or None."""
+    identifiers = {p.name for p in profiles if any(w.kind is WarningKind.IDENTIFIER for w in p.warnings)}
+    roles = dict(zip(table["column"], table["role"]))
+    wrong = [name for name, role in roles.items() if role == ROLES["identifiers"] and name not in identifiers]
+    if wrong:
+        return (f"'{wrong[0]}' does not look like an identifier: only identifier-like columns get new identifiers. "
+                "Drop it or set it aside instead.")
+    if all(role != ROLES["synthesize"] for role in roles.values()):
+        return ("No column is left to synthesize (every one is dropped, set aside or given new identifiers): keep "
+                "at least one.")
+    return None

@@ -5,7 +5,7 @@ import streamlit as st
 from core.engine.schema import apply_kinds, column_warning_lines, resolve_kinds
 from core.errors import InputError
 from dashboard import state
-from dashboard.plan import KIND_LABELS, ROLES, plan_from_table
+from dashboard.plan import KIND_LABELS, ROLES, plan_from_table, plan_problem
 from dashboard.widgets import preview_columns
 
 UPLOAD = "Upload a file"
@@ -60,9 +60,11 @@ with st.expander("Preview of the first rows", expanded=False):
 st.subheader("Columns")
 st.write(
     "How each column will be treated. **Numeric** columns are averaged between similar people, **categorical** "
-    "ones are drawn among their values, **dates** are handled as numbers. **Role**: *synthesize* it, *set it "
-    "aside and re-attach* it afterwards (from the most similar real row), or *drop* it. Identifiers are dropped "
-    "by default. **Weight** makes a column count more (above 1) or less (below 1) when people are compared."
+    "ones are drawn among their values (whole numbers with at most 10 values, such as scores or 0/1 flags, are "
+    "codes: categorical), **dates** are handled as numbers. **Role**: *synthesize* it; give it *new "
+    "identifiers* (the default for identifiers: the avatars get fresh ones of the same form, nothing of the "
+    "real ones); *set it aside and re-attach* it afterwards (from the most similar real row); or *drop* it. "
+    "**Weight** makes a column count more (above 1) or less (below 1) when people are compared."
 )
 edited = st.data_editor(
     st.session_state["plan_table"],
@@ -95,16 +97,19 @@ try:
 except InputError as error:
     st.error(str(error))
     st.stop()
-if len(plan.dropped) + len(plan.excluded) >= frame.shape[1]:
-    st.error("Every column is dropped or set aside: keep at least one column to synthesize.")
+problem = plan_problem(edited, loaded.profiles)
+if problem:
+    st.error(problem)
     st.stop()
 if plan != state.plan():
     st.session_state["plan"] = plan
     state.set_run(None)
 
-kept = frame.shape[1] - len(plan.dropped) - len(plan.excluded)
+renewed = [name for name, role in roles.items() if role == ROLES["identifiers"]]
+kept = frame.shape[1] - len(plan.dropped) - len(plan.excluded) - len(renewed)
 st.success(
     f"{kept} column{'s' if kept != 1 else ''} will be synthesized"
+    + (f", {len(renewed)} given new identifiers ({', '.join(renewed)})" if renewed else "")
     + (f", {len(plan.excluded)} set aside and re-attached" if plan.excluded else "")
     + (f", {len(plan.dropped)} dropped ({', '.join(plan.dropped)})" if plan.dropped else "")
     + "."

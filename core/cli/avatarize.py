@@ -34,15 +34,21 @@ def avatarize(arguments: argparse.Namespace) -> int:
     start = time.perf_counter()
     avatarizer = build_avatarizer(plan, settings)
     scored = bool(metrics_path or report_path)
+
+    def say_what_is_done(step: str, share: float) -> None:
+        """Once the table is read, typed and checked, before any work: identifiers, codes, modalities."""
+        if step == "encoding and imputation":
+            for message in column_warning_lines(avatarizer.profiles_, plan.kinds, excluded=plan.excluded,
+                                                reduced=settings.use_categorical_reduction):
+                print(f"warning: {message}", file=sys.stderr)
+
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         # No reference to the table read is kept here: without metrics, the originals go once encoded.
-        avatarizer.fit(drop_columns(read_table(arguments.input), list(plan.dropped), "--drop"), low_memory=not scored)
-    column_warnings = column_warning_lines(
-        avatarizer.profiles_, plan.kinds, excluded=plan.excluded, reduced=settings.use_categorical_reduction
-    )
-    for message in [str(w.message) for w in caught] + column_warnings:
-        print(f"warning: {message}", file=sys.stderr)
+        avatarizer.fit(drop_columns(read_table(arguments.input), list(plan.dropped), "--drop"),
+                       progress=say_what_is_done, low_memory=not scored)
+    for warning in caught:
+        print(f"warning: {warning.message}", file=sys.stderr)
     run = scored_run(
         avatarizer, plan, settings, table_name=Path(arguments.input).name,
         fingerprint=data_fingerprint(Path(arguments.input).read_bytes()), start=start, with_latent=bool(report_path),

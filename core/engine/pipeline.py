@@ -22,6 +22,7 @@ from scipy.spatial import cKDTree
 from core.engine.avatar import avatarize_rows, neighbours_excluding_self
 from core.engine.encoding import EncodedTable, TableCodec
 from core.engine.fast_dp import FastDPSynthesizer
+from core.engine.identifiers import IdentifierForm, identifier_columns
 from core.engine.imputation import IMPUTATION_METHODS, add_missing_indicators, impute, restore_missing
 from core.engine.io import release_freed_memory
 from core.engine.prepared import PreparedTable
@@ -102,6 +103,9 @@ class Avatarizer:
     projection_, coordinates_ : the fitted projection and WO's first ``ncp_`` latent coordinates
         (None after a ``low_memory`` fit).
     synthesizer_ : the fitted :class:`~core.engine.fast_dp.FastDPSynthesizer` (AvatarFastDP).
+    identifier_columns_ : identifier-like columns (a distinct value on almost every row) that took no part in the
+        synthesis and hold new identifiers in the avatars (see :mod:`core.engine.identifiers`); a column typed with
+        ``column_kinds`` or set aside is never one.
     prepared_ : the :class:`~core.engine.prepared.PreparedTable` the avatars were made from (the attributes
         above that describe the originals read it).
     ncp_, seed_ : the values used.
@@ -219,7 +223,8 @@ class Avatarizer:
             typed = apply_kinds(frame, kinds, in_place=low_memory)
             profiles: list[ColumnProfile] = profile_columns(typed, kinds)
             excluded = self._check_exclusions(typed)
-            _check_values(typed.drop(columns=excluded))
+            identifiers = identifier_columns(profiles, set(self.column_kinds or {}), set(excluded))
+            _check_values(typed.drop(columns=excluded + identifiers))
 
         if bool(self.holdout) and len(typed) >= self.holdout_min_rows:
             working_rows, holdout_rows = split_holdout(len(typed), rng)
@@ -229,6 +234,7 @@ class Avatarizer:
         self.prepared_ = PreparedTable(
             kinds=kinds, profiles=profiles, columns=list(typed.columns), excluded=excluded, working_data=working,
             holdout_data=holdout, excluded_originals=working[excluded], n_total=len(typed),
+            identifiers=[IdentifierForm.of(typed[name]) for name in identifiers],
         )
         if largest_k is not None:
             self._check_k(largest_k)
@@ -238,7 +244,7 @@ class Avatarizer:
         """Encoding, missing indicators and imputation of the originals avatarized; ``low_memory`` lets the
         originals go here."""
         prepared = self.prepared_
-        synthesised = prepared.working_data.drop(columns=prepared.excluded)
+        synthesised = prepared.working_data.drop(columns=prepared.set_apart)
         if low_memory:
             prepared.working_data = prepared.holdout_data = None
         with self._timed("encoding and imputation"):
@@ -294,6 +300,8 @@ class Avatarizer:
             avatars = prepared.codec.decode(restored)
             if prepared.excluded:
                 avatars = self._reattach(avatars, sources)
+            for form in prepared.identifiers:
+                avatars[form.name] = form.new_values(len(avatars))
             self.avatars_ = avatars[prepared.columns]
 
     @property
@@ -316,6 +324,8 @@ class Avatarizer:
     projection_ = property(lambda self: self.prepared_.projection, doc="The fitted projection.")
     ncp_ = property(lambda self: self.prepared_.ncp, doc="Latent dimensions used.")
     coordinates_ = property(lambda self: self.prepared_.coordinates, doc="WO's first ncp_ latent coordinates.")
+    identifier_columns_ = property(lambda self: [form.name for form in self.prepared_.identifiers],
+                                   doc="Identifier-like columns given new identifiers (no part in the synthesis).")
 
     def get_params(self) -> dict[str, object]:
         """The constructor's parameters, as scikit-learn's ``get_params`` gives them."""

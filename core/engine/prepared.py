@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from core.engine.encoding import EncodedTable, TableCodec
+from core.engine.identifiers import IdentifierForm
 from core.engine.projection import Projection
 from core.engine.reduction import CategoricalReduction
 from core.engine.schema import ColumnProfile, Kind
@@ -20,6 +21,7 @@ class PreparedTable:
 
     ``working_data`` and ``holdout_data`` are the originals avatarized (WO) and set aside (HO, or None);
     ``excluded`` the columns set aside and re-attached afterwards (their originals in ``excluded_originals``);
+    ``identifiers`` the identifier-like columns that take no part and get new identifiers in the avatars;
     ``complete`` the encoded, imputed WO with its missing indicators (``n_categorical`` categorical columns
     before them), ``model_table`` what the projection sees (after the categorical reduction when it is on),
     ``coordinates`` WO's first ``ncp`` latent coordinates. A ``low_memory`` fit sets the originals, then the
@@ -34,6 +36,7 @@ class PreparedTable:
     holdout_data: pd.DataFrame | None
     excluded_originals: pd.DataFrame
     n_total: int
+    identifiers: list[IdentifierForm]
     codec: TableCodec | None = None
     n_categorical: int = 0
     complete: EncodedTable | None = None
@@ -42,6 +45,11 @@ class PreparedTable:
     projection: Projection | None = None
     ncp: int = 0
     coordinates: np.ndarray | None = None
+
+    @property
+    def set_apart(self) -> list[str]:
+        """The columns that take no part in the synthesis: excluded ones and identifiers."""
+        return [*self.excluded, *(form.name for form in self.identifiers)]
 
     @property
     def holdout(self) -> str:

@@ -7,9 +7,10 @@ SPEC section 2, step 1. Decisions written down here:
   (SPEC section 2 step 1, revised: a score of 70/80/90/100, a number of cylinders, 0/1 flags
   are codes; a categorical is drawn among observed values and never invents one), said
   with its reason (:attr:`WarningKind.CODES`); the user can make it numeric again;
-- identifier-like: every non-missing value different (at least ``MIN_ROWS_FOR_WARNINGS``
-  values) for a categorical column, or for a whole-number column that is sorted or
-  whose name says "id";
+- identifier-like: a different value on almost every row (at least ``IDENTIFIER_SHARE`` of
+  at least ``MIN_ROWS_FOR_WARNINGS`` non-missing values) for a categorical column, or for a
+  whole-number column that is sorted or whose name says "id"; it takes no part in the
+  synthesis by default (:mod:`core.engine.identifiers`);
 - many modalities: a categorical column with more than ``MANY_MODALITIES`` modalities,
   or with more than half as many modalities as rows.
 """
@@ -29,6 +30,7 @@ from core.errors import InputError
 CODE_MAX_DISTINCT = 10
 MANY_MODALITIES = 100
 MIN_ROWS_FOR_WARNINGS = 20
+IDENTIFIER_SHARE = 0.95
 DATE_SAMPLE = 1_000
 _ID_NAME = re.compile(r"(^|[^a-z])(id|ids|identifier|uuid)($|[^a-z])|id$|^id", re.IGNORECASE)
 _DATE_LIKE = re.compile(r"^\s*\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)?\s*$")
@@ -218,16 +220,21 @@ def column_warning_lines(
     """The profiles' warnings as lines to print, the notes on code columns merged into one.
 
     Only what is still to say: with ``kinds`` (the kinds the user chose), a code column made numeric again gets
-    no note; a ``dropped`` column gets no warning, an ``excluded`` one only the identifier warning (it is
-    re-attached to the avatars as it is); with categorical reduction on (``reduced``), many modalities are no
-    longer a warning.
+    no note; a ``dropped`` column gets no warning, an ``excluded`` one only the identifier warning, said so (it is
+    re-attached to the avatars as it is: real identifiers); with categorical reduction on (``reduced``), many
+    modalities are no longer a warning.
     """
     pending = [
         (p.name, w) for p in profiles if p.name not in dropped for w in p.warnings
         if not (reduced and w.kind is WarningKind.MANY_MODALITIES)
         and (p.name not in excluded or w.kind is WarningKind.IDENTIFIER)
     ]
-    lines = [w.message for _, w in pending if w.kind is not WarningKind.CODES]
+    lines = [
+        f"'{name}' looks like an identifier and is set aside: its real values are re-attached to the avatars. "
+        "Drop it, or let it get new identifiers (do not set it aside)."
+        if name in excluded and w.kind is WarningKind.IDENTIFIER else w.message
+        for name, w in pending if w.kind is not WarningKind.CODES
+    ]
     codes = [name for name, w in pending if w.kind is WarningKind.CODES and (kinds or {}).get(name) != "numeric"]
     if codes:
         names = ", ".join(f"'{name}'" for name in codes)
@@ -245,16 +252,18 @@ def _warnings(name: str, values: pd.Series, kind: Kind, n_distinct: int) -> list
     if n_distinct == 1:
         return [ColumnWarning(WarningKind.CONSTANT, f"'{name}' has a single value: it carries no information; drop it.")]
     warnings = []
-    all_different = len(values) >= MIN_ROWS_FOR_WARNINGS and n_distinct == len(values)
-    whole_numbers = kind is Kind.NUMERIC and bool(np.all(np.mod(values.to_numpy(dtype=float), 1) == 0))
+    all_different = len(values) >= MIN_ROWS_FOR_WARNINGS and n_distinct >= IDENTIFIER_SHARE * len(values)
+    whole_numbers = (kind is Kind.NUMERIC and pd.api.types.is_numeric_dtype(values)  # read or typed values alike
+                     and bool(np.all(np.mod(values.to_numpy(dtype=float), 1) == 0)))
     if all_different and (
         kind is Kind.CATEGORICAL
         or (whole_numbers and (values.is_monotonic_increasing or bool(_ID_NAME.search(name))))
     ):
         warnings.append(ColumnWarning(
             WarningKind.IDENTIFIER,
-            f"'{name}' looks like an identifier (every value is different): drop it. "
-            "It carries no statistical signal and could re-identify people.",
+            f"'{name}' looks like an identifier (a different value on almost every row): it takes no part in the "
+            "synthesis and the avatars get new identifiers of the same form. Drop it to leave it out, or give it a "
+            "kind to synthesise it on purpose.",
         ))
     elif kind is Kind.CATEGORICAL and _whole_number_codes(values):
         warnings.append(ColumnWarning(

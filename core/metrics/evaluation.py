@@ -229,10 +229,12 @@ def evaluate_avatarization(avatarizer: Avatarizer, spaces: MetricSpaces | None =
     """
     spaces = spaces or MetricSpaces()
     paired = avatarizer.method_ == "avatar"
-    originals, kinds = avatarizer.working_data_, avatarizer.kinds_
-    avatars = apply_kinds(avatarizer.paired_avatars_ if paired else avatarizer.avatars_, kinds)
+    left_out = avatarizer.identifier_columns_  # new identifiers: nothing of the originals to measure
+    originals = _without(avatarizer.working_data_, left_out)
+    kinds = {name: kind for name, kind in avatarizer.kinds_.items() if name not in left_out}
+    avatars = apply_kinds(_without(avatarizer.paired_avatars_ if paired else avatarizer.avatars_, left_out), kinds)
     if avatarizer.holdout_ == "real":
-        split = HoldoutSplit(originals, avatarizer.holdout_data_, avatars, "real")
+        split = HoldoutSplit(originals, _without(avatarizer.holdout_data_, left_out), avatars, "real")
     else:
         working, holdout, avatar_rows = spaces.approximate_split(
             originals, len(avatars), paired, lambda: approximate_rows(len(originals), len(avatars), paired,
@@ -242,4 +244,10 @@ def evaluate_avatarization(avatarizer: Avatarizer, spaces: MetricSpaces | None =
     evaluation = score(split, originals, avatars, kinds, paired=paired, ncp=avatarizer.ncp_,
                        unpaired_reason=NOT_MADE_FROM_ONE_PERSON, spaces=spaces)
     evaluation.parameters = {"ncp": avatarizer.ncp_, "seed": avatarizer.seed_, "paired": paired}
+    evaluation.left_out_columns = list(left_out)
     return evaluation
+
+
+def _without(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
+    """``frame`` without ``columns`` (itself when there are none: the metric spaces are kept by frame)."""
+    return frame.drop(columns=columns) if columns else frame

@@ -202,9 +202,10 @@ _STEP_LABELS = {
 
 def latent_view(avatarizer: Avatarizer) -> LatentView:
     """Originals (WO) and all avatars on the first axes of a projection fitted on WO (missing values at the centroid)."""
-    originals = avatarizer.working_data_
-    avatars = avatarizer.avatars_
-    codec = TableCodec(avatarizer.kinds_).fit(originals)
+    left_out = avatarizer.identifier_columns_
+    originals = avatarizer.working_data_.drop(columns=left_out)
+    avatars = avatarizer.avatars_.drop(columns=left_out)
+    codec = TableCodec({name: kind for name, kind in avatarizer.kinds_.items() if name not in left_out}).fit(originals)
     original_table, avatar_table = codec.encode(originals), codec.encode(avatars)
     projection = Projection().fit(original_table)
     n_axes = max(1, min(LATENT_AXES, projection.n_components_))

@@ -232,3 +232,18 @@ def assert_plain_error(result, message):
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("error: ") and message in lines[0], lines[0]
     assert "Traceback" not in result.stderr
+
+
+def test_identifiers_are_said_before_any_work_and_never_copied(tmp_path):
+    frame = mixed_table(600).assign(email=[f"person{i}@example.org" for i in range(600)])
+    source, out = tmp_path / "people.csv", tmp_path / "avatars.csv"
+    frame.to_csv(source, index=False)
+    result = run("avatarize", source, "--k", 10, "--seed", 0, "--out", out)
+    assert result.returncode == 0, result.stderr
+    lines = result.stderr.splitlines()
+    said = next(i for i, line in enumerate(lines) if "'email' looks like an identifier" in line)
+    assert said < next(i for i, line in enumerate(lines) if "avatars of people.csv written" in line)
+    written = out.read_text()
+    assert "@example.org" not in written and pd.read_csv(out)["email"].str.startswith("avatar-").all()
+    dropped = run("avatarize", source, "--k", 10, "--seed", 0, "--drop", "email", "--out", tmp_path / "d.csv")
+    assert "email" not in pd.read_csv(tmp_path / "d.csv").columns and "looks like an identifier" not in dropped.stderr

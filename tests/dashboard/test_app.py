@@ -61,8 +61,8 @@ def test_every_page_without_a_table_says_what_to_do():
 def test_smoke_every_page_after_a_run(generations):
     app = start()
     assert app.session_state["table"].name == "demo_clinical.csv"
-    assert "1 dropped (patient_id)" in app.success[0].value  # an identifier: dropped by default, no warning left
-    assert not any("patient_id" in warning.value for warning in app.warning)
+    assert "1 given new identifiers (patient_id)" in app.success[0].value  # an identifier: new ones by default
+    assert any("'patient_id' looks like an identifier" in warning.value for warning in app.warning)  # said
     generate(app)
     assert generations == ["demo_clinical.csv"]
     assert "1,000 avatars of demo_clinical.csv" in app.success[0].value

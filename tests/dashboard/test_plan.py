@@ -3,7 +3,7 @@ import pandas as pd
 
 from core.engine.schema import profile_columns, resolve_kinds
 from core.workflows.run import ColumnPlan
-from dashboard.plan import ROLES, plan_from_table, plan_table
+from dashboard.plan import ROLES, plan_from_table, plan_problem, plan_table
 
 
 def profiles_of(frame):
@@ -22,14 +22,26 @@ def clinic():
     })
 
 
-def test_identifiers_and_empty_columns_start_dropped_and_the_rest_synthesized():
+def test_identifiers_get_new_ones_empty_columns_start_dropped_and_the_rest_synthesized():
     table = plan_table(profiles_of(clinic()))
     assert list(table["column"]) == ["patient", "age", "stage", "sex", "empty"]
-    assert list(table["role"]) == [ROLES["drop"], ROLES["synthesize"], ROLES["synthesize"], ROLES["synthesize"],
-                                   ROLES["drop"]]
+    assert list(table["role"]) == [ROLES["identifiers"], ROLES["synthesize"], ROLES["synthesize"],
+                                   ROLES["synthesize"], ROLES["drop"]]
     assert list(table["kind"][:4]) == ["categorical", "numeric", "categorical", "categorical"]  # stage: a code
     assert list(table["missing (%)"]) == [0.0, 0.0, 0.0, 0.0, 100.0] and (table["weight"] == 1.0).all()
-    assert plan_from_table(table, profiles_of(clinic())) == ColumnPlan(dropped=("patient", "empty"))
+    assert plan_from_table(table, profiles_of(clinic())) == ColumnPlan(dropped=("empty",))  # new ids: the default
+    assert plan_problem(table, profiles_of(clinic())) is None
+
+
+def test_an_identifier_synthesised_on_purpose_gets_its_kind_in_the_plan_and_wrong_roles_are_refused():
+    profiles = profiles_of(clinic())
+    table = plan_table(profiles)
+    table.loc[table["column"] == "patient", "role"] = ROLES["synthesize"]
+    assert plan_from_table(table, profiles).kinds == {"patient": "categorical"}  # the engine then synthesises it
+    table.loc[table["column"] == "age", "role"] = ROLES["identifiers"]
+    assert plan_problem(table, profiles).startswith("'age' does not look like an identifier")
+    table["role"] = ROLES["drop"]
+    assert plan_problem(table, profiles).startswith("No column is left to synthesize")
 
 
 def test_the_edited_table_gives_the_plan_only_what_differs_from_the_defaults():
@@ -41,5 +53,5 @@ def test_the_edited_table_gives_the_plan_only_what_differs_from_the_defaults():
     table.loc[table["column"] == "age", "weight"] = 2.0
     table.loc[table["column"] == "sex", "weight"] = 3.0  # set aside: its weight plays no part
     plan = plan_from_table(table, profiles)
-    assert plan == ColumnPlan(kinds={"stage": "numeric"}, dropped=("patient", "empty"), excluded=("sex",),
+    assert plan == ColumnPlan(kinds={"stage": "numeric"}, dropped=("empty",), excluded=("sex",),
                               weights={"age": 2.0})

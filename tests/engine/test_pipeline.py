@@ -153,7 +153,7 @@ def test_k_equal_n_minus_1_and_k_equal_2():
     [
         pd.DataFrame({"only": np.arange(50.0) ** 1.5}),
         pd.DataFrame({"only": ["a", "b", "c", "d", "e"] * 10}),
-        pd.DataFrame({"same": [3] * 40, "also_same": ["x"] * 40, "x": np.arange(40)}),
+        pd.DataFrame({"same": [3] * 40, "also_same": ["x"] * 40, "x": np.arange(40) * 1.5}),
         pd.DataFrame({"x": [1.0, 1.0, 1.0, 2.0, 2.0, 5.0] * 8, "c": ["a", "a", "a", "b", "b", "b"] * 8}),
         pd.DataFrame({"âge 😀": np.arange(40) % 7, "ville/城市": ["Paris", "東京"] * 20}),
     ],

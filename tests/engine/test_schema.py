@@ -113,8 +113,9 @@ def test_warning_lines_merge_the_notes_on_code_columns():
     kinds = resolve_kinds(frame)
     lines = column_warning_lines(profile_columns(apply_kinds(frame, kinds), kinds))
     assert lines == [
-        "'c' looks like an identifier (every value is different): drop it. It carries no statistical signal "
-        "and could re-identify people.",
+        "'c' looks like an identifier (a different value on almost every row): it takes no part in the synthesis "
+        "and the avatars get new identifiers of the same form. Drop it to leave it out, or give it a kind to "
+        "synthesise it on purpose.",
         "'a', 'b' hold at most 10 different whole values: taken as categorical codes, so the avatars keep exactly "
         "those values. If one is a quantity to average instead, set its kind to numeric.",
     ]

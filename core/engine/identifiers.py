@@ -1,0 +1,67 @@
+"""Identifier-like columns (SPEC section 2 step 1, revised): they take no part in the synthesis, and the avatars
+get new identifiers of the same form that carry nothing of the originals (the commercial engine's
+pseudonymisation is the anchor) and never equal one of them (a new id equal to a real one would join an avatar to
+a real person's rows elsewhere): whole numbers stay whole numbers, numbered from ``10^d + 1`` with ``d`` the
+originals' largest number of digits (``10001`` for ids up to ``9999``); text becomes the originals' common
+leading letters, ``AV`` and a number (``PAV00001`` for ``P00635``), or ``avatar-`` and a number (e-mails, free
+text)."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from core.engine.schema import ColumnProfile, WarningKind
+
+DEFAULT_PREFIX = "avatar-"
+_LEADING = re.compile(r"^[^\d]*")
+_SAMPLE = 1_000
+
+
+@dataclass(frozen=True)
+class IdentifierForm:
+    """How the new identifiers of one column are written: numbers, or ``prefix`` then ``digits`` digits."""
+
+    name: str
+    numeric: bool
+    prefix: str = ""
+    digits: int = 1
+    start: int = 1
+
+    @classmethod
+    def of(cls, column: pd.Series) -> IdentifierForm:
+        """The form of ``column``'s identifiers (read on a sample of its values)."""
+        values = column.dropna()
+        if pd.api.types.is_numeric_dtype(values) and not isinstance(values.dtype, pd.CategoricalDtype):
+            largest = float(np.nanmax(np.abs(values.to_numpy(dtype=float)))) if len(values) else 0.0
+            return cls(str(column.name), numeric=True, start=10 ** len(str(int(largest))) + 1)
+        texts = [str(value) for value in values.iloc[:_SAMPLE]]
+        leading = _LEADING.match(os.path.commonprefix(texts)).group() if texts else ""
+        digits = max((len(text) - len(leading) for text in texts), default=1)
+        if not leading or not all(text[len(leading):].isdigit() for text in texts):  # e-mails, free text
+            prefix = DEFAULT_PREFIX
+            while any(text.startswith(prefix) for text in column.dropna().astype(str)):  # never one of theirs
+                prefix = "new-" + prefix
+            return cls(str(column.name), numeric=False, prefix=prefix, digits=1)
+        return cls(str(column.name), numeric=False, prefix=leading + "AV", digits=max(1, min(digits, 12)))
+
+    def new_values(self, n_rows: int) -> pd.Series:
+        """``n_rows`` new identifiers, numbered in the avatars' order."""
+        numbers = np.arange(self.start, self.start + n_rows)
+        if self.numeric:
+            return pd.Series(numbers, name=self.name)
+        width = max(self.digits, len(str(n_rows)))
+        return pd.Series([f"{self.prefix}{number:0{width}d}" for number in numbers], name=self.name, dtype=object)
+
+
+def identifier_columns(profiles: list[ColumnProfile], typed_by_user: set[str], set_aside: set[str]) -> list[str]:
+    """The identifier-like columns to give new identifiers: those the user neither typed nor set aside."""
+    return [
+        profile.name for profile in profiles
+        if any(warning.kind is WarningKind.IDENTIFIER for warning in profile.warnings)
+        and profile.name not in typed_by_user and profile.name not in set_aside
+    ]

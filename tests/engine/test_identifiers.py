@@ -1,0 +1,83 @@
+"""Identifier-like columns: no part in the synthesis, new identifiers of the same form (SPEC section 2 step 1)."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+from hypothesis import given
+from hypothesis import strategies as st
+
+from core import Avatarizer
+from core.engine.identifiers import IdentifierForm
+from core.metrics.evaluation import evaluate_avatarization
+
+
+def people(n=600, seed=0):
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame({
+        "email": [f"person{i}@example.org" for i in rng.permutation(n)],
+        "patient": [f"P{i:05d}" for i in rng.permutation(n)],
+        "record_id": np.arange(10_000, 10_000 + n),
+        "age": rng.normal(50, 12, n).round(1),
+        "sex": rng.choice(["F", "M"], n),
+    })
+
+
+def fit(frame, **options):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return Avatarizer(seed=0, **options).fit(frame)
+
+
+def test_identifiers_take_no_part_and_get_new_values_of_the_same_form():
+    frame = people()
+    avatarizer = fit(frame, k=10)
+    avatars = avatarizer.avatars_
+    assert avatarizer.identifier_columns_ == ["email", "patient", "record_id"]
+    assert list(avatars.columns) == list(frame.columns)
+    for name in avatarizer.identifier_columns_:
+        assert not set(avatars[name]) & set(frame[name])  # nothing of the originals
+        assert avatars[name].is_unique
+    assert avatars["record_id"].dtype == np.int64 and sorted(avatars["record_id"]) == list(range(100_001, 100_301))
+    assert avatars["patient"].str.fullmatch(r"PAV\d{5}").all()  # the originals' letters and width, marked new
+    assert avatars["email"].str.startswith("avatar-").all() and "@" not in "".join(avatars["email"])
+    evaluation = evaluate_avatarization(avatarizer)
+    assert evaluation.left_out_columns == ["email", "patient", "record_id"]
+    assert evaluation.to_json()["left_out_columns"] == ["email", "patient", "record_id"]
+
+
+def test_the_other_columns_are_made_as_without_the_identifiers():
+    frame = people()
+    with_ids = fit(frame, k=10).avatars_
+    without = fit(frame.drop(columns=["email", "patient", "record_id"]), k=10).avatars_
+    pd.testing.assert_frame_equal(with_ids[["age", "sex"]], without)
+
+
+def test_a_kind_given_by_the_user_makes_it_an_ordinary_column_and_fast_dp_renews_too():
+    frame = people(200)
+    typed = fit(frame, k=5, column_kinds={"record_id": "numeric"})
+    assert typed.identifier_columns_ == ["email", "patient"]
+    assert fit(frame, fast_dp_epsilon=1.0).identifier_columns_ == ["email", "patient", "record_id"]
+    excluded = fit(frame, k=5, exclude_variable_names=["patient"])
+    assert "patient" not in excluded.identifier_columns_  # set aside on purpose: re-attached, real values
+    assert set(excluded.avatars_["patient"]) <= set(frame["patient"])
+
+
+def test_forms_read_on_the_values():
+    assert IdentifierForm.of(pd.Series(["AB-0012", "AB-0340"], name="code")).new_values(3).tolist() == [
+        "AB-AV0001", "AB-AV0002", "AB-AV0003"]
+    assert IdentifierForm.of(pd.Series([5, 9, 12], name="n")).new_values(2).tolist() == [101, 102]  # > every id
+    assert IdentifierForm.of(pd.Series(["x@a.org", "y@b.org"], name="mail")).new_values(2).tolist() == [
+        "avatar-1", "avatar-2"]
+    assert IdentifierForm.of(pd.Series(["avatar-1", "b"], name="odd")).new_values(1).tolist() == ["new-avatar-1"]
+
+
+@given(st.one_of(
+    st.lists(st.integers(-10**12, 10**12), min_size=1, max_size=50, unique=True),
+    st.lists(st.from_regex(r"[A-Z]{0,3}\d{1,6}", fullmatch=True), min_size=1, max_size=50, unique=True),
+    st.lists(st.text(min_size=1, max_size=8), min_size=1, max_size=50, unique=True),
+))
+def test_new_identifiers_never_equal_an_original(values):
+    column = pd.Series(values, name="id")
+    new = IdentifierForm.of(column).new_values(len(values) + 5)
+    assert not set(new.astype(str)) & set(column.astype(str)) and new.is_unique
