@@ -84,8 +84,9 @@ with st.form("settings"):
         seed = st.number_input("Seed", 0, 2**32 - 1, chosen.seed or 0, key=f"seed_{version}",
                                help="The same seed gives the same avatars.")
         reduction = st.checkbox(
-            "Summarise categorical columns with many values", value=chosen.use_categorical_reduction,
-            key=f"reduction_{version}", help="Embeds them in a few numeric dimensions (categorical reduction).",
+            "Summarise every categorical column with more than 4 values", value=bool(chosen.use_categorical_reduction),
+            key=f"reduction_{version}", help="Embeds them in a few numeric dimensions (categorical reduction). "
+            "Columns with more than 100 values are always summarised so.",
         )
         row_order = plan.excluded and st.checkbox(
             "Re-attach set-aside columns from each avatar's own original (sensitive)",
@@ -101,7 +102,7 @@ if submitted:
         method="avatar" if method == AVATAR else "fast_dp", k=int(k), epsilon=float(epsilon), mechanism=mechanism,
         gmm_n_components=int(gmm_n_components), histogram_n_bins=int(histogram_n_bins),
         bounds_percentile=float(bounds_percentile), ncp=int(ncp), imputation=imputation, holdout=holdout,
-        seed=int(seed), use_categorical_reduction=reduction,
+        seed=int(seed), use_categorical_reduction=True if reduction else None,
         exclude_strategy="row_order" if row_order else "coordinate_similarity",
     )
     state.set_run(run_with_progress(lambda progress: generate(

@@ -115,8 +115,12 @@ def _add_preparation_options(command: argparse.ArgumentParser) -> None:
                          help="set a column aside and re-attach it afterwards (repeatable)")
     command.add_argument("--exclude-strategy", choices=EXCLUSION_STRATEGIES, default="coordinate_similarity",
                          help="how excluded columns are re-attached; row_order copies each person's own value (sensitive)")
-    command.add_argument("--categorical-reduction", action="store_true",
-                         help="embed categorical columns with many modalities in a few numeric dimensions")
+    reduction = command.add_mutually_exclusive_group()
+    reduction.add_argument("--categorical-reduction", dest="categorical_reduction", action="store_const", const=True,
+                           help="embed every categorical column with more than 4 modalities in a few numeric "
+                                "dimensions (by default: only those with more than 100)")
+    reduction.add_argument("--no-categorical-reduction", dest="categorical_reduction", action="store_const",
+                           const=False, help="embed none, not even those with more than 100 modalities")
     command.add_argument("--no-holdout", action="store_true", help="avatarize every row instead of setting half aside")
 
 

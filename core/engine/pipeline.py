@@ -28,7 +28,7 @@ from core.engine.io import release_freed_memory
 from core.engine.prepared import PreparedTable
 from core.engine.projection import Projection
 from core.engine.reduction import CategoricalReduction
-from core.engine.schema import ColumnProfile, apply_kinds, profile_columns, resolve_kinds
+from core.engine.schema import MANY_MODALITIES, ColumnProfile, apply_kinds, profile_columns, resolve_kinds
 from core.engine.split import HOLDOUT_MIN_ROWS, split_holdout
 from core.engine.timing import timed
 from core.errors import InputError
@@ -63,8 +63,10 @@ class Avatarizer:
         ``min(5, number of scaled columns)``.
     imputation : {"fast_knn", "knn", "mode", "median", "mean"}
         Temporary imputation of missing values (see :mod:`core.engine.imputation`).
-    use_categorical_reduction : bool
-        Embed many-modality categoricals in a few numeric dimensions (see :mod:`core.engine.reduction`).
+    use_categorical_reduction : bool or None
+        Embed many-modality categoricals in a few numeric dimensions (see :mod:`core.engine.reduction`): every
+        one with more than 4 modalities (True), none (False), or by default (None) those with more than 100
+        (SPEC section 2 step 1, revised: time and memory stay bounded by the rows, not by modalities).
     exclude_variable_names : sequence of column names
         Variables set aside during synthesis and re-attached afterwards.
     exclude_replacement_strategy : {"coordinate_similarity", "row_order"}
@@ -123,7 +125,7 @@ class Avatarizer:
         bounds_percentile: float = 5.0,
         ncp: int | None = None,
         imputation: str = "fast_knn",
-        use_categorical_reduction: bool = False,
+        use_categorical_reduction: bool | None = None,
         exclude_variable_names: Sequence[str] = (),
         exclude_replacement_strategy: str = "coordinate_similarity",
         column_kinds: Mapping[str, str] | None = None,
@@ -253,9 +255,7 @@ class Avatarizer:
             del synthesised  # with low_memory, the last reference to the originals' columns
             encoded, prepared.n_categorical = add_missing_indicators(encoded)
             prepared.complete = impute(encoded, self.imputation, rng)
-            prepared.reduction = (
-                CategoricalReduction().fit(prepared.complete) if self.use_categorical_reduction else None
-            )
+            prepared.reduction = self._reduction(prepared.complete)
             prepared.model_table = (
                 prepared.reduction.transform(prepared.complete) if prepared.reduction else prepared.complete
             )
@@ -400,6 +400,14 @@ class Avatarizer:
             warnings.warn(
                 "k = 2 combines only two neighbours: avatars stay close to them. Prefer k >= 5.", UserWarning, stacklevel=4
             )
+
+    def _reduction(self, complete: EncodedTable) -> CategoricalReduction | None:
+        """The categorical reduction to use: on, off, or by default only for more than ``MANY_MODALITIES``."""
+        if self.use_categorical_reduction is None:
+            if all(len(modalities) <= MANY_MODALITIES for modalities in complete.categories):
+                return None
+            return CategoricalReduction(min_modalities=MANY_MODALITIES + 1).fit(complete)
+        return CategoricalReduction().fit(complete) if self.use_categorical_reduction else None
 
     def _embedded_weights(self, weights: dict[str, float]) -> dict[str, float]:
         """A user weight on a reduced variable applies to its embedded columns, scaled by theirs."""

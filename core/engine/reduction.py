@@ -13,7 +13,8 @@ each such variable is replaced by ``N_DIMENSIONS`` numeric columns:
 
 The embedded columns enter the projection as numeric columns, each weighted
 ``1 / N_DIMENSIONS`` so that the variable as a whole weighs like one numeric column.
-Decoding gives each synthetic row the modality whose embedding is nearest.
+Decoding gives each synthetic row the modality whose embedding is nearest. A missing value (code -1, in the
+metrics' spaces, which are not imputed) takes no part in the profiles and sits at the centroid.
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ class _Embedding:
 
 
 class CategoricalReduction:
-    """Fitted embedding of the many-modality categorical variables of one table.
+    """Fitted embedding of the many-modality categorical variables of one table: those with at least
+    ``min_modalities`` modalities (by default every one with more than ``N_DIMENSIONS + 1``).
 
     Attributes
     ----------
@@ -51,9 +53,12 @@ class CategoricalReduction:
     column_weights_ : projection weights of the embedded columns.
     """
 
+    def __init__(self, min_modalities: int = N_DIMENSIONS + 2):
+        self.min_modalities = min_modalities
+
     def fit(self, table: EncodedTable) -> CategoricalReduction:
         reducible = [
-            position for position, modalities in enumerate(table.categories) if len(modalities) > N_DIMENSIONS + 1
+            position for position, modalities in enumerate(table.categories) if len(modalities) >= self.min_modalities
         ]
         kept = [position for position in range(len(table.categories)) if position not in reducible]
         self.embeddings_: list[_Embedding] = []
@@ -82,7 +87,8 @@ class CategoricalReduction:
         if not self.embeddings_:
             return table
         kept = [p for p in range(len(table.categories)) if p not in self._reduced_positions]
-        embedded = [embedding.vectors[table.codes[:, embedding.position]] for embedding in self.embeddings_]
+        embedded = [_with_centroid(embedding.vectors)[table.codes[:, embedding.position]]
+                    for embedding in self.embeddings_]  # code -1 (missing): the centroid, the last row
         return EncodedTable(
             numeric=np.hstack([table.numeric, *embedded]),
             codes=table.codes[:, kept],
@@ -108,7 +114,14 @@ class CategoricalReduction:
         return original.with_arrays(reduced.numeric[:, :n_numeric], codes)
 
 
+def _with_centroid(vectors: np.ndarray) -> np.ndarray:
+    return np.vstack([vectors, np.zeros((1, vectors.shape[1]))])
+
+
 def _embed(codes: np.ndarray, n_modalities: int, context: np.ndarray) -> np.ndarray:
+    observed = codes >= 0
+    if not observed.all():
+        codes, context = codes[observed], context[observed]
     counts = np.bincount(codes, minlength=n_modalities).astype(float)
     sums = np.stack([np.bincount(codes, weights=context[:, a], minlength=n_modalities) for a in range(context.shape[1])], 1)
     profiles = sums / (counts + SHRINKAGE)[:, None]

@@ -215,26 +215,23 @@ def column_warning_lines(
     kinds: Mapping[str, str] | None = None,
     dropped: Collection[str] = (),
     excluded: Collection[str] = (),
-    reduced: bool = False,
+    reduced: bool | None = None,
 ) -> list[str]:
     """The profiles' warnings as lines to print, the notes on code columns merged into one.
 
     Only what is still to say: with ``kinds`` (the kinds the user chose), a code column made numeric again gets
     no note; a ``dropped`` column gets no warning, an ``excluded`` one only the identifier warning, said so (it is
     re-attached to the avatars as it is: real identifiers); with categorical reduction on (``reduced``), many
-    modalities are no longer a warning.
+    modalities are no longer a warning; by default (None) more than ``MANY_MODALITIES`` are embedded, said so.
     """
     pending = [
         (p.name, w) for p in profiles if p.name not in dropped for w in p.warnings
         if not (reduced and w.kind is WarningKind.MANY_MODALITIES)
         and (p.name not in excluded or w.kind is WarningKind.IDENTIFIER)
     ]
-    lines = [
-        f"'{name}' looks like an identifier and is set aside: its real values are re-attached to the avatars. "
-        "Drop it, or let it get new identifiers (do not set it aside)."
-        if name in excluded and w.kind is WarningKind.IDENTIFIER else w.message
-        for name, w in pending if w.kind is not WarningKind.CODES
-    ]
+    n_distinct = {p.name: p.n_distinct for p in profiles}
+    lines = [_line(name, w, name in excluded, reduced is None and n_distinct[name] > MANY_MODALITIES)
+             for name, w in pending if w.kind is not WarningKind.CODES]
     codes = [name for name, w in pending if w.kind is WarningKind.CODES and (kinds or {}).get(name) != "numeric"]
     if codes:
         names = ", ".join(f"'{name}'" for name in codes)
@@ -244,6 +241,18 @@ def column_warning_lines(
             "average instead, set its kind to numeric."
         )
     return lines
+
+
+def _line(name: str, warning: ColumnWarning, excluded: bool, embedded: bool) -> str:
+    """A warning as said now: an excluded identifier keeps its real values; many modalities embedded by default."""
+    if excluded and warning.kind is WarningKind.IDENTIFIER:
+        return (f"'{name}' looks like an identifier and is set aside: its real values are re-attached to the "
+                "avatars. Drop it, or let it get new identifiers (do not set it aside).")
+    if embedded and warning.kind is WarningKind.MANY_MODALITIES:
+        return (f"'{name}' has more than {MANY_MODALITIES} different values: it is embedded in a few numeric "
+                "dimensions (categorical reduction) so that time and memory stay bounded. Set it aside or drop it "
+                "if it is not needed.")
+    return warning.message
 
 
 def _warnings(name: str, values: pd.Series, kind: Kind, n_distinct: int) -> list[ColumnWarning]:

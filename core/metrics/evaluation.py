@@ -199,7 +199,7 @@ def score(
         reference = space.kept(("privacy", n_axes), lambda: PrivacyReference.of(
             space.projection.transform(space.table, n_axes), originals, kinds
         ))
-        avatar_coordinates = space.projection.transform(space.codec.encode(avatars), n_axes)
+        avatar_coordinates = space.projection.transform(space.encode(avatars), n_axes)
     with timed(timings, "privacy"):
         privacy = privacy_metrics(reference, avatar_coordinates, avatars, paired, unpaired_reason)
     return Evaluation(

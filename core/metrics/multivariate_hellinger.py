@@ -56,7 +56,7 @@ def multivariate_hellinger(
     that projection already fitted on ``working``.
     """
     space = space or MetricSpace.fit(working, kinds)
-    projection, avatar_table = space.projection, space.codec.encode(avatars)
+    projection, avatar_table = space.projection, space.encode(avatars)
     n_axes = projection.n_components_
     if n_axes == 0:
         return DEFINITION.result(None, not_applicable="The originals have no variance: every row is the same.")

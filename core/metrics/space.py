@@ -11,7 +11,8 @@ import pandas as pd
 
 from core.engine.encoding import EncodedTable, TableCodec
 from core.engine.projection import Projection
-from core.engine.schema import Kind
+from core.engine.reduction import CategoricalReduction
+from core.engine.schema import MANY_MODALITIES, Kind
 from core.metrics.binning import SortedColumns
 
 AXIS_BLOCK_VALUES = 2**22  # coordinates transformed at a time per sample (32 MB), whatever the row count
@@ -19,9 +20,15 @@ AXIS_BLOCK_VALUES = 2**22  # coordinates transformed at a time per sample (32 MB
 
 @dataclass(frozen=True)
 class MetricSpace:
-    """A projection fitted on ``frame``'s rows, and those rows encoded."""
+    """A projection fitted on ``frame``'s rows, and those rows encoded.
+
+    A categorical with more than ``MANY_MODALITIES`` modalities is embedded by the categorical reduction, as the
+    engine does by default (SPEC section 2 step 1), so that the space's cost stays bounded by the rows: one such
+    variable weighs like one numeric column instead of adding a dimension per modality.
+    """
 
     codec: TableCodec
+    reduction: CategoricalReduction | None
     projection: Projection
     table: EncodedTable
     _kept: dict[Hashable, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -30,7 +37,17 @@ class MetricSpace:
     def fit(cls, frame: pd.DataFrame, kinds: Mapping[str, Kind]) -> MetricSpace:
         codec = TableCodec(kinds).fit(frame)
         table = codec.encode(frame)
-        return cls(codec, Projection().fit(table), table)
+        reduction = None
+        if any(len(modalities) > MANY_MODALITIES for modalities in table.categories):
+            reduction = CategoricalReduction(min_modalities=MANY_MODALITIES + 1).fit(table)
+            table = reduction.transform(table)
+        weights = reduction.column_weights_ if reduction else None
+        return cls(codec, reduction, Projection(weights).fit(table), table)
+
+    def encode(self, frame: pd.DataFrame) -> EncodedTable:
+        """Other rows (avatars) coded as this space's own."""
+        table = self.codec.encode(frame)
+        return self.reduction.transform(table) if self.reduction else table
 
     def kept(self, key: Hashable, compute: Callable[[], Any]) -> Any:
         """What ``compute`` returns about these rows, computed once: a sweep scores many avatar sets against them."""

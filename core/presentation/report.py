@@ -100,7 +100,8 @@ def _parameters(run: GenerationRun) -> list[list[str]]:
         ["latent dimensions (ncp)", str(run.avatarizer.ncp_)],
         ["imputation of missing values", settings.imputation],
         ["holdout", "real: half set aside" if run.avatarizer.holdout_ == "real" else "off: approximate at scoring"],
-        ["categorical reduction", "on" if settings.use_categorical_reduction else "off"],
+        ["categorical reduction", {True: "on", False: "off", None: "columns with more than 100 values"}[
+            settings.use_categorical_reduction]],
         ["dropped columns", ", ".join(plan.dropped) or "none"],
         ["excluded columns", (", ".join(plan.excluded) + f" (re-attached by {settings.exclude_strategy})")
          if plan.excluded else "none"],

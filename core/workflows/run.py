@@ -15,11 +15,10 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-from core.engine.encoding import TableCodec
 from core.engine.pipeline import Avatarizer
-from core.engine.projection import Projection
 from core.engine.schema import drop_columns
 from core.metrics.evaluation import Evaluation, evaluate_avatarization
+from core.metrics.space import MetricSpace
 
 LATENT_AXES = 10
 LATENT_POINTS = 3_000
@@ -51,7 +50,7 @@ class Settings:
     imputation: str = "fast_knn"
     holdout: bool = True
     seed: int | None = 0
-    use_categorical_reduction: bool = False
+    use_categorical_reduction: bool | None = None  # None: only categoricals with more than 100 modalities
     exclude_strategy: str = "coordinate_similarity"
 
     def describe(self) -> str:
@@ -205,9 +204,8 @@ def latent_view(avatarizer: Avatarizer) -> LatentView:
     left_out = avatarizer.identifier_columns_
     originals = avatarizer.working_data_.drop(columns=left_out)
     avatars = avatarizer.avatars_.drop(columns=left_out)
-    codec = TableCodec({name: kind for name, kind in avatarizer.kinds_.items() if name not in left_out}).fit(originals)
-    original_table, avatar_table = codec.encode(originals), codec.encode(avatars)
-    projection = Projection().fit(original_table)
+    space = MetricSpace.fit(originals, {name: kind for name, kind in avatarizer.kinds_.items() if name not in left_out})
+    original_table, avatar_table, projection = space.table, space.encode(avatars), space.projection
     n_axes = max(1, min(LATENT_AXES, projection.n_components_))
     rng = np.random.default_rng([avatarizer.seed_, 2])
     original_rows = _sample(len(originals), rng)

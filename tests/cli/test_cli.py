@@ -192,7 +192,10 @@ def test_sweep_prepares_the_table_as_avatarize_does(table_csv, tmp_path):
     sweep = run("sweep", table_csv, "--k", "4,8", "--seeds", 1, "--seed", 5, *options, "--json", sweep_json)
     assert sweep.returncode == 0, sweep.stderr
     assert "warning" not in sweep.stderr  # visit's many modalities: the categorical reduction takes care of them
-    unreduced = run("sweep", table_csv, "--k", 4, "--seeds", 1, "--column-kind", "visit=categorical")
+    by_default = run("sweep", table_csv, "--k", 4, "--seeds", 1, "--column-kind", "visit=categorical")
+    assert "'visit' has more than 100 different values: it is embedded" in by_default.stderr  # reduced by default
+    unreduced = run("sweep", table_csv, "--k", 4, "--seeds", 1, "--column-kind", "visit=categorical",
+                    "--no-categorical-reduction")
     assert "warning: 'visit' has " in unreduced.stderr and "turn on categorical reduction" in unreduced.stderr
     single = run("avatarize", table_csv, "--k", 4, "--seed", 5, *options, "--out", tmp_path / "a.csv",
                  "--json", single_json)

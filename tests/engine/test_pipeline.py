@@ -412,7 +412,10 @@ def test_reduced_variable_weighs_like_one_numeric_column():
     reduced = avatarize(frame, use_categorical_reduction=True)
     site_columns = [name for name in reduced.projection_.contributions().index if name.startswith("site #")]
     assert len(site_columns) == 3
-    assert inertia_share(avatarize(frame), ["site"]) > 0.9  # 299 units of inertia against 8 for the rest
+    assert inertia_share(avatarize(frame, use_categorical_reduction=False), ["site"]) > 0.9  # 299 units against 8
+    by_default = avatarize(frame)  # more than 100 modalities: embedded without being asked
+    assert [e.name for e in by_default.reduction_.embeddings_] == ["site"]
+    assert by_default.reduction_.column_weights_ == reduced.reduction_.column_weights_
     assert inertia_share(reduced, site_columns) < 0.15
 
 

@@ -9,7 +9,8 @@ from core.engine.io import read_table
 from core.engine.pipeline import Avatarizer
 from core.errors import InputError
 from core.metrics.evaluation import evaluate, evaluate_avatarization
-from tests.support import mixed_table
+from core.metrics.space import MetricSpace
+from tests.support import mixed_table, typed
 
 SIGNAL_KEYS = {
     "hellinger_mean", "hellinger_per_variable", "correlation_difference_ratio", "correlation_reference_difference",
@@ -139,3 +140,19 @@ def test_json_says_when_the_local_cloaking_is_a_lower_bound(monkeypatch):
     monkeypatch.setattr(privacy, "LOCAL_CLOAKING_MAX_CAP", 2)
     targets = evaluate_avatarization(fitted(mixed_table(600), k=20)).to_json()["privacy_targets"]
     assert targets["local_cloaking"]["at_least"] is True and targets["hidden_rate"]["at_least"] is False
+
+
+def test_a_categorical_with_many_modalities_is_embedded_in_the_metric_space():
+    rng = np.random.default_rng(0)
+    frame = mixed_table(1_000).assign(code=[f"C{i}" for i in rng.integers(0, 400, 1_000)])
+    frame.loc[::17, "code"] = None  # missing values: no part in the embedding, at the centroid
+    (typed_frame,), kinds = typed(frame)
+    space = MetricSpace.fit(typed_frame, kinds)
+    assert [embedding.name for embedding in space.reduction.embeddings_] == ["code"]
+    assert space.table.numeric.shape[1] == len(space.codec.numeric_columns_) + 3  # code: 3 dimensions, not 400
+    assert np.isfinite(space.projection.transform(space.table)).all()
+    evaluation = evaluate(frame, frame.sample(frac=1.0, random_state=1), seed=0, paired=False)
+    assert evaluation.signal["multivariate_hellinger_distance"].value is not None
+    (plain_frame,), plain_kinds = typed(mixed_table(300))
+    plain = MetricSpace.fit(plain_frame, plain_kinds)
+    assert plain.reduction is None  # no variable with more than 100 modalities: the space as before
