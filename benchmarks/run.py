@@ -37,6 +37,7 @@ from core.engine.schema import drop_columns
 from core.metrics.evaluation import evaluate_avatarization
 from core.workflows.run import ColumnPlan, Settings, build_avatarizer
 from core.workflows.sweep import run_sweep, sweep_settings
+from tests.support import mixed_table
 
 ROOT = Path(__file__).resolve().parents[1]
 PEER_MAX_ROWS = 100_000
@@ -185,6 +186,41 @@ def peer_line(n_rows: int, repeats: int) -> str:
     )
 
 
+DEFAULTS_SECTION = "## Identifier and many-modality columns (the defaults of SPEC section 2 step 1)"
+
+
+def default_cases_lines(repeats: int, folder: Path) -> list[str]:
+    """Time and peak memory of the two tables that used to run away: a unique e-mail column (20 000 rows) and a
+    30 000-code column (60 000 rows), now handled by default (new identifiers; categorical reduction)."""
+    rng = np.random.default_rng(0)
+    emails = mixed_table(20_000, seed=1, missing=0.05).assign(
+        email=[f"person{i}@example.org" for i in rng.permutation(20_000)])
+    codes = mixed_table(60_000, seed=2).assign(code=[f"C{i}" for i in rng.integers(0, 30_000, 60_000)])
+    lines = [DEFAULTS_SECTION, "", "| table | command | wall time | peak memory |", "| --- | --- | --- | --- |"]
+    for name, frame in (("20,000 rows, a unique e-mail column", emails),
+                        (f"60,000 rows, a {codes['code'].nunique():,}-code column", codes)):
+        path = folder / "case.csv"
+        frame.to_csv(path, index=False)
+        python = [sys.executable, "-m", "core", "avatarize", str(path), "--k", "10", "--seed", "0",
+                  "--out", str(folder / "case_avatars.csv")]
+        for label, extra in (("avatarize --k 10", []), ("avatarize --k 10 --json", ["--json", str(folder / "c.json")])):
+            seconds, megabytes = median_of(repeats, lambda: timed_command([*python, *extra]))
+            lines.append(f"| {name} | `{label}` | {seconds:.2f} s | {megabytes:.0f} MB |")
+    return [*lines, "", "Before these defaults the e-mail table ran past 600 s and 15.8 GB, and the code table over "
+            "120 s (issue 15's measures)."]
+
+
+def update_section(lines: list[str]) -> None:
+    """Replace the section that ``lines`` starts with in RESULTS.md (or add it at the end)."""
+    text = RESULTS.read_text() if RESULTS.exists() else ""
+    start = text.find(lines[0])
+    if start < 0:
+        RESULTS.write_text(text.rstrip("\n") + "\n\n" + "\n".join(lines) + "\n")
+        return
+    end = text.find("\n## ", start + len(lines[0]))
+    RESULTS.write_text(text[:start] + "\n".join(lines) + "\n" + (text[end + 1:] if end >= 0 else ""))
+
+
 def write_results(results: list[dict]) -> str:
     lines = [
         "# Benchmark results",
@@ -235,13 +271,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10000,100000,1000000")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--defaults-only", action="store_true", help="measure only the identifier and code cases")
     arguments = parser.parse_args()
+    if arguments.defaults_only:
+        with tempfile.TemporaryDirectory() as folder:
+            update_section(default_cases_lines(arguments.repeats, Path(folder)))
+        return
     with tempfile.TemporaryDirectory() as folder:
         results = []
         for size in (int(s) for s in arguments.sizes.split(",")):
             results.append(bench_size(size, arguments.repeats, Path(folder)))
             print(f"{size:,} rows measured", file=sys.stderr)
-    print(write_results(results))
+        print(write_results(results))
+        update_section(default_cases_lines(arguments.repeats, Path(folder)))
 
 
 if __name__ == "__main__":
