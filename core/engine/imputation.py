@@ -1,4 +1,4 @@
-"""Temporary imputation of missing values, with missing-indicator variables (SPEC section 2, step 2).
+"""Temporary imputation of missing values and spikes, with indicator variables (SPEC section 2, steps 1 and 2).
 
 Each incomplete variable gets an indicator variable (a categorical with modalities
 ``False``/``True``) that takes part in the projection and the synthesis; its value is
@@ -18,6 +18,8 @@ donors from, a random ``DONOR_FRACTION`` of the rows (at least ``MIN_DONORS``, a
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from scipy.spatial import cKDTree
 
@@ -32,22 +34,72 @@ MIN_DONORS = 1_000
 MAX_DONORS = 20_000
 MISSING_SUFFIX = " (missing)"
 MISSING_MODALITIES = np.array([False, True], dtype=object)
+SPIKE_SHARE = 0.10
+SPIKE_MIN_DISTINCT = 10
+SPIKE_MIN_ROWS = 5  # in a small table two equal values are a coincidence, not a spike
 
 
-def add_missing_indicators(table: EncodedTable) -> tuple[EncodedTable, int]:
-    """``table`` with one indicator variable per incomplete variable appended to its categoricals.
+@dataclass(frozen=True)
+class Indicators:
+    """Where the indicator variables are, by position (never by name: a user's column may be called
+    ``sex (missing)``): ``n_categorical`` categorical variables come before them; ``missing_numeric`` and
+    ``missing_categorical`` pair a variable with its missing indicator; ``spikes`` pair a numeric variable with
+    its spike indicator and the spike's value."""
 
-    Returns the new table and the number of categorical variables that came before
-    the indicators. Indicators of numeric variables come first, in column order.
+    n_categorical: int
+    missing_numeric: tuple[tuple[int, int], ...]
+    missing_categorical: tuple[tuple[int, int], ...]
+    spikes: tuple[tuple[int, int, float], ...]
+
+
+def spike_values(table: EncodedTable) -> list[tuple[int, float]]:
+    """``(numeric column, value)`` for each value that holds at least ``SPIKE_SHARE`` of a numeric column's
+    non-missing rows (zero earnings, a one-day stay), and at least ``SPIKE_MIN_ROWS`` rows, in a column of more
+    than ``SPIKE_MIN_DISTINCT`` distinct values (with fewer, every value holds a large share: levels, not a
+    spike)."""
+    spikes = []
+    for j in range(table.numeric.shape[1]):
+        values = table.numeric[:, j]
+        present = values[~np.isnan(values)]
+        if present.size == 0:
+            continue
+        distinct, counts = np.unique(present, return_counts=True)
+        top = int(np.argmax(counts))
+        if len(distinct) > SPIKE_MIN_DISTINCT and counts[top] >= max(SPIKE_SHARE * present.size, SPIKE_MIN_ROWS):
+            spikes.append((j, float(distinct[top])))
+    return spikes
+
+
+def add_indicators(table: EncodedTable) -> tuple[EncodedTable, Indicators]:
+    """``table`` with one indicator variable per incomplete variable and per spike, appended to its categoricals.
+
+    A spike (see :func:`spike_values`) is handled like a missing value (synthpop's ``semicont``): its cells are
+    blanked here, to be imputed from the column's other values, and its indicator says where it was; at the end
+    the avatar takes the spike's exact value where its own indicator says so. Indicators of missing numeric
+    values come first, in column order, then those of categorical variables, then the spikes'. The numeric
+    array is overwritten (the spike cells blanked).
     """
     numeric_missing = np.isnan(table.numeric)
     categorical_missing = table.codes < 0
     incomplete_numeric = np.flatnonzero(numeric_missing.any(axis=0))
     incomplete_categorical = np.flatnonzero(categorical_missing.any(axis=0))
-    indicators = np.hstack([numeric_missing[:, incomplete_numeric], categorical_missing[:, incomplete_categorical]])
+    spikes = spike_values(table)
+    spiked = [table.numeric[:, j] == value for j, value in spikes]
+    for (j, _), cells in zip(spikes, spiked):
+        table.numeric[cells, j] = np.nan  # imputed with the missing values, from the column's other values
+    indicators = np.hstack([numeric_missing[:, incomplete_numeric], categorical_missing[:, incomplete_categorical],
+                            *(cells[:, None] for cells in spiked)])
     names = [table.numeric_names[j] + MISSING_SUFFIX for j in incomplete_numeric] + [
         table.categorical_names[j] + MISSING_SUFFIX for j in incomplete_categorical
-    ]
+    ] + [f"{table.numeric_names[j]} (= {value:g})" for j, value in spikes]
+    n_categorical = len(table.categorical_names)
+    positions = iter(range(n_categorical, n_categorical + len(names)))
+    layout = Indicators(
+        n_categorical=n_categorical,
+        missing_numeric=tuple((int(j), next(positions)) for j in incomplete_numeric),
+        missing_categorical=tuple((int(j), next(positions)) for j in incomplete_categorical),
+        spikes=tuple((j, next(positions), value) for j, value in spikes),
+    )
     extended = EncodedTable(
         numeric=table.numeric,
         codes=np.hstack([table.codes, indicators.astype(table.codes.dtype)]),
@@ -55,29 +107,29 @@ def add_missing_indicators(table: EncodedTable) -> tuple[EncodedTable, int]:
         categorical_names=table.categorical_names + tuple(names),
         categories=table.categories + (MISSING_MODALITIES,) * len(names),
     )
-    return extended, len(table.categorical_names)
+    return extended, layout
 
 
-def restore_missing(table: EncodedTable, n_categorical: int) -> EncodedTable:
-    """Blank each value whose indicator says missing, and drop the indicators (inverse of the above).
+def restore_indicated(table: EncodedTable, layout: Indicators) -> EncodedTable:
+    """Each spike put back where its indicator says so, then each value blanked whose indicator says missing, and
+    the indicators dropped (inverse of :func:`add_indicators`).
 
     ``table``'s arrays are overwritten (synthesised rows, used once): no copy of a million rows.
     """
     numeric = table.numeric
-    codes = table.codes[:, :n_categorical]
-    indicator_of = {name: position for position, name in enumerate(table.categorical_names)}
-    for j, name in enumerate(table.numeric_names):
-        if (position := indicator_of.get(name + MISSING_SUFFIX)) is not None:
-            numeric[table.codes[:, position] == 1, j] = np.nan
-    for j, name in enumerate(table.categorical_names[:n_categorical]):
-        if (position := indicator_of.get(name + MISSING_SUFFIX)) is not None:
-            codes[table.codes[:, position] == 1, j] = -1
+    codes = table.codes[:, :layout.n_categorical]
+    for j, position, value in layout.spikes:
+        numeric[table.codes[:, position] == 1, j] = value
+    for j, position in layout.missing_numeric:
+        numeric[table.codes[:, position] == 1, j] = np.nan
+    for j, position in layout.missing_categorical:
+        codes[table.codes[:, position] == 1, j] = -1
     return EncodedTable(
         numeric=numeric,
         codes=codes,
         numeric_names=table.numeric_names,
-        categorical_names=table.categorical_names[:n_categorical],
-        categories=table.categories[:n_categorical],
+        categorical_names=table.categorical_names[:layout.n_categorical],
+        categories=table.categories[:layout.n_categorical],
     )
 
 

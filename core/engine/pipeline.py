@@ -23,7 +23,7 @@ from core.engine.avatar import avatarize_rows, neighbours_excluding_self
 from core.engine.encoding import EncodedTable, TableCodec
 from core.engine.fast_dp import FastDPSynthesizer
 from core.engine.identifiers import IdentifierForm, identifier_columns
-from core.engine.imputation import IMPUTATION_METHODS, add_missing_indicators, impute, restore_missing
+from core.engine.imputation import IMPUTATION_METHODS, add_indicators, impute, restore_indicated
 from core.engine.io import release_freed_memory
 from core.engine.prepared import PreparedTable
 from core.engine.projection import Projection
@@ -253,7 +253,7 @@ class Avatarizer:
             prepared.codec = TableCodec(prepared.kinds).fit(synthesised)
             encoded = prepared.codec.encode(synthesised)
             del synthesised  # with low_memory, the last reference to the originals' columns
-            encoded, prepared.n_categorical = add_missing_indicators(encoded)
+            encoded, prepared.indicators = add_indicators(encoded)
             prepared.complete = impute(encoded, self.imputation, rng)
             prepared.reduction = self._reduction(prepared.complete)
             prepared.model_table = (
@@ -289,7 +289,7 @@ class Avatarizer:
             del synthetic, complete
             if release_model_table:
                 prepared.complete = prepared.model_table = prepared.coordinates = None
-            restored = restore_missing(decoded, prepared.n_categorical)
+            restored = restore_indicated(decoded, prepared.indicators)
             if self.method_ == "avatar":  # shuffled before decoding: one frame, the pairing kept as an order
                 order = rng.permutation(restored.n_rows)
                 _permute_rows(restored, order)

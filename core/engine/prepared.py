@@ -10,6 +10,7 @@ import pandas as pd
 
 from core.engine.encoding import EncodedTable, TableCodec
 from core.engine.identifiers import IdentifierForm
+from core.engine.imputation import Indicators
 from core.engine.projection import Projection
 from core.engine.reduction import CategoricalReduction
 from core.engine.schema import ColumnProfile, Kind
@@ -22,8 +23,8 @@ class PreparedTable:
     ``working_data`` and ``holdout_data`` are the originals avatarized (WO) and set aside (HO, or None);
     ``excluded`` the columns set aside and re-attached afterwards (their originals in ``excluded_originals``);
     ``identifiers`` the identifier-like columns that take no part and get new identifiers in the avatars;
-    ``complete`` the encoded, imputed WO with its missing indicators (``n_categorical`` categorical columns
-    before them), ``model_table`` what the projection sees (after the categorical reduction when it is on),
+    ``complete`` the encoded, imputed WO with its indicators of missing values and spikes (``indicators`` says
+    where they are), ``model_table`` what the projection sees (after the categorical reduction when it is on),
     ``coordinates`` WO's first ``ncp`` latent coordinates. A ``low_memory`` fit sets the originals, then the
     model table and coordinates, to None as soon as they are no longer needed.
     """
@@ -38,7 +39,7 @@ class PreparedTable:
     n_total: int
     identifiers: list[IdentifierForm]
     codec: TableCodec | None = None
-    n_categorical: int = 0
+    indicators: Indicators | None = None
     complete: EncodedTable | None = None
     reduction: CategoricalReduction | None = None
     model_table: EncodedTable | None = None

@@ -3,7 +3,7 @@ import pandas as pd
 import pytest
 
 from core.engine.encoding import TableCodec
-from core.engine.imputation import add_missing_indicators, impute, most_frequent, restore_missing
+from core.engine.imputation import add_indicators, impute, most_frequent, restore_indicated, spike_values
 from core.engine.schema import apply_kinds, resolve_kinds
 
 
@@ -15,12 +15,12 @@ def encode(frame):
 
 def test_indicators_are_added_and_removed():
     table = encode(pd.DataFrame({"x": [1.0, np.nan, 3.0], "y": [1.0, 2.0, 3.0], "c": ["a", "b", None]}))
-    extended, n_categorical = add_missing_indicators(table)
-    assert n_categorical == 1
+    extended, layout = add_indicators(table)
+    assert layout.n_categorical == 1 and layout.missing_numeric == ((0, 1),) and layout.missing_categorical == ((0, 2),)
     assert extended.categorical_names == ("c", "x (missing)", "c (missing)")
     assert extended.codes[:, 1].tolist() == [0, 1, 0] and extended.codes[:, 2].tolist() == [0, 0, 1]
     complete = impute(extended, "mean", np.random.default_rng(0))
-    restored = restore_missing(complete, n_categorical)
+    restored = restore_indicated(complete, layout)
     assert np.isnan(restored.numeric[1, 0]) and restored.codes[2, 0] == -1
     assert restored.categorical_names == ("c",)
 
@@ -61,3 +61,27 @@ def test_fast_knn_is_deterministic_for_a_seed():
 def test_most_frequent_breaks_ties_by_nearest():
     codes = np.array([[2, 1, 1, 2, 0], [3, 4, 5, 6, 7], [0, 1, 1, 1, 0]])
     assert most_frequent(codes).tolist() == [2, 3, 1]
+
+
+def test_a_column_named_like_an_indicator_is_left_alone():
+    # the user's own column "c (missing)" is not the indicator of "c": positions, never names
+    frame = pd.DataFrame({"c": ["a", "b", "a", "b"], "c (missing)": [1.5, 2.5, 3.5, 4.5]})
+    table = encode(frame)
+    extended, layout = add_indicators(table)
+    assert layout.missing_categorical == () and layout.missing_numeric == ()
+    restored = restore_indicated(extended, layout)
+    assert (restored.codes[:, 0] >= 0).all() and not np.isnan(restored.numeric).any()
+
+
+def test_a_spike_is_blanked_imputed_and_put_back_where_its_indicator_says():
+    values = np.array([0.0] * 15 + [float(v) for v in range(10, 95)] + [np.nan] * 5)  # 15 % zeros, 5 missing
+    table = encode(pd.DataFrame({"earnings": values, "c": ["a", "b"] * 52 + ["a"]}))
+    assert spike_values(table) == [(0, 0.0)]
+    extended, layout = add_indicators(table)
+    assert layout.spikes == ((0, 2, 0.0),) and extended.categorical_names[2] == "earnings (= 0)"
+    assert extended.codes[:15, 2].tolist() == [1] * 15 and np.isnan(extended.numeric[:15, 0]).all()  # to impute
+    complete = impute(extended, "median", np.random.default_rng(0))
+    assert complete.numeric[:15, 0].tolist() == [52.0] * 15  # imputed from the other values, not the zeros
+    restored = restore_indicated(complete, layout)
+    assert restored.numeric[:15, 0].tolist() == [0.0] * 15 and np.isnan(restored.numeric[-5:, 0]).all()
+    assert spike_values(encode(pd.DataFrame({"x": [1.5] * 30 + [2.5] * 30}))) == []  # two values: no spike
