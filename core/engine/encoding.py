@@ -19,6 +19,7 @@ import pandas as pd
 from core.engine.schema import Kind
 
 MAX_DECIMALS = 6
+USUAL_SHARE = 0.99
 _DECIMALS_SAMPLE = 20_000
 _SECOND_NS = 1_000_000_000
 _RESOLUTIONS_S = (86_400.0, 1.0)
@@ -163,13 +164,19 @@ def numeric_values(column: pd.Series) -> np.ndarray:
 
 
 def _decimals(values: np.ndarray) -> int | None:
-    """The fewest decimals (0 to MAX_DECIMALS) that write every value exactly, else None."""
+    """The column's usual number of decimals: the fewest (0 to MAX_DECIMALS) that write ``USUAL_SHARE`` of its
+    values exactly (a few values with more digits, a rounding artefact of the source, do not set the precision of
+    every avatar), else None (full precision: a measured quantity)."""
     observed = values[np.isfinite(values)][:_DECIMALS_SAMPLE]
-    for decimals in range(MAX_DECIMALS + 1):
+    if observed.size == 0:
+        return 0
+    needed = np.full(observed.size, MAX_DECIMALS + 1)
+    for decimals in range(MAX_DECIMALS, -1, -1):
         scaled = observed * 10.0**decimals
-        if np.all(np.abs(scaled - np.round(scaled)) <= 1e-9 * np.maximum(1.0, np.abs(scaled))):
-            return decimals
-    return None
+        needed[np.abs(scaled - np.round(scaled)) <= 1e-9 * np.maximum(1.0, np.abs(scaled))] = decimals
+    written = np.cumsum(np.bincount(needed, minlength=MAX_DECIMALS + 2)) / observed.size  # share with <= d
+    usual = int(np.argmax(written >= USUAL_SHARE - 1e-12))
+    return None if usual > MAX_DECIMALS else usual
 
 
 def _decode_numeric(values: np.ndarray, column: _NumericColumn) -> pd.Series:
