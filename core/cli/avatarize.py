@@ -6,6 +6,7 @@ import argparse
 import sys
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 from core.cli.parser import column_plan, common_settings, output_path
@@ -53,16 +54,16 @@ def avatarize(arguments: argparse.Namespace) -> int:
         avatarizer, plan, settings, table_name=Path(arguments.input).name,
         fingerprint=data_fingerprint(Path(arguments.input).read_bytes()), start=start, with_latent=bool(report_path),
     ) if scored else None
-    write_csv(avatarizer.avatars_, output)
-    if paired_path:
-        write_csv(avatarizer.paired_avatars_, paired_path)
-        print(f"warning: {paired_path} holds the avatars paired with their originals: keep it private.", file=sys.stderr)
+    writers = [(output, lambda: write_csv(avatarizer.avatars_, output))]
+    if paired_path:  # sensitive: readable by the owner only
+        writers.append((paired_path, lambda: write_csv(avatarizer.paired_avatars_, paired_path, private=True)))
     if metrics_path:
-        write_json(run_metrics(run), metrics_path)
+        writers.append((metrics_path, lambda: write_json(run_metrics(run), metrics_path)))
     if report_path:
-        from core.presentation.report import build_html_report  # here: plotly's import costs every other command 7 MB
-
-        write_text(build_html_report(run), report_path)
+        writers.append((report_path, lambda: write_text(_report(run), report_path)))
+    write_all(writers)
+    if paired_path:
+        print(f"warning: {paired_path} holds the avatars paired with their originals: keep it private.", file=sys.stderr)
     if run is not None:
         print("\n".join(summary_lines(run.evaluation)))
     holdout = f"{avatarizer.holdout_rows_} rows set aside as the holdout" if avatarizer.holdout_rows_ else "no holdout"
@@ -73,3 +74,22 @@ def avatarize(arguments: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 0
+
+
+def _report(run) -> str:
+    from core.presentation.report import build_html_report  # here: plotly's import costs every other command 7 MB
+
+    return build_html_report(run)
+
+
+def write_all(writers: list[tuple[Path, Callable[[], None]]]) -> None:
+    """Every output, or none: each is written atomically, and when one fails the others already written go."""
+    written: list[Path] = []
+    try:
+        for path, write in writers:
+            write()
+            written.append(path)
+    except OSError as error:
+        for path in written:
+            path.unlink(missing_ok=True)
+        raise InputError(f"{path}: could not be written ({error.strerror}); no output was kept.") from None

@@ -9,6 +9,7 @@ from typing import NoReturn
 
 from core.engine.fast_dp import MECHANISMS
 from core.engine.imputation import IMPUTATION_METHODS
+from core.engine.io import check_writable
 from core.engine.pipeline import EXCLUSION_STRATEGIES
 from core.errors import InputError
 from core.workflows.run import ColumnPlan, Settings
@@ -137,8 +138,11 @@ def output_path(option: str, text: str, inputs: list[str]) -> Path:
     path = Path(text)
     if any(path.resolve() == Path(other).resolve() for other in inputs):
         raise InputError(f"{option} {path} is also an input: choose another path.")
+    if path.is_dir():
+        raise InputError(f"{option} {path} is a folder: give a file name, for example {path / 'avatars.csv'}.")
     if not path.parent.resolve().is_dir():
         raise InputError(f"{option} {path}: the folder {path.parent} does not exist. Create it or choose another path.")
+    check_writable(path, option)
     return path
 
 

@@ -299,14 +299,14 @@ def _json_default(value: object) -> object:
     raise TypeError(f"{type(value).__name__} is not JSON serialisable")
 
 
-def write_csv(frame: pd.DataFrame, path: str | os.PathLike[str]) -> None:
+def write_csv(frame: pd.DataFrame, path: str | os.PathLike[str], *, private: bool = False) -> None:
     """Write ``frame`` as a UTF-8, comma-separated CSV, atomically.
 
     The file appears whole or not at all: it is written next to its destination
     and renamed into place. Datetimes are written in ISO format (date only when
     every value is at midnight); missing values are empty fields.
     """
-    _write_atomically(lambda stream: _write_csv_rows(frame, stream), Path(path))
+    _write_atomically(lambda stream: _write_csv_rows(frame, stream), Path(path), private)
 
 
 def csv_bytes(frame: pd.DataFrame) -> bytes:
@@ -316,8 +316,20 @@ def csv_bytes(frame: pd.DataFrame) -> bytes:
     return buffer.getvalue()
 
 
-def _write_atomically(write: Callable[[BinaryIO], object], path: Path) -> None:
-    """The file appears whole or not at all: written next to its destination by ``write``, then renamed."""
+def check_writable(path: Path, what: str) -> None:
+    """Refuse, before any work, an output whose folder cannot take a new file (read-only, full, no permission)."""
+    directory = path.parent if str(path.parent) else Path(".")
+    try:
+        handle, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=directory)
+    except OSError as error:
+        raise InputError(f"{what} {path}: cannot write in {directory} ({error.strerror}). Choose another path.") from None
+    os.close(handle)
+    os.unlink(probe)
+
+
+def _write_atomically(write: Callable[[BinaryIO], object], path: Path, private: bool = False) -> None:
+    """The file appears whole or not at all: written next to its destination by ``write``, then renamed. Its
+    permissions follow the user's umask, as any file they create (``private``: readable by the owner only)."""
     directory = path.parent if str(path.parent) else Path(".")
     if not directory.is_dir():
         raise InputError(f"{path}: the folder {directory} does not exist. Create it or choose another output path.")
@@ -325,10 +337,17 @@ def _write_atomically(write: Callable[[BinaryIO], object], path: Path) -> None:
     try:
         with os.fdopen(handle, "wb") as stream:
             write(stream)
+        os.chmod(temporary, 0o600 if private else 0o666 & ~_umask())
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def _write_csv_rows(frame: pd.DataFrame, stream: BinaryIO) -> None:

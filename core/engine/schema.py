@@ -139,13 +139,13 @@ def apply_kinds(frame: pd.DataFrame, kinds: Mapping[str, Kind], *, in_place: boo
 def _convert(column: pd.Series, kind: Kind) -> pd.Series:
     name = column.name
     if kind is Kind.NUMERIC:
-        if pd.api.types.is_bool_dtype(column) or pd.api.types.is_numeric_dtype(column):
-            return column.astype("float64")
         if pd.api.types.is_datetime64_any_dtype(column):
             raise InputError(f"Column '{name}' holds dates: give it the datetime kind, not numeric.")
+        if pd.api.types.is_bool_dtype(column) or pd.api.types.is_numeric_dtype(column):
+            return _finite(column.astype("float64"), name)
         numbers = pd.to_numeric(column.astype(object).where(column.notna(), None), errors="coerce")
         _refuse_unparsed(column, numbers, "a number", name)
-        return numbers.astype("float64")
+        return _finite(numbers.astype("float64"), name)
     if kind is Kind.DATETIME:
         if pd.api.types.is_datetime64_any_dtype(column):
             return column
@@ -164,6 +164,19 @@ def _convert(column: pd.Series, kind: Kind) -> pd.Series:
     if pd.api.types.is_datetime64_any_dtype(column):
         column = column.astype(object)
     return column.astype("category")
+
+
+def _finite(numbers: pd.Series, name: object) -> pd.Series:
+    """``numbers``, refused with one line when one is infinite: an average with inf is inf, and a projection with
+    it fails, so no avatar could keep it exactly (SPEC section 2 step 1: kept exactly or refused)."""
+    infinite = np.isinf(numbers.to_numpy())
+    if infinite.any():
+        row = int(np.flatnonzero(infinite)[0])
+        raise InputError(
+            f"Column '{name}' holds an infinite value ({numbers.iloc[row]}) on data row {row + 1}: replace it with a "
+            "number or leave the cell empty."
+        )
+    return numbers
 
 
 def _refuse_unparsed(column: pd.Series, parsed: pd.Series, expected: str, name: object) -> None:

@@ -250,3 +250,43 @@ def test_identifiers_are_said_before_any_work_and_never_copied(tmp_path):
     assert "@example.org" not in written and pd.read_csv(out)["email"].str.startswith("avatar-").all()
     dropped = run("avatarize", source, "--k", 10, "--seed", 0, "--drop", "email", "--out", tmp_path / "d.csv")
     assert "email" not in pd.read_csv(tmp_path / "d.csv").columns and "looks like an identifier" not in dropped.stderr
+
+
+def test_hostile_inputs_and_outputs_are_refused_in_one_line_before_any_work(tmp_path):
+    infinite = tmp_path / "inf.csv"
+    infinite.write_text("a,b\n1.5,inf\n2.5,3.1\n3.5,2.2\n4.5,1.1\n5.5,7.7\n")
+    out = tmp_path / "out.csv"
+    assert_plain_error(run("avatarize", infinite, "--k", 2, "--out", out), "Column 'b' holds an infinite value (inf)")
+    assert not out.exists()
+    source = tmp_path / "t.csv"
+    mixed_table(60).to_csv(source, index=False)
+    assert_plain_error(run("avatarize", source, "--k", 3, "--out", tmp_path), "is a folder: give a file name")
+    blocked = tmp_path / "a_file"
+    blocked.write_text("")
+    result = run("avatarize", source, "--k", 3, "--out", out, "--json", blocked / "m.json")
+    assert result.returncode == 2 and not out.exists()  # checked before the work: nothing written
+
+
+def test_the_shared_file_follows_the_umask_and_the_paired_one_stays_private(tmp_path):
+    source, out, paired = tmp_path / "t.csv", tmp_path / "a.csv", tmp_path / "p.csv"
+    mixed_table(60).to_csv(source, index=False)
+    command = [sys.executable, "-m", "core", "avatarize", str(source), "--k", "3", "--out", str(out),
+               "--paired-out", str(paired)]
+    result = subprocess.run(["sh", "-c", "umask 022 && exec \"$@\"", "sh", *command], capture_output=True, text=True,
+                            cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    assert out.stat().st_mode & 0o777 == 0o644 and paired.stat().st_mode & 0o777 == 0o600
+
+
+def test_when_one_output_fails_none_is_kept(tmp_path):
+    from core.cli.avatarize import write_all
+    from core.errors import InputError
+
+    first = tmp_path / "first.csv"
+
+    def fail():
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(InputError, match="could not be written .No space left on device.; no output was kept"):
+        write_all([(first, lambda: first.write_text("a\n")), (tmp_path / "second.json", fail)])
+    assert not first.exists()

@@ -168,3 +168,12 @@ def test_component_shares_equal_scikit_learns_posteriors():
         shares = component_shares(points.astype(dtype), mixture.weights_, mixture.means_, mixture.precisions_cholesky_)
         assert shares.dtype == dtype
         np.testing.assert_allclose(shares, mixture.predict_proba(points), atol=tolerance)
+
+
+@pytest.mark.parametrize("mechanism", ["gaussian", "gmm", "histogram"])
+def test_a_tiny_epsilon_gives_noisy_avatars_not_a_linear_algebra_error(mechanism):
+    coordinates = np.random.default_rng(0).normal(size=(500, 3))
+    for epsilon in (1e-12, 1e-300):
+        synthesizer = FastDPSynthesizer(epsilon, mechanism).fit(coordinates, np.random.default_rng(1))
+        points = synthesizer.sample(100, np.random.default_rng(2))
+        assert points.shape == (100, 3) and np.isfinite(points).all()

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 EIGENVALUE_FLOOR = 1e-6
+RELATIVE_FLOOR = 1e-9
 
 
 @dataclass
@@ -27,10 +28,12 @@ def symmetric_laplace(scales: np.ndarray, rng: np.random.Generator) -> np.ndarra
 
 
 def repair_positive_definite(matrix: np.ndarray, ranges: np.ndarray) -> np.ndarray:
-    """Symmetrise and floor the eigenvalues at ``EIGENVALUE_FLOOR * mean(range^2)`` (at least a tiny positive)."""
+    """Symmetrise and floor the eigenvalues at ``EIGENVALUE_FLOOR * mean(range^2)`` (at least a tiny positive, and
+    at least ``RELATIVE_FLOOR`` of the largest: with a tiny epsilon the noise is huge, and a floor far below it
+    would be lost in rounding, leaving a matrix that is not positive definite)."""
     symmetric = (matrix + matrix.T) / 2
     eigenvalues, eigenvectors = np.linalg.eigh(symmetric)
-    floor = max(EIGENVALUE_FLOOR * float(np.mean(ranges**2)), 1e-12)
+    floor = max(EIGENVALUE_FLOOR * float(np.mean(ranges**2)), 1e-12, RELATIVE_FLOOR * float(np.abs(eigenvalues).max()))
     repaired = (eigenvectors * np.maximum(eigenvalues, floor)) @ eigenvectors.T
     return (repaired + repaired.T) / 2
 
