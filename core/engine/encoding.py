@@ -21,7 +21,7 @@ from core.engine.schema import Kind
 MAX_DECIMALS = 6
 USUAL_SHARE = 0.99
 _DECIMALS_SAMPLE = 20_000
-_SECOND_NS = 1_000_000_000
+_SECOND_US = 1_000_000
 _RESOLUTIONS_S = (86_400.0, 1.0)
 
 
@@ -61,6 +61,7 @@ class _NumericColumn:
     decimals: int | None  # None: keep full precision
     datetime_resolution_s: float | None
     timezone: object
+    datetime_unit: str = "datetime64[us]"  # the originals' own (pandas reads dates as ms, parses strings as us)
 
 
 class TableCodec:
@@ -95,7 +96,9 @@ class TableCodec:
             seconds = datetime_seconds(column)
             observed = seconds[~np.isnan(seconds)]
             resolution = next((r for r in _RESOLUTIONS_S if np.all(np.mod(observed, r) == 0)), None)
-            return _NumericColumn(str(column.name), True, None, resolution, getattr(column.dt, "tz", None))
+            naive_dtype = column.dtype.base if isinstance(column.dtype, pd.DatetimeTZDtype) else column.dtype
+            unit = f"datetime64[{np.datetime_data(naive_dtype)[0]}]"
+            return _NumericColumn(str(column.name), True, None, resolution, getattr(column.dt, "tz", None), unit)
         values = column.to_numpy(dtype=float, na_value=np.nan)
         return _NumericColumn(str(column.name), False, _decimals(values), None, None)
 
@@ -142,16 +145,17 @@ def _modalities(column: pd.Series) -> np.ndarray:
         return np.asarray(modalities, dtype=object)
 
 
-def datetime_nanoseconds(column: pd.Series) -> np.ndarray:
-    """Nanoseconds since 1970-01-01 UTC as int64 (meaningless where missing): the one conversion of dates to
-    numbers, for the projection, the metrics and the figures alike."""
+def datetime_microseconds(column: pd.Series) -> np.ndarray:
+    """Microseconds since 1970-01-01 UTC as int64 (meaningless where missing): the one conversion of dates to
+    numbers, for the projection, the metrics and the figures alike. Microseconds reach years 1 to 9999 and
+    beyond (the ``9999-12-31`` "open end", a birth in 1500), where nanoseconds stop at 1677 and 2262."""
     naive = column.dt.tz_convert("UTC").dt.tz_localize(None) if getattr(column.dt, "tz", None) else column
-    return naive.astype("datetime64[ns]").to_numpy().view(np.int64)
+    return naive.astype("datetime64[us]").to_numpy().view(np.int64)
 
 
 def datetime_seconds(column: pd.Series) -> np.ndarray:
     """Seconds since 1970-01-01 UTC, NaN where missing."""
-    seconds = datetime_nanoseconds(column) / _SECOND_NS
+    seconds = datetime_microseconds(column) / _SECOND_US
     seconds[pd.isna(column).to_numpy()] = np.nan
     return seconds
 
@@ -184,8 +188,8 @@ def _decode_numeric(values: np.ndarray, column: _NumericColumn) -> pd.Series:
     if column.is_datetime:
         resolution = column.datetime_resolution_s
         seconds = np.round(values / resolution) * resolution if resolution else values
-        nanoseconds = np.where(missing, 0, np.round(seconds * _SECOND_NS)).astype(np.int64)
-        decoded = pd.Series(nanoseconds.view("datetime64[ns]"))
+        microseconds = np.where(missing, 0, np.round(seconds * _SECOND_US)).astype(np.int64)
+        decoded = pd.Series(microseconds.view("datetime64[us]")).astype(column.datetime_unit)
         decoded[missing] = pd.NaT
         if column.timezone is not None:
             decoded = decoded.dt.tz_localize("UTC").dt.tz_convert(column.timezone)

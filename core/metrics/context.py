@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from scipy.spatial import cKDTree
 
-from core.engine.encoding import datetime_nanoseconds
+from core.engine.encoding import datetime_microseconds
 from core.engine.schema import Kind
 from core.metrics.local_cloaking import CloserAvatars, count_closer_avatars
 from core.metrics.space import MetricSpace
@@ -96,7 +96,7 @@ def comparable(frame: pd.DataFrame, kinds: Mapping[str, Kind]) -> pd.DataFrame:
             labels = np.append(column.cat.categories.astype(str).to_numpy(dtype=object), "\x00missing")
             columns[name] = labels[column.cat.codes.to_numpy()]  # code -1: missing
         elif pd.api.types.is_datetime64_any_dtype(column):
-            columns[name] = np.where(column.isna().to_numpy(), np.iinfo(np.int64).min, datetime_nanoseconds(column))
+            columns[name] = np.where(column.isna().to_numpy(), np.iinfo(np.int64).min, datetime_microseconds(column))
         else:
             values = column.to_numpy(dtype=float, na_value=np.nan)
             columns[name] = np.where(np.isnan(values), np.inf * -1, values)  # -inf stands for missing

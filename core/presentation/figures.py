@@ -11,7 +11,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from core.engine.encoding import datetime_nanoseconds
+from core.engine.encoding import datetime_microseconds
 from core.metrics import hellinger_mean
 from core.metrics.result import MetricResult
 from core.presentation.sweep_table import seed_range_text
@@ -121,7 +121,7 @@ def distribution_figure(original: pd.Series, avatars: pd.Series, name: str, cate
 def _plottable(column: pd.Series) -> np.ndarray:
     """Floats to draw: dates as milliseconds since 1970 (plotly's date axis), NaN where missing."""
     if pd.api.types.is_datetime64_any_dtype(column):
-        return np.where(column.isna().to_numpy(), np.nan, datetime_nanoseconds(column) // 1_000_000)
+        return np.where(column.isna().to_numpy(), np.nan, datetime_microseconds(column) // 1_000)
     return column.to_numpy(dtype=float, na_value=np.nan)
 
 

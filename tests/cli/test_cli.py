@@ -290,3 +290,16 @@ def test_when_one_output_fails_none_is_kept(tmp_path):
     with pytest.raises(InputError, match="could not be written .No space left on device.; no output was kept"):
         write_all([(first, lambda: first.write_text("a\n")), (tmp_path / "second.json", fail)])
     assert not first.exists()
+
+
+def test_sentinel_dates_and_time_zones_go_through_every_command(tmp_path):
+    source = tmp_path / "dates.csv"
+    rows = [f"{1.5 + i},{'9999-12-31' if i % 5 == 0 else f'2020-{1 + i % 12:02d}-01'},2020-0{1 + i % 9}-01 10:00:00+02:00"
+            for i in range(40)]
+    source.write_text("a,until,seen\n" + "\n".join(rows) + "\n")
+    out, metrics, report = tmp_path / "out.csv", tmp_path / "m.json", tmp_path / "r.html"
+    result = run("avatarize", source, "--k", 3, "--seed", 0, "--out", out, "--json", metrics, "--report", report)
+    assert result.returncode == 0, result.stderr
+    assert "9999-12-31" in out.read_text() and metrics.exists() and report.exists()
+    assert run("evaluate", source, out, "--not-paired", "--seed", 0).returncode == 0
+    assert run("sweep", source, "--k", "2,3", "--seeds", 1).returncode == 0

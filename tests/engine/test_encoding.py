@@ -81,3 +81,17 @@ def test_avatars_keep_the_columns_usual_precision():
     decoded = codec.decode(shifted)
     assert np.all(np.abs(decoded["earnings"] * 100 - np.round(decoded["earnings"] * 100)) < 1e-6)
     assert not np.allclose(decoded["measure"], np.round(decoded["measure"], 6))  # full precision: measured
+
+
+def test_dates_beyond_nanoseconds_and_time_zones_round_trip():
+    # the "open end" 9999-12-31 and a date of 1500 lie outside pandas' nanosecond range: kept exactly
+    frame = pd.DataFrame({
+        "until": pd.Series(pd.to_datetime(["2020-01-01", "9999-12-31", "1500-01-01", None])).astype("datetime64[ms]"),
+        "seen": pd.Series(pd.to_datetime(["2020-01-01 10:00", "2021-06-01 11:30", None, "2022-01-01 09:00"]))
+        .dt.tz_localize("Europe/Paris"),
+    })
+    codec, typed = codec_for(frame)
+    decoded = codec.decode(codec.encode(typed))
+    assert decoded["until"].tolist()[:3] == frame["until"].tolist()[:3] and pd.isna(decoded["until"].iloc[3])
+    assert decoded["until"].dtype == frame["until"].dtype  # the unit read (ms), kept
+    assert decoded["seen"].dtype == frame["seen"].dtype and decoded["seen"].iloc[1] == frame["seen"].iloc[1]
