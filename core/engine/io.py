@@ -170,18 +170,76 @@ def _read_csv(content: bytes | Path, head: bytes, file_name: str) -> pd.DataFram
     header_line = next(csv.reader(io.StringIO(sample), delimiter=delimiter))
     header = _name_columns(header_line, file_name)
     decimal_point = "," if delimiter != "," and _uses_decimal_comma(sample, delimiter) else "."
+    codes = _leading_zero_columns(sample, delimiter, header)
     try:
         table = pa_csv.read_csv(  # skips a UTF-8 byte-order mark itself
             str(content) if isinstance(content, Path) else io.BytesIO(content),
             read_options=pa_csv.ReadOptions(encoding=encoding, column_names=header, skip_rows=1),
             parse_options=pa_csv.ParseOptions(delimiter=delimiter, newlines_in_values=True),
-            # true/false stay text, spelt as in the file (Arrow would turn True and true alike into a boolean)
+            # true/false stay text, spelt as in the file (Arrow would turn True and true alike into a boolean);
+            # only an empty cell is missing here: "NA" and the like are decided per column by _missing_tokens;
+            # codes written with leading zeros (01000) stay text
             convert_options=pa_csv.ConvertOptions(decimal_point=decimal_point, strings_can_be_null=True,
-                                                  true_values=[], false_values=[]),
+                                                  true_values=[], false_values=[], null_values=[""],
+                                                  column_types={name: pa.string() for name in codes}),
         )
     except pa.ArrowInvalid as error:
         raise InputError(f"{file_name} could not be read as a table: {_csv_problem(error)}") from None
-    return _to_pandas(table)
+    return _to_pandas(_missing_tokens(table, decimal_point, keep_text=set(codes)))
+
+
+NA_TOKENS = ("#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "N/A", "NA",
+             "NULL", "NaN", "n/a", "nan", "null")  # Arrow's own list of missing-value spellings, the empty cell apart
+_LEADING_ZERO = re.compile(r"^\s*0\d+\s*$")
+
+
+def _leading_zero_columns(sample: str, delimiter: str, header: list[str]) -> list[str]:
+    """Columns whose values in the file's first part include a number written with a leading zero (a postcode
+    ``01000``, a code ``007``): text, so that the zero is kept."""
+    rows = list(csv.reader(io.StringIO(sample), delimiter=delimiter))[1:-1]  # the last line may be cut
+    return [name for j, name in enumerate(header)
+            if any(j < len(row) and _LEADING_ZERO.match(row[j]) for row in rows)]
+
+
+def _missing_tokens(table: pa.Table, decimal_point: str, keep_text: set[str]) -> pa.Table:
+    """Where "NA", "null", "N/A"... mean a missing value, read them so (SPEC section 2 step 1: never change a value
+    silently). In a column whose other values are numbers or dates they are missing values, and the column is
+    numeric or a date; in a text column they are missing too, unless they have the form of its other values (a
+    region code "NA" among "EU", "AS")."""
+    for position, name in enumerate(table.column_names):
+        column = table.column(name)
+        if not pa.types.is_string(column.type) or name in keep_text:
+            continue
+        is_token = pa_compute.is_in(column, value_set=pa.array(NA_TOKENS))
+        if not pa_compute.any(is_token).as_py():
+            continue
+        blanked = pa_compute.if_else(is_token, pa.scalar(None, pa.string()), column)
+        converted = _as_numbers_or_dates(blanked, decimal_point)
+        if converted is None and _of_the_columns_form(column, is_token):
+            continue
+        table = table.set_column(position, name, converted if converted is not None else blanked)
+    return table
+
+
+def _as_numbers_or_dates(column: pa.ChunkedArray, decimal_point: str) -> pa.ChunkedArray | None:
+    text = pa_compute.replace_substring(column, ",", ".") if decimal_point == "," else column
+    for target in (pa.int64(), pa.float64(), pa.timestamp("s")):
+        try:
+            return pa_compute.cast(text, target)
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            continue
+    return None
+
+
+def _of_the_columns_form(column: pa.ChunkedArray, is_token: pa.ChunkedArray) -> bool:
+    """Every token is written like the column's other values: as long, and in capitals when they are."""
+    others = pa_compute.filter(column, pa_compute.invert(is_token)).drop_null()
+    tokens = pa_compute.filter(column, is_token)
+    if len(others) == 0:
+        return False
+    lengths = set(pa_compute.utf8_length(others).to_pylist()[:10_000])
+    upper = pa_compute.all(pa_compute.utf8_is_upper(others)).as_py()
+    return all(len(token) in lengths and (not upper or token.isupper()) for token in set(tokens.to_pylist()))
 
 
 def _to_pandas(table: pa.Table) -> pd.DataFrame:

@@ -180,3 +180,15 @@ def test_true_and_false_are_written_back_as_they_were_spelt(tmp_path):
     assert csv_bytes(loaded).decode() == text
     booleans = pd.DataFrame({"b": pd.array([True, None, False], dtype="boolean"), "c": [True, False, True]})
     assert csv_bytes(booleans).decode() == "b,c\nTrue,True\n,False\nFalse,True\n"  # Parquet's booleans, as pandas
+
+
+def test_codes_with_leading_zeros_and_na_spellings_are_read_faithfully(tmp_path):
+    text = ("zip,region,amount,day,sex\n01000,EU,1.5,2020-01-01,M\n75001,NA,NA,NA,NA\n"
+            "02100,AS,2.5,2021-02-02,F\n")
+    loaded = read_table(write(tmp_path, "codes.csv", text.encode()))
+    assert loaded["zip"].tolist() == ["01000", "75001", "02100"]  # the zero kept
+    assert loaded["region"].tolist() == ["EU", "NA", "AS"]  # a region code, written like the others
+    assert pd.isna(loaded["amount"].iloc[1]) and loaded["amount"].dtype == float  # R's NA in a numeric column
+    assert pd.isna(loaded["day"].iloc[1]) and pd.api.types.is_datetime64_any_dtype(loaded["day"])
+    assert pd.isna(loaded["sex"].iloc[1])  # "NA" is not written like "M" and "F": missing
+    assert csv_bytes(loaded).decode().splitlines()[1].startswith("01000,EU,1.5,2020-01-01")
