@@ -22,6 +22,8 @@ def evaluate_command(arguments: argparse.Namespace) -> int:
     )
     for name in evaluation.left_out_columns:
         print(f"warning: column '{name}' is not in both tables: it is left out of the metrics.", file=sys.stderr)
+    for message in evaluation.warnings:
+        print(f"warning: {message}", file=sys.stderr)
     if metrics_path:
         write_json(evaluation.to_json(), metrics_path)
     print("\n".join(summary_lines(evaluation)))

@@ -18,6 +18,7 @@ from __future__ import annotations
 import codecs
 import csv
 import ctypes
+import decimal
 import io
 import json
 import os
@@ -66,6 +67,8 @@ def read_table(source: str | os.PathLike[str] | BinaryIO, *, file_name: str | No
     else:
         file_name = file_name or getattr(source, "name", "the uploaded file")
         content = source.read()
+        if isinstance(content, str):  # a file opened in text mode: its text, as UTF-8
+            content = content.encode("utf-8")
         head, is_whole = content[:SNIFF_BYTES], len(content) <= SNIFF_BYTES
     if is_whole and (not head or head.isspace()):
         raise InputError(f"{file_name} is empty: choose a file with a header row and at least one data row.")
@@ -141,22 +144,52 @@ def _read_parquet(data: bytes, file_name: str) -> pd.DataFrame:
         raise InputError(
             f"{file_name} is not a valid Parquet file ({_first_line(error)}): export it again, or save it as CSV."
         ) from None
+    if not isinstance(frame.index, pd.RangeIndex):  # an index written by pandas is data: kept as columns
+        frame = frame.reset_index()
     _check_column_names([str(name) for name in frame.columns], file_name)
     frame.columns = [str(name) for name in frame.columns]
+    for name in frame.columns:
+        frame[name] = _plain_values(frame[name], name, file_name)
     return frame.reset_index(drop=True)
 
 
+def _plain_values(column: pd.Series, name: str, file_name: str) -> pd.Series:
+    """Decimals as numbers when float64 holds them exactly; nested values (lists, structures) refused."""
+    sample = column.dropna().iloc[:1000]
+    if sample.empty or column.dtype != object:
+        return column
+    if all(isinstance(value, decimal.Decimal) for value in sample):
+        numbers = column.astype("float64")
+        exact = all(decimal.Decimal(float(number)) == value for number, value in zip(numbers.dropna(), column.dropna()))
+        if not exact:
+            raise InputError(f"{file_name}: column '{name}' holds decimals that float64 cannot hold exactly: "
+                             "round them to 15 significant digits, or store them as text.")
+        return numbers
+    if any(isinstance(value, (list, dict, tuple, np.ndarray)) for value in sample):
+        raise InputError(f"{file_name}: column '{name}' holds lists or structures, not single values: flatten it "
+                         "into one column per value, or drop it.")
+    return column
+
+
 def _read_excel(data: bytes, file_name: str) -> pd.DataFrame:
+    """The workbook's first sheet that holds a table; title lines above its header (a single filled cell while
+    the header fills several) are skipped."""
     try:
-        raw = pd.read_excel(io.BytesIO(data), sheet_name=0, header=None, engine="openpyxl")
+        sheets = pd.read_excel(io.BytesIO(data), sheet_name=None, header=None, engine="openpyxl")
     except Exception as error:  # openpyxl raises many unrelated types for a damaged workbook
         raise InputError(
             f"{file_name} could not be read as an Excel workbook ({_first_line(error)}): "
             "save it again as .xlsx or export it as CSV."
         ) from None
-    raw = raw.dropna(how="all").dropna(axis=1, how="all")
-    if raw.empty:
+    filled = [sheet.dropna(how="all").dropna(axis=1, how="all") for sheet in sheets.values()]
+    raw = next((sheet for sheet in filled if not sheet.empty), None)
+    if raw is None:
         raise InputError(f"{file_name} is empty: choose a file with a header row and at least one data row.")
+    widths = raw.notna().sum(axis=1).to_numpy()
+    start = 0
+    while start + 1 < len(raw) and widths[start] == 1 and widths[start + 1] > 1:  # a title line
+        start += 1
+    raw = raw.iloc[start:].dropna(axis=1, how="all")
     header = _name_columns([None if pd.isna(cell) else str(cell) for cell in raw.iloc[0]], file_name)
     frame = raw.iloc[1:].reset_index(drop=True)
     frame.columns = header

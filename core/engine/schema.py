@@ -149,6 +149,8 @@ def _convert(column: pd.Series, kind: Kind) -> pd.Series:
     if kind is Kind.DATETIME:
         if pd.api.types.is_datetime64_any_dtype(column):
             return column
+        if not column.notna().any():  # nothing to parse: every value missing
+            return pd.Series(pd.NaT, index=column.index, dtype="datetime64[us]", name=name)
         parsed = _parse_dates(column.dropna().astype(str))
         if parsed is None:
             example = column.dropna().astype(str).iloc[0] if column.notna().any() else ""

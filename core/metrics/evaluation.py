@@ -58,6 +58,7 @@ class Evaluation:
     parameters: dict[str, Any] = field(default_factory=dict)
     timings_s: dict[str, float] = field(default_factory=dict)
     left_out_columns: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # what the user should know about the scoring itself
 
     def privacy_targets_met(self) -> tuple[int, int]:
         """How many privacy targets are met, of those that apply."""
@@ -93,6 +94,7 @@ class Evaluation:
             },
             "parameters": self.parameters,
             "left_out_columns": self.left_out_columns,
+            **({"warnings": self.warnings} if self.warnings else {}),
             "timings_s": self.timings_s,
         }
 
@@ -125,7 +127,10 @@ def evaluate(
     ]
     kinds = resolve_kinds(originals[common], column_kinds)
     typed_originals = apply_kinds(originals[common], kinds)
+    if not avatars[common].notna().to_numpy().any():
+        raise InputError("The avatars hold no value at all: there is nothing to score. Check the avatars' file.")
     typed_avatars = _typed_like(avatars[common], kinds, "the avatars")
+    unseen = _unseen_modalities(typed_originals, avatars[common], kinds)
     paired = len(originals) == len(avatars) if paired is None else paired
     if paired and len(originals) != len(avatars):
         raise InputError(
@@ -143,8 +148,10 @@ def evaluate(
         "Not applicable: the avatars are not paired with the originals row by row "
         + ("(--not-paired)." if len(originals) == len(avatars) else "(the two files have different row counts).")
     )
-    evaluation = score(split, typed_originals, typed_avatars, kinds, paired=paired, ncp=ncp, unpaired_reason=reason)
+    evaluation = score(split, typed_originals, typed_avatars, kinds, paired=paired, ncp=ncp, unpaired_reason=reason,
+                       ncp_at_most_axes=True)
     evaluation.left_out_columns = left_out
+    evaluation.warnings = unseen
     evaluation.parameters = {"ncp": evaluation.parameters["ncp"], "seed": seed, "paired": paired}
     return evaluation
 
@@ -180,12 +187,14 @@ def score(
     ncp: int | None = None,
     unpaired_reason: str = NOT_PAIRED,
     spaces: MetricSpaces | None = None,
+    ncp_at_most_axes: bool = False,
 ) -> Evaluation:
     """Every metric of the registry on typed frames: signal on ``split`` (WO / HO / WA), privacy on ``originals``
     and all their ``avatars``.
 
     ``spaces`` keeps the projections fitted on WO and on the originals for the next call
-    with the same frames (a sweep).
+    with the same frames (a sweep). With ``ncp_at_most_axes``, an ``ncp`` beyond the originals' axes is refused
+    (the user's value, as ``avatarize`` refuses it) instead of taken as all of them.
     """
     spaces = spaces or MetricSpaces()
     if len(split.holdout) == 0 or len(split.working) == 0:
@@ -196,6 +205,8 @@ def score(
     with timed(timings, "privacy projection"):
         space = spaces.of(originals, kinds)
         n_axes = min(ncp or DEFAULT_NCP, len(space.projection.components_))
+        if ncp_at_most_axes and ncp is not None and ncp > n_axes:
+            raise InputError(f"ncp must be at most {n_axes}, the number of scaled columns of the originals, got {ncp}.")
         reference = space.kept(("privacy", n_axes), lambda: PrivacyReference.of(
             space.projection.transform(space.table, n_axes), originals, kinds
         ))
@@ -210,6 +221,23 @@ def score(
         parameters={"ncp": n_axes},
         timings_s=timings,
     )
+
+
+def _unseen_modalities(originals: pd.DataFrame, avatars: pd.DataFrame, kinds: Mapping[str, Kind]) -> list[str]:
+    """A sentence per categorical column whose avatars hold values the originals never have: the metrics count
+    them as missing, which the user must know."""
+    said = []
+    for name, kind in kinds.items():
+        if kind is not Kind.CATEGORICAL:
+            continue
+        known = set(originals[name].dropna().astype(str))
+        unseen = avatars[name].dropna().astype(str)
+        unseen = unseen[~unseen.isin(known)]
+        if len(unseen):
+            examples = ", ".join(repr(value) for value in unseen.unique()[:3])
+            said.append(f"In the avatars, '{name}' has {len(unseen)} value{'s' if len(unseen) > 1 else ''} the "
+                        f"originals never have ({examples}): the metrics count them as missing.")
+    return said
 
 
 def _typed_like(frame: pd.DataFrame, kinds: Mapping[str, Kind], what: str) -> pd.DataFrame:

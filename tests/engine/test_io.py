@@ -192,3 +192,32 @@ def test_codes_with_leading_zeros_and_na_spellings_are_read_faithfully(tmp_path)
     assert pd.isna(loaded["day"].iloc[1]) and pd.api.types.is_datetime64_any_dtype(loaded["day"])
     assert pd.isna(loaded["sex"].iloc[1])  # "NA" is not written like "M" and "F": missing
     assert csv_bytes(loaded).decode().splitlines()[1].startswith("01000,EU,1.5,2020-01-01")
+
+
+def test_parquet_index_decimals_and_nested_values(tmp_path):
+    import decimal
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    indexed = tmp_path / "indexed.parquet"
+    pd.DataFrame({"x": [1.5, 2.5]}, index=pd.Index(["a", "b"], name="key")).to_parquet(indexed)
+    assert read_table(indexed).to_dict("list") == {"key": ["a", "b"], "x": [1.5, 2.5]}  # the index is data
+    amounts = pa.array([decimal.Decimal("1.25"), decimal.Decimal("2.50")], pa.decimal128(10, 2))
+    pq.write_table(pa.table({"amount": amounts}), tmp_path / "decimals.parquet")
+    assert read_table(tmp_path / "decimals.parquet")["amount"].tolist() == [1.25, 2.5]  # numbers, not categories
+    pq.write_table(pa.table({"amount": amounts, "tags": pa.array([[1], [2, 3]])}), tmp_path / "nested.parquet")
+    with pytest.raises(InputError, match="column 'tags' holds lists or structures"):
+        read_table(tmp_path / "nested.parquet")
+
+
+def test_text_mode_files_empty_first_sheets_and_title_lines(tmp_path):
+    path = write(tmp_path, "t.csv", b"a,b\n1.5,x\n2.5,y\n")
+    with open(path) as text_mode:
+        assert read_table(text_mode, file_name="t.csv").shape == (2, 2)
+    workbook = tmp_path / "w.xlsx"
+    with pd.ExcelWriter(workbook) as writer:
+        pd.DataFrame().to_excel(writer, sheet_name="cover")
+        pd.DataFrame([["Clinic export, 2024", None], ["a", "b"], [1.5, "x"], [2.5, "y"]]).to_excel(
+            writer, sheet_name="data", header=False, index=False)
+    assert read_table(workbook).to_dict("list") == {"a": [1.5, 2.5], "b": ["x", "y"]}

@@ -156,3 +156,21 @@ def test_a_categorical_with_many_modalities_is_embedded_in_the_metric_space():
     (plain_frame,), plain_kinds = typed(mixed_table(300))
     plain = MetricSpace.fit(plain_frame, plain_kinds)
     assert plain.reduction is None  # no variable with more than 100 modalities: the space as before
+
+
+def test_evaluate_refuses_empty_avatars_says_unseen_values_and_refuses_a_too_large_ncp():
+    originals = mixed_table(200)
+    empty = originals.copy()
+    for name in empty.columns:
+        empty[name] = None
+    with pytest.raises(InputError, match="The avatars hold no value at all"):
+        evaluate(originals, empty, seed=0)
+    strange = originals.copy()
+    strange.loc[:4, "colour"] = "purple"
+    evaluation = evaluate(originals, strange, seed=0)
+    assert evaluation.warnings == [
+        "In the avatars, 'colour' has 5 values the originals never have ('purple'): the metrics count them as "
+        "missing."]
+    assert evaluation.to_json()["warnings"] == evaluation.warnings
+    with pytest.raises(InputError, match="ncp must be at most"):
+        evaluate(originals, originals.copy(), ncp=500, seed=0)
