@@ -177,7 +177,7 @@ def _decimals(values: np.ndarray) -> int | None:
     needed = np.full(observed.size, MAX_DECIMALS + 1)
     for decimals in range(MAX_DECIMALS, -1, -1):
         scaled = observed * 10.0**decimals
-        needed[np.abs(scaled - np.round(scaled)) <= 1e-9 * np.maximum(1.0, np.abs(scaled))] = decimals
+        needed[np.abs(scaled - np.round(scaled)) <= 1e-9 * np.abs(scaled)] = decimals  # relative: 1e-300 is not 0
     written = np.cumsum(np.bincount(needed, minlength=MAX_DECIMALS + 2)) / observed.size  # share with <= d
     usual = int(np.argmax(written >= USUAL_SHARE - 1e-12))
     return None if usual > MAX_DECIMALS else usual

@@ -36,9 +36,10 @@ class IdentifierForm:
     def of(cls, column: pd.Series) -> IdentifierForm:
         """The form of ``column``'s identifiers (read on a sample of its values)."""
         values = column.dropna()
-        if pd.api.types.is_numeric_dtype(values) and not isinstance(values.dtype, pd.CategoricalDtype):
-            largest = float(np.nanmax(np.abs(values.to_numpy(dtype=float)))) if len(values) else 0.0
-            return cls(str(column.name), numeric=True, start=10 ** len(str(int(largest))) + 1)
+        numbers = values.cat.categories if isinstance(values.dtype, pd.CategoricalDtype) else values
+        if pd.api.types.is_numeric_dtype(numbers) and not pd.api.types.is_bool_dtype(numbers):
+            largest = max((abs(int(number)) for number in numbers), default=0)  # Python ints: exact beyond 2^53
+            return cls(str(column.name), numeric=True, start=10 ** len(str(largest)) + 1)
         texts = [str(value) for value in values.iloc[:_SAMPLE]]
         leading = _LEADING.match(os.path.commonprefix(texts)).group() if texts else ""
         digits = max((len(text) - len(leading) for text in texts), default=1)
@@ -51,6 +52,8 @@ class IdentifierForm:
 
     def new_values(self, n_rows: int) -> pd.Series:
         """``n_rows`` new identifiers, numbered in the avatars' order."""
+        if self.numeric and self.start + n_rows >= 2**63:  # beyond int64: Python's exact integers
+            return pd.Series([self.start + i for i in range(n_rows)], name=self.name, dtype=object)
         numbers = np.arange(self.start, self.start + n_rows)
         if self.numeric:
             return pd.Series(numbers, name=self.name)

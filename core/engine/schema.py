@@ -31,6 +31,7 @@ CODE_MAX_DISTINCT = 10
 MANY_MODALITIES = 100
 MIN_ROWS_FOR_WARNINGS = 20
 IDENTIFIER_SHARE = 0.95
+EXACT_WHOLE_LIMIT = 2**53  # float64, in which the engine computes, holds every whole number up to it exactly
 DATE_SAMPLE = 1_000
 _ID_NAME = re.compile(r"(^|[^a-z])(id|ids|identifier|uuid)($|[^a-z])|id$|^id", re.IGNORECASE)
 _DATE_LIKE = re.compile(r"^\s*\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)?\s*$")
@@ -83,7 +84,7 @@ def detect_kind(column: pd.Series) -> Kind:
     if pd.api.types.is_datetime64_any_dtype(column):
         return Kind.DATETIME
     if pd.api.types.is_numeric_dtype(column):
-        return Kind.CATEGORICAL if is_code_like(column) else Kind.NUMERIC
+        return Kind.CATEGORICAL if is_code_like(column) or _beyond_exact_whole(column) else Kind.NUMERIC
     values = column.dropna()
     inferred = pd.api.types.infer_dtype(values, skipna=True)
     if inferred in ("datetime", "datetime64", "date"):  # pyarrow gives datetime.date objects for dates
@@ -141,6 +142,12 @@ def _convert(column: pd.Series, kind: Kind) -> pd.Series:
     if kind is Kind.NUMERIC:
         if pd.api.types.is_datetime64_any_dtype(column):
             raise InputError(f"Column '{name}' holds dates: give it the datetime kind, not numeric.")
+        if _beyond_exact_whole(column):
+            raise InputError(
+                f"Column '{name}' holds whole numbers beyond 2^53 (such as {column.abs().max()}), which cannot be "
+                "averaged exactly: keep it categorical (the default: codes, kept exactly), or store it in a smaller "
+                "unit."
+            )
         if pd.api.types.is_bool_dtype(column) or pd.api.types.is_numeric_dtype(column):
             return _finite(column.astype("float64"), name)
         numbers = pd.to_numeric(column.astype(object).where(column.notna(), None), errors="coerce")
@@ -166,6 +173,13 @@ def _convert(column: pd.Series, kind: Kind) -> pd.Series:
     if pd.api.types.is_datetime64_any_dtype(column):
         column = column.astype(object)
     return column.astype("category")
+
+
+def _beyond_exact_whole(column: pd.Series) -> bool:
+    """Whole numbers too large for float64 to hold exactly (account numbers, long ids): codes, never averaged."""
+    if not pd.api.types.is_integer_dtype(column) or pd.api.types.is_bool_dtype(column) or not column.notna().any():
+        return False
+    return max(abs(int(column.min())), abs(int(column.max()))) > EXACT_WHOLE_LIMIT
 
 
 def _finite(numbers: pd.Series, name: object) -> pd.Series:

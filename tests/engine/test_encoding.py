@@ -95,3 +95,10 @@ def test_dates_beyond_nanoseconds_and_time_zones_round_trip():
     assert decoded["until"].tolist()[:3] == frame["until"].tolist()[:3] and pd.isna(decoded["until"].iloc[3])
     assert decoded["until"].dtype == frame["until"].dtype  # the unit read (ms), kept
     assert decoded["seen"].dtype == frame["seen"].dtype and decoded["seen"].iloc[1] == frame["seen"].iloc[1]
+
+
+def test_tiny_values_keep_their_precision():
+    # values near 1e-300 are not whole numbers: rounding them to 0 decimals would make them 0
+    frame = pd.DataFrame({"tiny": np.linspace(1e-300, 9e-300, 5)})
+    codec, typed = codec_for(frame, {"tiny": "numeric"})
+    assert codec.decode(codec.encode(typed))["tiny"].tolist() == frame["tiny"].tolist()

@@ -81,3 +81,15 @@ def test_new_identifiers_never_equal_an_original(values):
     column = pd.Series(values, name="id")
     new = IdentifierForm.of(column).new_values(len(values) + 5)
     assert not set(new.astype(str)) & set(column.astype(str)) and new.is_unique
+
+
+def test_whole_numbers_beyond_float64_are_codes_kept_exactly_and_ids_renewed_exactly():
+    big = pd.DataFrame({
+        "account": [9_007_199_254_740_993 + i % 3 for i in range(40)],  # beyond 2^53: codes, never averaged
+        "ticket": [9_223_372_036_854_775_000 + i for i in range(40)],  # unique: an identifier
+        "x": np.arange(40) * 1.5,
+    })
+    avatarizer = fit(big, k=3)
+    assert avatarizer.kinds_["account"] == "categorical" and set(avatarizer.avatars_["account"]) <= set(big["account"])
+    tickets = avatarizer.avatars_["ticket"]
+    assert tickets.is_unique and min(tickets) == 10**19 + 1 and not set(tickets) & set(big["ticket"])
