@@ -218,7 +218,8 @@ def _read_csv(content: bytes | Path, head: bytes, file_name: str) -> pd.DataFram
         )
     except pa.ArrowInvalid as error:
         raise InputError(f"{file_name} could not be read as a table: {_csv_problem(error)}") from None
-    return _to_pandas(_missing_tokens(table, decimal_point, keep_text=set(codes)))
+    other_point = "." if decimal_point == "," else "," if delimiter != "," else None
+    return _to_pandas(_missing_tokens(table, decimal_point, other_point, keep_text=set(codes)))
 
 
 NA_TOKENS = ("#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "N/A", "NA",
@@ -234,9 +235,10 @@ def _leading_zero_columns(sample: str, delimiter: str, header: list[str]) -> lis
             if any(j < len(row) and _LEADING_ZERO.match(row[j]) for row in rows)]
 
 
-def _missing_tokens(table: pa.Table, decimal_point: str, keep_text: set[str]) -> pa.Table:
+def _missing_tokens(table: pa.Table, decimal_point: str, other_point: str | None, keep_text: set[str]) -> pa.Table:
     """Where "NA", "null", "N/A"... mean a missing value, read them so (SPEC section 2 step 1: never change a value
-    silently). In a column whose other values are numbers or dates they are missing values, and the column is
+    silently); a column written with the other decimal mark than most of the file (``other_point``) is read as
+    numbers too. In a column whose other values are numbers or dates they are missing values, and the column is
     numeric or a date; in a text column they are missing too, unless they have the form of its other values (a
     region code "NA" among "EU", "AS")."""
     for position, name in enumerate(table.column_names):
@@ -245,6 +247,8 @@ def _missing_tokens(table: pa.Table, decimal_point: str, keep_text: set[str]) ->
             continue
         is_token = pa_compute.is_in(column, value_set=pa.array(NA_TOKENS))
         if not pa_compute.any(is_token).as_py():
+            if other_point and (numbers := _as_numbers_or_dates(column, other_point)) is not None:
+                table = table.set_column(position, name, numbers)  # a column written 1.5 in a 1,5 file, or back
             continue
         blanked = pa_compute.if_else(is_token, pa.scalar(None, pa.string()), column)
         converted = _as_numbers_or_dates(blanked, decimal_point)
@@ -330,8 +334,10 @@ def _detect_delimiter(sample: str) -> str:
 
 
 def _uses_decimal_comma(sample: str, delimiter: str) -> bool:
+    """More numbers written ``1,5`` than ``1.5`` (one dotted value elsewhere does not decide for the whole file; a
+    column written the other way is read by :func:`_missing_tokens`)."""
     cells = [cell for row in csv.reader(sample.splitlines()[1:SNIFF_LINES], delimiter=delimiter) for cell in row]
-    return any(_DECIMAL_COMMA.match(cell) for cell in cells) and not any(_DECIMAL_POINT.match(cell) for cell in cells)
+    return sum(bool(_DECIMAL_COMMA.match(cell)) for cell in cells) > sum(bool(_DECIMAL_POINT.match(cell)) for cell in cells)
 
 
 def _name_columns(names: list[str | None], file_name: str) -> list[str]:

@@ -31,6 +31,7 @@ CODE_MAX_DISTINCT = 10
 MANY_MODALITIES = 100
 MIN_ROWS_FOR_WARNINGS = 20
 IDENTIFIER_SHARE = 0.95
+NON_NUMBER_TOKENS, NON_NUMBER_SHARE = 5, 0.2  # a "-" or "<5" among numbers: said, with the values
 EXACT_WHOLE_LIMIT = 2**53  # float64, in which the engine computes, holds every whole number up to it exactly
 DATE_SAMPLE = 1_000
 _ID_NAME = re.compile(r"(^|[^a-z])(id|ids|identifier|uuid)($|[^a-z])|id$|^id", re.IGNORECASE)
@@ -55,6 +56,7 @@ class WarningKind(StrEnum):
     IDENTIFIER = "identifier"
     MANY_MODALITIES = "many modalities"
     CODES = "codes"
+    NOT_NUMBERS = "a few non-numbers"
 
 
 @dataclass(frozen=True)
@@ -303,6 +305,13 @@ def _warnings(name: str, values: pd.Series, kind: Kind, n_distinct: int) -> list
             "synthesis and the avatars get new identifiers of the same form. Drop it to leave it out, or give it a "
             "kind to synthesise it on purpose.",
         ))
+    elif kind is Kind.CATEGORICAL and (tokens := _few_non_numbers(values)):
+        count, examples = tokens
+        warnings.append(ColumnWarning(
+            WarningKind.NOT_NUMBERS,
+            f"'{name}' is read as text because {count} of its values are not numbers ({examples}): its other values "
+            "are numbers. Correct those values or leave them empty, then make it numeric.",
+        ))
     elif kind is Kind.CATEGORICAL and _whole_number_codes(values):
         warnings.append(ColumnWarning(
             WarningKind.CODES,
@@ -318,6 +327,21 @@ def _warnings(name: str, values: pd.Series, kind: Kind, n_distinct: int) -> list
             "Many modalities dominate the projection and are rarely shared by neighbours.",
         ))
     return warnings
+
+
+def _few_non_numbers(values: pd.Series) -> tuple[int, str] | None:
+    """(how many, examples) when a text column's values are numbers but for a few (``-``, ``<5``): at most
+    ``NON_NUMBER_TOKENS`` distinct ones, on at most ``NON_NUMBER_SHARE`` of the rows."""
+    if pd.api.types.is_numeric_dtype(values) or isinstance(values.dtype, pd.CategoricalDtype) and \
+            pd.api.types.is_numeric_dtype(values.cat.categories):
+        return None
+    counts = values.astype(str).value_counts()
+    parsed = pd.to_numeric(counts.index.str.replace(",", ".", regex=False), errors="coerce")
+    tokens = counts[np.isnan(parsed.to_numpy(dtype=float))]
+    if tokens.empty or len(tokens) == len(counts) or len(tokens) > NON_NUMBER_TOKENS \
+            or tokens.sum() > NON_NUMBER_SHARE * counts.sum():
+        return None
+    return int(tokens.sum()), ", ".join(repr(token) for token in tokens.index[:NON_NUMBER_TOKENS])
 
 
 def _whole_number_codes(values: pd.Series) -> bool:

@@ -221,3 +221,8 @@ def test_text_mode_files_empty_first_sheets_and_title_lines(tmp_path):
         pd.DataFrame([["Clinic export, 2024", None], ["a", "b"], [1.5, "x"], [2.5, "y"]]).to_excel(
             writer, sheet_name="data", header=False, index=False)
     assert read_table(workbook).to_dict("list") == {"a": [1.5, 2.5], "b": ["x", "y"]}
+
+
+def test_a_dotted_column_in_a_file_of_decimal_commas(tmp_path):
+    loaded = read_table(write(tmp_path, "m.csv", "a;b;c\n1,5;2.25;x\n2,5;3.5;y\n3,75;1.0;z\n".encode()))
+    assert loaded["a"].tolist() == [1.5, 2.5, 3.75] and loaded["b"].tolist() == [2.25, 3.5, 1.0]

@@ -154,3 +154,12 @@ def test_warning_lines_leave_out_what_is_already_done():
 def test_detect_kind_on_object_timestamps():
     column = pd.Series([pd.Timestamp("2020-01-01"), None], dtype=object)
     assert detect_kind(column) is Kind.DATETIME
+
+
+def test_numbers_with_a_few_non_numbers_say_which_values_keep_them_text():
+    values = ["-" if i % 10 == 0 else "<5" if i % 13 == 0 else str(i) for i in range(60)]
+    frame = pd.DataFrame({"count": values, "label": [f"x{i % 7}" for i in range(60)]})
+    lines = column_warning_lines(profile_columns(frame, resolve_kinds(frame)))
+    assert lines[0] == ("'count' is read as text because 10 of its values are not numbers ('-', '<5'): its other "
+                        "values are numbers. Correct those values or leave them empty, then make it numeric.")
+    assert not any("'label'" in line for line in lines)  # text is text
