@@ -43,6 +43,11 @@ EXCLUSION_STRATEGIES = ("coordinate_similarity", "row_order")
 METHOD_PARAMETERS = ("k", "fast_dp_epsilon", "mechanism", "gmm_n_components", "histogram_n_bins", "bounds_percentile")
 
 
+def _from_prepared(name: str, doc: str) -> property:
+    """A fitted attribute read from the :class:`~core.engine.prepared.PreparedTable`."""
+    return property(lambda self: getattr(self.prepared_, name), doc=doc)
+
+
 class Avatarizer:
     """Generate avatars of a table (SPEC sections 2 to 5).
 
@@ -312,18 +317,18 @@ class Avatarizer:
         return self.avatars_.iloc[self._paired_order].reset_index(drop=True)
 
     # The fitted attributes that describe the originals, read from the prepared table.
-    kinds_ = property(lambda self: self.prepared_.kinds, doc="Column kinds.")
-    profiles_ = property(lambda self: self.prepared_.profiles, doc="Per-column profiles and warnings.")
-    working_data_ = property(lambda self: self.prepared_.working_data, doc="WO (None after a low_memory fit).")
-    holdout_data_ = property(lambda self: self.prepared_.holdout_data, doc="HO, or None.")
-    holdout_ = property(lambda self: self.prepared_.holdout, doc='"real" or "none".')
-    holdout_rows_ = property(lambda self: self.prepared_.holdout_rows, doc="Rows set aside (0 without a holdout).")
-    codec_ = property(lambda self: self.prepared_.codec, doc="The encoding of the synthesised columns.")
-    reduction_ = property(lambda self: self.prepared_.reduction, doc="The categorical reduction, or None.")
-    imputed_table_ = property(lambda self: self.prepared_.model_table, doc="What the projection sees.")
-    projection_ = property(lambda self: self.prepared_.projection, doc="The fitted projection.")
-    ncp_ = property(lambda self: self.prepared_.ncp, doc="Latent dimensions used.")
-    coordinates_ = property(lambda self: self.prepared_.coordinates, doc="WO's first ncp_ latent coordinates.")
+    kinds_ = _from_prepared("kinds", "Column kinds.")
+    profiles_ = _from_prepared("profiles", "Per-column profiles and warnings.")
+    working_data_ = _from_prepared("working_data", "WO (None after a low_memory fit).")
+    holdout_data_ = _from_prepared("holdout_data", "HO, or None.")
+    holdout_ = _from_prepared("holdout", '"real" or "none".')
+    holdout_rows_ = _from_prepared("holdout_rows", "Rows set aside (0 without a holdout).")
+    codec_ = _from_prepared("codec", "The encoding of the synthesised columns.")
+    reduction_ = _from_prepared("reduction", "The categorical reduction, or None.")
+    imputed_table_ = _from_prepared("model_table", "What the projection sees.")
+    projection_ = _from_prepared("projection", "The fitted projection.")
+    ncp_ = _from_prepared("ncp", "Latent dimensions used.")
+    coordinates_ = _from_prepared("coordinates", "WO's first ncp_ latent coordinates.")
     identifier_columns_ = property(lambda self: [form.name for form in self.prepared_.identifiers],
                                    doc="Identifier-like columns given new identifiers (no part in the synthesis).")
 
