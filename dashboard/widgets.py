@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import pandas as pd
 import streamlit as st
 
+from core.engine.identifiers import identifier_columns
 from core.engine.split import HOLDOUT_MIN_ROWS
 from core.errors import InputError
 from core.metrics.result import MetricResult
-from core.workflows.run import GenerationRun
+from core.workflows import run as workflow
+from core.workflows.run import ColumnPlan, GenerationRun
+from dashboard import state
+
+if TYPE_CHECKING:
+    from dashboard.state import LoadedTable
 
 
 def preview_columns(frame: pd.DataFrame) -> dict[str, object]:
@@ -93,3 +101,36 @@ def run_with_progress(make: Callable[[Callable[[str, float], None]], GenerationR
         bar.empty()
         st.error(str(error))
         st.stop()
+
+
+def columns_caption(loaded: LoadedTable, plan: ColumnPlan) -> str:
+    """The table and what becomes of its columns, in one sentence."""
+    renewed = [name for name in identifier_columns(loaded.profiles, set(plan.kinds), set(plan.excluded))
+               if name not in plan.dropped]
+    synthesized = loaded.frame.shape[1] - len(plan.dropped) - len(plan.excluded) - len(renewed)
+    return (f"Table: {loaded.name}, {len(loaded.frame):,} rows, {synthesized} columns synthesized"
+            + (f", {len(plan.excluded)} set aside" if plan.excluded else "")
+            + (f", {len(renewed)} given new identifiers ({', '.join(renewed)})" if renewed else "") + ".")
+
+
+def avatars_of_every_row(loaded: LoadedTable, current: GenerationRun) -> None:
+    """The Generate page's offer, once avatars assessed against a real holdout exist: the avatars of every row with
+    the same settings (a second run, its privacy measured on all rows), or, once made, what they are."""
+    n_rows = len(loaded.frame)
+    st.subheader("Avatars to share")
+    st.write(f"These {current.evaluation.rows['avatars']:,} avatars were made from half of the rows, so that the other "
+             f"half could measure them. To share avatars of all {n_rows:,} rows, make them with the same settings: "
+             "their privacy is then measured on all rows (utility against an approximate holdout).")
+    release = state.release_run()
+    if release is None:
+        if st.button(f"Make the avatars to share from all {n_rows:,} rows with these settings",
+                     icon=":material/select_all:", key="release"):
+            state.set_release_run(run_with_progress(lambda progress: workflow.generate(
+                loaded.frame, current.plan, replace(current.settings, holdout=False), table_name=loaded.name,
+                fingerprint=loaded.fingerprint, progress=progress)))
+            st.rerun()
+    else:
+        met, applicable, _ = targets_met(release)
+        st.success(f"{release.summary()} Privacy targets met on all rows: {met} of {applicable}.",
+                   icon=":material/select_all:")
+        st.page_link("pages/report.py", label="Download them", icon=":material/download:")

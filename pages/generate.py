@@ -1,6 +1,5 @@
 """Generate: choose a method and its settings, then run once on submit; then, if wanted, the avatars of every row."""
 
-from dataclasses import replace
 
 import streamlit as st
 
@@ -10,7 +9,15 @@ from core.engine.split import HOLDOUT_MIN_ROWS
 from core.workflows.advice import EPSILON_STEPS
 from core.workflows.run import Settings, generate
 from dashboard import state
-from dashboard.widgets import IMPUTATION_LABELS, MECHANISM_LABELS, holdout_plan, run_with_progress, targets_met
+from dashboard.widgets import (
+    IMPUTATION_LABELS,
+    MECHANISM_LABELS,
+    avatars_of_every_row,
+    columns_caption,
+    holdout_plan,
+    run_with_progress,
+    targets_met,
+)
 
 AVATAR, FAST_DP = "Avatar: mix each person's nearest neighbours", "AvatarFastDP: sample from a noisy model"
 
@@ -18,8 +25,7 @@ st.title("Generate avatars")
 loaded = state.require_table()
 plan, current, chosen, version = state.plan(), state.run(), state.current_settings(), state.run_version()
 n_rows = len(loaded.frame)
-st.caption(f"Table: {loaded.name}, {n_rows:,} rows, {loaded.frame.shape[1] - len(plan.dropped)} columns used."
-           + (" The settings shown are those of the current avatars." if current is not None else ""))
+st.caption(columns_caption(loaded, plan) + (" The settings shown are those of the current avatars." if current else ""))
 
 # The method and the model sit outside the form: each shows its own options at once. Keys carry the run's
 # version, so that the widgets show the current run's settings whichever page made it.
@@ -129,21 +135,4 @@ if current is not None:
     columns[2].page_link("pages/report.py", label="Download", icon=":material/download:")
 
     if current.evaluation.holdout == "real":
-        st.subheader("Avatars to share")
-        n_avatars = current.evaluation.rows["avatars"]
-        st.write(f"These {n_avatars:,} avatars were made from half of the rows, so that the other half could measure "
-                 f"them. To share avatars of all {n_rows:,} rows, make them with the same settings: their privacy is "
-                 "then measured on all rows (utility against an approximate holdout).")
-        release = state.release_run()
-        if release is None:
-            if st.button(f"Make the avatars to share from all {n_rows:,} rows with these settings",
-                         icon=":material/select_all:", key="release"):
-                state.set_release_run(run_with_progress(lambda progress: generate(
-                    loaded.frame, current.plan, replace(current.settings, holdout=False), table_name=loaded.name,
-                    fingerprint=loaded.fingerprint, progress=progress)))
-                st.rerun()
-        else:
-            met, applicable, _ = targets_met(release)
-            st.success(f"{release.summary()} Privacy targets met on all rows: {met} of {applicable}.",
-                       icon=":material/select_all:")
-            st.page_link("pages/report.py", label="Download them", icon=":material/download:")
+        avatars_of_every_row(loaded, current)
