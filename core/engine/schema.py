@@ -31,7 +31,7 @@ CODE_MAX_DISTINCT = 10
 MANY_MODALITIES = 100
 MIN_ROWS_FOR_WARNINGS = 20
 IDENTIFIER_SHARE = 0.95
-NON_NUMBER_TOKENS, NON_NUMBER_SHARE = 5, 0.2  # a "-" or "<5" among numbers: said, with the values
+NON_NUMBER_TOKENS, NON_NUMBER_SHARE, NON_NUMBER_SAMPLE = 5, 0.2, 200  # a "-" or "<5" among numbers: said, with the values
 EXACT_WHOLE_LIMIT = 2**53  # float64, in which the engine computes, holds every whole number up to it exactly
 DATE_SAMPLE = 1_000
 _ID_NAME = re.compile(r"(^|[^a-z])(id|ids|identifier|uuid)($|[^a-z])|id$|^id", re.IGNORECASE)
@@ -336,6 +336,9 @@ def _few_non_numbers(values: pd.Series) -> tuple[int, str] | None:
             pd.api.types.is_numeric_dtype(values.cat.categories):
         return None
     counts = values.astype(str).value_counts()
+    head = pd.to_numeric(counts.index[:NON_NUMBER_SAMPLE].str.replace(",", ".", regex=False), errors="coerce")
+    if np.isnan(head.to_numpy(dtype=float)).sum() > NON_NUMBER_TOKENS:  # text (names, e-mails): no need to go on
+        return None
     parsed = pd.to_numeric(counts.index.str.replace(",", ".", regex=False), errors="coerce")
     tokens = counts[np.isnan(parsed.to_numpy(dtype=float))]
     if tokens.empty or len(tokens) == len(counts) or len(tokens) > NON_NUMBER_TOKENS \
