@@ -326,6 +326,31 @@ def test_fast_dp_values_come_back_valid(mechanism):
     assert 0 < avatars["weight"].isna().mean() < 1 and avatars["age"].notna().all()
 
 
+def earnings_table(n_rows: int, seed: int) -> pd.DataFrame:
+    """Zero 1974 earnings on about 30 % of rows (a spike), ``unemployed`` exactly where they are 0, 15 % missing."""
+    rng = np.random.default_rng(seed)
+    education = rng.integers(3, 17, n_rows).astype(float)
+    employed = rng.random(n_rows) < 0.7
+    earnings = np.where(employed, rng.gamma(2, 6_000, n_rows) * (1 + education / 20), 0).round(2)
+    education[rng.random(n_rows) < 0.15] = np.nan
+    return pd.DataFrame({"age": rng.integers(17, 55, n_rows), "education": education, "re74": earnings,
+                         "unemployed": np.where(employed, "no", "yes"), "re78": earnings * rng.normal(1.1, 0.2, n_rows)})
+
+
+@pytest.mark.parametrize("method", [{"k": 10}, *({"k": None, "fast_dp_epsilon": 1.0, "mechanism": mechanism}
+                                                 for mechanism in ("gaussian", "gmm", "histogram"))])
+def test_spike_and_missing_shares_and_a_flag_relation_survive(method):
+    """Seeds 0-2 measured before this test: FastDP came out 3 to 24 points off on these shares and broke the
+    relation on 11 to 25 % of avatars; now within 0.2 points and kept. Avatar: within 1 point on this table."""
+    frame = earnings_table(3_000, seed=1)
+    result = avatarize(frame, seed=2, **method)
+    avatars, tolerance = result.avatars_, 2.0 if method["k"] else 0.5
+    assert abs((avatars["re74"] == 0).mean() - (frame["re74"] == 0).mean()) * 100 < tolerance
+    assert abs(avatars["education"].isna().mean() - frame["education"].isna().mean()) * 100 < tolerance
+    contradicting = ((avatars["unemployed"] == "yes") != (avatars["re74"] == 0)).mean()
+    assert contradicting < (0.03 if method["k"] else 0.002), contradicting
+
+
 def test_fast_dp_same_seed_same_avatars():
     frame = mixed_table(300)
     first = avatarize(frame, k=None, fast_dp_epsilon=1.0, mechanism="gmm", seed=4)

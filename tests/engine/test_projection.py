@@ -4,7 +4,7 @@ import prince
 import pytest
 
 from core.engine.encoding import TableCodec
-from core.engine.projection import Projection, draw_categories
+from core.engine.projection import Projection
 from core.engine.schema import apply_kinds, resolve_kinds
 from core.errors import InputError
 from tests.support import mixed_table
@@ -103,7 +103,7 @@ def test_inverse_transform_of_all_coordinates_is_exact():
     np.testing.assert_array_equal(codes, table.codes)
 
 
-def test_inverse_transform_of_the_centroid_draws_from_the_shares():
+def test_inverse_transform_of_the_centroid_keeps_the_shares():
     table = encode(mixed_table(400, seed=9))
     projection = Projection().fit(table)
     numeric, codes = projection.inverse_transform(np.zeros((20_000, 2)), np.random.default_rng(1))
@@ -152,12 +152,18 @@ def test_contributions_and_explained_variance():
     assert np.all(np.diff(projection.eigenvalues_) <= 1e-12)
 
 
-def test_draw_categories_follows_weights_and_falls_back():
-    rng = np.random.default_rng(2)
-    weights = np.tile([[0.0], [1.0], [3.0]], (1, 40_000))  # one row per modality, one column per draw
-    drawn = draw_categories(weights, np.array([1.0, 0.0, 0.0]), rng.random(40_000))
-    np.testing.assert_allclose(np.bincount(drawn, minlength=3) / 40_000, [0.0, 0.25, 0.75], atol=0.01)
-    assert draw_categories(np.zeros((3, 5)), np.array([0.0, 0.0, 1.0]), rng.random(5)).tolist() == [2] * 5
-    assert draw_categories(np.array([[1.0], [1.0]]), np.ones(2), np.array([0.5])).tolist() == [1]
-    mixed = np.array([[0.0, 2.0], [0.0, 2.0]])  # first draw: no weight, falls back; second: exactly at the boundary
-    assert draw_categories(mixed, np.array([0.0, 1.0]), np.array([0.3, 0.5])).tolist() == [1, 1]
+def test_inverse_transform_of_smooth_points_keeps_a_rare_modality_and_decides_twin_variables_together():
+    rng = np.random.default_rng(3)
+    n = 4_000
+    flag = rng.random(n) < 0.12  # a rare modality, and its twin: clipped weights used to lift it to about 20 %
+    frame = pd.DataFrame({"x": rng.normal(size=n) + 2 * flag, "y": rng.normal(size=n),
+                          "flag": np.where(flag, "yes", "no"), "twin": np.where(flag, "on", "off")})
+    table = encode(frame)
+    projection = Projection().fit(table)
+    coordinates = projection.transform(table, 3)
+    smooth = rng.multivariate_normal(coordinates.mean(axis=0), np.cov(coordinates.T), size=n)  # a Gaussian model
+    _, codes = projection.inverse_transform(smooth, np.random.default_rng(4))
+    flag_at, twin_at = table.categorical_names.index("flag"), table.categorical_names.index("twin")
+    yes, on = list(table.categories[flag_at]).index("yes"), list(table.categories[twin_at]).index("on")
+    assert (codes[:, flag_at] == yes).mean() == pytest.approx(flag.mean(), abs=0.005)
+    np.testing.assert_array_equal(codes[:, flag_at] == yes, codes[:, twin_at] == on)
