@@ -1,11 +1,11 @@
 """Typed columns <-> numeric arrays: the engine's internal representation of a table.
 
-Numeric and datetime columns become one float matrix (datetimes as seconds since
-1970-01-01 UTC, SPEC section 2, step 1); categorical columns become one matrix of
+Numeric, duration and datetime columns become one float matrix (datetimes as seconds since
+1970-01-01 UTC, durations as seconds, SPEC section 2, step 1); categorical columns become one matrix of
 integer codes into the modalities seen at fit time. Missing values are ``NaN`` and
 code ``-1``. Decoding restores the columns' types (SPEC section 2, step 5): whole-number
 columns are rounded, decimals are rounded to the precision the column was written
-with, datetimes to the resolution they were recorded at, booleans stay booleans.
+with, datetimes and durations to the resolution they were recorded at, booleans stay booleans.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ MAX_DECIMALS = 6
 USUAL_SHARE = 0.99
 _DECIMALS_SAMPLE = 20_000
 _SECOND_US = 1_000_000
-_RESOLUTIONS_S = (86_400.0, 1.0)
+_RESOLUTIONS_S = (86_400.0, 3_600.0, 60.0, 1.0)
 
 
 def code_dtype(categories: Iterable[Sized]) -> np.dtype:
@@ -62,6 +62,7 @@ class _NumericColumn:
     datetime_resolution_s: float | None
     timezone: object
     datetime_unit: str = "datetime64[us]"  # the originals' own (pandas reads dates as ms, parses strings as us)
+    duration_unit: str | None = None  # a duration column's timedelta64 unit, else None
 
 
 class TableCodec:
@@ -92,25 +93,22 @@ class TableCodec:
 
     @staticmethod
     def _describe_numeric(column: pd.Series) -> _NumericColumn:
+        name = str(column.name)
         if pd.api.types.is_datetime64_any_dtype(column):
-            seconds = datetime_seconds(column)
-            observed = seconds[~np.isnan(seconds)]
-            resolution = next((r for r in _RESOLUTIONS_S if np.all(np.mod(observed, r) == 0)), None)
             naive_dtype = column.dtype.base if isinstance(column.dtype, pd.DatetimeTZDtype) else column.dtype
             unit = f"datetime64[{np.datetime_data(naive_dtype)[0]}]"
-            return _NumericColumn(str(column.name), True, None, resolution, getattr(column.dt, "tz", None), unit)
-        values = column.to_numpy(dtype=float, na_value=np.nan)
-        return _NumericColumn(str(column.name), False, _decimals(values), None, None)
+            return _NumericColumn(name, True, None, _resolution(column), getattr(column.dt, "tz", None), unit)
+        if pd.api.types.is_timedelta64_dtype(column):
+            unit = f"timedelta64[{np.datetime_data(column.dtype)[0]}]"
+            return _NumericColumn(name, False, None, _resolution(column), None, duration_unit=unit)
+        return _NumericColumn(name, False, _decimals(numeric_values(column)), None, None)
 
     def encode(self, frame: pd.DataFrame) -> EncodedTable:
         """Arrays of ``frame``; modalities unseen at fit time are coded ``-1`` like missing values."""
         n_rows = len(frame)
         numeric = np.empty((n_rows, len(self.numeric_columns_)), dtype=np.float64)
         for position, column in enumerate(self.numeric_columns_):
-            values = frame[column.name]
-            numeric[:, position] = (
-                datetime_seconds(values) if column.is_datetime else values.to_numpy(dtype=float, na_value=np.nan)
-            )
+            numeric[:, position] = numeric_values(frame[column.name])
         codes = np.empty((n_rows, len(self.categories_)), dtype=code_dtype(self.categories_.values()))
         for position, (name, modalities) in enumerate(self.categories_.items()):
             column = frame[name]
@@ -161,10 +159,23 @@ def datetime_seconds(column: pd.Series) -> np.ndarray:
 
 
 def numeric_values(column: pd.Series) -> np.ndarray:
-    """Floats of a numeric or datetime column (dates as seconds since 1970), NaN where missing."""
+    """Floats of a numeric, datetime or duration column (dates as seconds since 1970, durations in seconds), NaN
+    where missing."""
     if pd.api.types.is_datetime64_any_dtype(column):
         return datetime_seconds(column)
+    if pd.api.types.is_timedelta64_dtype(column):
+        seconds = column.astype("timedelta64[us]").to_numpy().view(np.int64) / _SECOND_US
+        seconds[pd.isna(column).to_numpy()] = np.nan
+        return seconds
     return column.to_numpy(dtype=float, na_value=np.nan)
+
+
+def _resolution(column: pd.Series) -> float | None:
+    """The coarsest of a day, an hour, a minute and a second that every date or duration of ``column`` is a whole
+    number of (None: finer)."""
+    seconds = numeric_values(column)
+    observed = seconds[~np.isnan(seconds)]
+    return next((r for r in _RESOLUTIONS_S if np.all(np.mod(observed, r) == 0)), None)
 
 
 def _decimals(values: np.ndarray) -> int | None:
@@ -185,10 +196,14 @@ def _decimals(values: np.ndarray) -> int | None:
 
 def _decode_numeric(values: np.ndarray, column: _NumericColumn) -> pd.Series:
     missing = np.isnan(values)
-    if column.is_datetime:
+    if column.is_datetime or column.duration_unit:
         resolution = column.datetime_resolution_s
         seconds = np.round(values / resolution) * resolution if resolution else values
         microseconds = np.where(missing, 0, np.round(seconds * _SECOND_US)).astype(np.int64)
+        if column.duration_unit:
+            decoded = pd.Series(microseconds.view("timedelta64[us]")).astype(column.duration_unit)
+            decoded[missing] = pd.NaT
+            return decoded
         decoded = pd.Series(microseconds.view("datetime64[us]")).astype(column.datetime_unit)
         decoded[missing] = pd.NaT
         if column.timezone is not None:

@@ -401,7 +401,8 @@ def write_csv(frame: pd.DataFrame, path: str | os.PathLike[str], *, private: boo
 
     The file appears whole or not at all: it is written next to its destination
     and renamed into place. Datetimes are written in ISO format (date only when
-    every value is at midnight); missing values are empty fields.
+    every value is at midnight); missing values are empty fields (``""`` in a one-column table, where an empty
+    field would be a blank line).
     """
     _write_atomically(lambda stream: _write_csv_rows(frame, stream), Path(path), private)
 
@@ -454,11 +455,17 @@ def _write_csv_rows(frame: pd.DataFrame, stream: BinaryIO) -> None:
     stream.write(header.getvalue().encode())
     converters = {str(name): _arrow_converter(frame[name]) for name in frame.columns}
     quoting = "needed" if _needs_quotes(frame) else "none"
+    lone_blanks = frame.shape[1] == 1 and bool(frame.iloc[:, 0].isna().any())
+    if lone_blanks:  # a missing value alone on its line is a blank line, which readers skip: the row would be lost
+        quoting = "all_valid"
     options = pa_csv.WriteOptions(include_header=False, quoting_style=quoting)
     for start in range(0, len(frame), WRITE_ROWS):
         block = frame.iloc[start : start + WRITE_ROWS]
-        table = pa.table({name: convert(block[name]) for name, convert in converters.items()})
-        pa_csv.write_csv(table, stream, write_options=options)
+        arrays = {name: convert(block[name]) for name, convert in converters.items()}
+        if lone_blanks:  # written "" instead, quoted like every value of the column
+            arrays = {name: pa_compute.fill_null(pa_compute.cast(array, pa.string()), "")
+                      for name, array in arrays.items()}
+        pa_csv.write_csv(pa.table(arrays), stream, write_options=options)
 
 
 def _needs_quotes(frame: pd.DataFrame) -> bool:
@@ -476,6 +483,27 @@ def _needs_quotes(frame: pd.DataFrame) -> bool:
     return False
 
 
+def duration_text(block: pd.Series) -> pa.Array:
+    """Durations written as pandas writes and reads them (``3 days 04:05:06``, ``.250000`` when a second is
+    split), empty where missing: vectorised, where ``astype(str)`` formats one value at a time."""
+    missing = block.isna().to_numpy()
+    microseconds = block.astype("timedelta64[us]").to_numpy().view(np.int64)
+    days, rest = np.divmod(microseconds, 86_400_000_000)
+    seconds, fraction = np.divmod(rest, 1_000_000)
+    hours, seconds = np.divmod(seconds, 3_600)
+    minutes, seconds = np.divmod(seconds, 60)
+
+    def text(values: np.ndarray, width: int = 0) -> pa.Array:
+        strings = pa_compute.cast(pa.array(values), pa.string())
+        return pa_compute.utf8_lpad(strings, width=width, padding="0") if width else strings
+
+    fractions = pa_compute.if_else(pa.array(fraction == 0), "", pa_compute.binary_join_element_wise(
+        ".", text(fraction, 6), ""))
+    joined = pa_compute.binary_join_element_wise(
+        text(days), " days ", text(hours, 2), ":", text(minutes, 2), ":", text(seconds, 2), fractions, "")
+    return pa_compute.if_else(pa.array(missing), pa.scalar(None, pa.string()), joined)
+
+
 def _arrow_converter(column: pd.Series) -> Callable[[pd.Series], pa.Array]:
     """How a block of ``column`` becomes an array for pyarrow's CSV writer: dates as dates, texts as (dictionary)
     strings. Decided on the whole column, so that every block is written alike."""
@@ -487,6 +515,8 @@ def _arrow_converter(column: pd.Series) -> Callable[[pd.Series], pa.Array]:
         whole_seconds = bool((present == present.dt.floor("s")).all())
         target = pa.date32() if at_midnight else pa.timestamp("s") if whole_seconds else pa.timestamp("us")
         return lambda block: pa.array(block, from_pandas=True).cast(target)
+    if pd.api.types.is_timedelta64_dtype(column):
+        return duration_text
     if isinstance(column.dtype, pd.CategoricalDtype):
         categories = pa.array(column.cat.categories.astype(str).to_numpy(dtype=object), type=pa.string())
         return lambda block: pa.DictionaryArray.from_arrays(

@@ -225,7 +225,7 @@ class Avatarizer:
         self._progress = progress
 
         with self._timed("typing"):
-            frame = _check_frame(frame, low_memory)
+            frame, labels = _check_frame(frame, low_memory)
             kinds = resolve_kinds(frame, self.column_kinds)
             typed = apply_kinds(frame, kinds, in_place=low_memory)
             profiles: list[ColumnProfile] = profile_columns(typed, kinds)
@@ -241,7 +241,7 @@ class Avatarizer:
         self.prepared_ = PreparedTable(
             kinds=kinds, profiles=profiles, columns=list(typed.columns), excluded=excluded, working_data=working,
             holdout_data=holdout, excluded_originals=working[excluded], n_total=len(typed),
-            identifiers=[IdentifierForm.of(typed[name]) for name in identifiers],
+            identifiers=[IdentifierForm.of(typed[name]) for name in identifiers], labels=labels,
         )
         if largest_k is not None:
             self._check_k(largest_k)
@@ -307,7 +307,7 @@ class Avatarizer:
                 avatars = self._reattach(avatars, sources)
             for form in prepared.identifiers:
                 avatars[form.name] = form.new_values(len(avatars))
-            self.avatars_ = avatars[prepared.columns]
+            self.avatars_ = _as_given(avatars[prepared.columns], prepared.labels)
 
     @property
     def paired_avatars_(self) -> pd.DataFrame | None:
@@ -319,8 +319,16 @@ class Avatarizer:
     # The fitted attributes that describe the originals, read from the prepared table.
     kinds_ = _from_prepared("kinds", "Column kinds.")
     profiles_ = _from_prepared("profiles", "Per-column profiles and warnings.")
-    working_data_ = _from_prepared("working_data", "WO (None after a low_memory fit).")
-    holdout_data_ = _from_prepared("holdout_data", "HO, or None.")
+    @property
+    def working_data_(self) -> pd.DataFrame | None:
+        """WO (None after a low_memory fit)."""
+        return _as_given(self.prepared_.working_data, self.prepared_.labels)
+
+    @property
+    def holdout_data_(self) -> pd.DataFrame | None:
+        """HO, or None."""
+        return _as_given(self.prepared_.holdout_data, self.prepared_.labels)
+
     holdout_ = _from_prepared("holdout", '"real" or "none".')
     holdout_rows_ = _from_prepared("holdout_rows", "Rows set aside (0 without a holdout).")
     codec_ = _from_prepared("codec", "The encoding of the synthesised columns.")
@@ -488,10 +496,17 @@ def _plain(value: object) -> object:
     return value
 
 
-def _check_frame(frame: pd.DataFrame, in_place: bool = False) -> pd.DataFrame:
-    """``frame`` checked, with its column names as strings (in ``frame`` itself when ``in_place``)."""
+def _as_given(frame: pd.DataFrame | None, labels: tuple | None) -> pd.DataFrame | None:
+    """``frame`` with the user's column labels (itself when they were all strings)."""
+    return frame if frame is None or labels is None else frame.set_axis(list(labels), axis=1)
+
+
+def _check_frame(frame: pd.DataFrame, in_place: bool = False) -> tuple[pd.DataFrame, tuple | None]:
+    """``frame`` checked, with its column names as strings (in ``frame`` itself when ``in_place``), and its labels
+    as given when one was not a string (else None)."""
     if not isinstance(frame, pd.DataFrame):
         raise InputError(f"The table must be a pandas DataFrame, got {type(frame).__name__}.")
+    labels = None if all(isinstance(label, str) for label in frame.columns) else tuple(frame.columns)
     names = [str(name) for name in frame.columns]
     duplicated = pd.Index(names)[pd.Index(names).duplicated()]
     if len(duplicated):
@@ -503,7 +518,7 @@ def _check_frame(frame: pd.DataFrame, in_place: bool = False) -> pd.DataFrame:
     if not in_place:
         frame = frame.copy(deep=False)
     frame.columns = names
-    return frame
+    return frame, labels
 
 
 def _check_values(frame: pd.DataFrame) -> None:

@@ -25,7 +25,8 @@ class PreparedTable:
     ``identifiers`` the identifier-like columns that take no part and get new identifiers in the avatars;
     ``complete`` the encoded, imputed WO with its indicators of missing values and spikes (``indicators`` says
     where they are), ``model_table`` what the projection sees (after the categorical reduction when it is on),
-    ``coordinates`` WO's first ``ncp`` latent coordinates. A ``low_memory`` fit sets the originals, then the
+    ``coordinates`` WO's first ``ncp`` latent coordinates; ``labels`` the user's column labels, which the frames
+    given back carry (the engine names columns by ``str(label)``). A ``low_memory`` fit sets the originals, then the
     model table and coordinates, to None as soon as they are no longer needed.
     """
 
@@ -38,6 +39,7 @@ class PreparedTable:
     excluded_originals: pd.DataFrame
     n_total: int
     identifiers: list[IdentifierForm]
+    labels: tuple | None = None  # the user's column labels when one is not a string (0, 1, ...), else None
     codec: TableCodec | None = None
     indicators: Indicators | None = None
     complete: EncodedTable | None = None

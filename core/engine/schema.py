@@ -35,6 +35,7 @@ NON_NUMBER_TOKENS, NON_NUMBER_SHARE, NON_NUMBER_SAMPLE = 5, 0.2, 200  # a "-" or
 EXACT_WHOLE_LIMIT = 2**53  # float64, in which the engine computes, holds every whole number up to it exactly
 DATE_SAMPLE = 1_000
 _ID_NAME = re.compile(r"(^|[^a-z])(id|ids|identifier|uuid)($|[^a-z])|id$|^id", re.IGNORECASE)
+_DURATION = re.compile(r"-?\d+ days? [+-]?\d{2}:\d{2}:\d{2}(\.\d+)?")
 _DATE_LIKE = re.compile(r"^\s*\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)?\s*$")
 _DATE_FORMATS = ("ISO8601", "%d/%m/%Y", "%m/%d/%Y", "%d.%m.%Y", "%d-%m-%Y", "%Y/%m/%d")
 _TIME_SUFFIXES = ("", " %H:%M", " %H:%M:%S")
@@ -85,6 +86,8 @@ def detect_kind(column: pd.Series) -> Kind:
         return Kind.CATEGORICAL
     if pd.api.types.is_datetime64_any_dtype(column):
         return Kind.DATETIME
+    if pd.api.types.is_timedelta64_dtype(column):
+        return Kind.NUMERIC  # a duration is a quantity, averaged as seconds and written back as a duration
     if pd.api.types.is_numeric_dtype(column):
         return Kind.CATEGORICAL if is_code_like(column) or _beyond_exact_whole(column) else Kind.NUMERIC
     values = column.dropna()
@@ -93,6 +96,8 @@ def detect_kind(column: pd.Series) -> Kind:
         return Kind.DATETIME
     if inferred == "string" and _all_date_like(values) and _parse_dates(values) is not None:
         return Kind.DATETIME
+    if inferred == "timedelta" or (inferred == "string" and _all_durations(values)):
+        return Kind.NUMERIC
     return Kind.CATEGORICAL
 
 
@@ -111,6 +116,20 @@ def _all_date_like(values: pd.Series) -> bool:
     return bool(head.str.match(_DATE_LIKE).all()) and (len(values) <= DATE_SAMPLE or bool(values.str.match(_DATE_LIKE).all()))
 
 
+def _all_durations(values: pd.Series) -> bool:
+    """Every string written as pandas writes a duration (``3 days 04:00:00``): a CSV of a timedelta column."""
+    head = values.iloc[:DATE_SAMPLE]
+    return bool(head.str.fullmatch(_DURATION).all()) and (
+        len(values) <= DATE_SAMPLE or bool(values.str.fullmatch(_DURATION).all()))
+
+
+def with_text_names(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with its column labels as the engine names them (``str``): itself when they already are."""
+    if all(isinstance(label, str) for label in frame.columns):
+        return frame
+    return frame.rename(columns=str)
+
+
 def resolve_kinds(frame: pd.DataFrame, overrides: Mapping[str, str] | None = None) -> dict[str, Kind]:
     """Detected kinds, replaced by the user's ``overrides`` (column name -> kind)."""
     kinds = {name: detect_kind(frame[name]) for name in frame.columns}
@@ -126,7 +145,7 @@ def resolve_kinds(frame: pd.DataFrame, overrides: Mapping[str, str] | None = Non
 
 
 def apply_kinds(frame: pd.DataFrame, kinds: Mapping[str, Kind], *, in_place: bool = False) -> pd.DataFrame:
-    """Convert each column to its kind: float64, datetime64 or a pandas Categorical.
+    """Convert each column to its kind: float64 (timedelta64 for durations), datetime64 or a pandas Categorical.
 
     ``in_place``: replace ``frame``'s columns one by one and return ``frame`` (each
     original column is freed as soon as it is converted) instead of a new frame.
@@ -150,8 +169,14 @@ def _convert(column: pd.Series, kind: Kind) -> pd.Series:
                 "averaged exactly: keep it categorical (the default: codes, kept exactly), or store it in a smaller "
                 "unit."
             )
+        if pd.api.types.is_timedelta64_dtype(column):
+            return column  # durations stay durations: the codec reads them as seconds
         if pd.api.types.is_bool_dtype(column) or pd.api.types.is_numeric_dtype(column):
             return _finite(column.astype("float64"), name)
+        present = column.dropna()
+        if pd.api.types.infer_dtype(present, skipna=True) == "timedelta" or (
+                pd.api.types.infer_dtype(present, skipna=True) == "string" and _all_durations(present)):
+            return pd.to_timedelta(column.astype(object).where(column.notna(), None))
         numbers = pd.to_numeric(column.astype(object).where(column.notna(), None), errors="coerce")
         _refuse_unparsed(column, numbers, "a number", name)
         return _finite(numbers.astype("float64"), name)

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from scipy.spatial import cKDTree
 
-from core.engine.encoding import datetime_microseconds
+from core.engine.encoding import datetime_microseconds, numeric_values
 from core.engine.schema import Kind
 from core.metrics.local_cloaking import CloserAvatars, count_closer_avatars
 from core.metrics.space import MetricSpace
@@ -98,6 +98,6 @@ def comparable(frame: pd.DataFrame, kinds: Mapping[str, Kind]) -> pd.DataFrame:
         elif pd.api.types.is_datetime64_any_dtype(column):
             columns[name] = np.where(column.isna().to_numpy(), np.iinfo(np.int64).min, datetime_microseconds(column))
         else:
-            values = column.to_numpy(dtype=float, na_value=np.nan)
+            values = numeric_values(column)
             columns[name] = np.where(np.isnan(values), np.inf * -1, values)  # -inf stands for missing
     return pd.DataFrame(columns)

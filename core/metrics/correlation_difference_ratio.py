@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from core.engine.encoding import numeric_values
 from core.engine.schema import Kind
 from core.metrics.definition import SIGNAL, MetricDefinition
 from core.metrics.result import MetricResult
@@ -63,7 +64,8 @@ def correlation_difference_ratio(
     n_working = len(working)
     kappa = float(np.sqrt(n_working / KAPPA_ROWS)) if n_working > KAPPA_ROWS else 1.0
     matrices = {
-        label: frame[numeric].astype(float).corr().to_numpy() if numeric else np.empty((0, 0))
+        label: pd.DataFrame({name: numeric_values(frame[name]) for name in numeric}).corr().to_numpy()
+        if numeric else np.empty((0, 0))
         for label, frame in (("original", working), ("holdout", holdout), ("avatars", avatars))
     }
     off_diagonal = ~np.eye(len(numeric), dtype=bool)

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from core.engine.pipeline import DEFAULT_NCP, Avatarizer
-from core.engine.schema import Kind, apply_kinds, resolve_kinds
+from core.engine.schema import Kind, apply_kinds, resolve_kinds, with_text_names
 from core.engine.split import split_holdout
 from core.engine.timing import timed
 from core.errors import InputError
@@ -277,5 +277,7 @@ def evaluate_avatarization(avatarizer: Avatarizer, spaces: MetricSpaces | None =
 
 
 def _without(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
-    """``frame`` without ``columns`` (itself when there are none: the metric spaces are kept by frame)."""
+    """``frame``, its columns named as the engine names them, without ``columns`` (itself when there is nothing to
+    change: the metric spaces are kept by frame)."""
+    frame = with_text_names(frame)
     return frame.drop(columns=columns) if columns else frame

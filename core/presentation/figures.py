@@ -11,7 +11,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from core.engine.encoding import datetime_microseconds
+from core.engine.encoding import datetime_microseconds, numeric_values
 from core.metrics import hellinger_mean
 from core.metrics.result import MetricResult
 from core.presentation.sweep_table import seed_range_text
@@ -99,7 +99,8 @@ def distribution_figure(original: pd.Series, avatars: pd.Series, name: str, cate
         figure.update_layout(barmode="group")
         figure.update_xaxes(title=name, type="category")
     else:
-        values = [_plottable(original), _plottable(avatars)]
+        unit_name, unit = _duration_unit(original) if pd.api.types.is_timedelta64_dtype(original) else ("", 1.0)
+        values = [_plottable(original) / unit, _plottable(avatars) / unit]
         present = np.concatenate([v[~np.isnan(v)] for v in values])
         low, high = (present.min(), present.max()) if present.size else (0.0, 1.0)
         size = (high - low) / 40 if high > low else 1.0
@@ -111,7 +112,7 @@ def distribution_figure(original: pd.Series, avatars: pd.Series, name: str, cate
                 hovertemplate="%{x}: %{y:.1f} %<extra>" + label + "</extra>",
             )
         figure.update_layout(barmode="overlay")
-        figure.update_xaxes(title=name)
+        figure.update_xaxes(title=f"{name} ({unit_name})" if unit_name else name)
         if pd.api.types.is_datetime64_any_dtype(original):
             figure.update_xaxes(type="date")
     figure.update_yaxes(title="share of rows (%)")
@@ -119,10 +120,21 @@ def distribution_figure(original: pd.Series, avatars: pd.Series, name: str, cate
 
 
 def _plottable(column: pd.Series) -> np.ndarray:
-    """Floats to draw: dates as milliseconds since 1970 (plotly's date axis), NaN where missing."""
+    """Floats to draw: dates as milliseconds since 1970 (plotly's date axis), durations in seconds, NaN where
+    missing."""
     if pd.api.types.is_datetime64_any_dtype(column):
         return np.where(column.isna().to_numpy(), np.nan, datetime_microseconds(column) // 1_000)
-    return column.to_numpy(dtype=float, na_value=np.nan)
+    return numeric_values(column)
+
+
+DURATION_UNITS = (("days", 86_400.0), ("hours", 3_600.0), ("minutes", 60.0), ("seconds", 1.0))
+
+
+def _duration_unit(column: pd.Series) -> tuple[str, float]:
+    """The largest unit that the column's median duration holds at least once (a stay in days, a call in
+    minutes), and its length in seconds."""
+    median = np.nanmedian(np.abs(numeric_values(column))) if column.notna().any() else 0.0
+    return next(((name, seconds) for name, seconds in DURATION_UNITS if median >= seconds), DURATION_UNITS[-1])
 
 
 def correlation_figure(result: MetricResult) -> go.Figure:

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from core.engine.pipeline import Avatarizer
-from core.engine.schema import drop_columns
+from core.engine.schema import drop_columns, with_text_names
 from core.metrics.evaluation import Evaluation, evaluate_avatarization
 from core.metrics.space import MetricSpace
 
@@ -202,8 +202,8 @@ _STEP_LABELS = {
 def latent_view(avatarizer: Avatarizer) -> LatentView:
     """Originals (WO) and all avatars on the first axes of a projection fitted on WO (missing values at the centroid)."""
     left_out = avatarizer.identifier_columns_
-    originals = avatarizer.working_data_.drop(columns=left_out)
-    avatars = avatarizer.avatars_.drop(columns=left_out)
+    originals = with_text_names(avatarizer.working_data_).drop(columns=left_out)
+    avatars = with_text_names(avatarizer.avatars_).drop(columns=left_out)
     space = MetricSpace.fit(originals, {name: kind for name, kind in avatarizer.kinds_.items() if name not in left_out})
     original_table, avatar_table, projection = space.table, space.encode(avatars), space.projection
     n_axes = max(1, min(LATENT_AXES, projection.n_components_))

@@ -226,3 +226,22 @@ def test_text_mode_files_empty_first_sheets_and_title_lines(tmp_path):
 def test_a_dotted_column_in_a_file_of_decimal_commas(tmp_path):
     loaded = read_table(write(tmp_path, "m.csv", "a;b;c\n1,5;2.25;x\n2,5;3.5;y\n3,75;1.0;z\n".encode()))
     assert loaded["a"].tolist() == [1.5, 2.5, 3.75] and loaded["b"].tolist() == [2.25, 3.5, 1.0]
+
+
+def test_durations_are_written_as_pandas_writes_them_and_read_back_as_durations(tmp_path):
+    stays = pd.Series(pd.to_timedelta([3_600, -3_600, 90_061.25, None, 400 * 86_400], unit="s"))
+    assert core_io.duration_text(stays).to_pylist() == [
+        "0 days 01:00:00", "-1 days 23:00:00", "1 days 01:01:01.250000", None, "400 days 00:00:00"]
+    path = tmp_path / "stays.csv"
+    write_csv(pd.DataFrame({"stay": stays, "ward": list("abcde")}), path)
+    read = read_table(path)["stay"]
+    pd.testing.assert_series_equal(pd.to_timedelta(read), stays.astype("timedelta64[us]"), check_names=False)  # the text pandas parses, missing where it was missing
+
+
+@pytest.mark.parametrize("values", [[1.0, np.nan, 3.0], ["a", None, "b,c"], pd.to_datetime(["2024-01-01", None, "2024-02-01"])])
+def test_a_one_column_table_with_a_missing_value_keeps_that_row(tmp_path, values):
+    """An empty field alone on its line is a blank line, which CSV readers skip: the row was lost."""
+    path = tmp_path / "one.csv"
+    write_csv(pd.DataFrame({"x": values}), path)
+    read = read_table(path)["x"]
+    assert len(read) == 3 and read.isna().tolist() == [False, True, False]

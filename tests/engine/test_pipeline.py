@@ -351,6 +351,37 @@ def test_spike_and_missing_shares_and_a_flag_relation_survive(method):
     assert contradicting < (0.03 if method["k"] else 0.002), contradicting
 
 
+@pytest.mark.parametrize("method", [{"k": 5}, {"k": None, "fast_dp_epsilon": 1.0}])
+def test_durations_come_back_as_durations_of_the_same_unit_and_grain(method):
+    rng = np.random.default_rng(0)
+    stay = pd.Series(pd.to_timedelta(rng.integers(1, 200, 400), unit="h")).astype("timedelta64[s]")
+    stay[::10] = pd.NaT
+    frame = pd.DataFrame({"stay": stay, "x": rng.normal(size=400) + stay.dt.total_seconds().fillna(0) / 1e5})
+    result = avatarize(frame, **method)
+    avatars = result.avatars_["stay"]
+    assert result.kinds_["stay"] == "numeric" and avatars.dtype == "timedelta64[s]"
+    present = avatars.dropna()
+    assert (present.dt.total_seconds() % 3_600 == 0).all()  # whole hours, as recorded
+    assert stay.min() <= present.min() and present.max() <= stay.max()
+    assert 0 < avatars.isna().mean() < 0.3
+
+
+@pytest.mark.parametrize("method", [{"k": 5}, {"k": None, "fast_dp_epsilon": 1.0}])
+def test_column_labels_come_back_as_given(method):
+    rng = np.random.default_rng(1)
+    frame = pd.DataFrame({0: rng.normal(size=300), 1: rng.integers(0, 3, 300), "name": rng.normal(size=300),
+                          2.5: rng.choice(["x", "y"], 300)})
+    result = avatarize(frame, holdout=True, holdout_min_rows=100, **method)
+    assert list(result.avatars_.columns) == [0, 1, "name", 2.5]
+    assert list(result.working_data_.columns) == list(result.holdout_data_.columns) == [0, 1, "name", 2.5]
+    assert list(frame.columns) == [0, 1, "name", 2.5]  # the user's frame is left as it was
+
+
+def test_two_labels_written_alike_are_refused():
+    with pytest.raises(InputError, match="Two columns are named '1'"):
+        avatarize(pd.DataFrame({1: [1.0, 2.0, 3.0], "1": [4.0, 5.0, 6.0]}))
+
+
 def test_fast_dp_same_seed_same_avatars():
     frame = mixed_table(300)
     first = avatarize(frame, k=None, fast_dp_epsilon=1.0, mechanism="gmm", seed=4)

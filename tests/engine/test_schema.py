@@ -163,3 +163,13 @@ def test_numbers_with_a_few_non_numbers_say_which_values_keep_them_text():
     assert lines[0] == ("'count' is read as text because 10 of its values are not numbers ('-', '<5'): its other "
                         "values are numbers. Correct those values or leave them empty, then make it numeric.")
     assert not any("'label'" in line for line in lines)  # text is text
+
+
+def test_durations_are_quantities_whether_typed_or_written_by_pandas():
+    typed = pd.Series(pd.to_timedelta([1, 30, 7], unit="h"))
+    written = pd.Series(["1 days 02:00:00", "0 days 00:30:00.500000", None, "-1 days +23:00:00"])
+    assert detect_kind(typed) is Kind.NUMERIC and detect_kind(written) is Kind.NUMERIC
+    assert detect_kind(pd.Series(["12:30:00", "08:00:00"])) is Kind.CATEGORICAL  # times of day are not durations
+    converted = apply_kinds(pd.DataFrame({"stay": written}), {"stay": Kind.NUMERIC})["stay"]
+    assert converted.tolist()[:2] == [pd.Timedelta(hours=26), pd.Timedelta(minutes=30, milliseconds=500)]
+    assert converted.isna().tolist() == [False, False, True, False] and converted.iloc[3] == pd.Timedelta(hours=-1)
