@@ -6,12 +6,11 @@ code 2 and no output file written.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 
 from core.cli.avatarize import avatarize
 from core.cli.evaluate import evaluate_command
-from core.cli.parser import EXIT_INPUT_ERROR, build_parser
+from core.cli.parser import EXIT_INPUT_ERROR, build_parser, say
 from core.cli.sweep import sweep
 from core.engine.io import use_system_memory_pool
 from core.errors import InputError
@@ -25,5 +24,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return COMMANDS[arguments.command](arguments)
     except InputError as error:
-        print(f"error: {error}", file=sys.stderr)
+        say("error", error)
         return EXIT_INPUT_ERROR

@@ -9,7 +9,7 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 
-from core.cli.parser import column_plan, common_settings, output_path
+from core.cli.parser import column_plan, common_settings, output_path, say
 from core.engine.io import read_table, write_csv, write_json, write_text
 from core.engine.schema import column_warning_lines, drop_columns
 from core.errors import InputError
@@ -41,7 +41,7 @@ def avatarize(arguments: argparse.Namespace) -> int:
         if step == "encoding and imputation":
             for message in column_warning_lines(avatarizer.profiles_, plan.kinds, excluded=plan.excluded,
                                                 reduced=settings.use_categorical_reduction):
-                print(f"warning: {message}", file=sys.stderr)
+                say("warning", message)
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -49,7 +49,7 @@ def avatarize(arguments: argparse.Namespace) -> int:
         avatarizer.fit(drop_columns(read_table(arguments.input), list(plan.dropped), "--drop"),
                        progress=say_what_is_done, low_memory=not scored)
     for warning in caught:
-        print(f"warning: {warning.message}", file=sys.stderr)
+        say("warning", warning.message)
     run = scored_run(
         avatarizer, plan, settings, table_name=Path(arguments.input).name,
         fingerprint=data_fingerprint(Path(arguments.input).read_bytes()), start=start, with_latent=bool(report_path),
@@ -63,7 +63,7 @@ def avatarize(arguments: argparse.Namespace) -> int:
         writers.append((report_path, lambda: write_text(_report(run), report_path)))
     write_all(writers)
     if paired_path:
-        print(f"warning: {paired_path} holds the avatars paired with their originals: keep it private.", file=sys.stderr)
+        say("warning", f"{paired_path} holds the avatars paired with their originals: keep it private.")
     if run is not None:
         print("\n".join(summary_lines(run.evaluation)))
     holdout = f"{avatarizer.holdout_rows_} rows set aside as the holdout" if avatarizer.holdout_rows_ else "no holdout"

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
-from core.cli.parser import output_path
+from core.cli.parser import output_path, say
 from core.engine.io import read_table, write_json
 from core.metrics.evaluation import evaluate
 from core.presentation.summary import summary_lines
@@ -21,9 +20,9 @@ def evaluate_command(arguments: argparse.Namespace) -> int:
         column_kinds=dict(arguments.column_kind), ncp=arguments.ncp, seed=arguments.seed,
     )
     for name in evaluation.left_out_columns:
-        print(f"warning: column '{name}' is not in both tables: it is left out of the metrics.", file=sys.stderr)
+        say("warning", f"column '{name}' is not in both tables: it is left out of the metrics.")
     for message in evaluation.warnings:
-        print(f"warning: {message}", file=sys.stderr)
+        say("warning", message)
     if metrics_path:
         write_json(evaluation.to_json(), metrics_path)
     print("\n".join(summary_lines(evaluation)))

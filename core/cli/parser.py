@@ -4,6 +4,7 @@ check each value, and the plan and settings the options describe."""
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import NoReturn
 
@@ -15,6 +16,12 @@ from core.errors import InputError
 from core.workflows.run import ColumnPlan, Settings
 
 EXIT_INPUT_ERROR = 2
+
+
+def say(kind: str, message: object) -> None:
+    """``kind: message`` on stderr, on one line whatever the message holds (a column name with a line break)."""
+    text = str(message).replace("\r\n", "\\n").replace("\n", "\\n").replace("\r", "\\r")
+    print(f"{kind}: {text}", file=sys.stderr)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -6,7 +6,7 @@ import argparse
 import sys
 import time
 
-from core.cli.parser import column_plan, common_settings, output_path
+from core.cli.parser import column_plan, common_settings, output_path, say
 from core.engine.fast_dp import MECHANISMS
 from core.engine.io import read_table, write_json
 from core.engine.schema import column_warning_lines, drop_columns, profile_columns, resolve_kinds
@@ -27,7 +27,7 @@ def sweep(arguments: argparse.Namespace) -> int:
     profiles = profile_columns(kept, resolve_kinds(kept, plan.kinds))
     for message in column_warning_lines(profiles, plan.kinds, excluded=plan.excluded,
                                         reduced=base.use_categorical_reduction):
-        print(f"warning: {message}", file=sys.stderr)
+        say("warning", message)
     start = time.perf_counter()
     done = []
 

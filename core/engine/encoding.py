@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from core.engine.schema import Kind
+from core.engine.schema import EXACT_WHOLE_LIMIT, Kind
 
 MAX_DECIMALS = 6
 USUAL_SHARE = 0.99
@@ -182,7 +182,10 @@ def _decimals(values: np.ndarray) -> int | None:
     """The column's usual number of decimals: the fewest (0 to MAX_DECIMALS) that write ``USUAL_SHARE`` of its
     values exactly (a few values with more digits, a rounding artefact of the source, do not set the precision of
     every avatar), else None (full precision: a measured quantity)."""
-    observed = values[np.isfinite(values)][:_DECIMALS_SAMPLE]
+    observed = values[np.isfinite(values)]
+    if observed.size and np.abs(observed).max() > EXACT_WHOLE_LIMIT:
+        return None  # 1e300 is whole, yet no integer type holds it: kept as a float, in full
+    observed = observed[:_DECIMALS_SAMPLE]
     if observed.size == 0:
         return 0
     needed = np.full(observed.size, MAX_DECIMALS + 1)

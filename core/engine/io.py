@@ -20,6 +20,7 @@ import csv
 import ctypes
 import decimal
 import io
+import itertools
 import json
 import os
 import re
@@ -200,14 +201,16 @@ def _read_csv(content: bytes | Path, head: bytes, file_name: str) -> pd.DataFram
     encoding = _detect_encoding(content, head, file_name)
     sample = head.removeprefix(_UTF8_BOM).decode(encoding, errors="replace")
     delimiter = _detect_delimiter(sample)
-    header_line = next(csv.reader(io.StringIO(sample), delimiter=delimiter))
-    header = _name_columns(header_line, file_name)
-    decimal_point = "," if delimiter != "," and _uses_decimal_comma(sample, delimiter) else "."
-    codes = _leading_zero_columns(sample, delimiter, header)
+    reader = csv.reader(io.StringIO(sample), delimiter=delimiter)
+    header = _name_columns(next(reader), file_name)
+    header_lines = reader.line_num  # a quoted name may hold a line break: Arrow skips lines, not records
+    rows = _sample_rows(sample, delimiter)[1:]
+    decimal_point = "," if delimiter != "," and _uses_decimal_comma(rows) else "."
+    codes = _leading_zero_columns(rows, header)
     try:
         table = pa_csv.read_csv(  # skips a UTF-8 byte-order mark itself
             str(content) if isinstance(content, Path) else io.BytesIO(content),
-            read_options=pa_csv.ReadOptions(encoding=encoding, column_names=header, skip_rows=1),
+            read_options=pa_csv.ReadOptions(encoding=encoding, column_names=header, skip_rows=header_lines),
             parse_options=pa_csv.ParseOptions(delimiter=delimiter, newlines_in_values=True),
             # true/false stay text, spelt as in the file (Arrow would turn True and true alike into a boolean);
             # only an empty cell is missing here: "NA" and the like are decided per column by _missing_tokens;
@@ -227,10 +230,20 @@ NA_TOKENS = ("#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "
 _LEADING_ZERO = re.compile(r"^\s*0\d+\s*$")
 
 
-def _leading_zero_columns(sample: str, delimiter: str, header: list[str]) -> list[str]:
-    """Columns whose values in the file's first part include a number written with a leading zero (a postcode
+def _sample_rows(sample: str, delimiter: str) -> list[list[str]]:
+    """The first ``SNIFF_LINES`` records of the sample, header included, read as CSV (a quoted value may hold a
+    line break); a last line the sample cuts is left out."""
+    if len(sample.splitlines()) > 1 and not sample.endswith(("\n", "\r")):
+        sample = sample[:max(sample.rfind("\n"), sample.rfind("\r")) + 1]
+    try:
+        return [row for row in itertools.islice(csv.reader(io.StringIO(sample), delimiter=delimiter), SNIFF_LINES) if row]
+    except csv.Error:
+        return []
+
+
+def _leading_zero_columns(rows: list[list[str]], header: list[str]) -> list[str]:
+    """Columns whose values in the file's first ``rows`` include a number written with a leading zero (a postcode
     ``01000``, a code ``007``): text, so that the zero is kept."""
-    rows = list(csv.reader(io.StringIO(sample), delimiter=delimiter))[1:-1]  # the last line may be cut
     return [name for j, name in enumerate(header)
             if any(j < len(row) and _LEADING_ZERO.match(row[j]) for row in rows)]
 
@@ -318,25 +331,19 @@ def _decodes(content: bytes | Path, encoding: str) -> bool:
 
 
 def _detect_delimiter(sample: str) -> str:
-    """The delimiter that splits the first lines into the same, largest number of fields."""
-    lines = sample.splitlines()[:SNIFF_LINES]
-    if len(lines) > 1 and not sample.endswith(("\n", "\r")):
-        lines = lines[:-1]  # the last line of a sample may be cut
+    """The delimiter that splits the first records into the same, largest number of fields."""
     best, best_fields = ",", 1
     for delimiter in CSV_DELIMITERS:
-        try:
-            counts = {len(row) for row in csv.reader(lines, delimiter=delimiter) if row}
-        except csv.Error:
-            continue
+        counts = {len(row) for row in _sample_rows(sample, delimiter)}
         if len(counts) == 1 and (fields := counts.pop()) > best_fields:
             best, best_fields = delimiter, fields
     return best
 
 
-def _uses_decimal_comma(sample: str, delimiter: str) -> bool:
-    """More numbers written ``1,5`` than ``1.5`` (one dotted value elsewhere does not decide for the whole file; a
-    column written the other way is read by :func:`_missing_tokens`)."""
-    cells = [cell for row in csv.reader(sample.splitlines()[1:SNIFF_LINES], delimiter=delimiter) for cell in row]
+def _uses_decimal_comma(rows: list[list[str]]) -> bool:
+    """More numbers written ``1,5`` than ``1.5`` in the first data ``rows`` (one dotted value elsewhere does not
+    decide for the whole file; a column written the other way is read by :func:`_missing_tokens`)."""
+    cells = [cell for row in rows for cell in row]
     return sum(bool(_DECIMAL_COMMA.match(cell)) for cell in cells) > sum(bool(_DECIMAL_POINT.match(cell)) for cell in cells)
 
 

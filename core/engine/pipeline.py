@@ -231,7 +231,7 @@ class Avatarizer:
             profiles: list[ColumnProfile] = profile_columns(typed, kinds)
             excluded = self._check_exclusions(typed)
             identifiers = identifier_columns(profiles, set(self.column_kinds or {}), set(excluded))
-            _check_values(typed.drop(columns=excluded + identifiers))
+            _check_values(typed.drop(columns=excluded + identifiers), excluded + identifiers)
 
         if bool(self.holdout) and len(typed) >= self.holdout_min_rows:
             working_rows, holdout_rows = split_holdout(len(typed), rng)
@@ -521,7 +521,14 @@ def _check_frame(frame: pd.DataFrame, in_place: bool = False) -> tuple[pd.DataFr
     return frame, labels
 
 
-def _check_values(frame: pd.DataFrame) -> None:
+def _check_values(frame: pd.DataFrame, set_aside: list[str]) -> None:
+    """The columns to synthesise: at least one, none empty."""
+    if frame.shape[1] == 0:
+        names = ", ".join(f"'{name}'" for name in set_aside)
+        raise InputError(
+            f"Every column is set aside or looks like an identifier ({names}): there is nothing to synthesise. Give "
+            "a column a kind (column_kinds, or --column-kind NAME=categorical on the command line) to synthesise it."
+        )
     empty = [name for name in frame.columns if frame[name].isna().all()]
     if len(empty) == frame.shape[1]:
         raise InputError("Every value of the table is missing: there is nothing to avatarize.")

@@ -35,6 +35,7 @@ from core.errors import InputError
 _ROW_CHUNK = 8_192
 RESIDUAL_AXES = 32  # trailing axes drawn jointly when decoding categories; beyond, independent noise
 CALIBRATION_ROWS = 20_000
+_SAFE_MAGNITUDE = 1e150
 
 
 class Projection:
@@ -76,8 +77,7 @@ class Projection:
         with np.errstate(invalid="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # an empty column: NaN, then scale 1 below
             column_values = [table.numeric[:, j] for j in range(table.numeric.shape[1])]  # one copy at a time
-            self.means_ = np.array([np.nanmean(values) for values in column_values])
-            stds = np.array([np.nanstd(values) for values in column_values])
+            self.means_, stds = np.array([_mean_and_std(values) for values in column_values]).reshape(-1, 2).T
         self.stds_ = np.where(np.isfinite(stds) & (stds > 0), stds, 1.0)
         self.numeric_scale_ = np.sqrt(self._weights(table.numeric_names)) / self.stds_
 
@@ -127,8 +127,8 @@ class Projection:
         """The standardised, weighted numeric values (missing at 0), a column per row, built one column at a time."""
         scaled = np.empty((numeric.shape[1], numeric.shape[0]))
         for j, row in enumerate(scaled):
-            np.subtract(numeric[:, j], self.means_[j], out=row)
-            row *= self.numeric_scale_[j]
+            np.multiply(numeric[:, j], self.numeric_scale_[j], out=row)  # scaled first: 1e308 - (-1e308) overflows
+            row -= self.means_[j] * self.numeric_scale_[j]
             np.nan_to_num(row, nan=0.0, copy=False)
         return scaled
 
@@ -272,6 +272,17 @@ class Projection:
         frame = pd.DataFrame(rows).T
         frame.columns = [f"axis {j + 1}" for j in range(frame.shape[1])]
         return frame
+
+
+def _mean_and_std(values: np.ndarray) -> tuple[float, float]:
+    """Mean and population standard deviation of a column, NaN ignored. Beyond 1e150 in magnitude (or below
+    1e-150) they are computed on the values divided by the largest, so that squares neither overflow (1e300) nor
+    vanish (1e-300, whose standard deviation would be 0: a constant column)."""
+    magnitude = np.nanmax(np.abs(values)) if values.size else np.nan
+    if np.isfinite(magnitude) and (magnitude > _SAFE_MAGNITUDE or 0 < magnitude < 1 / _SAFE_MAGNITUDE):
+        scaled = values / magnitude
+        return np.nanmean(scaled) * magnitude, np.nanstd(scaled) * magnitude
+    return np.nanmean(values), np.nanstd(values)
 
 
 @dataclass

@@ -31,6 +31,7 @@ CODE_MAX_DISTINCT = 10
 MANY_MODALITIES = 100
 MIN_ROWS_FOR_WARNINGS = 20
 IDENTIFIER_SHARE = 0.95
+MIN_ROWS_FOR_IDENTIFIER = 5  # a text column different on each of 5 rows or more, however small the table
 NON_NUMBER_TOKENS, NON_NUMBER_SHARE, NON_NUMBER_SAMPLE = 5, 0.2, 200  # a "-" or "<5" among numbers: said, with the values
 EXACT_WHOLE_LIMIT = 2**53  # float64, in which the engine computes, holds every whole number up to it exactly
 DATE_SAMPLE = 1_000
@@ -102,12 +103,13 @@ def detect_kind(column: pd.Series) -> Kind:
 
 
 def is_code_like(column: pd.Series) -> bool:
-    """Whole numbers only, at most ``CODE_MAX_DISTINCT`` distinct values: codes, not quantities."""
+    """Whole numbers only (that float64 holds exactly: 1e300 is a quantity), at most ``CODE_MAX_DISTINCT``
+    distinct values: codes, not quantities."""
     values = column.dropna()
     if values.empty or values.nunique() > CODE_MAX_DISTINCT:
         return False
     numbers = values.to_numpy(dtype=float)
-    return bool(np.all(np.isfinite(numbers)) and np.all(np.mod(numbers, 1) == 0))
+    return bool(np.all(np.abs(numbers) <= EXACT_WHOLE_LIMIT) and np.all(np.mod(numbers, 1) == 0))
 
 
 def _all_date_like(values: pd.Series) -> bool:
@@ -195,7 +197,7 @@ def _convert(column: pd.Series, kind: Kind) -> pd.Series:
         return parsed.reindex(column.index)
     if isinstance(column.dtype, pd.CategoricalDtype):
         return column
-    if pd.api.types.is_float_dtype(column) and np.all(np.mod(column.dropna(), 1) == 0):
+    if pd.api.types.is_float_dtype(column) and is_code_like(column):
         column = column.astype("Int64")  # codes written 1.0 become the modality 1
     if pd.api.types.is_datetime64_any_dtype(column):
         column = column.astype(object)
@@ -317,7 +319,8 @@ def _warnings(name: str, values: pd.Series, kind: Kind, n_distinct: int) -> list
     if n_distinct == 1:
         return [ColumnWarning(WarningKind.CONSTANT, f"'{name}' has a single value: it carries no information; drop it.")]
     warnings = []
-    all_different = len(values) >= MIN_ROWS_FOR_WARNINGS and n_distinct >= IDENTIFIER_SHARE * len(values)
+    all_different = (len(values) >= MIN_ROWS_FOR_WARNINGS and n_distinct >= IDENTIFIER_SHARE * len(values)) or (
+        kind is Kind.CATEGORICAL and n_distinct == len(values) >= MIN_ROWS_FOR_IDENTIFIER and _is_text(values))
     whole_numbers = (kind is Kind.NUMERIC and pd.api.types.is_numeric_dtype(values)  # read or typed values alike
                      and bool(np.all(np.mod(values.to_numpy(dtype=float), 1) == 0)))
     if all_different and (
@@ -352,6 +355,12 @@ def _warnings(name: str, values: pd.Series, kind: Kind, n_distinct: int) -> list
             "Many modalities dominate the projection and are rarely shared by neighbours.",
         ))
     return warnings
+
+
+def _is_text(values: pd.Series) -> bool:
+    """Text values (12 e-mails of 12 rows), not numbers read as codes (1 to 6 of 6 rows)."""
+    labels = values.cat.categories if isinstance(values.dtype, pd.CategoricalDtype) else values
+    return not pd.api.types.is_numeric_dtype(labels) and not pd.api.types.is_bool_dtype(labels)
 
 
 def _few_non_numbers(values: pd.Series) -> tuple[int, str] | None:

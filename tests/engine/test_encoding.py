@@ -102,3 +102,14 @@ def test_tiny_values_keep_their_precision():
     frame = pd.DataFrame({"tiny": np.linspace(1e-300, 9e-300, 5)})
     codec, typed = codec_for(frame, {"tiny": "numeric"})
     assert codec.decode(codec.encode(typed))["tiny"].tolist() == frame["tiny"].tolist()
+
+
+def test_whole_numbers_beyond_what_an_integer_holds_stay_floats():
+    """1e299 is a whole number: it used to be cast to int64 and come back as -9223372036854775808."""
+    frame = pd.DataFrame({"x": [6.6e299, -5.1e299, 1.7e299, np.nan]})
+    kinds = resolve_kinds(frame)
+    typed = apply_kinds(frame, kinds)
+    codec = TableCodec(kinds).fit(typed)
+    decoded = codec.decode(codec.encode(typed))["x"]
+    assert decoded.dtype == "float64"
+    np.testing.assert_array_equal(decoded.to_numpy(), frame["x"].to_numpy())

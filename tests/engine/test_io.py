@@ -245,3 +245,10 @@ def test_a_one_column_table_with_a_missing_value_keeps_that_row(tmp_path, values
     write_csv(pd.DataFrame({"x": values}), path)
     read = read_table(path)["x"]
     assert len(read) == 3 and read.isna().tolist() == [False, True, False]
+
+
+def test_a_quoted_header_name_with_a_line_break_is_one_name(tmp_path):
+    path = tmp_path / "names.csv"
+    path.write_text('"two\nlines";x\n1,5;a\n2,5;b\n')
+    table = read_table(path)
+    assert list(table.columns) == ["two\nlines", "x"] and table["two\nlines"].tolist() == [1.5, 2.5]

@@ -173,3 +173,11 @@ def test_durations_are_quantities_whether_typed_or_written_by_pandas():
     converted = apply_kinds(pd.DataFrame({"stay": written}), {"stay": Kind.NUMERIC})["stay"]
     assert converted.tolist()[:2] == [pd.Timedelta(hours=26), pd.Timedelta(minutes=30, milliseconds=500)]
     assert converted.isna().tolist() == [False, False, True, False] and converted.iloc[3] == pd.Timedelta(hours=-1)
+
+
+def test_a_text_column_different_on_every_row_is_an_identifier_even_in_a_small_table():
+    frame = pd.DataFrame({"mail": [f"person{i}@example.org" for i in range(8)], "x": np.arange(8.0)})
+    profiles = {p.name: p for p in profile_columns(frame, resolve_kinds(frame))}
+    assert [w.kind for w in profiles["mail"].warnings] == [WarningKind.IDENTIFIER]
+    small = frame.iloc[:4]  # four rows: too few to call anything an identifier
+    assert not {p.name: p for p in profile_columns(small, resolve_kinds(small))}["mail"].warnings
