@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pandas as pd
@@ -16,6 +16,7 @@ import streamlit as st
 
 from core.engine.io import read_table
 from core.engine.schema import ColumnProfile, apply_kinds, profile_columns, resolve_kinds
+from core.metrics.attack import Knowledge
 from core.workflows.run import ColumnPlan, GenerationRun, Settings, data_fingerprint
 from dashboard.plan import plan_from_table, plan_table
 
@@ -55,6 +56,7 @@ def set_table(loaded: LoadedTable) -> None:
     """A new table, on the user's action only: its column plan starts from the defaults and any earlier run and
     sweep are forgotten."""
     st.session_state["table"] = loaded
+    st.session_state.pop("attacker_knowledge", None)
     st.session_state["plan_table"] = plan_table(loaded.profiles)
     st.session_state["plan"] = plan_from_table(st.session_state["plan_table"], loaded.profiles)
     set_run(None)
@@ -69,6 +71,21 @@ def demo_name(loaded: LoadedTable | None) -> str | None:
 
 def plan() -> ColumnPlan:
     return st.session_state.get("plan", ColumnPlan())
+
+
+def attacker() -> Knowledge:
+    """What an attacker could know and would want to learn, as chosen on the Data and Privacy pages."""
+    return st.session_state.get("attacker_knowledge", Knowledge())
+
+
+def set_attacker(knowledge: Knowledge) -> None:
+    st.session_state["attacker_knowledge"] = knowledge
+
+
+def generation_plan() -> ColumnPlan:
+    """The column plan with the attacker's choice: what a generation is made and scored with."""
+    knowledge = attacker()
+    return replace(plan(), known=knowledge.known, sensitive=knowledge.sensitive)
 
 
 def current_settings() -> Settings:

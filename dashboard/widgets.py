@@ -10,11 +10,15 @@ import pandas as pd
 import streamlit as st
 
 from core.engine.identifiers import identifier_columns
+from core.engine.schema import Kind, apply_kinds
 from core.engine.split import HOLDOUT_MIN_ROWS
 from core.errors import InputError
 from core.metrics.result import MetricResult
-from core.workflows import run as workflow
+from core.metrics.risk_profile import risk_profile
+from core.presentation.format import metric_text
+from core.presentation.verdict_text import caveat, fix_sentence, headline, reasons
 from core.workflows.run import ColumnPlan, GenerationRun
+from core.workflows.verdict import generate_judged, verdict_of
 from dashboard import state
 
 if TYPE_CHECKING:
@@ -52,6 +56,25 @@ def signal_badge(result: MetricResult) -> None:
         st.badge(result.band, color=LEVEL_BADGES[result.level])
 
 
+def privacy_card(result: MetricResult) -> None:
+    """A privacy metric in a bordered card: value, target met or missed, and what it means (or why it does not
+    apply, or why it is left out of the verdict)."""
+    with st.container(border=True):
+        st.metric(result.label, metric_text(result, result.unit))
+        if result.note:
+            st.badge("not counted: most rows repeat", color="gray")
+        elif result.passed is None:
+            st.badge("not applicable" if result.value is None else "not judged", color="gray")
+        elif result.passed:
+            st.badge(f"target {result.target_text}: met", icon=":material/check:", color="green")
+        else:
+            st.badge(f"target {result.target_text}: missed", icon=":material/close:", color="red")
+        interval = result.breakdown.get("high") if result.value is not None else None
+        if interval is not None:
+            st.caption(f"95 % interval: {result.breakdown['low']:.1f} to {interval:.1f} %")
+        st.caption(result.not_applicable or result.note or result.interpretation)
+
+
 MECHANISM_LABELS = {
     "gaussian": "one multivariate normal distribution (best for one-peaked data)",
     "gmm": "a mixture of normal distributions (for data with several groups)",
@@ -79,17 +102,25 @@ def holdout_plan(n_rows: int, holdout: bool) -> str:
     return f"Every row gets an avatar ({n_rows:,}); the metrics draw an approximate holdout. (More settings: holdout.)"
 
 
-def targets_met(run: GenerationRun) -> tuple[int, int, str]:
-    """How many privacy targets the run meets, of those that apply, and why some do not apply."""
-    met, applicable = run.evaluation.privacy_targets_met()
-    total = len(run.evaluation.privacy)
-    if applicable == total:
-        return met, applicable, "The privacy metrics that reach their target (see Privacy)."
-    missing = [result.label for result in run.evaluation.privacy.values() if result.passed is None]
-    return met, applicable, (
-        f"{applicable} of the {total} privacy targets apply to these avatars: {', '.join(missing)} need each avatar "
-        "to come from one particular person, which AvatarFastDP avatars do not."
-    )
+MARKDOWN_SPECIALS = str.maketrans({character: "\\" + character for character in "\\`*_{}[]<>()#+-!|~$"})
+
+
+def plain(text: str) -> str:
+    """``text`` shown as written by ``st.markdown`` (a column name with ``*`` or ``$`` stays a name)."""
+    return text.translate(MARKDOWN_SPECIALS)
+
+
+def verdict_box(run: GenerationRun) -> None:
+    """The verdict of SPEC 6.3: ready to share or not, why, the fix checked by a re-run, what is not assessed."""
+    verdict = run.verdict or verdict_of(run.evaluation)
+    if verdict.ready:
+        st.success(f"**{headline(verdict)}**: every privacy target that applies is met.", icon=":material/verified_user:")
+    else:
+        why = "\n".join(f"- {plain(reason)}" for reason in reasons(verdict))
+        st.error(f"**{headline(verdict)}**\n\n{why}", icon=":material/gpp_bad:")
+        st.info(plain(fix_sentence(verdict)), icon=":material/build:")
+    if caveat(verdict):
+        st.warning(plain(caveat(verdict)), icon=":material/help:")
 
 
 def run_with_progress(make: Callable[[Callable[[str, float], None]], GenerationRun]) -> GenerationRun:
@@ -125,12 +156,42 @@ def avatars_of_every_row(loaded: LoadedTable, current: GenerationRun) -> None:
     if release is None:
         if st.button(f"Make the avatars to share from all {n_rows:,} rows with these settings",
                      icon=":material/select_all:", key="release"):
-            state.set_release_run(run_with_progress(lambda progress: workflow.generate(
+            state.set_release_run(run_with_progress(lambda progress: generate_judged(
                 loaded.frame, current.plan, replace(current.settings, holdout=False), table_name=loaded.name,
                 fingerprint=loaded.fingerprint, progress=progress)))
             st.rerun()
     else:
-        met, applicable, _ = targets_met(release)
-        st.success(f"{release.summary()} Privacy targets met on all rows: {met} of {applicable}.",
-                   icon=":material/select_all:")
+        st.success(f"{release.summary()} Their privacy, measured on all rows:", icon=":material/select_all:")
+        verdict_box(release)
         st.page_link("pages/report.py", label="Download them", icon=":material/download:")
+
+
+def risk_profile_section(loaded: LoadedTable, plan: ColumnPlan) -> None:
+    """The Data page's risk profile (SPEC 6.4): what the variables an attacker could know single out, live as they
+    are ticked, before any generation."""
+    st.subheader("Before generating: who stands out")
+    options = [name for name in loaded.frame.columns if name not in plan.dropped]
+    chosen = state.attacker()
+    known = st.multiselect(
+        "Variables an attacker could know of a person (quasi-identifiers)", options,
+        default=[name for name in chosen.known if name in options], key=f"known_{loaded.source_id}",
+        help="What someone could learn elsewhere: age, sex, postcode, admission date... The privacy attacks use them "
+        "too (they can be changed on the Privacy page).",
+    )
+    if tuple(known) != chosen.known:
+        state.set_attacker(replace(chosen, known=tuple(known), sensitive=tuple(
+            name for name in chosen.sensitive if name not in known)))
+    if not known:
+        st.caption("Tick the variables someone could know to see how many people they single out in the real data.")
+        return
+    kinds = {name: profile.kind for profile in loaded.profiles if (name := profile.name) in known}
+    kinds.update({name: Kind(kind) for name, kind in plan.kinds.items() if name in known})
+    profile = risk_profile(apply_kinds(loaded.frame[known], kinds), kinds, known)
+    first, second = st.columns(2)
+    first.metric("People unique on them", f"{profile.unique_share:.1f} %",
+                 help="No one else in the table has the same values (numbers and dates counted by tenth).")
+    second.metric("People in groups of fewer than 5", f"{profile.small_group_share:.1f} %",
+                  help="What k-anonymity with k = 5 would flag.")
+    if profile.removals:
+        steps = [f"without **{plain(name)}**: {share:.1f} % unique" for name, share in profile.removals]
+        st.write("What helps most, one variable at a time: " + "; then ".join(steps) + ".")

@@ -6,7 +6,7 @@ from core.engine.schema import apply_kinds, column_warning_lines, resolve_kinds
 from core.errors import InputError
 from dashboard import state
 from dashboard.plan import KIND_LABELS, ROLES, plan_from_table, plan_problem
-from dashboard.widgets import preview_columns
+from dashboard.widgets import preview_columns, risk_profile_section
 
 UPLOAD = "Upload a file"
 
@@ -114,4 +114,5 @@ st.success(
     + (f", {len(plan.dropped)} dropped ({', '.join(plan.dropped)})" if plan.dropped else "")
     + "."
 )
+risk_profile_section(loaded, plan)
 st.page_link("pages/generate.py", label="Next: generate avatars", icon=":material/arrow_forward:")

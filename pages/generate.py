@@ -7,7 +7,8 @@ from core.engine.fast_dp import MECHANISMS
 from core.engine.imputation import IMPUTATION_METHODS
 from core.engine.split import HOLDOUT_MIN_ROWS
 from core.workflows.advice import EPSILON_STEPS
-from core.workflows.run import Settings, generate
+from core.workflows.run import Settings
+from core.workflows.verdict import generate_judged
 from dashboard import state
 from dashboard.widgets import (
     IMPUTATION_LABELS,
@@ -16,7 +17,7 @@ from dashboard.widgets import (
     columns_caption,
     holdout_plan,
     run_with_progress,
-    targets_met,
+    verdict_box,
 )
 
 AVATAR, FAST_DP = "Avatar: mix each person's nearest neighbours", "AvatarFastDP: sample from a noisy model"
@@ -111,8 +112,9 @@ if submitted:
         seed=int(seed), use_categorical_reduction=True if reduction else None,
         exclude_strategy="row_order" if row_order else "coordinate_similarity",
     )
-    state.set_run(run_with_progress(lambda progress: generate(
-        loaded.frame, plan, settings, table_name=loaded.name, fingerprint=loaded.fingerprint, progress=progress)))
+    state.set_run(run_with_progress(lambda progress: generate_judged(
+        loaded.frame, state.generation_plan(), settings, table_name=loaded.name, fingerprint=loaded.fingerprint,
+        progress=progress)))
     st.rerun()
 
 if current is not None:
@@ -120,15 +122,12 @@ if current is not None:
     if current.settings.exclude_strategy == "row_order" and current.plan.excluded:
         st.warning("Set-aside columns were copied from each avatar's own original: check them before sharing.")
     hellinger = current.evaluation.signal["hellinger_mean"].value
-    hidden = current.evaluation.privacy["hidden_rate"]
-    met, applicable, why = targets_met(current)
-    first, second, third = st.columns(3)
+    met, applicable = current.evaluation.privacy_targets_met()
+    first, second = st.columns(2)
     first.metric("Signal kept (Hellinger Mean)", f"{hellinger:.1f} / 100" if hellinger is not None else "n/a")
-    second.metric("Hidden rate", f"{hidden.value:.1f} %" if hidden.value is not None else "n/a (no pairing)",
-                  help="Share of people whose own avatar is not the closest one to them.")
-    third.metric("Privacy targets met", f"{met} of {applicable}", help=why)
-    if applicable < len(current.evaluation.privacy):
-        st.caption(why)
+    second.metric("Privacy targets met", f"{met} of {applicable}",
+                  help="Of the targets that apply to these avatars (see the Privacy page for each).")
+    verdict_box(current)
     columns = st.columns(3)
     columns[0].page_link("pages/utility.py", label="See the utility", icon=":material/insights:")
     columns[1].page_link("pages/privacy.py", label="See the privacy", icon=":material/shield:")

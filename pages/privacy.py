@@ -1,47 +1,84 @@
-"""Privacy: how well the avatars protect the individuals, metric by metric, with targets."""
+"""Privacy: the verdict, then the three questions a regulator asks (singling out, linkability, inference), each with
+its figures and targets, the attacker's knowledge, and who is most exposed."""
 
 import streamlit as st
 
-from core.metrics.registry import DEFINITIONS
+from core.metrics.attack import Knowledge
+from core.metrics.criteria import QUESTIONS
 from core.presentation import figures
-from core.presentation.format import metric_text
-from core.workflows.advice import privacy_advice
+from core.workflows.exposure import LEVELS, exposure_levels, most_exposed
+from core.workflows.verdict import rescored
 from dashboard import state
-from dashboard.widgets import plot, targets_met
+from dashboard.widgets import plot, privacy_card, run_with_progress, verdict_box
 
 st.title("Privacy")
 run = state.require_run()
-privacy = run.evaluation.privacy
+loaded = state.require_table()
+evaluation = run.evaluation
 st.write(
-    "Each card compares the avatars with the real people they were made from, in the latent space where similar "
-    "people sit close together. Green: the target is met."
+    "The avatars are compared with the real people they were made from, in the latent space where similar people "
+    "sit close together, and attacked as someone who knows part of a person's record would attack them."
 )
+verdict_box(run)
 
-cards = list(privacy.values())
-for row in range(0, len(cards), 3):
-    for column, result in zip(st.columns(3), cards[row: row + 3]):
-        with column.container(border=True):
-            st.metric(result.label, metric_text(result, DEFINITIONS[result.name].unit))
-            if result.passed is None:
-                st.badge("not applicable", color="gray")
-            elif result.passed:
-                st.badge(f"target {result.target_text}: met", icon=":material/check:", color="green")
-            else:
-                st.badge(f"target {result.target_text}: missed", icon=":material/close:", color="red")
-            st.caption(result.not_applicable or result.interpretation)
+st.header("What an attacker could know")
+scored = [name for name in run.avatarizer.kinds_ if name not in run.avatarizer.identifier_columns_]
+chosen = state.attacker() if state.attacker() != Knowledge() else run.plan.knowledge
+if chosen != run.plan.knowledge:
+    st.caption("The figures below were computed for the variables the run was scored with: press *Run the attacks* "
+               "to score the avatars for the choice shown.")
+with st.form("attacker"):
+    known = st.multiselect(
+        "Variables an attacker could know of a person (quasi-identifiers)", scored,
+        default=[name for name in chosen.known if name in scored],
+        help="What someone could learn elsewhere: age, sex, postcode, dates of admission... Used to link records "
+        "to avatars and to guess the sensitive variables.",
+    )
+    sensitive = st.multiselect(
+        "Sensitive variables an attacker would want to learn", scored,
+        default=[name for name in chosen.sensitive if name in scored],
+        help="A diagnosis, an income, an outcome: one inference risk each.",
+    )
+    if st.form_submit_button("Run the attacks", icon=":material/policy:"):
+        if set(known) & set(sensitive):
+            st.error("A variable cannot be both known and sensitive: an attacker who knows it has nothing to learn.")
+            st.stop()
+        state.set_attacker(Knowledge(tuple(known), tuple(sensitive)))
+        plan = state.generation_plan()
+        state.set_run(run_with_progress(lambda progress: rescored(run, plan, loaded.frame, progress)))
+        st.rerun()
+if evaluation.holdout == "approximate":
+    st.caption("Every row was avatarized: the attacks' control (real people never used) is approximate, half of the "
+               "originals, who were used too. Make the avatars with a holdout for a true control.")
 
-advice = privacy_advice(run.evaluation, run.settings.method, run.settings.k, run.settings.epsilon)
-met, applicable, why = targets_met(run)
-if applicable < len(privacy):
-    st.caption(why)
-if advice:
-    st.header("What to do")
-    st.write(f"{met} of the {applicable} applicable targets are met.")
-    for line in advice:
-        st.warning(line, icon=":material/lightbulb:")
-elif met == applicable:
-    st.success(f"All {applicable} applicable targets are met.", icon=":material/verified_user:")
+for criterion, group in evaluation.criteria().items():
+    state_text = {True: ":green[met]", False: ":red[not met]", None: ":gray[not assessed]"}[group.met]
+    st.header(f"{criterion.capitalize()}: {state_text}")
+    st.write(QUESTIONS[criterion])
+    for row in range(0, len(group.results), 2):
+        for column, result in zip(st.columns(2), group.results[row: row + 2]):
+            with column:
+                privacy_card(result)
+
+levels = exposure_levels(evaluation)
+if levels is not None:
+    st.header("Who is most exposed")
+    counts = [int((levels == level).sum()) for level in range(len(LEVELS))]
+    st.write(
+        f"Of the {len(levels):,} people the avatars were made from: {counts[0]:,} have their own avatar as the "
+        f"nearest one, {counts[1]:,} fewer than 5 avatars closer than their own, {counts[2]:,} 5 or more."
+    )
+    if run.latent is not None and run.latent.originals.shape[1] >= 2:
+        plot(figures.latent_figure(run.latent, (0, 1), levels), key="exposure_map")
+    with st.expander("The most exposed records (sensitive: real rows, shown in this session only)",
+                     icon=":material/warning:"):
+        st.warning("These are real people's rows. Do not copy them into a report or a ticket.")
+        kinds = {name: kind for name, kind in run.avatarizer.kinds_.items() if name in scored}
+        exposed = most_exposed(run.avatarizer.working_data_[scored], kinds, evaluation)
+        st.dataframe(exposed, hide_index=True)
+        st.caption("'stands out on': the variables whose values are rarest among the real people (a rare "
+                   "category, a value in a tail). Setting one aside or lowering its weight hides them better.")
 
 st.header("Distances")
-for name, figure in figures.privacy_figures(privacy).items():
+for name, figure in figures.privacy_figures(evaluation.privacy).items():
     plot(figure, key=name)

@@ -6,9 +6,9 @@ import streamlit as st
 
 from core.engine.io import csv_bytes
 from core.presentation.report import build_html_report
-from core.workflows.run import run_metrics
+from core.presentation.verdict_text import metrics_with_verdict
 from dashboard import state
-from dashboard.widgets import targets_met
+from dashboard.widgets import verdict_box
 
 st.title("Report and downloads")
 run = state.require_run()
@@ -18,23 +18,27 @@ stem = run.table_name.rsplit(".", 1)[0]
 with st.spinner("Preparing the files…"):
     files = state.run_files(run, {
         "avatars": lambda: csv_bytes(run.avatars),
-        "metrics": lambda: json.dumps(run_metrics(run), indent=2, allow_nan=False),
+        "metrics": lambda: json.dumps(metrics_with_verdict(run), indent=2, allow_nan=False),
         "report": lambda: build_html_report(run),
     })
 
 st.subheader("Share")
+shared = release or run
+verdict_box(shared)
+confirmed = shared.verdict is None or shared.verdict.ready or st.checkbox(
+    "I have read the verdict: these avatars are not ready to share, and I take them anyway.", key="not_ready_ok")
 if release is not None:
     release_files = state.run_files(release, {
         "avatars": lambda: csv_bytes(release.avatars),
-        "metrics": lambda: json.dumps(run_metrics(release), indent=2, allow_nan=False),
+        "metrics": lambda: json.dumps(metrics_with_verdict(release), indent=2, allow_nan=False),
     })
-    met, applicable, _ = targets_met(release)
-    st.write(f"**Avatars of all {len(release.avatars):,} rows**, made with the same settings; their privacy measured "
-             f"on all rows: {met} of {applicable} targets met.")
+    st.write(f"**Avatars of all {len(release.avatars):,} rows**, made with the same settings; their privacy is "
+             "measured on all rows (the verdict above).")
     st.download_button(
         f"Avatars of all {len(release.avatars):,} rows (CSV, shuffled)", release_files["avatars"],
         file_name=f"{stem}_avatars_all_rows.csv", mime="text/csv", icon=":material/download:", type="primary",
         on_click="ignore", help="The avatars in random order: no row is linked to a real person's row.",
+        disabled=not confirmed,
     )
     st.download_button(
         "Their metrics (JSON)", release_files["metrics"],
@@ -46,10 +50,13 @@ if release is not None:
 elif run.evaluation.holdout == "real":
     st.caption("These avatars were made from half of the rows. To share avatars of every row, make them on the "
                "Generate page (one click, same settings).")
+if release is not None and not (run.verdict is None or run.verdict.ready):
+    st.caption("The assessed avatars are not ready to share either (see the Privacy page).")
 st.download_button(
     f"Avatars (CSV, shuffled, {len(run.avatars):,} rows)", files["avatars"], file_name=f"{stem}_avatars.csv",
     mime="text/csv", icon=":material/download:", type="secondary" if release is not None else "primary",
     on_click="ignore", help="The avatars in random order: no row is linked to a real person's row.",
+    disabled=not (confirmed or run.verdict is None or run.verdict.ready),
 )
 st.download_button(
     "Metrics (JSON)", files["metrics"], file_name=f"{stem}_metrics.json", mime="application/json",

@@ -77,15 +77,31 @@ def typed(*frames: pd.DataFrame):
 
 
 def brute_force(originals_xy, avatars_xy):
-    """The O(n^2) definitions of SPEC section 6."""
-    distances = cdist(originals_xy, avatars_xy)
-    own = np.diag(distances)
-    closer = (distances < own[:, None]).sum(axis=1)
+    """The O(n^2) definitions of SPEC sections 6 and 6.1 (ties: equal within 1e-9 relative, broken at random)."""
+    closer, tied = brute_force_ties(originals_xy, avatars_xy)
     to_originals = np.sort(cdist(avatars_xy, originals_xy), axis=1)
     ratio = np.where(to_originals[:, 1] > 0, to_originals[:, 0] / np.where(to_originals[:, 1] > 0, to_originals[:, 1], 1), 1.0)
     return {
-        "hidden_rate": 100 * np.mean(closer >= 1),
-        "local_cloaking": np.median(closer),
+        "hidden_rate": 100 * np.mean(np.where(closer > 0, 1.0, 1 - 1 / (tied + 1))),
+        "local_cloaking": np.median(closer + tied / 2),
         "distance_to_closest": np.median(to_originals[:, 0]),
         "closest_distances_ratio": np.median(ratio),
     }
+
+
+def brute_force_ties(originals_xy, avatars_xy):
+    """Per original, the avatars strictly closer than its own and the others exactly as close (SPEC 6.1)."""
+    distances = cdist(originals_xy, avatars_xy)
+    own = np.diag(distances)[:, None]
+    closer = (distances < own * (1 - 1e-9)).sum(axis=1)
+    as_close = (np.abs(distances - own) <= own * 1e-9).sum(axis=1) - 1  # the own avatar apart
+    return closer, np.maximum(as_close, 0)
+
+
+def with_verdicts(point):
+    """A sweep point built by hand from its values, with each seed's verdict per privacy target as a run gives it."""
+    from core.metrics.registry import DEFINITIONS, TARGETS
+
+    point.passed = {name: [DEFINITIONS[name].meets(value) for value in values]
+                    for name, values in point.values.items() if name in TARGETS}
+    return point

@@ -14,7 +14,9 @@ from core.engine.io import read_table, write_csv, write_json, write_text
 from core.engine.schema import column_warning_lines, drop_columns
 from core.errors import InputError
 from core.presentation.summary import summary_lines
-from core.workflows.run import build_avatarizer, data_fingerprint, replace_method, run_metrics, scored_run
+from core.presentation.verdict_text import metrics_with_verdict, verdict_line
+from core.workflows.run import build_avatarizer, data_fingerprint, replace_method, scored_run
+from core.workflows.verdict import judged
 
 
 def avatarize(arguments: argparse.Namespace) -> int:
@@ -42,6 +44,7 @@ def avatarize(arguments: argparse.Namespace) -> int:
             for message in column_warning_lines(avatarizer.profiles_, plan.kinds, excluded=plan.excluded,
                                                 reduced=settings.use_categorical_reduction):
                 say("warning", message)
+            plan.knowledge.checked(avatarizer.kinds_)  # a misspelt --known stops here, not after the work
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -50,22 +53,22 @@ def avatarize(arguments: argparse.Namespace) -> int:
                        progress=say_what_is_done, low_memory=not scored)
     for warning in caught:
         say("warning", warning.message)
-    run = scored_run(
+    run = judged(scored_run(
         avatarizer, plan, settings, table_name=Path(arguments.input).name,
         fingerprint=data_fingerprint(Path(arguments.input).read_bytes()), start=start, with_latent=bool(report_path),
-    ) if scored else None
+    ), lambda: read_table(arguments.input)) if scored else None
     writers = [(output, lambda: write_csv(avatarizer.avatars_, output))]
     if paired_path:  # sensitive: readable by the owner only
         writers.append((paired_path, lambda: write_csv(avatarizer.paired_avatars_, paired_path, private=True)))
     if metrics_path:
-        writers.append((metrics_path, lambda: write_json(run_metrics(run), metrics_path)))
+        writers.append((metrics_path, lambda: write_json(metrics_with_verdict(run), metrics_path)))
     if report_path:
         writers.append((report_path, lambda: write_text(_report(run), report_path)))
     write_all(writers)
     if paired_path:
         say("warning", f"{paired_path} holds the avatars paired with their originals: keep it private.")
     if run is not None:
-        print("\n".join(summary_lines(run.evaluation)))
+        print("\n".join([*summary_lines(run.evaluation), verdict_line(run.verdict)]))
     holdout = f"{avatarizer.holdout_rows_} rows set aside as the holdout" if avatarizer.holdout_rows_ else "no holdout"
     print(
         f"{len(avatarizer.avatars_)} avatars of {Path(arguments.input).name} written to {output} "

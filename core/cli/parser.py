@@ -72,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
                                 "never share this file (Avatar method only)")
     avatarize.add_argument("--json", metavar="METRICS.json", help="also compute the metrics and write them as JSON")
     avatarize.add_argument("--report", metavar="REPORT.html", help="also write a self-contained HTML report")
+    _add_attacker_options(avatarize)
     sweep = commands.add_parser(
         "sweep", help="trade-off: try several k and epsilon values, several seeds each", allow_abbrev=False,
         description="Avatarize INPUT with every k and epsilon given, for several seeds, score every run, and say "
@@ -87,6 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("--seed", type=whole_number, default=0, help="first seed (default 0)")
     _add_preparation_options(sweep)
     sweep.add_argument("--json", metavar="SWEEP.json", help="write every point (mean, spread, per-seed values, per-variable scores) as JSON")
+    _add_attacker_options(sweep)
 
     evaluate = commands.add_parser(
         "evaluate", help="score avatars made by any tool", allow_abbrev=False,
@@ -102,7 +104,18 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--column-kind", type=assignment, action="append", default=[], metavar="NAME=KIND",
                           help="override a column's kind: numeric, categorical or datetime (repeatable)")
     evaluate.add_argument("--json", metavar="METRICS.json", help="write every metric as JSON")
+    _add_attacker_options(evaluate)
     return parser
+
+
+def _add_attacker_options(command: argparse.ArgumentParser) -> None:
+    """What an attacker could know and would want to learn: the linkability and inference attacks (SPEC 6.2)."""
+    command.add_argument("--known", nargs="+", action="extend", default=[], metavar="NAME",
+                         help="variables an attacker could know of a person (age, sex, postcode...): runs the "
+                              "linkability and inference attacks")
+    command.add_argument("--sensitive", nargs="+", action="extend", default=[], metavar="NAME",
+                         help="variables an attacker would want to learn (a diagnosis, an income): one inference "
+                              "risk each")
 
 
 def _add_preparation_options(command: argparse.ArgumentParser) -> None:
@@ -159,6 +172,8 @@ def column_plan(arguments: argparse.Namespace) -> ColumnPlan:
         dropped=tuple(arguments.drop),
         excluded=tuple(arguments.exclude),
         weights={name: _weight(name, value) for name, value in arguments.column_weight},
+        known=tuple(arguments.known),
+        sensitive=tuple(arguments.sensitive),
     )
 
 

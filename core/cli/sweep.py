@@ -24,7 +24,9 @@ def sweep(arguments: argparse.Namespace) -> int:
     plan, base = column_plan(arguments), common_settings(arguments)
     frame = read_table(arguments.input)
     kept = drop_columns(frame, list(plan.dropped), "--drop")
-    profiles = profile_columns(kept, resolve_kinds(kept, plan.kinds))
+    kinds = resolve_kinds(kept, plan.kinds)
+    plan.knowledge.checked(kinds)  # a misspelt --known stops here, before the runs
+    profiles = profile_columns(kept, kinds)
     for message in column_warning_lines(profiles, plan.kinds, excluded=plan.excluded,
                                         reduced=base.use_categorical_reduction):
         say("warning", message)
@@ -50,6 +52,7 @@ def sweep(arguments: argparse.Namespace) -> int:
                 "categorical_reduction": base.use_categorical_reduction, "column_kinds": plan.kinds,
                 "column_weights": plan.weights, "dropped": list(plan.dropped), "excluded": list(plan.excluded),
                 "exclude_strategy": base.exclude_strategy, "gmm_n_components": base.gmm_n_components,
+                "attacker": plan.knowledge.to_json(),
                 "histogram_n_bins": base.histogram_n_bins, "bounds_percentile": base.bounds_percentile,
             },
             "timings_s": {"total": elapsed},

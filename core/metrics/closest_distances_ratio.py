@@ -1,4 +1,4 @@
-"""Closest distances ratio (SPEC section 6): the median over avatars of d1 / d2, the distances to the two
+"""Closest distances ratio (SPEC sections 6 and 6.1: left out of the verdict when most rows repeat): the median over avatars of d1 / d2, the distances to the two
 nearest originals (1 when d2 = 0).
 """
 
@@ -22,11 +22,16 @@ DEFINITION = MetricDefinition(
 )
 
 
+def distance_ratios(nearest: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """d1 / d2 per point, 1 where d2 = 0."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(second > 0, nearest / second, 1.0)
+
+
 def compute(context: PrivacyContext) -> MetricResult:
     """The median of d1 / d2 over avatars (at least two originals)."""
     if context.reference.tree is None:
         return DEFINITION.result(None, not_applicable="Not applicable: it needs at least two originals.")
-    nearest, second = context.nearest_two
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratios = np.where(second > 0, nearest / second, 1.0)
-    return DEFINITION.result(float(np.median(ratios)), breakdown={"ratios": ratios})
+    ratios = distance_ratios(*context.nearest_two)
+    return DEFINITION.result(float(np.median(ratios)), breakdown={"ratios": ratios},
+                             note=context.reference.repeated_note)

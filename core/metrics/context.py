@@ -17,10 +17,12 @@ from scipy.spatial import cKDTree
 
 from core.engine.encoding import datetime_microseconds, numeric_values
 from core.engine.schema import Kind
+from core.metrics.attack import Knowledge
 from core.metrics.local_cloaking import CloserAvatars, count_closer_avatars
 from core.metrics.space import MetricSpace
 
 NOT_PAIRED = "Not applicable: it needs each avatar paired with the original it was made from."
+REPEATED_ROWS_SHARE = 0.5  # beyond, the distance metrics are shown with a note and leave the verdict (SPEC 6.1)
 
 
 @dataclass(frozen=True)
@@ -44,31 +46,84 @@ class PrivacyReference:
     rows: pd.DataFrame  # typed values, comparable with ``==`` (see :func:`comparable`)
     row_hashes: np.ndarray
     unique_shares: dict[str, float]  # u_v: distinct values of v / originals
+    row_group_sizes: np.ndarray  # per original, how many originals share its exact row (itself included)
+
+    @property
+    def repeated_share(self) -> float:
+        """The share of originals whose exact row another original shares (SPEC 6.1)."""
+        return float(np.mean(self.row_group_sizes >= 2)) if len(self.row_group_sizes) else 0.0
+
+    @property
+    def repeated_note(self) -> str | None:
+        """Why the distance metrics leave the verdict when most rows repeat (SPEC 6.1), else None."""
+        if self.repeated_share <= REPEATED_ROWS_SHARE:
+            return None
+        return (f"{100 * self.repeated_share:.0f} % of the real rows are repeated exactly by another person: avatars "
+                "then sit on points many people share, so distances say little. Shown, but left out of the verdict.")
 
     @classmethod
     def of(cls, coordinates: np.ndarray, originals: pd.DataFrame, kinds: Mapping[str, Kind]) -> PrivacyReference:
         rows = comparable(originals, kinds)
+        hashes = pd.util.hash_pandas_object(rows, index=False).to_numpy()
+        _, group, sizes = np.unique(hashes, return_inverse=True, return_counts=True)
         return cls(
             coordinates=coordinates,
             tree=cKDTree(coordinates) if len(coordinates) >= 2 else None,
             kinds=kinds,
             rows=rows,
-            row_hashes=pd.util.hash_pandas_object(rows, index=False).to_numpy(),
+            row_hashes=hashes,
             unique_shares={name: rows[name].nunique(dropna=False) / len(rows) for name in rows.columns},
+            row_group_sizes=sizes[group],
         )
+
+
+@dataclass(frozen=True)
+class AttackSides:
+    """The persons the attacks of SPEC 6.2 run on: ``members``, typed, those the avatars were made from (WO), and
+    ``controls``, real persons never used (HO), with the controls' ``coordinates`` in the privacy latent space;
+    ``control_rows`` their row numbers among the reference's originals when they are part of them (an approximate
+    holdout: the control is then approximate too), else None."""
+
+    members: pd.DataFrame
+    controls: pd.DataFrame
+    coordinates: np.ndarray
+    control_rows: np.ndarray | None
+    knowledge: Knowledge
+
+    @property
+    def approximate(self) -> bool:
+        return self.control_rows is not None
 
 
 class PrivacyContext:
     """The originals' side (``reference``) and one set of avatars, in the same latent space (SPEC section 6).
 
     With ``paired``, avatar ``i`` was made from original ``i``; without, the metrics that need pairing are not
-    applicable, for ``unpaired_reason``.
+    applicable, for ``unpaired_reason``. ``sides`` holds the members, the controls and the attacker's knowledge of
+    the metrics of SPEC 6.2 (None: those metrics do not apply).
     """
 
     def __init__(self, reference: PrivacyReference, avatar_coordinates: np.ndarray, avatars: pd.DataFrame,
-                 paired: bool, unpaired_reason: str = NOT_PAIRED):
+                 paired: bool, unpaired_reason: str = NOT_PAIRED, sides: AttackSides | None = None):
         self.reference, self.avatar_coordinates, self.avatars = reference, avatar_coordinates, avatars
-        self.paired, self.unpaired_reason = paired, unpaired_reason
+        self.paired, self.unpaired_reason, self.sides = paired, unpaired_reason, sides
+
+    @property
+    def knowledge(self) -> Knowledge:
+        return self.sides.knowledge if self.sides else Knowledge()
+
+    @cached_property
+    def control_nearest_two(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each control's distances to its nearest and second-nearest originals, itself apart when it is one."""
+        sides = self.sides
+        if sides.control_rows is None:
+            distances, _ = self.reference.tree.query(sides.coordinates, k=2, workers=-1)
+            return distances[:, 0], distances[:, 1]
+        distances, rows = self.reference.tree.query(sides.coordinates, k=3, workers=-1)
+        others = rows != sides.control_rows[:, None]
+        others[others.sum(axis=1) == 3, 2] = False  # itself not found among the three (ties): keep the first two
+        kept = distances[others].reshape(len(distances), 2)
+        return kept[:, 0], kept[:, 1]
 
     @cached_property
     def closer(self) -> CloserAvatars:

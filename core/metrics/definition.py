@@ -18,7 +18,8 @@ SIGNAL, SINGLING_OUT, LINKABILITY, INFERENCE = "signal", "singling out", "linkab
 class MetricDefinition:
     """A metric's fixed description (SPEC sections 5 and 6).
 
-    ``target`` is a value to exceed (every privacy target is "greater than"); a signal metric has none and is read
+    ``target`` is a value to exceed, or to stay under for a metric to minimise (an attack's risk, judged on the
+    upper end of its interval); a signal metric has none and is read
     on ``bands`` instead: ``(limit, level, band)`` from the best down, a value at or above ``limit`` (below it, for
     a metric to minimise) taking that reading. ``criterion`` is the question it answers: the signal, or one of the
     three a regulator asks about (SPEC section 6.2).
@@ -37,8 +38,16 @@ class MetricDefinition:
 
     @property
     def target_text(self) -> str | None:
-        """``> 90 %``: the target as the cards and tables show it."""
-        return None if self.target is None else f"> {self.target:g}{' ' + self.unit if self.unit else ''}"
+        """``> 90 %``, ``< 10 %``: the target as the cards and tables show it."""
+        if self.target is None:
+            return None
+        return f"{'<' if self.goal == 'minimize' else '>'} {self.target:g}{' ' + self.unit if self.unit else ''}"
+
+    def meets(self, value: float | None) -> bool | None:
+        """Whether ``value`` meets the target (None when there is no value or no target)."""
+        if value is None or self.target is None:
+            return None
+        return bool(value < self.target) if self.goal == "minimize" else with_target(value, self.target)
 
     @property
     def axis_label(self) -> str:
@@ -53,13 +62,16 @@ class MetricDefinition:
         return next((level, band) for limit, level, band in self.bands if value >= limit)
 
     def result(
-        self, value: float | None, *, not_applicable: str | None = None, breakdown: dict[str, Any] | None = None
+        self, value: float | None, *, not_applicable: str | None = None, breakdown: dict[str, Any] | None = None,
+        note: str | None = None, judged: float | None = None,
     ) -> MetricResult:
-        """The :class:`MetricResult` of ``value`` (None, with the reason, when the metric does not apply)."""
+        """The :class:`MetricResult` of ``value`` (None, with the reason, when the metric does not apply; with a
+        ``note``, shown but left out of the verdict). The target is judged on ``judged`` when given (the upper end
+        of an interval), else on ``value``."""
         level, band = self.band(value) if self.bands and value is not None else (None, None)
         return MetricResult(
             name=self.name, label=self.label, value=value, goal=self.goal, interpretation=self.interpretation,
             target=self.target, target_text=self.target_text,
-            passed=None if self.target is None else with_target(value, self.target), not_applicable=not_applicable,
-            breakdown=breakdown or {}, computation=self.computation, band=band, level=level,
+            passed=None if note else self.meets(value if judged is None else judged), not_applicable=not_applicable,
+            breakdown=breakdown or {}, computation=self.computation, band=band, level=level, note=note, unit=self.unit,
         )

@@ -1,4 +1,4 @@
-"""Distance to closest (SPEC section 6): the median distance from an avatar to the nearest original."""
+"""Distance to closest (SPEC sections 6 and 6.1: left out of the verdict when most rows repeat): the median distance from an avatar to the nearest original."""
 
 from __future__ import annotations
 
@@ -24,4 +24,5 @@ def compute(context: PrivacyContext) -> MetricResult:
     if context.reference.tree is None:
         return DEFINITION.result(None, not_applicable="Not applicable: it needs at least two originals.")
     nearest, _ = context.nearest_two
-    return DEFINITION.result(float(np.median(nearest)), breakdown={"distances": nearest})
+    return DEFINITION.result(float(np.median(nearest)), breakdown={"distances": nearest},
+                             note=context.reference.repeated_note)

@@ -25,7 +25,9 @@ from core.engine.schema import Kind, apply_kinds, resolve_kinds, with_text_names
 from core.engine.split import split_holdout
 from core.engine.timing import timed
 from core.errors import InputError
-from core.metrics.context import NOT_PAIRED, PrivacyReference, SignalContext
+from core.metrics.attack import Knowledge
+from core.metrics.context import NOT_PAIRED, AttackSides, PrivacyContext, PrivacyReference, SignalContext
+from core.metrics.criteria import CriterionResult, criteria_of
 from core.metrics.registry import privacy_metrics, signal_metrics
 from core.metrics.result import MetricResult
 from core.metrics.space import MetricSpaces
@@ -45,6 +47,7 @@ class HoldoutSplit:
     holdout: pd.DataFrame
     working_avatars: pd.DataFrame
     kind: str
+    holdout_rows: np.ndarray | None = None  # HO's row numbers among the originals scored, when it is part of them
 
 
 @dataclass
@@ -64,6 +67,10 @@ class Evaluation:
         """How many privacy targets are met, of those that apply."""
         applicable = [result.passed for result in self.privacy.values() if result.passed is not None]
         return sum(applicable), len(applicable)
+
+    def criteria(self) -> dict[str, CriterionResult]:
+        """The privacy figures grouped by the criterion they answer (SPEC 6.2), in its order."""
+        return criteria_of(self.privacy)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON of SPEC section 7 (values in the units of sections 5 and 6)."""
@@ -86,9 +93,14 @@ class Evaluation:
                 "not_applicable": {name: r.not_applicable for name, r in self.signal.items() if r.not_applicable},
                 **{name: r.value for name, r in self.signal.items() if name not in SECTION_7_SIGNAL},  # added metrics
             },
-            "privacy": {name: result.value for name, result in self.privacy.items()},
+            "privacy": {
+                **{name: result.value for name, result in self.privacy.items()},
+                "criteria": {criterion: group.to_json() for criterion, group in self.criteria().items()},
+                "attacks": {name: _attack_detail(self.privacy[name]) for name in ATTACKS if name in self.privacy},
+            },
             "privacy_targets": {
-                name: {"target": result.target, "passed": result.passed, "not_applicable": result.not_applicable,
+                name: {"target": result.target, "target_text": result.target_text, "passed": result.passed,
+                       "not_applicable": result.not_applicable, "note": result.note,
                        "at_least": bool(result.breakdown.get("at_least"))}  # the value is a lower bound
                 for name, result in self.privacy.items()
             },
@@ -97,6 +109,19 @@ class Evaluation:
             **({"warnings": self.warnings} if self.warnings else {}),
             "timings_s": self.timings_s,
         }
+
+
+ATTACKS = ("linkability_risk", "inference_risk")
+
+
+def _attack_detail(result: MetricResult) -> dict[str, Any] | None:
+    """An attack's rates, interval and baseline (JSON-ready), or None when it did not run."""
+    if result.value is None:
+        return None
+    detail = {key: value for key, value in result.breakdown.items() if key != "per_variable"}
+    if "per_variable" in result.breakdown:
+        detail["per_variable"] = result.breakdown["per_variable"]
+    return detail
 
 
 def evaluate(
@@ -108,6 +133,7 @@ def evaluate(
     column_kinds: Mapping[str, str] | None = None,
     ncp: int | None = None,
     seed: int | None = None,
+    knowledge: Knowledge = Knowledge(),
 ) -> Evaluation:
     """Score ``avatars`` made from ``originals`` by any tool (``python -m core evaluate``).
 
@@ -143,16 +169,18 @@ def evaluate(
             raise InputError(f"The holdout has no column '{missing[0]}': it must have the originals' columns.")
         split = HoldoutSplit(typed_originals, _typed_like(holdout[common], kinds, "the holdout"), typed_avatars, "given")
     else:
-        split = HoldoutSplit(*approximate_holdout(typed_originals, typed_avatars, paired, rng), "approximate")
+        working_rows, holdout_rows, avatar_rows = approximate_rows(len(typed_originals), len(typed_avatars), paired, rng)
+        split = HoldoutSplit(_rows(typed_originals, working_rows), _rows(typed_originals, holdout_rows),
+                             _rows(typed_avatars, avatar_rows), "approximate", holdout_rows)
     reason = (
         "Not applicable: the avatars are not paired with the originals row by row "
         + ("(--not-paired)." if len(originals) == len(avatars) else "(the two files have different row counts).")
     )
     evaluation = score(split, typed_originals, typed_avatars, kinds, paired=paired, ncp=ncp, unpaired_reason=reason,
-                       ncp_at_most_axes=True)
+                       ncp_at_most_axes=True, knowledge=knowledge)
     evaluation.left_out_columns = left_out
     evaluation.warnings = unseen
-    evaluation.parameters = {"ncp": evaluation.parameters["ncp"], "seed": seed, "paired": paired}
+    evaluation.parameters = {**evaluation.parameters, "seed": seed, "paired": paired}
     return evaluation
 
 
@@ -163,14 +191,6 @@ def approximate_rows(
     working_rows, holdout_rows = split_holdout(n_originals, rng)
     avatar_rows = working_rows if paired else np.sort(rng.permutation(n_avatars)[: (n_avatars + 1) // 2])
     return working_rows, holdout_rows, avatar_rows
-
-
-def approximate_holdout(
-    originals: pd.DataFrame, avatars: pd.DataFrame, paired: bool, rng: np.random.Generator
-) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """WO, HO and WA frames of the approximate holdout."""
-    working_rows, holdout_rows, avatar_rows = approximate_rows(len(originals), len(avatars), paired, rng)
-    return _rows(originals, working_rows), _rows(originals, holdout_rows), _rows(avatars, avatar_rows)
 
 
 def _rows(frame: pd.DataFrame, rows: np.ndarray) -> pd.DataFrame:
@@ -188,9 +208,11 @@ def score(
     unpaired_reason: str = NOT_PAIRED,
     spaces: MetricSpaces | None = None,
     ncp_at_most_axes: bool = False,
+    knowledge: Knowledge = Knowledge(),
 ) -> Evaluation:
     """Every metric of the registry on typed frames: signal on ``split`` (WO / HO / WA), privacy on ``originals``
-    and all their ``avatars``.
+    and all their ``avatars``; the attacks of SPEC 6.2 on WO (members) and HO (controls) with the attacker's
+    ``knowledge``.
 
     ``spaces`` keeps the projections fitted on WO and on the originals for the next call
     with the same frames (a sweep). With ``ncp_at_most_axes``, an ``ncp`` beyond the originals' axes is refused
@@ -211,14 +233,17 @@ def score(
             space.projection.transform(space.table, n_axes), originals, kinds
         ))
         avatar_coordinates = space.projection.transform(space.encode(avatars), n_axes)
+        sides = AttackSides(split.working, split.holdout, space.projection.transform(space.encode(split.holdout), n_axes),
+                            split.holdout_rows, knowledge.checked(kinds))
     with timed(timings, "privacy"):
-        privacy = privacy_metrics(reference, avatar_coordinates, avatars, paired, unpaired_reason)
+        privacy = privacy_metrics(PrivacyContext(reference, avatar_coordinates, avatars, paired, unpaired_reason,
+                                                 sides), timings)
     return Evaluation(
         holdout=split.kind,
         rows={"working": len(split.working), "holdout": len(split.holdout), "avatars": len(avatars)},
         signal=signal,
         privacy=privacy,
-        parameters={"ncp": n_axes},
+        parameters={"ncp": n_axes, "attacker": knowledge.to_json()},
         timings_s=timings,
     )
 
@@ -247,13 +272,14 @@ def _typed_like(frame: pd.DataFrame, kinds: Mapping[str, Kind], what: str) -> pd
         raise InputError(f"In {what}: {error}") from None
 
 
-def evaluate_avatarization(avatarizer: Avatarizer, spaces: MetricSpaces | None = None) -> Evaluation:
+def evaluate_avatarization(avatarizer: Avatarizer, spaces: MetricSpaces | None = None,
+                           knowledge: Knowledge = Knowledge()) -> Evaluation:
     """Every metric of a fitted :class:`~core.engine.pipeline.Avatarizer`: a real holdout when it set one aside.
 
     The approximate holdout, when needed, is drawn from a generator seeded by the run's
     seed, apart from the one that made the avatars, so that every run with that seed
-    (each setting of a sweep) is scored against the same halves. ``spaces`` is passed
-    on to :func:`score`.
+    (each setting of a sweep) is scored against the same halves. ``spaces`` and the attacker's ``knowledge`` are
+    passed on to :func:`score`.
     """
     spaces = spaces or MetricSpaces()
     paired = avatarizer.method_ == "avatar"
@@ -264,14 +290,16 @@ def evaluate_avatarization(avatarizer: Avatarizer, spaces: MetricSpaces | None =
     if avatarizer.holdout_ == "real":
         split = HoldoutSplit(originals, _without(avatarizer.holdout_data_, left_out), avatars, "real")
     else:
-        working, holdout, avatar_rows = spaces.approximate_split(
+        working, holdout, avatar_rows, holdout_rows = spaces.approximate_split(
             originals, len(avatars), paired, lambda: approximate_rows(len(originals), len(avatars), paired,
                                                                       np.random.default_rng([avatarizer.seed_, 1])),
         )
-        split = HoldoutSplit(working, holdout, avatars.iloc[avatar_rows].reset_index(drop=True), "approximate")
+        split = HoldoutSplit(working, holdout, avatars.iloc[avatar_rows].reset_index(drop=True), "approximate",
+                             holdout_rows)
     evaluation = score(split, originals, avatars, kinds, paired=paired, ncp=avatarizer.ncp_,
-                       unpaired_reason=NOT_MADE_FROM_ONE_PERSON, spaces=spaces)
-    evaluation.parameters = {"ncp": avatarizer.ncp_, "seed": avatarizer.seed_, "paired": paired}
+                       unpaired_reason=NOT_MADE_FROM_ONE_PERSON, spaces=spaces, knowledge=knowledge)
+    evaluation.parameters = {**evaluation.parameters, "ncp": avatarizer.ncp_, "seed": avatarizer.seed_,
+                             "paired": paired}
     evaluation.left_out_columns = list(left_out)
     return evaluation
 

@@ -1,8 +1,10 @@
 """Hidden rate (SPEC sections 6 and 6.1): the share of originals whose own avatar is not the nearest.
 
-An original is *hidden* when at least one other avatar is strictly closer to it than its own avatar (a tie
-with its own avatar does not hide it), so that the hidden rate is the share of originals whose local cloaking
-(:mod:`core.metrics.local_cloaking`) is at least 1.
+An attacker links each original to its nearest avatar, picking at random among avatars tied at the same distance.
+With ``c_i`` avatars strictly closer than the own avatar and ``t_i`` others exactly as close
+(:mod:`core.metrics.local_cloaking`), original ``i`` is hidden with probability 1 when ``c_i > 0``, else
+``1 - 1 / (t_i + 1)``; the hidden rate is 100 x their mean. Without ties, the share of originals with an avatar
+strictly closer than their own.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ DEFINITION = MetricDefinition(
 
 
 def compute(context: PrivacyContext) -> MetricResult:
-    """100 x the share of originals with at least one avatar strictly closer than their own (paired only)."""
+    """100 x the mean probability that an original's nearest avatar, ties broken at random, is not its own."""
     if not context.paired:
         return DEFINITION.result(None, not_applicable=context.unpaired_reason)
-    return DEFINITION.result(float(100 * np.mean(context.closer.counts >= 1)))
+    hidden = context.closer.hidden
+    return DEFINITION.result(float(100 * np.mean(hidden)), breakdown={"hidden": hidden})

@@ -1,7 +1,10 @@
-"""Local cloaking (SPEC section 6): for a typical original, how many avatars are strictly closer to it than its
-own; and the counting it rests on, shared with the hidden rate.
+"""Local cloaking (SPEC sections 6 and 6.1): for a typical original, how many avatars an attacker who links it to
+the nearest avatar would rank before its own; and the counting it rests on, shared with the hidden rate.
 
-Local cloaking counts avatars strictly closer than the own avatar; every count is exact up to
+With ``c_i`` avatars strictly closer to original ``i`` than its own and ``t_i`` other avatars exactly as close
+(equal within one part in a billion: repeated rows, coarse values), an attacker picks at random among the tied,
+so the own avatar is expected after ``c_i + t_i / 2`` others: the local cloaking is the median of that. Every
+count is exact up to
 ``EXACT_COUNT_PAIRS`` original-avatar pairs (about 11 600 x 11 600); beyond, counts are exact up to a cap
 (:func:`local_cloaking_cap`: 256 up to 65 536 originals, 16 from a million), so that the cost stays that of
 bounded k-NN queries; when more than half the originals reach the cap, the median is reported as the cap with
@@ -29,6 +32,7 @@ LOCAL_CLOAKING_CHUNK = 2**16  # originals queried at a time, nearest own avatars
 EXACT_COUNT_PAIRS = 2**27  # originals x avatars up to which every count is exact (radius counts)
 COUNTING_LEAF_SIZE = 128  # radius counts of hundreds of avatars: big leaves (16: 1.5x to 2x the time; 64: 6 % more)
 STRICTLY_CLOSER = 1 - 1e-9  # radius factor: rounding never counts the own avatar, ties are not closer
+AS_CLOSE = 1 + 1e-9  # radius factor of the avatars exactly as close as the own one (SPEC 6.1: within 1e-9 relative)
 
 DEFINITION = MetricDefinition(
     name="local_cloaking", label="Local cloaking", unit="avatars", goal="maximize", bounds=(0.0, None),
@@ -38,22 +42,33 @@ DEFINITION = MetricDefinition(
 
 
 def compute(context: PrivacyContext) -> MetricResult:
-    """The median count of avatars strictly closer than the own avatar (paired avatars only)."""
+    """The median over originals of ``c_i + t_i / 2`` (paired avatars only)."""
     if not context.paired:
         return DEFINITION.result(None, not_applicable=context.unpaired_reason)
     closer = context.closer
     return DEFINITION.result(closer.median, breakdown={
-        "counts": closer.counts, "at_least": closer.at_least, "censored_at": closer.censored_at})
+        "counts": closer.ranks, "at_least": closer.at_least, "censored_at": closer.censored_at})
 
 
 @dataclass(frozen=True)
 class CloserAvatars:
-    """Per original, the number of avatars strictly closer than its own, and their median."""
+    """Per original, the avatars strictly closer than its own (``counts``) and exactly as close (``tied``); the
+    expected number ranked before it, ``counts + tied / 2`` (``ranks``), and their median."""
 
     counts: np.ndarray
+    tied: np.ndarray
     median: float
     at_least: bool
-    censored_at: int | None  # a count equal to it means "at least"; None: every count exact
+    censored_at: int | None  # counts + tied + 1 equal to it means "at least"; None: every count exact
+
+    @property
+    def ranks(self) -> np.ndarray:
+        return self.counts + self.tied / 2
+
+    @property
+    def hidden(self) -> np.ndarray:
+        """Per original, the probability that the nearest avatar, ties broken at random, is not its own."""
+        return np.where(self.counts > 0, 1.0, 1.0 - 1.0 / (self.tied + 1))
 
 
 def local_cloaking_cap(n_originals: int) -> int:
@@ -62,7 +77,7 @@ def local_cloaking_cap(n_originals: int) -> int:
 
 
 def count_closer_avatars(original_coordinates: np.ndarray, avatar_coordinates: np.ndarray) -> CloserAvatars:
-    """Counts of avatars strictly closer to original ``i`` than avatar ``i``.
+    """Counts of avatars strictly closer to original ``i`` than avatar ``i``, and of the others exactly as close.
 
     Up to ``EXACT_COUNT_PAIRS`` original-avatar pairs, every count is exact: one radius
     count per original (closer by more than one part in a billion, so that rounding
@@ -80,14 +95,16 @@ def count_closer_avatars(original_coordinates: np.ndarray, avatar_coordinates: n
     """
     n_rows, n_avatars = len(original_coordinates), len(avatar_coordinates)
     own_distances = np.linalg.norm(original_coordinates - avatar_coordinates, axis=1)
+    copies = own_distances == 0  # no avatar can be strictly closer; those at 0 too are tied
     if n_rows * n_avatars <= EXACT_COUNT_PAIRS:  # at most that many pairs to count: count them all
-        counts = cKDTree(avatar_coordinates, leafsize=COUNTING_LEAF_SIZE).query_ball_point(
-            original_coordinates, own_distances * STRICTLY_CLOSER, return_length=True, workers=-1
-        ).astype(np.int64)
-        counts[own_distances == 0] = 0  # a copy: no avatar can be strictly closer
-        return CloserAvatars(counts, float(np.median(counts)), False, None)
+        tree = cKDTree(avatar_coordinates, leafsize=COUNTING_LEAF_SIZE)
+        counts, within = (tree.query_ball_point(original_coordinates, own_distances * factor, return_length=True,
+                                                workers=-1).astype(np.int64) for factor in (STRICTLY_CLOSER, AS_CLOSE))
+        counts[copies] = 0
+        tied = np.maximum(within - counts - 1, 0)  # the own avatar is within its own distance
+        return CloserAvatars(counts, tied, float(np.median(counts + tied / 2)), False, None)
     tree = cKDTree(avatar_coordinates, balanced_tree=False, compact_nodes=False)
-    counts = np.zeros(n_rows, dtype=np.int64)
+    counts, within = np.zeros(n_rows, dtype=np.int64), np.zeros(n_rows, dtype=np.int64)
     reach = np.zeros(n_rows)  # distance to the k-th nearest avatar, for the pending originals
     pending = np.argsort(own_distances, kind="stable")  # by own distance: each chunk's queries stop at its largest
     last_k = min(local_cloaking_cap(n_rows), n_avatars)
@@ -96,18 +113,22 @@ def count_closer_avatars(original_coordinates: np.ndarray, avatar_coordinates: n
         chunk_rows = max(1, min(LOCAL_CLOAKING_BUDGET // 4 // k, LOCAL_CLOAKING_CHUNK))
         for start in range(0, len(pending), chunk_rows):
             rows = pending[start: start + chunk_rows]
-            distances, _ = tree.query(
-                original_coordinates[rows], k=k, distance_upper_bound=own_distances[rows].max(), workers=-1
-            )  # avatars beyond the own distance never count: the search stops there
+            own = own_distances[rows, None]
+            distances, _ = tree.query(  # avatars beyond the own distance never count: the search stops there
+                original_coordinates[rows], k=k, distance_upper_bound=np.nextafter(own.max() * AS_CLOSE, np.inf),
+                workers=-1)
             distances = distances.reshape(len(rows), k)
-            counts[rows] = np.sum(distances < own_distances[rows, None], axis=1)
+            counts[rows] = np.sum(distances < own * STRICTLY_CLOSER, axis=1)
+            within[rows] = np.sum(distances <= own * AS_CLOSE, axis=1)
             reach[rows] = distances[:, -1]
-        pending = pending[counts[pending] == k]
+        pending = pending[within[pending] == k]  # the k-th nearest is as close as the own avatar: maybe more
         if n_rows - len(pending) > n_rows // 2 or k == last_k:  # both middle counts are exact, or no further
             break
-        k = _next_k(k, last_k, counts, pending, own_distances, reach, original_coordinates.shape[1])
+        k = _next_k(k, last_k, within, pending, own_distances, reach, original_coordinates.shape[1])
+    counts[copies] = 0
+    tied = np.maximum(within - counts - 1, 0)
     at_least = bool(k < n_avatars and n_rows - len(pending) <= n_rows // 2)
-    return CloserAvatars(counts, float(np.median(counts)), at_least, k)
+    return CloserAvatars(counts, tied, float(np.median(counts + tied / 2)), at_least, k)
 
 
 def _next_k(
@@ -116,10 +137,12 @@ def _next_k(
     """Four times ``k``, or straight ``last_k`` when the median count looks beyond four times ``k``.
 
     A pending original's count is guessed from the density around it: ``k (own / reach)^d``
-    avatars in its ball, ``reach`` being the distance to its ``k``-th nearest avatar; a
+    avatars in its ball, ``reach`` being the distance to its ``k``-th nearest avatar (unbounded when it is 0); a
     query to ``4 k`` would only be repeated at ``last_k``. The guess only picks the next
     query: every count reported still comes from one.
     """
     guessed = counts.astype(float)
-    guessed[pending] = k * (own[pending] / np.maximum(reach[pending], 1e-300)) ** n_dims
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):  # k nearest at distance 0: a crowd of ties
+        ratio = np.where(reach[pending] > 0, own[pending] / reach[pending], np.inf)
+        guessed[pending] = k * ratio**n_dims
     return last_k if np.median(guessed) > 4 * k else min(4 * k, last_k)

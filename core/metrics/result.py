@@ -16,7 +16,8 @@ class MetricResult:
     per-axis detail; ``interpretation`` the plain-language reading of the source
     documents and ``computation`` how the value is computed (the formula). A signal
     metric, which has no target, has a ``band``: a plain reading of its value, with its
-    ``level`` ("good", "fair" or "poor") for colour.
+    ``level`` ("good", "fair" or "poor") for colour. A ``note`` says why a value is shown but
+    leaves the verdict (``passed`` is then None).
     """
 
     name: str
@@ -32,6 +33,8 @@ class MetricResult:
     computation: str | None = None
     band: str | None = None
     level: str | None = None
+    note: str | None = None  # why a value shown leaves the verdict (SPEC 6.1: most rows repeat)
+    unit: str = ""  # "%", "avatars", "/ 100" or "" (a distance, a ratio)
 
 
 def with_target(value: float | None, target: float) -> bool | None:

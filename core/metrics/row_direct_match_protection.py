@@ -1,5 +1,6 @@
-"""Row direct match protection (SPEC section 6): the share of original rows not found, identical in every
-column, among the avatars (typed values compared, missing equal to missing).
+"""Row direct match protection (SPEC sections 6 and 6.1): 100 x (1 - the share of originals whose exact row is
+*rare*, shared by fewer than ``RARE_GROUP`` originals, and found identical in every column among the avatars), typed
+values compared, missing equal to missing. A combination that 5 or more people share identifies nobody.
 """
 
 from __future__ import annotations
@@ -17,13 +18,16 @@ if TYPE_CHECKING:
 
 DEFINITION = MetricDefinition(
     name="row_direct_match_protection", label="Row direct match protection", unit="%", goal="maximize",
-    bounds=(0.0, 100.0), interpretation="Share of real rows that do not appear, identical in every column, among the "
-    "avatars.", criterion=SINGLING_OUT, target=90.0,
+    bounds=(0.0, 100.0), interpretation="Share of real people whose rare row (shared by fewer than 5 people) does "
+    "not appear, identical in every column, among the avatars.", criterion=SINGLING_OUT, target=90.0,
 )
+RARE_GROUP = 5
 
 
 def compute(context: PrivacyContext) -> MetricResult:
-    """100 x (1 - share of original rows found among the avatars), by row hashes."""
+    """100 x (1 - share of originals with a rare row found among the avatars), by row hashes."""
     avatar_hashes = pd.util.hash_pandas_object(context.avatar_rows, index=False).to_numpy()
     found = np.isin(context.reference.row_hashes, avatar_hashes)
-    return DEFINITION.result(float(100 * (1 - found.mean())), breakdown={"rows_found": int(found.sum())})
+    exposed = found & (context.reference.row_group_sizes < RARE_GROUP)
+    return DEFINITION.result(float(100 * (1 - exposed.mean())), breakdown={
+        "rows_found": int(found.sum()), "rare_rows_found": int(exposed.sum())})

@@ -75,8 +75,8 @@ class MetricSpaces:
 
     def approximate_split(
         self, originals: pd.DataFrame, n_avatars: int, paired: bool, draw: Callable[[], tuple[np.ndarray, ...]]
-    ) -> tuple[pd.DataFrame, pd.DataFrame, np.ndarray]:
-        """WO and HO frames (the same objects on every call, so their spaces are reused) and WA's rows."""
+    ) -> tuple[pd.DataFrame, pd.DataFrame, np.ndarray, np.ndarray]:
+        """WO and HO frames (the same objects on every call, so their spaces are reused), WA's rows and HO's."""
         key = (id(originals), n_avatars, paired)
         if key not in self._splits or self._splits[key][0] is not originals:
             working_rows, holdout_rows, avatar_rows = draw()
@@ -85,6 +85,7 @@ class MetricSpaces:
                 originals.iloc[working_rows].reset_index(drop=True),
                 originals.iloc[holdout_rows].reset_index(drop=True),
                 avatar_rows,
+                holdout_rows,
             )
         return self._splits[key][1:]
 

@@ -15,6 +15,7 @@ from core.engine.encoding import datetime_microseconds, numeric_values
 from core.metrics import hellinger_mean
 from core.metrics.result import MetricResult
 from core.presentation.sweep_table import seed_range_text
+from core.workflows.exposure import LEVELS
 from core.workflows.run import LatentView
 from core.workflows.sweep import SweepPoint, pareto_front
 
@@ -173,11 +174,23 @@ def correlation_figure(result: MetricResult) -> go.Figure:
                    height=size)
 
 
-def latent_figure(latent: LatentView, axes: tuple[int, ...]) -> go.Figure:
-    """Originals and avatars on two or three chosen axes of the projection (numbered from 0)."""
+EXPOSURE_COLOURS = ("#c0392b", "#e08e0b", "#7b8794")  # own avatar nearest, fewer than 5 closer, 5 or more
+
+
+def latent_figure(latent: LatentView, axes: tuple[int, ...], exposure: np.ndarray | None = None) -> go.Figure:
+    """Originals and avatars on two or three chosen axes of the projection (numbered from 0); with ``exposure``
+    (per original avatarized, an index into :data:`~core.workflows.exposure.LEVELS`), the originals coloured by
+    how exposed each is, the most exposed drawn last (on top)."""
     titles = [f"axis {a + 1} ({100 * latent.explained_variance_ratio[a]:.1f} % of variance)" for a in axes]
     figure = go.Figure()
-    for points, label, colour in ((latent.originals, "originals", ORIGINAL_COLOUR), (latent.avatars, "avatars", AVATAR_COLOUR)):
+    layers = [(latent.avatars, "avatars", AVATAR_COLOUR)]
+    if exposure is None or latent.original_rows is None:
+        layers.insert(0, (latent.originals, "originals", ORIGINAL_COLOUR))
+    else:
+        shown = exposure[latent.original_rows]
+        layers += [(latent.originals[shown == level], f"originals: {LEVELS[level]}", EXPOSURE_COLOURS[level])
+                   for level in (2, 1, 0)]
+    for points, label, colour in layers:
         if len(axes) == 3:
             figure.add_scatter3d(
                 x=points[:, axes[0]], y=points[:, axes[1]], z=points[:, axes[2]], mode="markers", name=label,
@@ -280,7 +293,7 @@ def cloaking_histogram_figure(counts: np.ndarray, target: float, censored_at: in
     counts of the local cloaking stop being exact. Grouped, the first bar holds the counts that miss the
     target, so that the line falls between two bars.
     """
-    counts = np.asarray(counts, dtype=np.int64)
+    counts = np.floor(np.asarray(counts, dtype=float)).astype(np.int64)  # a half (ties) goes to the bar below
     limit = int(max(np.percentile(counts, 95), 4 * target, CLOAKING_MIN_LIMIT))
     if censored_at is not None:
         limit = min(limit, censored_at)

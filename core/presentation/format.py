@@ -10,9 +10,9 @@ AT_LEAST = ">= "  # before a value that is only a lower bound (a local cloaking 
 SHOWN_UNITS = ("%", "/ 100")  # units written after a value; others ("avatars") are in the label or the target
 
 
-def number_text(value: float) -> str:
-    """Three decimals below 1, one from 1 on."""
-    return f"{value:.3f}" if abs(value) < 1 else f"{value:.1f}"
+def number_text(value: float, unit: str = "") -> str:
+    """Three decimals below 1, one from 1 on; a percentage always one (``0.0 %``, not ``0.000``)."""
+    return f"{value:.3f}" if abs(value) < 1 and unit != "%" else f"{value:.1f}"
 
 
 def metric_text(result: MetricResult, unit: str = "") -> str:
@@ -22,7 +22,7 @@ def metric_text(result: MetricResult, unit: str = "") -> str:
         return "n/a"
     prefix = AT_LEAST if result.breakdown.get("at_least") else ""
     suffix = f" {unit}" if unit in SHOWN_UNITS else ""
-    return f"{prefix}{number_text(result.value)}{suffix}"
+    return f"{prefix}{number_text(result.value, result.unit)}{suffix}"
 
 
 def holdout_sentence(evaluation: Evaluation) -> str:

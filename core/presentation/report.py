@@ -13,11 +13,13 @@ import html
 import plotly.io as pio
 
 from core.metrics.correlation_difference_ratio import correlation_direction
+from core.metrics.criteria import QUESTIONS
 from core.metrics.result import MetricResult
 from core.presentation import figures
 from core.presentation.format import holdout_sentence, metric_text
-from core.workflows.advice import privacy_advice
+from core.presentation.verdict_text import caveat, fix_sentence, headline, reasons
 from core.workflows.run import GenerationRun
+from core.workflows.verdict import verdict_of
 
 STYLE = """
 body { font-family: Arial, Helvetica, sans-serif; max-width: 1100px; margin: 2em auto; color: #1f2933; line-height: 1.45; }
@@ -25,6 +27,7 @@ h1 { font-size: 1.8em; } h2 { margin-top: 1.8em; border-bottom: 2px solid #e4e7e
 table { border-collapse: collapse; margin: 1em 0; } td, th { border: 1px solid #cbd2d9; padding: .35em .7em; text-align: left; }
 th { background: #f5f7fa; } .pass, .good { color: #2e8540; font-weight: bold; } .fail, .poor { color: #c0392b; font-weight: bold; }
 .fair { color: #a87a00; font-weight: bold; }
+.verdict { font-size: 1.5em; margin: .4em 0; } h3 { margin-top: 1.3em; }
 .note { background: #fff8e1; border-left: 4px solid #d9a21b; padding: .6em 1em; } .muted { color: #616e7c; font-size: .9em; }
 """
 
@@ -35,6 +38,7 @@ def build_html_report(run: GenerationRun) -> str:
     signal, privacy = evaluation.signal, evaluation.privacy
     parts = [
         f"<h1>Avatar report: {_text(run.table_name)}</h1>",
+        *_verdict_block(run),
         f"<p>{_text(run.summary())}</p>",
         f"<p class='muted'>Data fingerprint (SHA-256, first 16 digits): <code>{run.fingerprint}</code>. "
         f"Seed: {run.avatarizer.seed_}. Made on {dt.datetime.now().strftime('%Y-%m-%d %H:%M')}.</p>",
@@ -67,16 +71,15 @@ def build_html_report(run: GenerationRun) -> str:
         parts.append(_figure(figures.latent_figure(run.latent, (0, 1))))
 
     parts += ["<h2>Privacy: how well individuals are protected</h2>"]
-    parts.append(_table(["metric", "value", "target", "verdict", "what it means"], [
-        [result.label, metric_text(result), result.target_text or "", _verdict(result),
-         result.not_applicable or result.interpretation]
-        for result in privacy.values()
-    ], raw_columns={3}))
-    met, applicable = evaluation.privacy_targets_met()
-    parts.append(f"<p><b>{met} of the {applicable} applicable privacy targets are met.</b></p>")
-    advice = privacy_advice(evaluation, run.settings.method, run.settings.k, run.settings.epsilon)
-    if advice:
-        parts.append("<p class='note'>" + "<br>".join(_text(line) for line in advice) + "</p>")
+    for criterion, group in evaluation.criteria().items():
+        state = {True: "<span class='pass'>met</span>", False: "<span class='fail'>not met</span>",
+                 None: "<span class='muted'>not assessed</span>"}[group.met]
+        parts.append(f"<h3>{_text(criterion.capitalize())}: {_text(QUESTIONS[criterion])} {state}</h3>")
+        parts.append(_table(["metric", "value", "target", "verdict", "what it means"], [
+            [result.label, metric_text(result, result.unit), result.target_text or "", _verdict(result),
+             result.not_applicable or result.note or result.interpretation]
+            for result in group.results
+        ], raw_columns={3}))
     parts += [_figure(figure) for figure in figures.privacy_figures(privacy).values()]
     parts.append(
         "<p class='muted'>Metric definitions: Hellinger Mean, multivariate Hellinger distance and Correlation "
@@ -112,7 +115,20 @@ def _parameters(run: GenerationRun) -> list[list[str]]:
     return rows
 
 
+def _verdict_block(run: GenerationRun) -> list[str]:
+    """The verdict first (SPEC 6.3): ready or not, why, the fix checked by a re-run, what is not assessed."""
+    verdict = run.verdict or verdict_of(run.evaluation)
+    colour = "pass" if verdict.ready else "fail"
+    lines = [f"<p class='verdict {colour}'>{_text(headline(verdict))}</p>"]
+    details = [*reasons(verdict), *(text for text in (fix_sentence(verdict), caveat(verdict)) if text)]
+    if details:
+        lines.append("<ul>" + "".join(f"<li>{_text(detail)}</li>" for detail in details) + "</ul>")
+    return lines
+
+
 def _verdict(result: MetricResult) -> str:
+    if result.note:
+        return "<span class='muted'>not counted</span>"
     if result.passed is None:
         return ""
     return "<span class='pass'>pass</span>" if result.passed else "<span class='fail'>missed</span>"

@@ -9,16 +9,22 @@ from __future__ import annotations
 
 import hashlib
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from core.engine.pipeline import Avatarizer
 from core.engine.schema import drop_columns, with_text_names
+from core.metrics.attack import Knowledge
 from core.metrics.evaluation import Evaluation, evaluate_avatarization
 from core.metrics.space import MetricSpace
+
+if TYPE_CHECKING:
+    from core.workflows.verdict import Verdict
 
 LATENT_AXES = 10
 LATENT_POINTS = 3_000
@@ -27,12 +33,19 @@ GENERATION_SHARE = 0.7  # of the progress bar; the metrics take the rest
 
 @dataclass(frozen=True)
 class ColumnPlan:
-    """What the user decided on the Data page, column by column."""
+    """What the user decided about the columns: kinds, dropped, set aside, weights (Data page), and what an attacker
+    could know and would want to learn (the privacy attacks of SPEC 6.2)."""
 
     kinds: dict[str, str] = field(default_factory=dict)
     dropped: tuple[str, ...] = ()
     excluded: tuple[str, ...] = ()
     weights: dict[str, float] = field(default_factory=dict)
+    known: tuple[str, ...] = ()
+    sensitive: tuple[str, ...] = ()
+
+    @property
+    def knowledge(self) -> Knowledge:
+        return Knowledge(known=self.known, sensitive=self.sensitive)
 
 
 @dataclass(frozen=True)
@@ -66,6 +79,7 @@ class LatentView:
     originals: np.ndarray
     avatars: np.ndarray
     explained_variance_ratio: np.ndarray
+    original_rows: np.ndarray | None = None  # the originals shown, as rows of WO
 
 
 @dataclass
@@ -80,6 +94,7 @@ class GenerationRun:
     evaluation: Evaluation
     latent: LatentView | None
     elapsed_s: float
+    verdict: Verdict | None = None  # set by :func:`core.workflows.verdict.judged`
 
     @property
     def avatars(self) -> pd.DataFrame:
@@ -167,6 +182,15 @@ def generate(
     return run
 
 
+def evaluation_with(frame: pd.DataFrame, plan: ColumnPlan, settings: Settings) -> Evaluation:
+    """Every metric of the avatars ``settings`` and ``plan`` make of ``frame`` (a fix being checked: what the
+    first run said about the columns is not said again)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        avatarizer = build_avatarizer(plan, settings).fit(drop_columns(frame, list(plan.dropped), "The columns to drop"))
+    return evaluate_avatarization(avatarizer, knowledge=plan.knowledge)
+
+
 def scored_run(
     avatarizer: Avatarizer,
     plan: ColumnPlan,
@@ -180,7 +204,7 @@ def scored_run(
 ) -> GenerationRun:
     """The :class:`GenerationRun` of a fitted ``avatarizer``: every metric and (``with_latent``) the latent view;
     ``start`` is when the work began (``time.perf_counter``). ``progress`` is told when the metrics are done."""
-    evaluation = evaluate_avatarization(avatarizer)
+    evaluation = evaluate_avatarization(avatarizer, knowledge=plan.knowledge)
     if progress is not None:
         progress()
     return GenerationRun(
@@ -214,6 +238,7 @@ def latent_view(avatarizer: Avatarizer) -> LatentView:
         originals=projection.transform(original_table.take(original_rows), n_axes),
         avatars=projection.transform(avatar_table.take(avatar_rows), n_axes),
         explained_variance_ratio=projection.explained_variance_ratio_[:n_axes],
+        original_rows=original_rows,
     )
 
 

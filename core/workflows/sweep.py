@@ -57,6 +57,7 @@ class SweepPoint:
     values: dict[str, list[float | None]] = field(default_factory=dict)
     variable_scores: dict[str, list[float]] = field(default_factory=dict)
     lower_bounds: set[str] = field(default_factory=set)  # metrics whose value is "at least" with some seed
+    passed: dict[str, list[bool | None]] = field(default_factory=dict)  # per privacy metric, each seed's verdict
 
     def add(self, seed: int, evaluation: Evaluation) -> None:
         self.seeds.append(seed)
@@ -64,6 +65,8 @@ class SweepPoint:
             self.values.setdefault(name, []).append(result.value)
             if result.breakdown.get("at_least"):
                 self.lower_bounds.add(name)
+        for name, result in evaluation.privacy.items():
+            self.passed.setdefault(name, []).append(result.passed)
         for row in evaluation.signal["hellinger_mean"].breakdown.get("per_variable", []):
             self.variable_scores.setdefault(row["variable"], []).append(row["score"])
 
@@ -98,8 +101,13 @@ class SweepPoint:
         return [name for name in TARGETS if self.seeds_missing(name)]
 
     def seeds_missing(self, metric: str) -> int:
-        """How many seeds miss ``metric``'s privacy target (every target is a value to exceed)."""
-        return sum(value is not None and not value > TARGETS[metric] for value in self.values.get(metric, []))
+        """How many seeds miss ``metric``'s privacy target, as each run's verdict says (a risk is judged on its
+        interval's upper end; a distance shown with a note is not judged)."""
+        return sum(passed is False for passed in self.passed.get(metric, []))
+
+    def worst(self, metric: str) -> float | None:
+        """The seed value farthest from ``metric``'s target side: the lowest, or the highest of a risk."""
+        return self.high(metric) if DEFINITIONS[metric].goal == "minimize" else self.low(metric)
 
     def targets_text(self) -> str:
         """``met`` or ``missed: hidden rate (%) (1 of 3 seeds), ...``: the privacy targets in a few words."""
@@ -165,7 +173,7 @@ def run_sweep(
             warnings.simplefilter("ignore", UserWarning)  # k = 2 is a legitimate point of a sweep
             fitted_runs = preparer.fit_variants(frame, [setting.variant() for setting in settings])
             for point, fitted in zip(points, fitted_runs):
-                point.add(seed, evaluate_avatarization(fitted, spaces))
+                point.add(seed, evaluate_avatarization(fitted, spaces, plan.knowledge))
                 if on_result is not None:
                     on_result(point, seed)
     return points
@@ -245,6 +253,6 @@ def _none_safe(scored: Sequence[SweepPoint]) -> str:
 
 
 def _missed(point: SweepPoint, metric: str) -> str:
-    """``hidden rate (%) 88.00 for > 90``, with how many seeds miss it when there are several."""
+    """``hidden rate (%) 88.00 for > 90 %``, with how many seeds miss it when there are several."""
     seeds = f" ({point.seeds_missing(metric)} of {len(point.seeds)} seeds)" if len(point.seeds) > 1 else ""
-    return f"{PRIVACY_METRICS[metric]} {point.low(metric):.2f} for > {TARGETS[metric]:g}{seeds}"
+    return f"{PRIVACY_METRICS[metric]} {point.worst(metric):.2f} for {DEFINITIONS[metric].target_text}{seeds}"

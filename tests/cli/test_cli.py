@@ -143,14 +143,43 @@ def test_avatarize_report(table_csv, tmp_path):
     assert result.returncode == 0, result.stderr
     text = report.read_text()
     assert text.startswith("<!DOCTYPE html>") and "table.csv" in text and "not end-to-end" in text
-    assert "of the 3 applicable privacy targets are met" in text  # FastDP: the pairing metrics do not apply
     assert "ratio of the two distances" in text and "closer to them than their own" not in text
+    verdict_at = text.index("class='verdict")
+    assert verdict_at < text.index("<h2>")  # the verdict first (SPEC 6.3)
+    criteria = [text.index(f"<h3>{name}: ") for name in ("Singling out", "Linkability", "Inference")]
+    assert criteria == sorted(criteria)
+    assert "AvatarFastDP samples new points" in text  # the pairing metrics do not apply
     avatar_report = tmp_path / "avatar.html"
     run("avatarize", table_csv, "--k", 10, "--seed", 3, "--out", tmp_path / "b.csv", "--report", avatar_report)
     text = avatar_report.read_text()
-    assert "of the 6 applicable privacy targets are met" in text and "closer to them than their own" in text
+    assert "closer to them than their own" in text
     assert "per-axis distances weighted by their shares of variance" in text
     assert "Largest change:" in text  # which way the avatars move the correlations
+
+
+def test_known_and_sensitive_variables_run_the_attacks_and_the_verdict_ends_the_summary(table_csv, tmp_path):
+    metrics = tmp_path / "m.json"
+    result = run("avatarize", table_csv, "--k", 10, "--seed", 1, "--out", tmp_path / "a.csv", "--json", metrics,
+                 "--known", "age", "weight", "group", "--sensitive", "colour")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(metrics.read_text())
+    assert list(data["privacy"]["criteria"]) == ["singling out", "linkability", "inference"]
+    assert data["privacy"]["linkability_risk"] is not None and data["privacy"]["inference_risk"] is not None
+    assert data["privacy"]["attacks"]["inference_risk"]["per_variable"][0]["variable"] == "colour"
+    assert data["parameters"]["attacker"]["known"] == ["age", "weight", "group"]
+    assert isinstance(data["verdict"]["ready"], bool)
+    assert result.stdout.strip().splitlines()[-1].startswith("Verdict: ")
+    misspelt = run("avatarize", table_csv, "--k", 10, "--out", tmp_path / "b.csv", "--json", tmp_path / "b.json",
+                   "--known", "agee")
+    assert misspelt.returncode == 2 and "The known variable 'agee' is not a column" in misspelt.stderr
+    assert "Traceback" not in misspelt.stderr and not (tmp_path / "b.csv").exists()
+    scored = run("evaluate", table_csv, tmp_path / "a.csv", "--not-paired", "--known", "age", "group",
+                 "--sensitive", "colour")
+    assert scored.returncode == 0 and scored.stdout.strip().splitlines()[-1].startswith("Verdict: ")
+    swept = run("sweep", table_csv, "--k", "5,10", "--seeds", 1, "--known", "age", "weight", "--json",
+                tmp_path / "s.json")
+    assert swept.returncode == 0, swept.stderr
+    assert json.loads((tmp_path / "s.json").read_text())["parameters"]["attacker"]["known"] == ["age", "weight"]
 
 
 def test_evaluate(table_csv, tmp_path):

@@ -7,6 +7,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import core.workflows.run
+import core.workflows.verdict
 from tests.support import mixed_table
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -17,7 +18,7 @@ PAGES = [
 
 @pytest.fixture
 def generations(monkeypatch):
-    """Counts the calls of core.workflows.run.generate made by the pages."""
+    """Counts the generations the pages make (core.workflows.run.generate, which the verdict's module calls)."""
     calls = []
     original = core.workflows.run.generate
 
@@ -26,6 +27,7 @@ def generations(monkeypatch):
         return original(*arguments, **keywords)
 
     monkeypatch.setattr(core.workflows.run, "generate", counting)
+    monkeypatch.setattr(core.workflows.verdict, "generate", counting)
     return calls
 
 
@@ -66,16 +68,19 @@ def test_smoke_every_page_after_a_run(generations):
     generate(app)
     assert generations == ["demo_clinical.csv"]
     assert "1,000 avatars of demo_clinical.csv" in app.success[0].value
-    met, applicable = app.session_state["run"].evaluation.privacy_targets_met()
-    assert applicable == 6 and app.metric[2].value == f"{met} of 6"
+    run = app.session_state["run"]
+    met, applicable = run.evaluation.privacy_targets_met()
+    assert applicable == 7 and app.metric[1].value == f"{met} of 7"  # no known variables: the attacks do not run
+    headline = "Ready to share" if run.verdict.ready else "Not ready to share"
+    assert any(headline in element.value for element in [*app.success, *app.error])
     for page in PAGES[2:4] + PAGES[5:]:
         visit(app, page)
     visit(app, "pages/utility.py")
     assert len(app.get("plotly_chart")) >= 4
     visit(app, "pages/privacy.py")
-    assert len(app.metric) == 6 and len(app.get("plotly_chart")) == 3
-    verdict = "All 6 applicable targets are met." if met == 6 else f"{met} of the 6 applicable targets are met."
-    assert any(verdict in element.value for element in [*app.success, *app.markdown])
+    assert len(app.metric) == 10 and len(app.get("plotly_chart")) == 4  # the exposure map and three histograms
+    assert [header.value.split(":")[0] for header in app.header][1:4] == ["Singling out", "Linkability", "Inference"]
+    assert any(headline in element.value for element in [*app.success, *app.error])
     visit(app, "pages/report.py")
     assert len(app.get("download_button")) == 4
     assert generations == ["demo_clinical.csv"]  # visiting pages recomputes nothing
@@ -117,7 +122,7 @@ def test_the_form_runs_the_engine_once_and_nothing_before_submit(generations):
     app.button(key="FormSubmitter:settings-Generate avatars").click().run()
     assert generations == ["demo_clinical.csv"]
     assert app.session_state["run"].settings.method == "fast_dp"
-    assert app.metric[2].value.endswith(" of 3")  # FastDP: the three pairing metrics do not apply
+    assert app.metric[1].value.endswith(" of 4")  # FastDP: the three pairing metrics do not apply
 
 
 def test_changing_a_figure_option_recomputes_nothing(generations):
@@ -269,3 +274,45 @@ def test_the_avatars_of_every_row_are_one_click_away(generations):
     labels = [button.label for button in app.get("download_button")]
     assert "Avatars of all 2,000 rows (CSV, shuffled)" in labels and "Avatars (CSV, shuffled, 1,000 rows)" in labels
     assert generations == ["demo_clinical.csv"] * 2  # the run, then the avatars of every row; nothing more
+
+
+def test_the_attacks_run_for_the_chosen_variables_without_a_new_generation(generations):
+    app = generate(start())
+    visit(app, "pages/privacy.py")
+    app.multiselect[0].set_value(["age", "sex", "bmi"])
+    app.multiselect[1].set_value(["diabetes"])
+    app.button(key="FormSubmitter:attacker-Run the attacks").click().run()
+    assert not app.exception
+    run = app.session_state["run"]
+    assert run.plan.known == ("age", "sex", "bmi") and run.plan.sensitive == ("diabetes",)
+    assert run.evaluation.privacy["linkability_risk"].value is not None
+    assert run.evaluation.privacy["inference_risk"].breakdown["per_variable"][0]["variable"] == "diabetes"
+    assert generations == ["demo_clinical.csv"]  # scored again, not made again
+    visit(app, "pages/data.py")
+    assert app.multiselect[0].value == ["age", "sex", "bmi"]  # the same choice on the Data page
+    assert app.session_state["run"] is run
+
+
+def test_the_data_page_profiles_the_known_variables_before_any_generation(generations):
+    app = start()
+    app.multiselect[0].set_value(["age", "sex", "admission_date"]).run()
+    assert not app.exception
+    labels = {metric.label: metric.value for metric in app.metric}
+    assert labels["People unique on them"].endswith(" %") and labels["People in groups of fewer than 5"].endswith(" %")
+    assert any("What helps most" in markdown.value for markdown in app.markdown)
+    assert generations == []
+
+
+def test_avatars_not_ready_to_share_take_a_confirmation(monkeypatch):
+    app = start()
+    app.session_state["not_ready_ok"] = False
+    generate(app)
+    run = app.session_state["run"]
+    app.session_state["run"] = replace(run, verdict=replace(run.verdict, ready=False, failing={
+        "singling out": [run.evaluation.privacy["hidden_rate"]]}))
+    visit(app, "pages/report.py")
+    avatars = next(button for button in app.get("download_button") if "Avatars (CSV" in button.proto.label)
+    assert avatars.proto.disabled and any("Not ready to share" in error.value for error in app.error)
+    app.checkbox(key="not_ready_ok").check().run()
+    avatars = next(button for button in app.get("download_button") if "Avatars (CSV" in button.proto.label)
+    assert not avatars.proto.disabled

@@ -18,7 +18,8 @@ SIGNAL_KEYS = {
 }
 PRIVACY_KEYS = {
     "hidden_rate", "local_cloaking", "distance_to_closest", "closest_distances_ratio",
-    "row_direct_match_protection", "column_direct_match_protection",
+    "row_direct_match_protection", "column_direct_match_protection",  # SPEC section 7
+    "closest_rate", "correlation_protection_rate", "linkability_risk", "inference_risk",  # 6.2
 }
 VARIABLE_KEYS = {"variable", "kind", "bins", "binning", "reference_distance", "avatar_distance", "score"}
 
@@ -32,7 +33,8 @@ def fitted(frame, **parameters):
 def assert_spec_json(data):
     assert data["holdout"] in ("real", "given", "approximate")
     assert set(data["rows"]) == {"working", "holdout", "avatars"}
-    assert SIGNAL_KEYS <= set(data["signal"]) and set(data["privacy"]) == PRIVACY_KEYS
+    assert SIGNAL_KEYS <= set(data["signal"]) and set(data["privacy"]) == PRIVACY_KEYS | {"criteria", "attacks"}
+    assert list(data["privacy"]["criteria"]) == ["singling out", "linkability", "inference"]
     for row in data["signal"]["hellinger_per_variable"]:
         assert set(row) == VARIABLE_KEYS
         assert row["kind"] in ("numeric", "categorical")
@@ -62,7 +64,7 @@ def test_fast_dp_evaluation_has_no_pairing_metrics():
     data = evaluation.to_json()
     assert data["privacy"]["hidden_rate"] is None and data["privacy"]["local_cloaking"] is None
     met, applicable = evaluation.privacy_targets_met()
-    assert applicable == 3 and met == sum(target["passed"] is True for target in data["privacy_targets"].values())
+    assert applicable == 4 and met == sum(target["passed"] is True for target in data["privacy_targets"].values())
     assert "AvatarFastDP samples new points" in data["privacy_targets"]["hidden_rate"]["not_applicable"]
     assert data["holdout"] == "real"
 
@@ -73,7 +75,7 @@ def test_given_holdout():
     data = evaluation.to_json()
     assert data["holdout"] == "given" and data["rows"] == {"working": 300, "holdout": 300, "avatars": 300}
     assert data["signal"]["hellinger_mean"] == 100.0
-    assert evaluation.privacy_targets_met() == (0, 6)  # copies protect no one
+    assert evaluation.privacy_targets_met() == (0, 7)  # copies protect no one
     assert not any(target["at_least"] for target in data["privacy_targets"].values())
 
 

@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 
 from core.engine.pipeline import Avatarizer
 from core.engine.schema import apply_kinds, resolve_kinds
-from core.metrics.context import PrivacyReference
-from core.metrics.evaluation import evaluate
+from core.metrics.context import PrivacyContext, PrivacyReference
+from core.metrics.evaluation import evaluate, evaluate_avatarization
 from core.metrics.registry import privacy_metrics
-from tests.support import brute_force, mixed_table
+from tests.support import brute_force, mixed_table, typed
 
 
 def frames(n):
@@ -35,7 +35,8 @@ def test_fast_paths_equal_the_brute_force_definitions(n, seed, spread, duplicate
         originals[: n // 2] = originals[0]
     avatars = originals + rng.normal(scale=spread, size=(n, 3))
     frame, kinds = frames(n)
-    results = privacy_metrics(PrivacyReference.of(originals, frame, kinds), avatars, frame, paired=True)
+    reference = PrivacyReference.of(originals, frame, kinds)
+    results = privacy_metrics(PrivacyContext(reference, avatars, frame, paired=True))
     expected = brute_force(originals, avatars)
     for name, value in expected.items():
         assert results[name].value == pytest.approx(value), name
@@ -58,7 +59,8 @@ def test_direct_match_protections_hand_computed():
     kinds = resolve_kinds(originals)
     originals, avatars = apply_kinds(originals, kinds), apply_kinds(avatars, kinds)
     coordinates = np.arange(4.0)[:, None]
-    results = privacy_metrics(PrivacyReference.of(coordinates, originals, kinds), coordinates + 0.5, avatars, paired=True)
+    reference = PrivacyReference.of(coordinates, originals, kinds)
+    results = privacy_metrics(PrivacyContext(reference, coordinates + 0.5, avatars, paired=True))
     # row (1, a) is found among the avatars: 1 of 4 rows
     assert results["row_direct_match_protection"].value == 75.0
     # id_like: m = 1/4, u = 4/4 -> 75; flag: m = 2/4, u = 2/4 -> 75; min 75
@@ -88,3 +90,37 @@ def test_larger_k_hides_more_on_average():
                 rates[k].append(evaluate(table, result.paired_avatars_, seed=seed).privacy["hidden_rate"].value)
     gap = np.array(rates[30]) - np.array(rates[2])
     assert gap.mean() > 3 * gap.std(ddof=1) / np.sqrt(len(gap))
+
+
+def repeated_table(n_distinct=30, repeats=20, seed=0):
+    """Titanic-like: four coarse categorical columns, every row shared by ``repeats`` people."""
+    rng = np.random.default_rng(seed)
+    rows = pd.DataFrame({"class": rng.choice(["1st", "2nd", "3rd", "crew"], n_distinct),
+                         "sex": rng.choice(["male", "female"], n_distinct),
+                         "age": rng.choice(["child", "adult"], n_distinct),
+                         "survived": rng.choice(["yes", "no"], n_distinct)}).drop_duplicates()
+    return rows.loc[rows.index.repeat(repeats)].reset_index(drop=True)
+
+
+def test_a_table_where_every_row_repeats_20_times_hides_its_people():
+    """SPEC 6.1: with ties broken at random, an attacker's nearest avatar is one of dozens alike."""
+    table = repeated_table()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        avatarizer = Avatarizer(k=10, seed=0, holdout=False).fit(table)
+    privacy = evaluate_avatarization(avatarizer).privacy
+    assert privacy["hidden_rate"].value > 90
+    assert privacy["row_direct_match_protection"].value == 100.0  # every row is shared by 20: none is rare
+    for name in ("distance_to_closest", "closest_distances_ratio"):
+        assert privacy[name].passed is None and "repeated exactly" in privacy[name].note
+
+
+def test_only_rare_rows_count_against_row_direct_match_protection():
+    # five people share (1, a): found among the avatars but identifies nobody; (2, b) is rare and found
+    originals = pd.DataFrame({"x": [1.0] * 5 + [2.0, 3.0, 4.0], "flag": ["a"] * 5 + ["b", "b", "b"]})
+    avatars = pd.DataFrame({"x": [1.0, 2.0, 9.0, 9.0, 9.0, 9.0, 9.0, 9.0], "flag": ["a", "b"] + ["a"] * 6})
+    (originals, avatars), kinds = typed(originals, avatars)
+    reference = PrivacyReference.of(np.arange(8.0)[:, None], originals, kinds)
+    result = privacy_metrics(PrivacyContext(reference, np.arange(8.0)[:, None] + 0.5, avatars, paired=True))
+    assert result["row_direct_match_protection"].value == 100 * (1 - 1 / 8)
+    assert result["row_direct_match_protection"].breakdown == {"rows_found": 6, "rare_rows_found": 1}

@@ -29,6 +29,7 @@ from core.presentation.figures import (
 )
 from core.workflows.run import LatentView
 from core.workflows.sweep import SweepPoint, SweepSetting
+from tests.support import with_verdicts
 
 
 def bars(figure):
@@ -161,7 +162,7 @@ def sweep_point(method, value, values, seeds=(0, 1)):
     point.seeds = list(seeds)
     point.values = {name: list(v) for name, v in values.items()}
     point.variable_scores = {"age": [90.0, 92.0], "sex": [99.0, 97.0]}
-    return point
+    return with_verdicts(point)
 
 
 SAFE = {"local_cloaking": [10.0, 12.0], "distance_to_closest": [0.5, 0.6], "closest_distances_ratio": [0.6, 0.7],

@@ -9,7 +9,7 @@ from core.metrics.evaluation import evaluate_avatarization
 from core.presentation.sweep_table import seed_range_text, sweep_table
 from core.workflows.run import ColumnPlan, Settings
 from core.workflows.sweep import SweepPoint, SweepSetting, pareto_front, recommendation, run_sweep, sweep_settings
-from tests.support import mixed_table
+from tests.support import mixed_table, with_verdicts
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +62,7 @@ def point_with(label_value, means):
     point = SweepPoint(SweepSetting("avatar", label_value))
     point.seeds = [0]
     point.values = {name: [value] for name, value in means.items()}
-    return point
+    return with_verdicts(point)
 
 
 def point_with_seeds(label_value, values):
@@ -70,7 +70,7 @@ def point_with_seeds(label_value, values):
     point = SweepPoint(SweepSetting("avatar", label_value))
     point.seeds = [0, 1, 2]
     point.values = {name: list(value) if isinstance(value, list) else [value] * 3 for name, value in values.items()}
-    return point
+    return with_verdicts(point)
 
 
 SAFE = {"hidden_rate": 95.0, "local_cloaking": 10.0, "distance_to_closest": 0.5, "closest_distances_ratio": 0.6,
@@ -94,7 +94,7 @@ def test_advice_names_the_missed_target_when_none_is_safe():
               point_with(20, {**SAFE, "hidden_rate": 88.0, "hellinger_mean": 92.0})]
     sentence = recommendation(points)
     assert sentence.startswith(
-        "No setting meets every privacy target. The closest, k = 20, misses hidden rate (%) 88.00 for > 90."
+        "No setting meets every privacy target. The closest, k = 20, misses hidden rate (%) 88.00 for > 90 %."
     )
     assert sentence.endswith("Try k values above 20, or drop the columns that make people unique.")
 
@@ -115,7 +115,7 @@ def test_a_setting_is_safe_only_when_every_seed_meets_every_target():
     # many targets with as many seeds, the closest is the one with more signal
     at_target = point_with_seeds(5, {**SAFE, "hidden_rate": [90.0, 95.0, 95.0], "hellinger_mean": 98.0})
     assert recommendation([risky, at_target]) == (
-        "No setting meets every privacy target. The closest, k = 5, misses hidden rate (%) 90.00 for > 90 "
+        "No setting meets every privacy target. The closest, k = 5, misses hidden rate (%) 90.00 for > 90 % "
         "(1 of 3 seeds). Try k values above 5, or drop the columns that make people unique."
     )
 

@@ -1,0 +1,74 @@
+"""The verdict of SPEC section 6.3 in words: a headline, why, the fix with the figures it reaches, what is not
+assessed; one line for the command line, a dict for the JSON."""
+
+from __future__ import annotations
+
+from core.presentation.format import metric_text
+from core.workflows.run import GenerationRun, run_metrics
+from core.workflows.verdict import Verdict, verdict_of
+
+
+def headline(verdict: Verdict) -> str:
+    return "Ready to share" if verdict.ready else "Not ready to share"
+
+
+def reasons(verdict: Verdict) -> list[str]:
+    """One sentence per failing criterion: "Singling out: hidden rate 84.2 %, target > 90 %"."""
+    return [f"{criterion.capitalize()}: " + "; ".join(
+        f"{result.label.lower()} {metric_text(result, result.unit)}, target {result.target_text}"
+        for result in results)
+        for criterion, results in verdict.failing.items()]
+
+
+def fix_sentence(verdict: Verdict) -> str | None:
+    """The fix and the figures it reaches, checked by a re-run, or what to do when no setting tried is enough."""
+    if verdict.ready:
+        return None
+    if not verdict.searched:  # avatars made elsewhere: nothing can be re-run here
+        return ("Make them again with more protective settings (a larger k, a smaller epsilon) or set aside the "
+                "columns that make people unique; `avatarize` checks the fix by re-running.")
+    if verdict.fix is None:
+        return ("No more protective setting to try: set aside or drop the columns that make people unique "
+                "(identifiers, exact dates, rare codes).")
+    fix, names = verdict.fix, [result.name for results in verdict.failing.values() for result in results]
+    privacy = fix.evaluation.privacy
+    reached = ", ".join(f"{privacy[name].label.lower()} {metric_text(privacy[name], privacy[name].unit)}"
+                        for name in names)
+    outcome = ("every target is then met" if fix.ready else "not every target is met yet: also set aside or drop "
+               "the columns that make people unique")
+    return f"Fix: {fix.instruction} (checked by a re-run: {reached}; {outcome})."
+
+
+def caveat(verdict: Verdict) -> str | None:
+    """The attacks the verdict does not cover, and what to choose to run them."""
+    if not verdict.not_assessed:
+        return None
+    labels = " and ".join(result.label.lower() for result in verdict.not_assessed)
+    return (f"Not assessed: {labels}. Choose the variables an attacker could know and the sensitive ones "
+            "(--known, --sensitive; the Privacy page) to run those attacks.")
+
+
+def verdict_line(verdict: Verdict) -> str:
+    """The verdict in one line, the command line's last."""
+    head = headline(verdict) if verdict.ready else headline(verdict).upper()
+    return " ".join([f"Verdict: {head}.", *(f"{reason}." for reason in reasons(verdict)),
+                     *(text for text in (fix_sentence(verdict), caveat(verdict)) if text)])
+
+
+def verdict_json(verdict: Verdict) -> dict[str, object]:
+    """The JSON's ``verdict``."""
+    fix = verdict.fix
+    return {
+        "ready": verdict.ready, "headline": headline(verdict), "reasons": reasons(verdict),
+        "failing": {criterion: [result.name for result in results] for criterion, results in verdict.failing.items()},
+        "fix": fix_sentence(verdict),
+        "fix_settings": None if fix is None else {
+            "method": fix.settings.method, "k": fix.settings.k, "epsilon": fix.settings.epsilon,
+            "excluded": list(fix.plan.excluded), "ready": fix.ready},
+        "not_assessed": [result.name for result in verdict.not_assessed], "caveat": caveat(verdict),
+    }
+
+
+def metrics_with_verdict(run: GenerationRun) -> dict[str, object]:
+    """The metrics JSON of a run (SPEC section 7) with its ``verdict``."""
+    return {**run_metrics(run), "verdict": verdict_json(run.verdict or verdict_of(run.evaluation))}

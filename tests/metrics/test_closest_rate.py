@@ -1,0 +1,45 @@
+"""Closest rate (SPEC 6.2): avatars closer to a real person than 95 % of real newcomers are at risk."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from core.metrics import closest_rate
+from core.metrics.attack import Knowledge
+from core.metrics.context import AttackSides, PrivacyContext, PrivacyReference
+from tests.support import typed
+
+
+def context(reference_points, avatar_points, control_points, control_rows=None):
+    frame, kinds = typed(pd.DataFrame({"x": np.asarray(reference_points, dtype=float)}))
+    frame = frame[0]
+    reference = PrivacyReference.of(np.asarray(reference_points, float)[:, None], frame, kinds)
+    controls = frame.iloc[: len(control_points)]
+    sides = AttackSides(frame, controls, np.asarray(control_points, float)[:, None],
+                        None if control_rows is None else np.asarray(control_rows), Knowledge())
+    return PrivacyContext(reference, np.asarray(avatar_points, float)[:, None], frame.iloc[:len(avatar_points)],
+                          paired=False, sides=sides)
+
+
+def test_by_hand_with_a_real_holdout():
+    # originals at 0, 10, 20, 30; controls at 2, 12, 22: each d1 = 2, d2 = 8, ratio 0.25 -> limits 2 and 0.25.
+    # avatars: 0.5 (d1 0.5, ratio 0.05: at risk), 1 (1, 0.11: at risk), 5 (5: no), 10.1 (0.1, 0.01: at risk),
+    # 2 (d1 2 is not below 2: no)
+    result = closest_rate.compute(context([0, 10, 20, 30], [0.5, 1, 5, 10.1, 2], [2, 12, 22]))
+    assert result.breakdown["distance_limit"] == 2.0 and result.breakdown["ratio_limit"] == 0.25
+    assert result.breakdown["avatars_at_risk"] == 3 and result.value == pytest.approx(40.0)
+    assert result.passed is False and not result.breakdown["approximate_control"]
+
+
+def test_by_hand_with_controls_among_the_originals():
+    # originals 0, 10, 20, 30, 2, 12, 22; the last three are the controls, each measured against the others:
+    # 2 -> 0 (2) and 10 (8); 12 -> 10 (2) and 20 (8); 22 -> 20 (2) and 30 (8): limits 2 and 0.25 again.
+    # avatar 0.5: d1 0.5 (to 0), d2 1.5 (to 2), ratio 0.33: not at risk; avatar 29.9: 0.1, 7.9: at risk
+    result = closest_rate.compute(context([0, 10, 20, 30, 2, 12, 22], [0.5, 29.9], [2, 12, 22], [4, 5, 6]))
+    assert result.breakdown["distance_limit"] == 2.0 and result.breakdown["ratio_limit"] == 0.25
+    assert result.value == 50.0 and result.breakdown["approximate_control"]
+
+
+def test_without_controls_it_does_not_apply():
+    empty = context([0, 10, 20], [1, 2], [])
+    assert closest_rate.compute(empty).value is None
