@@ -15,7 +15,7 @@ from core.engine.split import HOLDOUT_MIN_ROWS
 from core.errors import InputError
 from core.metrics.result import MetricResult
 from core.metrics.risk_profile import risk_profile
-from core.presentation.format import metric_text
+from core.presentation.format import attack_readings, metric_text
 from core.presentation.verdict_text import caveat, fix_sentence, headline, reasons
 from core.workflows.run import ColumnPlan, GenerationRun
 from core.workflows.verdict import generate_judged, verdict_of
@@ -72,6 +72,8 @@ def privacy_card(result: MetricResult) -> None:
         interval = result.breakdown.get("high") if result.value is not None else None
         if interval is not None:
             st.caption(f"95 % interval: {result.breakdown['low']:.1f} to {interval:.1f} %")
+        for reading in attack_readings(result):
+            st.caption(plain(reading))
         st.caption(result.not_applicable or result.note or result.interpretation)
 
 

@@ -65,8 +65,9 @@ if levels is not None:
     st.header("Who is most exposed")
     counts = [int((levels == level).sum()) for level in range(len(LEVELS))]
     st.write(
-        f"Of the {len(levels):,} people the avatars were made from: {counts[0]:,} have their own avatar as the "
-        f"nearest one, {counts[1]:,} fewer than 5 avatars closer than their own, {counts[2]:,} 5 or more."
+        f"Of the {len(levels):,} people the avatars were made from, {counts[0]:,} have their own avatar as the "
+        f"nearest one, {counts[1]:,} have fewer than 5 avatars closer than their own, and {counts[2]:,} have 5 or "
+        "more."
     )
     if run.latent is not None and run.latent.originals.shape[1] >= 2:
         plot(figures.latent_figure(run.latent, (0, 1), levels), key="exposure_map")

@@ -4,7 +4,7 @@ could know single out.
 On the known variables (numerics and dates binned into deciles for this count, missing values a value of their
 own): the share of people unique on them, the share in groups of fewer than ``SMALL_GROUP`` people (those that
 k-anonymity with k = 5 would flag), and, greedily, the variables whose removal lowers the unique share most (at
-each step the one whose removal leaves the fewest unique people). Each count is one ``np.unique`` over a 64-bit
+each step the one whose removal leaves the fewest unique people, until none is unique). Each count is one ``np.unique`` over a 64-bit
 key per row (mixed radix, wrapping: a collision would merge two groups, at worst understating uniqueness by one
 person in billions): n log n per count, v^2 counts for v known variables.
 """
@@ -41,7 +41,7 @@ def risk_profile(frame: pd.DataFrame, kinds: Mapping[str, Kind], known: Sequence
     codes = {name: _codes(frame[name], kinds[name]) for name in known}
     sizes = _group_sizes([codes[name] for name in known], len(frame))
     removals, kept = [], list(known)
-    while len(kept) > 1:
+    while len(kept) > 1 and (not removals or removals[-1][1] > 0):
         shares = {name: _unique_share(_group_sizes([codes[other] for other in kept if other != name], len(frame)))
                   for name in kept}
         best = min(kept, key=lambda name: (shares[name], kept.index(name)))

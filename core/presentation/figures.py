@@ -174,7 +174,8 @@ def correlation_figure(result: MetricResult) -> go.Figure:
                    height=size)
 
 
-EXPOSURE_COLOURS = ("#c0392b", "#e08e0b", "#7b8794")  # own avatar nearest, fewer than 5 closer, 5 or more
+EXPOSURE_COLOURS = ("#c0392b", "#e08e0b", "#3e7cb1")  # own avatar nearest, fewer than 5 closer, 5 or more
+FAINT_AVATARS = "#cbd2d9"
 
 
 def latent_figure(latent: LatentView, axes: tuple[int, ...], exposure: np.ndarray | None = None) -> go.Figure:
@@ -183,13 +184,14 @@ def latent_figure(latent: LatentView, axes: tuple[int, ...], exposure: np.ndarra
     how exposed each is, the most exposed drawn last (on top)."""
     titles = [f"axis {a + 1} ({100 * latent.explained_variance_ratio[a]:.1f} % of variance)" for a in axes]
     figure = go.Figure()
-    layers = [(latent.avatars, "avatars", AVATAR_COLOUR)]
-    if exposure is None or latent.original_rows is None:
-        layers.insert(0, (latent.originals, "originals", ORIGINAL_COLOUR))
-    else:
+    by_exposure = exposure is not None and latent.original_rows is not None
+    layers = [(latent.avatars, "avatars", FAINT_AVATARS if by_exposure else AVATAR_COLOUR)]
+    if by_exposure:
         shown = exposure[latent.original_rows]
-        layers += [(latent.originals[shown == level], f"originals: {LEVELS[level]}", EXPOSURE_COLOURS[level])
+        layers += [(latent.originals[shown == level], f"real person: {LEVELS[level]}", EXPOSURE_COLOURS[level])
                    for level in (2, 1, 0)]
+    else:
+        layers.insert(0, (latent.originals, "originals", ORIGINAL_COLOUR))
     for points, label, colour in layers:
         if len(axes) == 3:
             figure.add_scatter3d(
@@ -206,6 +208,9 @@ def latent_figure(latent: LatentView, axes: tuple[int, ...], exposure: np.ndarra
     else:
         figure.update_xaxes(title=titles[0])
         figure.update_yaxes(title=titles[1])
+    if by_exposure:  # four entries: under the plot, where they do not run into the title
+        return _layout(figure, "Each real person coloured by how exposed they are (avatars in grey)",
+                       height=640).update_layout(legend={"orientation": "h", "yanchor": "top", "y": -0.16, "x": 0})
     return _layout(figure, "Originals and avatars in the latent space", height=560)
 
 

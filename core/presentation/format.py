@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.metrics.definition import MetricDefinition
-from core.metrics.evaluation import Evaluation
+from core.metrics.evaluation import ATTACKS, Evaluation
 from core.metrics.result import MetricResult
 
 AT_LEAST = ">= "  # before a value that is only a lower bound (a local cloaking whose counts stopped at their cap)
@@ -51,3 +51,21 @@ def bands_text(definition: MetricDefinition) -> str:
             parts.append(f"{limit:g} and above: {band}" if upper is None else
                          f"below {upper:g}: {band}" if limit == float("-inf") else f"{limit:g} to {upper:g}: {band}")
     return "; ".join(parts)
+
+
+def attack_readings(result: MetricResult) -> list[str]:
+    """What an attack achieved, in words: the links made (linkability) or, per sensitive variable, the right
+    guesses against guessing the most common value (inference); empty for other metrics or when it did not run."""
+    details = result.breakdown
+    if result.value is None or result.name not in ATTACKS:
+        return []
+    if result.name == "linkability_risk":
+        return [f"Links made for {details['members']:.1f} % of the people the avatars come from, "
+                f"{details['controls']:.1f} % of people never used."]
+    readings = []
+    for entry in details["per_variable"]:
+        figures = (f"right for {entry['members']:.1f} % of the people used, {entry['controls']:.1f} % of people never "
+                   f"used; guessing the most common value: {entry['baseline']:.1f} %")
+        verdict = "" if entry["beats_guessing"] else " no better than guessing:"
+        readings.append(f"{entry['variable']}:{verdict} {figures}.")
+    return readings

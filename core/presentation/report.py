@@ -16,7 +16,7 @@ from core.metrics.correlation_difference_ratio import correlation_direction
 from core.metrics.criteria import QUESTIONS
 from core.metrics.result import MetricResult
 from core.presentation import figures
-from core.presentation.format import holdout_sentence, metric_text
+from core.presentation.format import attack_readings, holdout_sentence, metric_text
 from core.presentation.verdict_text import caveat, fix_sentence, headline, reasons
 from core.workflows.run import GenerationRun
 from core.workflows.verdict import verdict_of
@@ -77,7 +77,7 @@ def build_html_report(run: GenerationRun) -> str:
         parts.append(f"<h3>{_text(criterion.capitalize())}: {_text(QUESTIONS[criterion])} {state}</h3>")
         parts.append(_table(["metric", "value", "target", "verdict", "what it means"], [
             [result.label, metric_text(result, result.unit), result.target_text or "", _verdict(result),
-             result.not_applicable or result.note or result.interpretation]
+             " ".join([*attack_readings(result), result.not_applicable or result.note or result.interpretation])]
             for result in group.results
         ], raw_columns={3}))
     parts += [_figure(figure) for figure in figures.privacy_figures(privacy).values()]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.presentation.format import metric_text
 from core.workflows.run import GenerationRun, run_metrics
-from core.workflows.verdict import Verdict, verdict_of
+from core.workflows.verdict import Fix, Verdict, failing_results, verdict_of
 
 
 def headline(verdict: Verdict) -> str:
@@ -21,22 +21,33 @@ def reasons(verdict: Verdict) -> list[str]:
 
 
 def fix_sentence(verdict: Verdict) -> str | None:
-    """The fix and the figures it reaches, checked by a re-run, or what to do when no setting tried is enough."""
+    """The fix and the figures a re-run reaches with it, or, when no setting tried is enough, what each reached."""
     if verdict.ready:
         return None
     if not verdict.searched:  # avatars made elsewhere: nothing can be re-run here
         return ("Make them again with more protective settings (a larger k, a smaller epsilon) or set aside the "
                 "columns that make people unique; `avatarize` checks the fix by re-running.")
-    if verdict.fix is None:
+    if verdict.fix is not None:
+        return f"Fix: {verdict.fix.instruction} (checked by a re-run: {_reached(verdict, verdict.fix)}; every " \
+               "target is then met)."
+    if not verdict.tried:
         return ("No more protective setting to try: set aside or drop the columns that make people unique "
                 "(identifiers, exact dates, rare codes).")
-    fix, names = verdict.fix, [result.name for results in verdict.failing.values() for result in results]
+    tries = "; ".join(f"{fix.instruction}: {_reached(verdict, fix)}" for fix in verdict.tried)
+    return (f"No setting tried meets every target ({tries}). Set aside or drop the columns that make people "
+            "unique (identifiers, exact dates, rare codes), or lower the weight of those the most exposed records "
+            "stand out on.")
+
+
+def _reached(verdict: Verdict, fix: Fix) -> str:
+    """The figures ``fix`` reaches on the metrics that failed, and any other metric that then fails."""
+    failed = [result.name for results in verdict.failing.values() for result in results]
     privacy = fix.evaluation.privacy
-    reached = ", ".join(f"{privacy[name].label.lower()} {metric_text(privacy[name], privacy[name].unit)}"
-                        for name in names)
-    outcome = ("every target is then met" if fix.ready else "not every target is met yet: also set aside or drop "
-               "the columns that make people unique")
-    return f"Fix: {fix.instruction} (checked by a re-run: {reached}; {outcome})."
+    figures = [f"{privacy[name].label.lower()} {metric_text(privacy[name], privacy[name].unit)}" for name in failed]
+    figures += [f"but {result.label.lower()} {metric_text(result, result.unit)} misses its target"
+                for results in failing_results(fix.evaluation).values() for result in results
+                if result.name not in failed]
+    return ", ".join(figures)
 
 
 def caveat(verdict: Verdict) -> str | None:
@@ -64,7 +75,8 @@ def verdict_json(verdict: Verdict) -> dict[str, object]:
         "fix": fix_sentence(verdict),
         "fix_settings": None if fix is None else {
             "method": fix.settings.method, "k": fix.settings.k, "epsilon": fix.settings.epsilon,
-            "excluded": list(fix.plan.excluded), "ready": fix.ready},
+            "excluded": list(fix.plan.excluded)},
+        "tried": [{"instruction": tried.instruction, "ready": tried.ready} for tried in verdict.tried],
         "not_assessed": [result.name for result in verdict.not_assessed], "caveat": caveat(verdict),
     }
 

@@ -2,8 +2,8 @@
 
 **Ready to share** when every applicable privacy target is met; otherwise **not ready**, naming each criterion and
 metric that fails, and the fix computed for this run: the next more protective settings (k up, epsilon down), or
-setting aside the column that avatars copy from their own original, each re-run and scored, the first that meets
-every target kept (at most ``MAX_TRIES`` re-runs), reported with the figures it reaches.
+setting aside the column that avatars copy from their own original, or another method, each re-run and scored, the
+first that meets every target kept (at most ``MAX_TRIES`` re-runs), reported with the figures it reaches.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from core.workflows.advice import EPSILON_STEPS, K_STEPS
 from core.workflows.run import ColumnPlan, GenerationRun, Settings, evaluation_with, generate
 
 MAX_TRIES = 3
+FALLBACK_EPSILON = 1.0
 
 
 @dataclass(frozen=True)
@@ -38,14 +39,15 @@ class Fix:
 @dataclass(frozen=True)
 class Verdict:
     """Ready or not; the failing metrics by criterion; the attacks not run (no known or sensitive variables
-    chosen); the fix checked by a re-run (None: ready, not searched, or nothing to try), and every instruction tried.
+    chosen); the fix, the first setting a re-run shows ready (None: ready already, not searched, or none of those
+    tried), and every setting tried with what it reached.
     The words are :mod:`core.presentation.verdict_text`'s."""
 
     ready: bool
     failing: dict[str, list[MetricResult]]
     not_assessed: list[MetricResult]
     fix: Fix | None = None
-    tried: list[str] = field(default_factory=list)
+    tried: list[Fix] = field(default_factory=list)
     searched: bool = False  # whether fixes were looked for (never for avatars made elsewhere)
 
 
@@ -64,7 +66,9 @@ def verdict_of(evaluation: Evaluation) -> Verdict:
 def candidate_fixes(evaluation: Evaluation, settings: Settings, plan: ColumnPlan,
                     n_avatarized: int) -> list[tuple[str, Settings, ColumnPlan]]:
     """The settings to try, most likely first: the copied column set aside when column direct match protection
-    fails, then the method's knob one, two and three steps more protective."""
+    fails, then the method's knob, spread over the steps more protective; for Avatar, last, AvatarFastDP (whose
+    avatars are sampled from a model, not made from one person: the remedy when no k keeps avatars away from the
+    people they come from)."""
     candidates = []
     column = evaluation.privacy.get("column_direct_match_protection")
     if column is not None and column.passed is False and column.breakdown.get("per_variable"):
@@ -74,7 +78,11 @@ def candidate_fixes(evaluation: Evaluation, settings: Settings, plan: ColumnPlan
                                replace(plan, excluded=(*plan.excluded, weakest))))
     if settings.method == "avatar":
         larger = [step for step in K_STEPS if settings.k < step < n_avatarized]
-        candidates += [(f"raise k from {settings.k} to {k}", replace(settings, k=k), plan) for k in _spread(larger)]
+        reach = list(dict.fromkeys(larger[:1] + larger[-1:]))  # the next k, and the largest offered
+        candidates += [(f"raise k from {settings.k} to {k}", replace(settings, k=k), plan)
+                       for k in reach][:MAX_TRIES - 1 - len(candidates)]
+        candidates.append((f"switch to AvatarFastDP (gaussian, epsilon {FALLBACK_EPSILON:g})", replace(
+            settings, method="fast_dp", mechanism="gaussian", epsilon=FALLBACK_EPSILON), plan))
     else:
         smaller = [step for step in EPSILON_STEPS if step < settings.epsilon][::-1]
         candidates += [(f"lower epsilon from {settings.epsilon:g} to {epsilon:g}", replace(settings, epsilon=epsilon),
@@ -83,26 +91,26 @@ def candidate_fixes(evaluation: Evaluation, settings: Settings, plan: ColumnPlan
 
 
 def _spread(steps: list) -> list:
-    """The next step, every other one, and the last: three tries reach further (k 15, 30, 100 from 10; epsilon 0.3,
-    0.03, 0.01 from 1) than three in a row."""
+    """The next step, every other one, and the last: three tries reach further (epsilon 0.3, 0.03, 0.01 from 1)
+    than three in a row."""
     spread = steps[:1] + steps[2::2]
     return spread if not steps or spread[-1] == steps[-1] else [*spread, steps[-1]]
 
 
 def checked_verdict(evaluation: Evaluation, settings: Settings, plan: ColumnPlan, n_avatarized: int,
                     rerun: Callable[[Settings, ColumnPlan], Evaluation]) -> Verdict:
-    """The verdict, with (when not ready) the first candidate fix that ``rerun`` shows meets every target, or the
-    last one tried with the figures it reaches."""
+    """The verdict, with (when not ready) the first candidate fix that ``rerun`` shows meets every target, and every
+    candidate tried up to it."""
     verdict = verdict_of(evaluation)
     if verdict.ready:
         return verdict
-    tried, fix = [], None
+    tried = []
     for instruction, new_settings, new_plan in candidate_fixes(evaluation, settings, plan, n_avatarized):
-        fix = Fix(instruction, new_settings, new_plan, rerun(new_settings, new_plan))
-        tried.append(instruction)
-        if fix.ready:
+        tried.append(Fix(instruction, new_settings, new_plan, rerun(new_settings, new_plan)))
+        if tried[-1].ready:
             break
-    return replace(verdict, fix=fix, tried=tried, searched=True)
+    ready = [fix for fix in tried if fix.ready]
+    return replace(verdict, fix=ready[0] if ready else None, tried=tried, searched=True)
 
 
 
