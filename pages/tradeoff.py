@@ -10,8 +10,9 @@ from core.metrics.registry import TARGETS
 from core.presentation import figures
 from core.presentation.sweep_table import comparison_table, sweep_rows
 from core.workflows.advice import EPSILON_STEPS, K_STEPS
-from core.workflows.run import generate, replace_method
+from core.workflows.run import replace_method
 from core.workflows.sweep import PRIVACY_METRICS, UTILITY_METRICS, recommendation, run_sweep, sweep_settings
+from core.workflows.verdict import generate_judged
 from dashboard import state
 from dashboard.widgets import plot, run_with_progress
 
@@ -41,7 +42,7 @@ if submitted:
     except InputError as error:
         st.error(str(error))
         st.stop()
-    base = state.plan(), state.current_settings()
+    base = state.generation_plan(), state.current_settings()
     total = len(settings) * seeds
     number = st.session_state.get("sweep_result", {}).get("number", 0) + 1  # the widgets below are keyed by it
     st.session_state["sweep_result"] = {"points": [], "total": total, "done": 0, "base": base, "number": number}
@@ -83,8 +84,8 @@ if sweep["done"] < sweep["total"]:
 
 left, right = st.columns(2)
 utility = left.selectbox("Utility (vertical)", list(UTILITY_METRICS), format_func=LABELS.get, key=f"utility_{number}")
-privacy = right.selectbox("Privacy (horizontal)", ["hidden_rate", "local_cloaking", "distance_to_closest"],
-                          format_func=LABELS.get, key=f"privacy_{number}")
+privacy = right.selectbox("Privacy (horizontal)", [name for name in PRIVACY_METRICS if any(
+    point.mean(name) is not None for point in points)], format_func=LABELS.get, key=f"privacy_{number}")
 selection = plot(figures.tradeoff_figure(points, utility, privacy, TARGETS[privacy], LABELS), key=f"tradeoff_{number}",
                  on_select="rerun", selection_mode="points")
 st.caption(SPREAD_NOTE)
@@ -106,7 +107,7 @@ pick = st.selectbox("Setting", range(len(points)), index=clicked[0] if clicked e
 if st.button(f"Make {labels[pick]} the current run", icon=":material/check:", key=f"take_{number}"):
     plan, settings = sweep["base"]
     setting = points[pick].setting
-    state.set_run(run_with_progress(lambda progress: generate(
+    state.set_run(run_with_progress(lambda progress: generate_judged(
         loaded.frame, plan, replace_method(settings, setting.method, setting.value, setting.mechanism),
         table_name=loaded.name, fingerprint=loaded.fingerprint, progress=progress)))
     state.say_after_rerun(f"{labels[pick]} is now the current run: the Generate, Utility, Privacy and Report pages "

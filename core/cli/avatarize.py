@@ -56,7 +56,7 @@ def avatarize(arguments: argparse.Namespace) -> int:
     run = judged(scored_run(
         avatarizer, plan, settings, table_name=Path(arguments.input).name,
         fingerprint=data_fingerprint(Path(arguments.input).read_bytes()), start=start, with_latent=bool(report_path),
-    ), lambda: read_table(arguments.input)) if scored else None
+    ), lambda: read_table(arguments.input), search=not arguments.no_fix) if scored else None
     writers = [(output, lambda: write_csv(avatarizer.avatars_, output))]
     if paired_path:  # sensitive: readable by the owner only
         writers.append((paired_path, lambda: write_csv(avatarizer.paired_avatars_, paired_path, private=True)))

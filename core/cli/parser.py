@@ -72,6 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
                                 "never share this file (Avatar method only)")
     avatarize.add_argument("--json", metavar="METRICS.json", help="also compute the metrics and write them as JSON")
     avatarize.add_argument("--report", metavar="REPORT.html", help="also write a self-contained HTML report")
+    avatarize.add_argument("--no-fix", action="store_true",
+                           help="when the avatars are not ready to share, do not look for a fix (each setting tried "
+                                "is a full run: up to 3 more)")
     _add_attacker_options(avatarize)
     sweep = commands.add_parser(
         "sweep", help="trade-off: try several k and epsilon values, several seeds each", allow_abbrev=False,

@@ -13,6 +13,7 @@ from plotly.subplots import make_subplots
 
 from core.engine.encoding import datetime_microseconds, numeric_values
 from core.metrics import hellinger_mean
+from core.metrics.registry import DEFINITIONS
 from core.metrics.result import MetricResult
 from core.presentation.sweep_table import seed_range_text
 from core.workflows.exposure import LEVELS
@@ -334,11 +335,12 @@ def tradeoff_figure(
     (:func:`label_positions`). The ``customdata`` of each marker is the point's position in ``points``.
     """
     shown = [i for i, p in enumerate(points) if p.mean(utility) is not None and p.mean(privacy) is not None]
+    sign = -1.0 if DEFINITIONS[privacy].goal == "minimize" else 1.0  # a risk: its axis runs from high to low
     positions = dict(zip(shown, label_positions(
-        [points[i].mean(privacy) for i in shown], [points[i].mean(utility) for i in shown],
+        [sign * points[i].mean(privacy) for i in shown], [points[i].mean(utility) for i in shown],
         [points[i].setting.label for i in shown],
-        [(points[i].low(privacy), points[i].high(privacy)) for i in shown],
-        [(points[i].low(utility), points[i].high(utility)) for i in shown], target,
+        [tuple(sorted((sign * points[i].low(privacy), sign * points[i].high(privacy)))) for i in shown],
+        [(points[i].low(utility), points[i].high(utility)) for i in shown], None if target is None else sign * target,
     )))
     figure = go.Figure()
     methods = (("avatar", "Avatar (k)", ORIGINAL_COLOUR, "circle"),
@@ -367,7 +369,7 @@ def tradeoff_figure(
                 hovertemplate="<b>%{text}</b><br>" + labels[privacy] + ": %{x:.3g}<br>" + labels[utility]
                 + ": %{y:.3g}<br>%{hovertext}<extra></extra>",
             )
-    front = [shown[i] for i in pareto_front([points[i].mean(privacy) for i in shown],
+    front = [shown[i] for i in pareto_front([sign * points[i].mean(privacy) for i in shown],
                                             [points[i].mean(utility) for i in shown])]
     if len(front) > 1:
         figure.add_scatter(
@@ -377,7 +379,7 @@ def tradeoff_figure(
     if target is not None:
         figure.add_vline(x=target, line_dash="dash", line_color=POOR, annotation_text=f"privacy target {target:g}",
                          annotation_position="bottom right")
-    figure.update_xaxes(title=f"{labels[privacy]} (more private →)")
+    figure.update_xaxes(title=f"{labels[privacy]} (more private →)", autorange="reversed" if sign < 0 else True)
     figure.update_yaxes(title=f"{labels[utility]} (more signal ↑)")
     return _layout(figure, "Utility against privacy, one point per setting", height=TRADEOFF_HEIGHT)
 

@@ -24,9 +24,9 @@ def fix_sentence(verdict: Verdict) -> str | None:
     """The fix and the figures a re-run reaches with it, or, when no setting tried is enough, what each reached."""
     if verdict.ready:
         return None
-    if not verdict.searched:  # avatars made elsewhere: nothing can be re-run here
-        return ("Make them again with more protective settings (a larger k, a smaller epsilon) or set aside the "
-                "columns that make people unique; `avatarize` checks the fix by re-running.")
+    if not verdict.searched:  # avatars made elsewhere, or --no-fix: nothing re-run
+        return ("No fix was checked here: make them again with more protective settings (a larger k, a smaller "
+                "epsilon) or set aside the columns that make people unique; `avatarize` checks a fix by re-running.")
     if verdict.fix is not None:
         return f"Fix: {verdict.fix.instruction} (checked by a re-run: {_reached(verdict, verdict.fix)}; every " \
                "target is then met)."

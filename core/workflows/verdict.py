@@ -114,16 +114,17 @@ def checked_verdict(evaluation: Evaluation, settings: Settings, plan: ColumnPlan
 
 
 
-def judged(run: GenerationRun, table: Callable[[], pd.DataFrame]) -> GenerationRun:
-    """``run`` with its verdict; when it is not ready, a fix checked by re-running on the table the run was made
-    from (``table()``, read only then)."""
+def judged(run: GenerationRun, table: Callable[[], pd.DataFrame], search: bool = True) -> GenerationRun:
+    """``run`` with its verdict; when it is not ready (and ``search``), a fix checked by re-running on the table the
+    run was made from (``table()``, read only then)."""
     frames: list[pd.DataFrame] = []
 
     def rerun(settings: Settings, plan: ColumnPlan) -> Evaluation:
         frames[:] = frames or [table()]
         return evaluation_with(frames[0], plan, settings)
 
-    run.verdict = checked_verdict(run.evaluation, run.settings, run.plan, len(run.avatars), rerun)
+    run.verdict = checked_verdict(run.evaluation, run.settings, run.plan, len(run.avatars), rerun) if search \
+        else verdict_of(run.evaluation)
     return run
 
 

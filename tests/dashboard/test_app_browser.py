@@ -116,6 +116,12 @@ def test_a_new_users_path(page, tmp_path):
     assert page.get_by_text("Hidden rate", exact=True).count() == 1
 
     open_page(page, "Report and downloads")
+    wait_until_idle(page)
+    confirmation = page.get_by_text("I have read the verdict")
+    if page.get_by_text("Not ready to share").count():  # the download waits for the user to say they read it
+        assert page.get_by_role("button", name="Avatars (CSV, shuffled, 5,000 rows)").is_disabled()
+        confirmation.click()
+        wait_until_idle(page)
     assert download(page, "Avatars (CSV, shuffled, 5,000 rows)", tmp_path / "avatars.csv").count("\n") == 5_001
     report = tmp_path / "report.html"
     download(page, "Report (HTML, opens offline)", report)
@@ -264,8 +270,12 @@ def test_the_avatars_of_every_row_are_one_click_away(page, tmp_path):
     generate(page, "1,000 avatars of demo_clinical.csv")
     assert page.get_by_text("Half of the 2,000 rows (1,000) will be set aside").is_visible()
     page.get_by_role("button", name="Make the avatars to share from all 2,000 rows with these settings").click()
-    page.get_by_text("Privacy targets met on all rows").wait_for(timeout=120_000)
+    page.get_by_text("Their privacy, measured on all rows").wait_for(timeout=120_000)
     open_page(page, "Report and downloads")
+    wait_until_idle(page)
+    if page.get_by_text("Not ready to share").count():  # the verdict of the avatars of all rows, above the download
+        page.get_by_text("I have read the verdict").click()
+        wait_until_idle(page)
     assert download(page, "Avatars of all 2,000 rows (CSV, shuffled)", tmp_path / "all.csv").count("\n") == 2_001
     assert page.get_by_role("button", name="Avatars (CSV, shuffled, 1,000 rows)").is_visible()
 
@@ -284,3 +294,27 @@ def test_the_tradeoff_explorer(page):
     page.get_by_text("k = 2 is now the current run").wait_for(timeout=60_000)
     open_page(page, "Privacy")
     page.get_by_text("Hidden rate", exact=True).wait_for()
+
+
+def test_the_privacy_page_answers_three_questions_and_runs_the_attacks_chosen(page):
+    page.get_by_text("Columns", exact=True).wait_for(timeout=60_000)
+    generate(page, "1,000 avatars of demo_clinical.csv")
+    assert page.get_by_text("Ready to share").count() + page.get_by_text("Not ready to share").count() >= 1
+    open_page(page, "Privacy")
+    for question in ("Singling out", "Linkability", "Inference"):
+        page.get_by_role("heading", level=2).filter(has_text=question).wait_for(timeout=30_000)
+    assert page.get_by_text("Choose the variables an attacker could know").count() >= 1
+    for label, values in (("could know", ["age", "sex", "department"]), ("Sensitive variables", ["diabetes"])):
+        field = page.locator('[data-testid="stMultiSelect"]').filter(has_text=label).first.locator("input")
+        for value in values:
+            field.click()
+            field.fill(value)
+            field.press("Enter")
+            wait_until_idle(page)
+        page.keyboard.press("Escape")  # close the list of choices
+    page.get_by_role("button", name="Run the attacks").click()
+    wait_until_idle(page)
+    page.get_by_text("Links made for").wait_for(timeout=60_000)
+    page.get_by_text("diabetes:").first.wait_for(timeout=30_000)
+    assert page.get_by_text("Choose the variables an attacker could know").count() == 0
+    page.get_by_text("Each real person coloured by how exposed they are").wait_for(timeout=30_000)

@@ -79,6 +79,7 @@ def test_copies_are_linked_and_reveal_the_sensitive_variable():
     assert linkability.breakdown["members"] > 95 and linkability.breakdown["controls"] < 20
     assert inference.value > 95 and inference.passed is False
     assert inference.breakdown["per_variable"][0]["beats_guessing"]
+    assert privacy["closest_rate"].value == 0.0  # every avatar sits on a real person
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -278,3 +278,16 @@ def test_labels_keep_off_the_target_line_and_the_seed_bars():
     line = pixel_centres([90.0], [95.7], x_ranges, y_ranges)[0][0]
     first = boxes(xs, ys, texts, positions, x_ranges, y_ranges)[0]
     assert not first[0] < line < first[2]  # k = 2's label does not cross the target line just right of it
+
+
+def test_tradeoff_on_a_risk_runs_from_high_to_low_and_its_front_prefers_less_risk():
+    points = [
+        sweep_point("avatar", 5, {**SAFE, "hellinger_mean": [95.0, 95.0], "linkability_risk": [8.0, 8.0]}),
+        sweep_point("avatar", 10, {**SAFE, "hellinger_mean": [93.0, 93.0], "linkability_risk": [2.0, 2.0]}),
+        sweep_point("avatar", 20, {**SAFE, "hellinger_mean": [90.0, 90.0], "linkability_risk": [3.0, 3.0]}),
+    ]
+    figure = tradeoff_figure(points, "hellinger_mean", "linkability_risk", 10.0, {
+        "hellinger_mean": "Hellinger Mean", "linkability_risk": "linkability risk (%)"})
+    front = figure.data[-1]
+    assert figure.layout.xaxis.autorange == "reversed"  # more private to the right
+    assert list(front.x) == [8.0, 2.0] and list(front.y) == [95.0, 93.0]  # k = 20: more risk and less signal

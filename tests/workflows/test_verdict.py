@@ -36,7 +36,7 @@ def test_not_ready_names_each_criterion_and_metric():
     line = verdict_line(verdict)
     assert line.startswith("Verdict: NOT READY TO SHARE. Singling out: hidden rate 84.2 %, target > 90 %. "
                            "Linkability: linkability risk 30.0 %, target < 10 %.")
-    assert "`avatarize` checks the fix by re-running" in line  # scored elsewhere: nothing re-run here
+    assert "No fix was checked here" in line  # scored elsewhere: nothing re-run here
     assert verdict_json(verdict)["failing"] == {"singling out": ["hidden_rate"], "linkability": ["linkability_risk"]}
 
 
