@@ -68,7 +68,7 @@ class PrivacyReference:
         _, group, sizes = np.unique(hashes, return_inverse=True, return_counts=True)
         return cls(
             coordinates=coordinates,
-            tree=cKDTree(coordinates) if len(coordinates) >= 2 else None,
+            tree=cKDTree(coordinates, balanced_tree=False, compact_nodes=False) if len(coordinates) >= 2 else None,
             kinds=kinds,
             rows=rows,
             row_hashes=hashes,

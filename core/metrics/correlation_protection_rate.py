@@ -3,8 +3,9 @@
 The attacker knows the *known variables* of a person. Among the originals unique on them, ``n2`` are matched by
 exactly one avatar (categorical values equal, numeric values within 5 % of the column's mean absolute value, dates
 within 5 % of their range, missing equal to missing); those the hidden rate ``HR`` does not hide are exposed:
-``100 x (1 - round(n2 x (1 - HR / 100)) / N)``, ``N`` the originals. Matching is one box query per unique original
-in a tree (Chebyshev distance on values scaled by their tolerance): n log n, no n x n matrix. Without pairing (FastDP)
+``100 x (1 - round(n2 x (1 - HR / 100)) / N)``, ``N`` the originals. Matching is a two-nearest query per unique
+original in a tree (Chebyshev distance on values scaled by their tolerance, so that "within tolerance" is "within 1"):
+matched by exactly one when the nearest is within reach and the second is not; n log n, no n x n matrix. Without pairing (FastDP)
 no hidden rate is known and none is credited (HR = 0).
 """
 
@@ -44,9 +45,11 @@ def compute(context: PrivacyContext) -> MetricResult:
     originals, avatars = reference.rows[known], context.avatar_rows[known]
     unique = ~pd.util.hash_pandas_object(originals, index=False).duplicated(keep=False).to_numpy()
     original_points, avatar_points = _match_space(originals, avatars, reference.kinds)
-    counts = cKDTree(avatar_points).query_ball_point(
-        original_points[unique], r=1.0 + 1e-9, p=np.inf, return_length=True, workers=-1)
-    matched_once = int(np.sum(counts == 1))
+    reach = 1.0 + 1e-9
+    nearest, _ = cKDTree(avatar_points, balanced_tree=False, compact_nodes=False).query(original_points[unique], k=2, p=np.inf,
+                                              distance_upper_bound=np.nextafter(reach, np.inf), workers=-1)
+    nearest = nearest.reshape(-1, 2)
+    matched_once = int(np.sum((nearest[:, 0] <= reach) & ~(nearest[:, 1] <= reach)))  # one within reach, not two
     hidden = context.closer.hidden.mean() if context.paired else 0.0
     exposed = round(matched_once * (1 - hidden))
     return DEFINITION.result(float(100 * (1 - exposed / len(originals))), breakdown={

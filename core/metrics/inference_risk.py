@@ -48,7 +48,8 @@ def compute(context: PrivacyContext) -> MetricResult:
         return DEFINITION.result(None, not_applicable="Not applicable: it needs real people kept apart as a control.")
     sides, kinds = context.sides, context.reference.kinds
     space = KnownSpace(sides.members, context.avatars, knowledge.known, kinds)
-    guesses = {who: context.avatars.iloc[space.nearest_avatar(frame)].reset_index(drop=True)
+    wanted = context.avatars[list(knowledge.sensitive)]
+    guesses = {who: wanted.iloc[space.nearest_avatar(frame)].reset_index(drop=True)
                for who, frame in (("members", sides.members), ("controls", sides.controls))}
     per_variable = [_variable_risk(name, kinds[name] is Kind.CATEGORICAL, sides.members, sides.controls, guesses,
                                    context.avatars[name]) for name in knowledge.sensitive]
@@ -68,9 +69,11 @@ def _variable_risk(name: str, categorical: bool, members: pd.DataFrame, controls
         tolerance = TOLERANCE * (np.ptp(present) if present.size else 0.0)
 
     def successes(truth: pd.Series, guessed: pd.Series) -> np.ndarray:
-        if categorical:
-            same = truth.astype(object).to_numpy() == guessed.astype(object).to_numpy()
-            return same | (truth.isna().to_numpy() & guessed.isna().to_numpy())
+        if categorical:  # codes over the categories of both: missing (-1) equal to missing
+            categories = pd.Index(truth.astype("category").cat.categories).union(
+                pd.Index(guessed.astype("category").cat.categories))
+            return (pd.Categorical(truth, categories=categories).codes
+                    == pd.Categorical(guessed, categories=categories).codes)
         true_values, guessed_values = _values(truth), _values(guessed)
         both_missing = np.isnan(true_values) & np.isnan(guessed_values)
         with np.errstate(invalid="ignore"):

@@ -3,6 +3,8 @@
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.metrics import closest_rate
 from core.metrics.attack import Knowledge
@@ -43,3 +45,28 @@ def test_by_hand_with_controls_among_the_originals():
 def test_without_controls_it_does_not_apply():
     empty = context([0, 10, 20], [1, 2], [])
     assert closest_rate.compute(empty).value is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(4, 40), seed=st.integers(0, 10_000), inside=st.booleans(), levels=st.integers(0, 3))
+def test_the_tree_equals_the_brute_force_definition(n, seed, inside, levels):
+    """Controls outside the originals (a real holdout) or among them (approximate: each apart from itself)."""
+    rng = np.random.default_rng(seed)
+    draw = (lambda size: rng.integers(0, levels + 1, size).astype(float)) if levels else (lambda size: rng.normal(size=size))
+    originals, avatars = draw(n), draw(n)
+    rows = rng.choice(n, size=n // 2, replace=False) if inside else None
+    controls = originals[rows] if inside else draw(n // 2)
+    result = closest_rate.compute(context(originals, avatars, controls, rows))
+    to_originals = np.abs(controls[:, None] - originals[None, :])
+    if inside:
+        to_originals[np.arange(len(rows)), rows] = np.inf  # each control apart from itself
+    control_sorted = np.sort(to_originals, axis=1)
+    avatar_sorted = np.sort(np.abs(avatars[:, None] - originals[None, :]), axis=1)
+
+    def ratios(first, second):
+        return np.where(second > 0, first / np.where(second > 0, second, 1), 1.0)
+
+    distance_limit = np.percentile(control_sorted[:, 0], 5)
+    ratio_limit = np.percentile(ratios(control_sorted[:, 0], control_sorted[:, 1]), 5)
+    at_risk = (avatar_sorted[:, 0] < distance_limit) & (ratios(avatar_sorted[:, 0], avatar_sorted[:, 1]) < ratio_limit)
+    assert result.value == pytest.approx(100 * (1 - at_risk.mean()))
