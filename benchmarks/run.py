@@ -268,7 +268,9 @@ def write_results(results: list[dict]) -> str:
         timings = result["timings"]
         metric_names = (*(module.DEFINITION.name for module in SIGNAL_METRICS), "privacy projection",
                         *(module.DEFINITION.name for module in PRIVACY_METRICS), "privacy")
-        lines += ["", "Inside `--json` (seconds; the attacks with `" + " ".join(ATTACKER) + "`): " + ", ".join(
+        lines += ["", "Inside `--json` (seconds; the attacks with `" + " ".join(ATTACKER) + "`; what two metrics "
+                  "share is counted in the first: the closer avatars in hidden_rate, the nearest originals in "
+                  "closest_rate): " + ", ".join(
             f"{name} {timings[name]:.2f}" for name in metric_names if name in timings) + ".", "",
             f"Risk profile of the upload (the Data page, SPEC 6.4) on `{', '.join(ATTACKER[1:5])}`: "
             f"{result['risk_profile']:.2f} s.", ""]

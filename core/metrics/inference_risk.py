@@ -89,7 +89,8 @@ def _variable_risk(name: str, categorical: bool, members: pd.DataFrame, controls
     baseline = float(np.mean(successes(members[name], baseline_guess)))
     beats = risk.members > baseline
     shown = risk.to_percent() if beats else {**risk.to_percent(), "risk": 0.0, "low": 0.0, "high": 0.0}
-    return {"variable": name, **shown, "baseline": 100 * baseline, "beats_guessing": bool(beats)}
+    return {"variable": name, **shown, "baseline": 100 * baseline, "beats_guessing": bool(beats),
+            "baseline_guess": "the most common value" if categorical else "the median"}
 
 
 def _values(column: pd.Series) -> np.ndarray:

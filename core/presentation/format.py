@@ -65,7 +65,7 @@ def attack_readings(result: MetricResult) -> list[str]:
     readings = []
     for entry in details["per_variable"]:
         figures = (f"right for {entry['members']:.1f} % of the people used, {entry['controls']:.1f} % of people never "
-                   f"used; guessing the most common value: {entry['baseline']:.1f} %")
+                   f"used; guessing {entry['baseline_guess']} of the avatars for everyone: {entry['baseline']:.1f} %")
         verdict = "" if entry["beats_guessing"] else " no better than guessing:"
         readings.append(f"{entry['variable']}:{verdict} {figures}.")
     return readings

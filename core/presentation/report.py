@@ -110,6 +110,8 @@ def _parameters(run: GenerationRun) -> list[list[str]]:
          if plan.excluded else "none"],
         ["column kinds set by hand", ", ".join(f"{k}: {v}" for k, v in plan.kinds.items()) or "none"],
         ["column weights", ", ".join(f"{k}: {v:g}" for k, v in plan.weights.items()) or "none"],
+        ["what an attacker could know (the attacks)", ", ".join(plan.known) or "not chosen: attacks not run"],
+        ["sensitive variables", ", ".join(plan.sensitive) or "not chosen"],
         ["seed", str(run.avatarizer.seed_)],
     ]
     return rows

@@ -3,6 +3,7 @@ assessed; one line for the command line, a dict for the JSON."""
 
 from __future__ import annotations
 
+from core.metrics.result import MetricResult
 from core.presentation.format import metric_text
 from core.workflows.run import GenerationRun, run_metrics
 from core.workflows.verdict import Fix, Verdict, failing_results, verdict_of
@@ -12,12 +13,18 @@ def headline(verdict: Verdict) -> str:
     return "Ready to share" if verdict.ready else "Not ready to share"
 
 
+def figure(result: MetricResult) -> str:
+    """``hidden rate 84.2 %``; a risk with the upper end of its interval, on which its target is judged."""
+    text = f"{result.label.lower()} {metric_text(result, result.unit)}"
+    high = result.breakdown.get("high") if result.value is not None else None
+    return text if high is None else f"{text} (up to {high:.1f} % at 95 %)"
+
+
 def reasons(verdict: Verdict) -> list[str]:
     """One sentence per failing criterion: "Singling out: hidden rate 84.2 %, target > 90 %"."""
-    return [f"{criterion.capitalize()}: " + "; ".join(
-        f"{result.label.lower()} {metric_text(result, result.unit)}, target {result.target_text}"
-        for result in results)
-        for criterion, results in verdict.failing.items()]
+    return [f"{criterion.capitalize()}: " + "; ".join(f"{figure(result)}, target {result.target_text}"
+                                                      for result in results)
+            for criterion, results in verdict.failing.items()]
 
 
 def fix_sentence(verdict: Verdict) -> str | None:
@@ -43,10 +50,12 @@ def _reached(verdict: Verdict, fix: Fix) -> str:
     """The figures ``fix`` reaches on the metrics that failed, and any other metric that then fails."""
     failed = [result.name for results in verdict.failing.values() for result in results]
     privacy = fix.evaluation.privacy
-    figures = [f"{privacy[name].label.lower()} {metric_text(privacy[name], privacy[name].unit)}" for name in failed]
-    figures += [f"but {result.label.lower()} {metric_text(result, result.unit)} misses its target"
-                for results in failing_results(fix.evaluation).values() for result in results
-                if result.name not in failed]
+    figures = [figure(privacy[name]) for name in failed if privacy[name].value is not None]
+    gone = [privacy[name].label.lower() for name in failed if privacy[name].value is None]
+    if gone:
+        figures.append(f"{' and '.join(gone)} then {'does' if len(gone) == 1 else 'do'} not apply")
+    figures += [f"but {figure(result)} misses its target" for results in failing_results(fix.evaluation).values()
+                for result in results if result.name not in failed]
     return ", ".join(figures)
 
 
