@@ -8,7 +8,7 @@ from core.cli.parser import output_path, say
 from core.engine.io import read_table, write_json
 from core.metrics.attack import Knowledge
 from core.metrics.evaluation import evaluate
-from core.presentation.summary import summary_lines
+from core.presentation.summary import analysis_lines, summary_lines
 from core.presentation.verdict_text import verdict_json, verdict_line
 from core.workflows.verdict import verdict_of
 
@@ -22,6 +22,7 @@ def evaluate_command(arguments: argparse.Namespace) -> int:
         originals, avatars, holdout=holdout, paired=False if arguments.not_paired else None,
         column_kinds=dict(arguments.column_kind), ncp=arguments.ncp, seed=arguments.seed,
         knowledge=Knowledge(known=tuple(arguments.known), sensitive=tuple(arguments.sensitive)),
+        analysis=dict(arguments.analysis),
     )
     verdict = verdict_of(evaluation)  # made elsewhere: no fix can be checked by a re-run here
     for name in evaluation.left_out_columns:
@@ -30,5 +31,5 @@ def evaluate_command(arguments: argparse.Namespace) -> int:
         say("warning", message)
     if metrics_path:
         write_json({**evaluation.to_json(), "verdict": verdict_json(verdict)}, metrics_path)
-    print("\n".join([*summary_lines(evaluation), verdict_line(verdict)]))
+    print("\n".join([*summary_lines(evaluation), *analysis_lines(evaluation), verdict_line(verdict)]))
     return 0

@@ -107,6 +107,10 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--column-kind", type=assignment, action="append", default=[], metavar="NAME=KIND",
                           help="override a column's kind: numeric, categorical or datetime (repeatable)")
     evaluate.add_argument("--json", metavar="METRICS.json", help="write every metric as JSON")
+    evaluate.add_argument("--analysis", type=assignment, nargs="+", action="extend", default=[],
+                          metavar="KEY=VALUE", help="does a study still hold: outcome=NAME [predictors=A,B] "
+                          "[model=boosting|linear] trains a model on the real rows and one on the avatars, both "
+                          "tested on real rows never used")
     _add_attacker_options(evaluate)
     return parser
 

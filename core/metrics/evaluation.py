@@ -25,6 +25,7 @@ from core.engine.schema import Kind, apply_kinds, resolve_kinds, with_text_names
 from core.engine.split import split_holdout
 from core.engine.timing import timed
 from core.errors import InputError
+from core.metrics.analysis.prediction import prediction
 from core.metrics.attack import Knowledge
 from core.metrics.context import NOT_PAIRED, AttackSides, PrivacyContext, PrivacyReference, SignalContext
 from core.metrics.criteria import CriterionResult, criteria_of
@@ -62,6 +63,7 @@ class Evaluation:
     timings_s: dict[str, float] = field(default_factory=dict)
     left_out_columns: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # what the user should know about the scoring itself
+    analyses: dict[str, Any] = field(default_factory=dict)  # SPEC section 9, by kind: "prediction"...
 
     def privacy_targets_met(self) -> tuple[int, int]:
         """How many privacy targets are met, of those that apply."""
@@ -107,6 +109,8 @@ class Evaluation:
             "parameters": self.parameters,
             "left_out_columns": self.left_out_columns,
             **({"warnings": self.warnings} if self.warnings else {}),
+            **({"analyses": {kind: result.to_json() for kind, result in self.analyses.items()}}
+               if self.analyses else {}),
             "timings_s": self.timings_s,
         }
 
@@ -134,8 +138,10 @@ def evaluate(
     ncp: int | None = None,
     seed: int | None = None,
     knowledge: Knowledge = Knowledge(),
+    analysis: Mapping[str, str] | None = None,
 ) -> Evaluation:
-    """Score ``avatars`` made from ``originals`` by any tool (``python -m core evaluate``).
+    """Score ``avatars`` made from ``originals`` by any tool (``python -m core evaluate``); ``analysis``
+    (``outcome``, optional ``predictors`` comma-separated and ``model``) adds the prediction of SPEC section 9.
 
     With ``holdout`` the case is ``given``, else ``approximate``. ``paired`` says whether
     avatar ``i`` was made from original ``i``; by default, when the row counts match.
@@ -181,7 +187,24 @@ def evaluate(
     evaluation.left_out_columns = left_out
     evaluation.warnings = unseen
     evaluation.parameters = {**evaluation.parameters, "seed": seed, "paired": paired}
+    if analysis:
+        evaluation.analyses["prediction"] = predicted(split, kinds, analysis, seed)
     return evaluation
+
+
+ANALYSIS_KEYS = ("outcome", "predictors", "model")
+
+
+def predicted(split: HoldoutSplit, kinds: Mapping[str, Kind], analysis: Mapping[str, str], seed: int):
+    """The prediction of SPEC section 9 on ``split`` (trained on WO and on WA, scored on HO)."""
+    unknown = [key for key in analysis if key not in ANALYSIS_KEYS]
+    if unknown or "outcome" not in analysis:
+        raise InputError(f"--analysis takes outcome=NAME, and optionally predictors=A,B and model=boosting|linear; "
+                         f"got {', '.join(f'{key}=' for key in analysis)}.")
+    predictors = analysis.get("predictors")
+    return prediction(split.working, split.holdout, split.working_avatars, kinds, analysis["outcome"],
+                      predictors=None if predictors is None else [name.strip() for name in predictors.split(",")],
+                      model=analysis.get("model", "boosting"), seed=seed)
 
 
 def approximate_rows(

@@ -182,6 +182,18 @@ def test_known_and_sensitive_variables_run_the_attacks_and_the_verdict_ends_the_
     assert json.loads((tmp_path / "s.json").read_text())["parameters"]["attacker"]["known"] == ["age", "weight"]
 
 
+def test_evaluate_says_whether_a_prediction_still_holds(table_csv, tmp_path):
+    metrics = tmp_path / "m.json"
+    result = run("evaluate", table_csv, table_csv, "--seed", 1, "--analysis", "outcome=group", "predictors=age,weight",
+                 "--json", metrics)
+    assert result.returncode == 0, result.stderr
+    prediction = json.loads(metrics.read_text())["analyses"]["prediction"]
+    assert prediction["task"] == "binary" and prediction["ratio"] == 1.0  # the avatars are the originals
+    assert "Predicting group (ROC AUC, tested on real rows never used)" in result.stdout
+    wrong = run("evaluate", table_csv, table_csv, "--analysis", "target=group")
+    assert wrong.returncode == 2 and "--analysis takes outcome=NAME" in wrong.stderr
+
+
 def test_evaluate(table_csv, tmp_path):
     avatars, metrics = tmp_path / "avatars.csv", tmp_path / "metrics.json"
     run("avatarize", table_csv, "--k", 10, "--no-holdout", "--seed", 1, "--out", tmp_path / "shuffled.csv", "--paired-out", avatars)
