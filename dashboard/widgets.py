@@ -18,7 +18,7 @@ from core.metrics.risk_profile import risk_profile
 from core.presentation.format import attack_readings, metric_text
 from core.presentation.verdict_text import caveat, fix_sentence, headline, reasons
 from core.workflows.run import ColumnPlan, GenerationRun
-from core.workflows.verdict import generate_judged, verdict_of
+from core.workflows.verdict import generate_judged, verdict_of_run
 from dashboard import state
 
 if TYPE_CHECKING:
@@ -114,7 +114,7 @@ def plain(text: str) -> str:
 
 def verdict_box(run: GenerationRun) -> None:
     """The verdict of SPEC 6.3: ready to share or not, why, the fix checked by a re-run, what is not assessed."""
-    verdict = run.verdict or verdict_of(run.evaluation)
+    verdict = verdict_of_run(run)
     if verdict.ready:
         st.success(f"**{headline(verdict)}**: every privacy target that applies is met.", icon=":material/verified_user:")
     else:

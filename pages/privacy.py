@@ -1,6 +1,8 @@
 """Privacy: the verdict, then the three questions a regulator asks (singling out, linkability, inference), each with
 its figures and targets, the attacker's knowledge, and who is most exposed."""
 
+from dataclasses import replace
+
 import streamlit as st
 
 from core.metrics.attack import Knowledge
@@ -40,12 +42,10 @@ with st.form("attacker"):
         help="A diagnosis, an income, an outcome: one inference risk each.",
     )
     if st.form_submit_button("Run the attacks", icon=":material/policy:"):
-        if set(known) & set(sensitive):
-            st.error("A variable cannot be both known and sensitive: an attacker who knows it has nothing to learn.")
-            st.stop()
-        state.set_attacker(Knowledge(tuple(known), tuple(sensitive)))
-        plan = state.generation_plan()
-        state.set_run(run_with_progress(lambda progress: rescored(run, plan, loaded.frame, progress)))
+        plan = replace(run.plan, known=tuple(known), sensitive=tuple(sensitive))
+        rescored_run = run_with_progress(lambda progress: rescored(run, plan, loaded.frame, progress))  # a bad choice:
+        state.set_attacker(plan.knowledge)  # its one-line message, and nothing kept
+        state.set_run(rescored_run)
         st.rerun()
 if evaluation.holdout == "approximate":
     st.caption("Every row was avatarized: the attacks' control (real people never used) is approximate, half of the "

@@ -7,6 +7,7 @@ import streamlit as st
 from core.engine.io import csv_bytes
 from core.presentation.report import build_html_report
 from core.presentation.verdict_text import metrics_with_verdict
+from core.workflows.verdict import verdict_of_run
 from dashboard import state
 from dashboard.widgets import verdict_box
 
@@ -25,7 +26,7 @@ with st.spinner("Preparing the files…"):
 st.subheader("Share")
 shared = release or run
 verdict_box(shared)
-confirmed = shared.verdict is None or shared.verdict.ready or st.checkbox(
+confirmed = verdict_of_run(shared).ready or st.checkbox(
     "I have read the verdict: these avatars are not ready to share, and I take them anyway.", key="not_ready_ok")
 if release is not None:
     release_files = state.run_files(release, {
@@ -50,13 +51,13 @@ if release is not None:
 elif run.evaluation.holdout == "real":
     st.caption("These avatars were made from half of the rows. To share avatars of every row, make them on the "
                "Generate page (one click, same settings).")
-if release is not None and not (run.verdict is None or run.verdict.ready):
+if release is not None and not verdict_of_run(run).ready:
     st.caption("The assessed avatars are not ready to share either (see the Privacy page).")
 st.download_button(
     f"Avatars (CSV, shuffled, {len(run.avatars):,} rows)", files["avatars"], file_name=f"{stem}_avatars.csv",
     mime="text/csv", icon=":material/download:", type="secondary" if release is not None else "primary",
     on_click="ignore", help="The avatars in random order: no row is linked to a real person's row.",
-    disabled=not (confirmed or run.verdict is None or run.verdict.ready),
+    disabled=not (confirmed or verdict_of_run(run).ready),
 )
 st.download_button(
     "Metrics (JSON)", files["metrics"], file_name=f"{stem}_metrics.json", mime="application/json",

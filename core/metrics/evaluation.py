@@ -120,12 +120,7 @@ ATTACKS = ("linkability_risk", "inference_risk")
 
 def _attack_detail(result: MetricResult) -> dict[str, Any] | None:
     """An attack's rates, interval and baseline (JSON-ready), or None when it did not run."""
-    if result.value is None:
-        return None
-    detail = {key: value for key, value in result.breakdown.items() if key != "per_variable"}
-    if "per_variable" in result.breakdown:
-        detail["per_variable"] = result.breakdown["per_variable"]
-    return detail
+    return None if result.value is None else dict(result.breakdown)
 
 
 def evaluate(

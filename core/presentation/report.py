@@ -19,7 +19,7 @@ from core.presentation import figures
 from core.presentation.format import attack_readings, holdout_sentence, metric_text
 from core.presentation.verdict_text import caveat, fix_sentence, headline, reasons
 from core.workflows.run import GenerationRun
-from core.workflows.verdict import verdict_of
+from core.workflows.verdict import verdict_of_run
 
 STYLE = """
 body { font-family: Arial, Helvetica, sans-serif; max-width: 1100px; margin: 2em auto; color: #1f2933; line-height: 1.45; }
@@ -119,7 +119,7 @@ def _parameters(run: GenerationRun) -> list[list[str]]:
 
 def _verdict_block(run: GenerationRun) -> list[str]:
     """The verdict first (SPEC 6.3): ready or not, why, the fix checked by a re-run, what is not assessed."""
-    verdict = run.verdict or verdict_of(run.evaluation)
+    verdict = verdict_of_run(run)
     colour = "pass" if verdict.ready else "fail"
     lines = [f"<p class='verdict {colour}'>{_text(headline(verdict))}</p>"]
     details = [*reasons(verdict), *(text for text in (fix_sentence(verdict), caveat(verdict)) if text)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from core.metrics.result import MetricResult
 from core.presentation.format import metric_text
 from core.workflows.run import GenerationRun, run_metrics
-from core.workflows.verdict import Fix, Verdict, failing_results, verdict_of
+from core.workflows.verdict import Fix, Verdict, failing_results, verdict_of_run
 
 
 def headline(verdict: Verdict) -> str:
@@ -92,4 +92,4 @@ def verdict_json(verdict: Verdict) -> dict[str, object]:
 
 def metrics_with_verdict(run: GenerationRun) -> dict[str, object]:
     """The metrics JSON of a run (SPEC section 7) with its ``verdict``."""
-    return {**run_metrics(run), "verdict": verdict_json(run.verdict or verdict_of(run.evaluation))}
+    return {**run_metrics(run), "verdict": verdict_json(verdict_of_run(run))}

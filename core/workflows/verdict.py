@@ -56,6 +56,11 @@ def failing_results(evaluation: Evaluation) -> dict[str, list[MetricResult]]:
     return {criterion: group.failing for criterion, group in evaluation.criteria().items() if group.failing}
 
 
+def verdict_of_run(run: GenerationRun) -> Verdict:
+    """The run's verdict: the one :func:`judged` set, else the one its evaluation gives (no fix searched)."""
+    return run.verdict or verdict_of(run.evaluation)
+
+
 def verdict_of(evaluation: Evaluation) -> Verdict:
     """The verdict without a fix (see :func:`checked_verdict`)."""
     failing = failing_results(evaluation)

@@ -316,3 +316,15 @@ def test_avatars_not_ready_to_share_take_a_confirmation(monkeypatch):
     app.checkbox(key="not_ready_ok").check().run()
     avatars = next(button for button in app.get("download_button") if "Avatars (CSV" in button.proto.label)
     assert not avatars.proto.disabled
+
+
+def test_a_variable_both_known_and_sensitive_is_refused_in_one_line_and_nothing_kept(generations):
+    app = generate(start())
+    run = app.session_state["run"]
+    visit(app, "pages/privacy.py")
+    app.multiselect[0].set_value(["age", "sex"])
+    app.multiselect[1].set_value(["age"])
+    app.button(key="FormSubmitter:attacker-Run the attacks").click().run()
+    assert not app.exception
+    assert any("'age' is both known and sensitive" in error.value for error in app.error)
+    assert app.session_state["run"] is run and "attacker_knowledge" not in app.session_state
