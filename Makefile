@@ -6,9 +6,10 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test test-fast bench browser demo-data clean
 
-$(STAMP): requirements.txt requirements-dev.txt
+$(STAMP): requirements.txt requirements-dev.txt requirements-survival.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -r requirements-survival.txt
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -12,6 +12,7 @@ navigation = st.navigation([
     st.Page("pages/data.py", title="Data", icon=":material/table:", default=True),
     st.Page("pages/generate.py", title="Generate", icon=":material/auto_awesome:"),
     st.Page("pages/utility.py", title="Utility", icon=":material/insights:"),
+    st.Page("pages/analysis.py", title="Analysis", icon=":material/query_stats:"),
     st.Page("pages/privacy.py", title="Privacy", icon=":material/shield:"),
     st.Page("pages/tradeoff.py", title="Trade-off", icon=":material/scatter_plot:"),
     st.Page("pages/report.py", title="Report", icon=":material/download:"),

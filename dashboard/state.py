@@ -57,6 +57,7 @@ def set_table(loaded: LoadedTable) -> None:
     sweep are forgotten."""
     st.session_state["table"] = loaded
     st.session_state.pop("attacker_knowledge", None)
+    st.session_state.pop("analysis_request", None)
     st.session_state["plan_table"] = plan_table(loaded.profiles)
     st.session_state["plan"] = plan_from_table(st.session_state["plan_table"], loaded.profiles)
     set_run(None)
@@ -145,6 +146,12 @@ def run_files(current: GenerationRun, builders: dict[str, Callable[[], str | byt
         held.append((current, files))
     st.session_state["run_files"] = held
     return files
+
+
+def forget_run_files(current: GenerationRun) -> None:
+    """Let go of ``current``'s files: they are built again, with what changed (the analyses run since)."""
+    st.session_state["run_files"] = [(owner, files) for owner, files in st.session_state.get("run_files", [])
+                                     if owner is not current]
 
 
 def require_table() -> LoadedTable:

@@ -6,6 +6,7 @@ from core.engine.schema import Kind
 from core.metrics.correlation_difference_ratio import correlation_direction
 from core.metrics.registry import DEFINITIONS
 from core.presentation import figures
+from core.presentation.analysis_text import hellinger_spread
 from core.presentation.format import bands_text, holdout_sentence, metric_text
 from dashboard import state
 from dashboard.widgets import plot, signal_badge
@@ -31,6 +32,7 @@ for column, result in zip(columns, signal.values()):
                 st.caption(result.computation)
 
 st.header("Each variable")
+st.write(hellinger_spread(run.evaluation))
 plot(figures.hellinger_scores_figure(hellinger), key="hellinger_bars")
 
 

@@ -13,7 +13,9 @@ from core.cli.parser import column_plan, common_settings, output_path, say
 from core.engine.io import read_table, write_csv, write_json, write_text
 from core.engine.schema import column_warning_lines, drop_columns
 from core.errors import InputError
-from core.presentation.summary import summary_lines
+from core.metrics.analysis.request import AnalysisRequest
+from core.metrics.evaluation import analyse
+from core.presentation.summary import analysis_lines, summary_lines
 from core.presentation.verdict_text import metrics_with_verdict, verdict_line
 from core.workflows.run import build_avatarizer, data_fingerprint, replace_method, scored_run
 from core.workflows.verdict import judged
@@ -33,10 +35,11 @@ def avatarize(arguments: argparse.Namespace) -> int:
     plan = column_plan(arguments)
     method, value = ("avatar", arguments.k) if arguments.k is not None else ("fast_dp", arguments.fast_dp_epsilon)
     settings = replace_method(common_settings(arguments), method, value, arguments.mechanism)
+    request = AnalysisRequest.from_options(arguments.analysis) if arguments.analysis else None
 
     start = time.perf_counter()
     avatarizer = build_avatarizer(plan, settings)
-    scored = bool(metrics_path or report_path)
+    scored = bool(metrics_path or report_path or request)
 
     def say_what_is_done(step: str, share: float) -> None:
         """Once the table is read, typed and checked, before any work: identifiers, codes, modalities."""
@@ -45,6 +48,8 @@ def avatarize(arguments: argparse.Namespace) -> int:
                                                 reduced=settings.use_categorical_reduction):
                 say("warning", message)
             plan.knowledge.checked(avatarizer.kinds_)  # a misspelt --known stops here, not after the work
+            if request is not None:
+                request.checked(name for name in avatarizer.kinds_ if name not in avatarizer.identifier_columns_)
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -57,6 +62,8 @@ def avatarize(arguments: argparse.Namespace) -> int:
         avatarizer, plan, settings, table_name=Path(arguments.input).name,
         fingerprint=data_fingerprint(Path(arguments.input).read_bytes()), start=start, with_latent=bool(report_path),
     ), lambda: read_table(arguments.input), search=not arguments.no_fix) if scored else None
+    if request is not None:
+        analyse(run.evaluation, request)
     writers = [(output, lambda: write_csv(avatarizer.avatars_, output))]
     if paired_path:  # sensitive: readable by the owner only
         writers.append((paired_path, lambda: write_csv(avatarizer.paired_avatars_, paired_path, private=True)))
@@ -68,7 +75,7 @@ def avatarize(arguments: argparse.Namespace) -> int:
     if paired_path:
         say("warning", f"{paired_path} holds the avatars paired with their originals: keep it private.")
     if run is not None:
-        print("\n".join([*summary_lines(run.evaluation), verdict_line(run.verdict)]))
+        print("\n".join([*summary_lines(run.evaluation), *analysis_lines(run.evaluation), verdict_line(run.verdict)]))
     holdout = f"{avatarizer.holdout_rows_} rows set aside as the holdout" if avatarizer.holdout_rows_ else "no holdout"
     print(
         f"{len(avatarizer.avatars_)} avatars of {Path(arguments.input).name} written to {output} "

@@ -6,6 +6,7 @@ import argparse
 
 from core.cli.parser import output_path, say
 from core.engine.io import read_table, write_json
+from core.metrics.analysis.request import AnalysisRequest
 from core.metrics.attack import Knowledge
 from core.metrics.evaluation import evaluate
 from core.presentation.summary import analysis_lines, summary_lines
@@ -15,6 +16,7 @@ from core.workflows.verdict import verdict_of
 
 def evaluate_command(arguments: argparse.Namespace) -> int:
     metrics_path = output_path("--json", arguments.json, [arguments.original, arguments.avatars]) if arguments.json else None
+    request = AnalysisRequest.from_options(arguments.analysis) if arguments.analysis else None
     originals = read_table(arguments.original)
     avatars = read_table(arguments.avatars)
     holdout = read_table(arguments.holdout) if arguments.holdout else None
@@ -22,7 +24,7 @@ def evaluate_command(arguments: argparse.Namespace) -> int:
         originals, avatars, holdout=holdout, paired=False if arguments.not_paired else None,
         column_kinds=dict(arguments.column_kind), ncp=arguments.ncp, seed=arguments.seed,
         knowledge=Knowledge(known=tuple(arguments.known), sensitive=tuple(arguments.sensitive)),
-        analysis=dict(arguments.analysis),
+        analysis=request,
     )
     verdict = verdict_of(evaluation)  # made elsewhere: no fix can be checked by a re-run here
     for name in evaluation.left_out_columns:

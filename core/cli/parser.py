@@ -52,6 +52,14 @@ def assignment(text: str) -> tuple[str, str]:
     return name, value
 
 
+def option(text: str) -> tuple[str, str]:
+    """``KEY=VALUE`` split at the first ``=`` (a column name after it may hold one)."""
+    key, separator, value = text.partition("=")
+    if not separator or not key:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    return key, value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m core", description="Privacy-preserving synthetic data (avatars).", allow_abbrev=False)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -75,6 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     avatarize.add_argument("--no-fix", action="store_true",
                            help="when the avatars are not ready to share, do not look for a fix (each setting tried "
                                 "is a full run: up to 3 more)")
+    _add_analysis_option(avatarize)
     _add_attacker_options(avatarize)
     sweep = commands.add_parser(
         "sweep", help="trade-off: try several k and epsilon values, several seeds each", allow_abbrev=False,
@@ -107,12 +116,19 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--column-kind", type=assignment, action="append", default=[], metavar="NAME=KIND",
                           help="override a column's kind: numeric, categorical or datetime (repeatable)")
     evaluate.add_argument("--json", metavar="METRICS.json", help="write every metric as JSON")
-    evaluate.add_argument("--analysis", type=assignment, nargs="+", action="extend", default=[],
-                          metavar="KEY=VALUE", help="does a study still hold: outcome=NAME [predictors=A,B] "
-                          "[model=boosting|linear] trains a model on the real rows and one on the avatars, both "
-                          "tested on real rows never used")
+    _add_analysis_option(evaluate)
     _add_attacker_options(evaluate)
     return parser
+
+
+def _add_analysis_option(command: argparse.ArgumentParser) -> None:
+    """Does a study still hold (SPEC section 9): its analyses on the real rows, the avatars and the holdout."""
+    command.add_argument("--analysis", type=option, nargs="+", action="extend", default=[], metavar="KEY=VALUE",
+                         help="does a study still hold on the avatars: outcome=NAME [predictors=A,B] "
+                              "[model=boosting|linear] (prediction tested on real rows never used, and regression "
+                              "coefficients); time=NAME event=NAME [group=NAME] [covariate=NAME] [adjust=A,B] "
+                              "(Kaplan-Meier curves, log-rank test, Cox hazard ratio); group=NAME [value=NAME] (means and medians "
+                              "by group); each variable's missing share always")
 
 
 def _add_attacker_options(command: argparse.ArgumentParser) -> None:

@@ -13,7 +13,7 @@ the avatars (SPEC section 6).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,7 +25,7 @@ from core.engine.schema import Kind, apply_kinds, resolve_kinds, with_text_names
 from core.engine.split import split_holdout
 from core.engine.timing import timed
 from core.errors import InputError
-from core.metrics.analysis.prediction import prediction
+from core.metrics.analysis.request import AnalysisRequest, run_analyses
 from core.metrics.attack import Knowledge
 from core.metrics.context import NOT_PAIRED, AttackSides, PrivacyContext, PrivacyReference, SignalContext
 from core.metrics.criteria import CriterionResult, criteria_of
@@ -63,7 +63,9 @@ class Evaluation:
     timings_s: dict[str, float] = field(default_factory=dict)
     left_out_columns: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # what the user should know about the scoring itself
-    analyses: dict[str, Any] = field(default_factory=dict)  # SPEC section 9, by kind: "prediction"...
+    analyses: dict[str, Any] = field(default_factory=dict)  # SPEC section 9, by name: "prediction"...
+    split: HoldoutSplit | None = field(default=None, repr=False, compare=False)  # what the analyses run on
+    kinds: Mapping[str, Kind] = field(default_factory=dict, repr=False, compare=False)
 
     def privacy_targets_met(self) -> tuple[int, int]:
         """How many privacy targets are met, of those that apply."""
@@ -85,6 +87,7 @@ class Evaluation:
             "signal": {
                 "hellinger_mean": hellinger.value,
                 "hellinger_per_variable": hellinger.breakdown.get("per_variable", []),
+                "hellinger_std": hellinger.breakdown.get("standard_deviation"),
                 "correlation_difference_ratio": correlation.value,
                 "correlation_reference_difference": correlation.breakdown.get("reference_difference"),
                 "correlation_avatar_difference": correlation.breakdown.get("avatar_difference"),
@@ -133,10 +136,10 @@ def evaluate(
     ncp: int | None = None,
     seed: int | None = None,
     knowledge: Knowledge = Knowledge(),
-    analysis: Mapping[str, str] | None = None,
+    analysis: AnalysisRequest | None = None,
 ) -> Evaluation:
-    """Score ``avatars`` made from ``originals`` by any tool (``python -m core evaluate``); ``analysis``
-    (``outcome``, optional ``predictors`` comma-separated and ``model``) adds the prediction of SPEC section 9.
+    """Score ``avatars`` made from ``originals`` by any tool (``python -m core evaluate``); ``analysis`` adds the
+    analyses of SPEC section 9 it asks for.
 
     With ``holdout`` the case is ``given``, else ``approximate``. ``paired`` says whether
     avatar ``i`` was made from original ``i``; by default, when the row counts match.
@@ -152,6 +155,8 @@ def evaluate(
     left_out = [name for name in originals.columns if name not in common] + [
         name for name in avatars.columns if name not in set(originals.columns)
     ]
+    if analysis is not None:
+        analysis.checked(common)
     kinds = resolve_kinds(originals[common], column_kinds)
     typed_originals = apply_kinds(originals[common], kinds)
     if not avatars[common].notna().to_numpy().any():
@@ -182,24 +187,23 @@ def evaluate(
     evaluation.left_out_columns = left_out
     evaluation.warnings = unseen
     evaluation.parameters = {**evaluation.parameters, "seed": seed, "paired": paired}
-    if analysis:
-        evaluation.analyses["prediction"] = predicted(split, kinds, analysis, seed)
+    if analysis is not None:
+        analyse(evaluation, analysis)
     return evaluation
 
 
-ANALYSIS_KEYS = ("outcome", "predictors", "model")
-
-
-def predicted(split: HoldoutSplit, kinds: Mapping[str, Kind], analysis: Mapping[str, str], seed: int):
-    """The prediction of SPEC section 9 on ``split`` (trained on WO and on WA, scored on HO)."""
-    unknown = [key for key in analysis if key not in ANALYSIS_KEYS]
-    if unknown or "outcome" not in analysis:
-        raise InputError(f"--analysis takes outcome=NAME, and optionally predictors=A,B and model=boosting|linear; "
-                         f"got {', '.join(f'{key}=' for key in analysis)}.")
-    predictors = analysis.get("predictors")
-    return prediction(split.working, split.holdout, split.working_avatars, kinds, analysis["outcome"],
-                      predictors=None if predictors is None else [name.strip() for name in predictors.split(",")],
-                      model=analysis.get("model", "boosting"), seed=seed)
+def analyse(evaluation: Evaluation, request: AnalysisRequest, names: Iterable[str] | None = None,
+            progress: Callable[[str], None] | None = None) -> None:
+    """Add to ``evaluation`` the analyses of SPEC section 9 that ``request`` asks for (or only ``names``), run on
+    its WO, HO and WA, each timed in ``timings_s`` ("analysis: survival"); the request is kept in its parameters."""
+    split = evaluation.split
+    request.checked(split.working.columns)
+    for name in request.names() if names is None else names:
+        with timed(evaluation.timings_s, f"analysis: {name}"):
+            evaluation.analyses.update(run_analyses(split.working, split.holdout, split.working_avatars,
+                                                    evaluation.kinds, request, evaluation.parameters.get("seed", 0),
+                                                    [name], progress))
+    evaluation.parameters = {**evaluation.parameters, "analysis": request.to_json()}
 
 
 def approximate_rows(
@@ -263,6 +267,8 @@ def score(
         privacy=privacy,
         parameters={"ncp": n_axes, "attacker": knowledge.to_json()},
         timings_s=timings,
+        split=split,
+        kinds=dict(kinds),
     )
 
 

@@ -68,7 +68,8 @@ def category_shares(column: pd.Series, modalities: pd.Index) -> np.ndarray:
 def hellinger_mean(
     working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFrame, kinds: Mapping[str, Kind]
 ) -> MetricResult:
-    """Hellinger Mean (seed 002): the mean of the per-variable scores.
+    """Hellinger Mean (seed 002): the mean of the per-variable scores; their standard deviation (the population's,
+    ``sqrt(mean((s - mean)^2))``) in the breakdown, as the commercial engine reports it (SPEC section 9).
 
     Per variable, reference distance ``r = H(WO, HO)`` and avatar distance ``a = H(WA, HO)``,
     score ``100 (1 - sqrt(max(0, a^2 - r^2)))``. Numeric and datetime variables share one
@@ -98,6 +99,8 @@ def hellinger_mean(
             "variable": str(name), "kind": kind, "bins": int(n_bins), "binning": binning,
             "reference_distance": reference, "avatar_distance": avatar, "score": score,
         })
-    value = float(np.mean([row["score"] for row in rows])) if rows else None
-    return DEFINITION.result(value, breakdown={"per_variable": rows},
+    scores = [row["score"] for row in rows]
+    value = float(np.mean(scores)) if rows else None
+    return DEFINITION.result(value, breakdown={"per_variable": rows,
+                                               "standard_deviation": float(np.std(scores)) if rows else None},
                              not_applicable=None if rows else "No variable has any value.")

@@ -34,7 +34,7 @@ CLOAKING_MIN_LIMIT = 20  # the local cloaking histogram shows at least the count
 CLOAKING_MAX_BARS = 40
 
 
-def _layout(figure: go.Figure, title: str, height: int = 420) -> go.Figure:
+def layout(figure: go.Figure, title: str, height: int = 420) -> go.Figure:
     figure.update_layout(
         # the title starts below the strip where plotly shows its toolbar on hover, so that it never hides a word
         title={"text": title, "x": 0.0, "xanchor": "left", "yref": "container", "y": 1 - TITLE_TOP_PX / height,
@@ -77,7 +77,7 @@ def hellinger_scores_figure(result: MetricResult) -> go.Figure:
     ))
     figure.update_xaxes(title="score (100 = as close as two halves of the real data)", range=[0, 109])
     figure.update_yaxes(title=None)
-    return _layout(figure, "How well each variable's distribution is kept (worst at the top)",
+    return layout(figure, "How well each variable's distribution is kept (worst at the top)",
                    height=max(300, 90 + 26 * len(rows)))
 
 
@@ -118,7 +118,7 @@ def distribution_figure(original: pd.Series, avatars: pd.Series, name: str, cate
         if pd.api.types.is_datetime64_any_dtype(original):
             figure.update_xaxes(type="date")
     figure.update_yaxes(title="share of rows (%)")
-    return _layout(figure, f"Distribution of {name}: originals and avatars")
+    return layout(figure, f"Distribution of {name}: originals and avatars")
 
 
 def _plottable(column: pd.Series) -> np.ndarray:
@@ -171,7 +171,7 @@ def correlation_figure(result: MetricResult) -> go.Figure:
     figure.update_yaxes(autorange="reversed")
     figure.update_xaxes(tickangle=-45)
     size = max(460, 200 + 34 * len(names))
-    return _layout(figure, "Correlations between numeric variables (−1 to 1); their difference on its own scale",
+    return layout(figure, "Correlations between numeric variables (−1 to 1); their difference on its own scale",
                    height=size)
 
 
@@ -210,9 +210,9 @@ def latent_figure(latent: LatentView, axes: tuple[int, ...], exposure: np.ndarra
         figure.update_xaxes(title=titles[0])
         figure.update_yaxes(title=titles[1])
     if by_exposure:  # four entries: under the plot, where they do not run into the title
-        return _layout(figure, "Each real person coloured by how exposed they are (avatars in grey)",
+        return layout(figure, "Each real person coloured by how exposed they are (avatars in grey)",
                        height=640).update_layout(legend={"orientation": "h", "yanchor": "top", "y": -0.16, "x": 0})
-    return _layout(figure, "Originals and avatars in the latent space", height=560)
+    return layout(figure, "Originals and avatars in the latent space", height=560)
 
 
 def multivariate_axes_figure(result: MetricResult) -> go.Figure:
@@ -233,7 +233,7 @@ def multivariate_axes_figure(result: MetricResult) -> go.Figure:
     top = _round_up(max([100 * row["weight"] for row in axes] or [1.0]))
     figure.update_yaxes(title="share of variance (%)", secondary_y=True, showgrid=False, range=[0, top],
                         tickmode="linear", tick0=0, dtick=top / 5, tickformat=".3~g")  # ticks on the left's grid
-    figure = _layout(figure, "Distance between originals and avatars on each axis")
+    figure = layout(figure, "Distance between originals and avatars on each axis")
     return figure.update_layout(legend={"xanchor": "left", "x": 0.0})  # clear of the right axis's top label
 
 
@@ -265,7 +265,7 @@ def distance_histogram_figure(values: np.ndarray, target: float, title: str, axi
                      annotation_position="top right")
     figure.update_xaxes(title=axis_title)
     figure.update_yaxes(title="share (%)")
-    return _layout(figure, title, height=360)
+    return layout(figure, title, height=360)
 
 
 def privacy_figures(privacy: dict[str, MetricResult]) -> dict[str, go.Figure]:
@@ -320,7 +320,7 @@ def cloaking_histogram_figure(counts: np.ndarray, target: float, censored_at: in
                      annotation_text=f"target: more than {target:g}", annotation_position="top right")
     figure.update_xaxes(title=f"number of avatars closer than the person's own (last bar: {edges[-1]} or more)")
     figure.update_yaxes(title="share of people (%)")
-    return _layout(figure, "For each person: how many avatars are closer to them than their own", height=360)
+    return layout(figure, "For each person: how many avatars are closer to them than their own", height=360)
 
 
 def tradeoff_figure(
@@ -381,7 +381,7 @@ def tradeoff_figure(
                          annotation_position="bottom right")
     figure.update_xaxes(title=f"{labels[privacy]} (more private →)", autorange="reversed" if sign < 0 else True)
     figure.update_yaxes(title=f"{labels[utility]} (more signal ↑)")
-    return _layout(figure, "Utility against privacy, one point per setting", height=TRADEOFF_HEIGHT)
+    return layout(figure, "Utility against privacy, one point per setting", height=TRADEOFF_HEIGHT)
 
 
 TRADEOFF_HEIGHT = 560
@@ -472,5 +472,5 @@ def comparison_figure(first: SweepPoint, second: SweepPoint) -> go.Figure:
     figure.update_layout(barmode="group")
     figure.update_xaxes(title="Hellinger score per variable (100 = as close as two halves of the real data)",
                         range=[0, 105])
-    return _layout(figure, "Each variable's score for the two settings (worst at the top)",
+    return layout(figure, "Each variable's score for the two settings (worst at the top)",
                    height=max(320, 100 + 40 * len(names)))

@@ -12,10 +12,13 @@ import html
 
 import plotly.io as pio
 
+from core.metrics.analysis.request import TITLES
 from core.metrics.correlation_difference_ratio import correlation_direction
 from core.metrics.criteria import QUESTIONS
 from core.metrics.result import MetricResult
 from core.presentation import figures
+from core.presentation.analysis_figures import analysis_figures
+from core.presentation.analysis_text import analysis_notes, analysis_tables, hellinger_spread, reading
 from core.presentation.format import attack_readings, holdout_sentence, metric_text
 from core.presentation.verdict_text import caveat, fix_sentence, headline, reasons
 from core.workflows.run import GenerationRun
@@ -81,6 +84,7 @@ def build_html_report(run: GenerationRun) -> str:
             for result in group.results
         ], raw_columns={3}))
     parts += [_figure(figure) for figure in figures.privacy_figures(privacy).values()]
+    parts += _analyses_block(evaluation)
     parts.append(
         "<p class='muted'>Metric definitions: Hellinger Mean, multivariate Hellinger distance and Correlation "
         "Difference Ratio against a holdout half of the data; privacy metrics in the latent space of a "
@@ -91,6 +95,25 @@ def build_html_report(run: GenerationRun) -> str:
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
         f"<title>Avatar report: {_text(run.table_name)}</title><style>{STYLE}</style></head><body>{body}</body></html>"
     )
+
+
+def _analyses_block(evaluation) -> list[str]:
+    """Does the analysis still hold (SPEC section 9): each analysis run, its reading, tables and figures."""
+    if not evaluation.analyses:
+        return []
+    parts = ["<h2>Does the analysis still hold</h2>",
+             "<p>Each analysis run on the real rows and on the avatars; the holdout, real rows kept apart, shows how "
+             "much two real samples differ.</p>"]
+    for name, result in evaluation.analyses.items():
+        parts += [f"<h3>{_text(TITLES[name])}</h3>", f"<p>{_text(reading(name, result))}</p>",
+                  *(f"<p class='muted'>{_text(note)}</p>" for note in analysis_notes(result))]
+        for caption, table in analysis_tables(name, result):
+            if caption:
+                parts.append(f"<p class='muted'>{_text(caption)}</p>")
+            parts.append(_table(list(table.columns), table.astype(str).to_numpy().tolist()))
+        parts += [_figure(figure) for figure in analysis_figures(name, result)]
+    parts.append(f"<p>{_text(hellinger_spread(evaluation))}</p>")
+    return parts
 
 
 def _parameters(run: GenerationRun) -> list[list[str]]:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from core.metrics.analysis.request import TITLES
 from core.metrics.criteria import QUESTIONS
 from core.metrics.evaluation import Evaluation
+from core.presentation.analysis_text import analysis_notes, hellinger_spread, reading
 from core.presentation.format import holdout_sentence, metric_text
 
 CRITERION_STATES = {True: "met", False: "NOT MET", None: "not assessed"}
@@ -27,13 +29,12 @@ def summary_lines(evaluation: Evaluation) -> list[str]:
 
 
 def analysis_lines(evaluation: Evaluation) -> list[str]:
-    """The analyses of SPEC section 9 in words: "a model trained on the avatars reaches 97 % of the real model's
-    ROC AUC on people it never saw"."""
-    result = evaluation.analyses.get("prediction")
-    if result is None:
+    """The analyses of SPEC section 9 in words, one line each ("a model trained on the avatars reaches 97 % of the
+    real model's ROC AUC on real people it never saw"), and the Hellinger scores' spread."""
+    if not evaluation.analyses:
         return []
-    share = "" if result.ratio is None else f" ({100 * result.ratio:.0f} % of the real model's)"
     return ["Does the analysis still hold",
-            f"  Predicting {result.outcome} ({result.score_name}, tested on real rows never used): trained on the "
-            f"real rows {result.real.value:.3f} [{result.real.low:.3f}, {result.real.high:.3f}], on the avatars "
-            f"{result.avatars.value:.3f} [{result.avatars.low:.3f}, {result.avatars.high:.3f}]{share}."]
+            *(line for name, result in evaluation.analyses.items()
+              for line in (f"  {TITLES[name]}: {reading(name, result)}",
+                           *(f"    {note}" for note in analysis_notes(result)))),
+            f"  {hellinger_spread(evaluation)}"]

@@ -182,16 +182,44 @@ def test_known_and_sensitive_variables_run_the_attacks_and_the_verdict_ends_the_
     assert json.loads((tmp_path / "s.json").read_text())["parameters"]["attacker"]["known"] == ["age", "weight"]
 
 
-def test_evaluate_says_whether_a_prediction_still_holds(table_csv, tmp_path):
+def test_evaluate_says_whether_a_study_still_holds(table_csv, tmp_path):
     metrics = tmp_path / "m.json"
     result = run("evaluate", table_csv, table_csv, "--seed", 1, "--analysis", "outcome=group", "predictors=age,weight",
-                 "--json", metrics)
+                 "time=score", "event=group", "group=colour", "value=weight", "--json", metrics)
     assert result.returncode == 0, result.stderr
-    prediction = json.loads(metrics.read_text())["analyses"]["prediction"]
-    assert prediction["task"] == "binary" and prediction["ratio"] == 1.0  # the avatars are the originals
-    assert "Predicting group (ROC AUC, tested on real rows never used)" in result.stdout
-    wrong = run("evaluate", table_csv, table_csv, "--analysis", "target=group")
+    analyses = json.loads(metrics.read_text())["analyses"]  # the avatars are the originals: every answer the same
+    assert list(analyses) == ["prediction", "regression", "survival", "group_statistics", "missing_shares"]
+    assert analyses["prediction"]["task"] == "binary" and analyses["prediction"]["ratio"] == 1.0
+    assert analyses["regression"]["mean_overlap"] == 1.0 and analyses["regression"]["model"] == "logistic"
+    assert all(ratio["overlap"] == 1.0 for ratio in analyses["survival"]["hazard_ratios"])
+    assert analyses["group_statistics"]["values"][0]["largest_mean_difference"] == 0
+    assert "A model trained on the avatars" not in result.stdout and "scores exactly as the real one" in result.stdout
+    assert "Hazard ratio of colour = green: real" in result.stdout and ": identical." in result.stdout
+    not_allowed = run("evaluate", table_csv, table_csv, "--analysis", "time=score", "event=colour", "--json", metrics)
+    assert not_allowed.returncode == 0 and "Survival: Not run: The event column 'colour' must have two values" in \
+        not_allowed.stdout  # the metrics and the other analyses stand
+    assert json.loads(metrics.read_text())["analyses"]["survival"]["not_run"].startswith("The event column")
+    wrong = run("evaluate", table_csv, table_csv, "--analysis", "target=group", "--json", tmp_path / "w.json")
     assert wrong.returncode == 2 and "--analysis takes outcome=NAME" in wrong.stderr
+    assert len(wrong.stderr.strip().splitlines()) == 1 and not (tmp_path / "w.json").exists()
+
+
+def test_avatarize_runs_the_analyses_into_its_json_and_report(table_csv, tmp_path):
+    metrics, report = tmp_path / "m.json", tmp_path / "r.html"
+    result = run("avatarize", table_csv, "--k", 10, "--seed", 2, "--out", tmp_path / "a.csv", "--no-fix", "--json",
+                 metrics, "--report", report, "--analysis", "outcome=weight", "time=score", "event=group",
+                 "group=colour")
+    assert result.returncode == 0, result.stderr
+    document = json.loads(metrics.read_text())
+    assert document["parameters"]["analysis"]["outcome"] == "weight"
+    assert 0 < document["analyses"]["prediction"]["ratio"] < 1.2
+    assert document["signal"]["hellinger_std"] > 0
+    text = report.read_text()
+    assert "Does the analysis still hold" in text and "Kaplan-Meier curves by colour" in text
+    assert "Does the analysis still hold" in result.stdout and result.stdout.strip().splitlines()[-1].startswith("Verdict")
+    misspelt = run("avatarize", table_csv, "--k", 10, "--out", tmp_path / "b.csv", "--analysis", "outcome=wieght")
+    assert misspelt.returncode == 2 and "--analysis outcome: 'wieght' is not a column" in misspelt.stderr
+    assert "Traceback" not in misspelt.stderr and not (tmp_path / "b.csv").exists()
 
 
 def test_evaluate(table_csv, tmp_path):

@@ -13,6 +13,7 @@ from tests.support import mixed_table
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGES = [
     "pages/data.py", "pages/generate.py", "pages/utility.py", "pages/privacy.py", "pages/tradeoff.py", "pages/report.py",
+    "pages/analysis.py",
 ]
 
 
@@ -73,7 +74,7 @@ def test_smoke_every_page_after_a_run(generations):
     assert applicable == 7 and app.metric[1].value == f"{met} of 7"  # no known variables: the attacks do not run
     headline = "Ready to share" if run.verdict.ready else "Not ready to share"
     assert any(headline in element.value for element in [*app.success, *app.error])
-    for page in PAGES[2:4] + PAGES[5:]:
+    for page in PAGES[2:4] + PAGES[5:6]:
         visit(app, page)
     visit(app, "pages/utility.py")
     assert len(app.get("plotly_chart")) >= 4
@@ -328,3 +329,34 @@ def test_a_variable_both_known_and_sensitive_is_refused_in_one_line_and_nothing_
     assert not app.exception
     assert any("'age' is both known and sensitive" in error.value for error in app.error)
     assert app.session_state["run"] is run and "attacker_knowledge" not in app.session_state
+
+
+def test_the_analysis_page_answers_the_suggested_study_and_reruns_one_analysis_alone(monkeypatch, generations):
+    import dashboard.analysis
+
+    runs = []
+    original = dashboard.analysis.analyse
+    monkeypatch.setattr(dashboard.analysis, "analyse", lambda evaluation, request, names: (
+        runs.extend(names), original(evaluation, request, names)))
+    app = generate(start())
+    visit(app, "pages/report.py")  # the files are built before any analysis...
+    visit(app, "pages/analysis.py")
+    assert [header.value for header in app.header] == ["Prediction", "Regression coefficients", "Survival",
+                                                       "Group statistics", "Missing values"]
+    assert runs == ["prediction", "regression", "survival", "group_statistics", "missing_shares"]
+    readings = [info.value for info in app.info]
+    assert len(readings) == 5 and not app.error and "predicting readmitted\\_30d on real people" in readings[0]
+    assert len(app.get("plotly_chart")) == 2 and len(app.dataframe) == 6
+    evaluation = app.session_state["run"].evaluation
+    kept = {name: evaluation.analyses[name] for name in ("prediction", "regression", "survival")}
+    app.selectbox(key="group_group").set_value("smoker")
+    app.selectbox(key="group_value").set_value("bmi")
+    app.button(key="FormSubmitter:group_form-Compare the groups").click().run()
+    assert not app.exception and runs[5:] == ["group_statistics"]  # only the section asked for runs again
+    assert all(evaluation.analyses[name] is result for name, result in kept.items())
+    assert evaluation.analyses["group_statistics"].tables[0].value == "bmi"
+    assert any("Mean bmi by smoker" in info.value for info in app.info)
+    visit(app, "pages/report.py")  # ... and built again with them
+    report = next(button for button in app.get("download_button") if "report" in button.proto.label.lower())
+    assert report is not None and "group_statistics" in app.session_state["run_files"][0][1]["metrics"]
+    assert generations == ["demo_clinical.csv"]  # no analysis makes avatars again

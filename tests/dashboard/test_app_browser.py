@@ -115,6 +115,10 @@ def test_a_new_users_path(page, tmp_path):
     page.locator(".js-plotly-plot").first.wait_for(timeout=30_000)
     assert page.get_by_text("Hidden rate", exact=True).count() == 1
 
+    page.get_by_role("link", name="Analysis", exact=True).first.click()  # the study its columns suggest runs
+    page.get_by_text("A model trained on the avatars reaches").wait_for(timeout=90_000)
+    page.locator(".js-plotly-plot").first.wait_for(timeout=30_000)
+
     open_page(page, "Report and downloads")
     wait_until_idle(page)
     confirmation = page.get_by_text("I have read the verdict")
@@ -127,6 +131,7 @@ def test_a_new_users_path(page, tmp_path):
     download(page, "Report (HTML, opens offline)", report)
     text = report.read_text()
     assert text.startswith("<!DOCTYPE html>") and "patients.csv" in text and "Hidden rate" in text
+    assert "Does the analysis still hold" in text and "A model trained on the avatars reaches" in text
     offline = page.context.new_page()
     offline.goto(report.as_uri())  # every request but the file itself is refused: it must draw offline
     offline.locator(".js-plotly-plot").first.wait_for(timeout=30_000)

@@ -43,6 +43,16 @@ def test_identical_samples_score_100_and_distance_0():
     assert all(row["avatar_distance"] == 0 for row in result.breakdown["per_variable"])
 
 
+def test_the_scores_standard_deviation_is_reported_next_to_their_mean():
+    """Two variables: one kept exactly (100), one whose avatars are disjoint (0): mean 50, standard deviation
+    sqrt(((100 - 50)^2 + (0 - 50)^2) / 2) = 50 (the population's, as the commercial engine reports it)."""
+    frame = pd.DataFrame({"kept": ["a", "b"] * 10, "lost": ["a"] * 20})
+    (working, holdout, avatars), kinds = typed(frame, frame.copy(), frame.assign(lost=["b"] * 20))
+    result = hellinger_mean(working, holdout, avatars, kinds)
+    assert [row["score"] for row in result.breakdown["per_variable"]] == [100.0, pytest.approx(0.0)]
+    assert result.value == pytest.approx(50.0) and result.breakdown["standard_deviation"] == pytest.approx(50.0)
+
+
 def test_disjoint_categorical_samples_have_distance_1():
     (working, holdout, avatars), kinds = typed(
         pd.DataFrame({"c": ["a"] * 10}), pd.DataFrame({"c": ["a"] * 10}), pd.DataFrame({"c": ["b"] * 10})

@@ -4,7 +4,7 @@ predict as well as one learnt from the real data?
 The same scikit-learn model (``HistGradientBoostingClassifier`` / ``Regressor`` by default; logistic or linear
 regression on request) is trained on WO and on WA, both scored on HO: ROC AUC for a binary outcome, balanced
 accuracy for a categorical one with more values, R^2 for a number; each with a 95 % interval from 200 bootstrap
-resamples of the HO rows (seeded; both models scored on the same resamples). Headline: the avatar model's score as a
+resamples of the HO rows (seeded; both models scored on the same resamples, each as row counts). Headline: the avatar model's score as a
 share of the real model's.
 """
 
@@ -19,7 +19,6 @@ from sklearn.compose import make_column_transformer
 from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
 from sklearn.impute import SimpleImputer
 from sklearn.linear_model import LinearRegression, LogisticRegression
-from sklearn.metrics import balanced_accuracy_score, r2_score, roc_auc_score
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
@@ -81,6 +80,12 @@ def prediction(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFra
         raise InputError(f"The predictors must be other columns of the table than the outcome, got {unknown or '()'}.")
     categorical = kinds[outcome] is Kind.CATEGORICAL
     frames = [frame.dropna(subset=[outcome]).reset_index(drop=True) for frame in (working, holdout, avatars)]
+    empty = [side for side, frame in zip(("real rows", "holdout", "avatars"), frames, strict=True) if len(frame) == 0]
+    if empty:
+        raise InputError(f"The outcome '{outcome}' has no value in the {empty[0]}: there is nothing to predict.")
+    if frames[0][outcome].nunique() < 2:
+        raise InputError(f"The outcome '{outcome}' takes a single value in the real rows: there is nothing to "
+                         "predict.")
     classes = sorted(set(frames[0][outcome].astype(str)) | set(frames[2][outcome].astype(str)))
     task = "numeric" if not categorical else "binary" if len(classes) == 2 else "multiclass"
     features = [_features(frame, predictors, kinds) for frame in frames]
@@ -121,7 +126,8 @@ def _fitted(model: str, task: str, reference: pd.DataFrame, kinds, predictors, f
         (model, task), HistGradientBoostingClassifier(random_state=0) if model == "boosting"
         else LogisticRegression(max_iter=1_000))
     pipeline = make_pipeline(encoder, estimator)
-    return pipeline.fit(features, target)
+    empty = [name for name in numeric if features[name].isna().all()]  # no value: constant, as informative
+    return pipeline.fit(features.fillna({name: 0.0 for name in empty}), target)
 
 
 def _predicted(fitted, task: str, features: pd.DataFrame, classes: list[str]) -> np.ndarray:
@@ -139,16 +145,47 @@ def _predicted(fitted, task: str, features: pd.DataFrame, classes: list[str]) ->
 
 def _score(task: str, truth: np.ndarray, predicted: np.ndarray, classes: list[str],
            resamples: list[np.ndarray]) -> Score:
-    def score(rows: np.ndarray) -> float:
-        if task == "numeric":
-            return float(r2_score(truth[rows], predicted[rows]))
-        if task == "binary":
-            labels = truth[rows] == classes[1]
-            return float(roc_auc_score(labels, predicted[rows])) if 0 < labels.sum() < len(labels) else np.nan
-        return float(balanced_accuracy_score(truth[rows], predicted[rows]))
-
-    value = score(np.arange(len(truth)))
-    draws = np.array([score(rows) for rows in resamples])
+    """The score on every HO row and its 95 % percentile interval over the bootstrap ``resamples``, each resample
+    scored as the rows' counts (:func:`resampled_score`: no copy, no sort per resample)."""
+    scorer = resampled_score(task, truth, predicted, classes)
+    value = scorer(np.ones(len(truth)))
+    draws = np.array([scorer(np.bincount(rows, minlength=len(truth)).astype(float)) for rows in resamples])
     draws = draws[np.isfinite(draws)]
     low, high = (np.percentile(draws, [2.5, 97.5]) if draws.size else (np.nan, np.nan))
     return Score(value, float(low), float(high))
+
+
+def resampled_score(task: str, truth: np.ndarray, predicted: np.ndarray, classes: list[str]):
+    """A function of row counts ``w`` (how often each HO row is drawn) giving the score of the rows so drawn, equal
+    to scikit-learn's on the drawn rows: R^2 ``1 - sum w (y - p)^2 / sum w (y - mean_w y)^2``; ROC AUC as the
+    Mann-Whitney statistic, ``sum over positives of (negatives scored lower + half the negatives scored equal) /
+    (positives x negatives)``, from one grouping of the equal scores; balanced accuracy, the mean over the classes
+    drawn of the share of their rows predicted right. NaN where the score is undefined (one class drawn, or every
+    drawn number equal: scikit-learn says 0 or 1 there)."""
+    if task == "numeric":
+        truth, predicted = truth.astype(float), predicted.astype(float)
+
+        def r2(w: np.ndarray) -> float:
+            mean = np.average(truth, weights=w)
+            total = np.dot(w, (truth - mean) ** 2)
+            return 1.0 - np.dot(w, (truth - predicted) ** 2) / total if total > 0 else np.nan
+        return r2
+    if task == "binary":
+        positive = (truth == classes[1]).astype(float)
+        _, group = np.unique(predicted, return_inverse=True)  # equal scores, in increasing order
+
+        def auc(w: np.ndarray) -> float:
+            positives = np.bincount(group, weights=w * positive)
+            negatives = np.bincount(group, weights=w * (1.0 - positive))
+            pairs = positives.sum() * negatives.sum()
+            below = np.cumsum(negatives) - negatives
+            return float(np.dot(positives, below + 0.5 * negatives) / pairs) if pairs > 0 else np.nan
+        return auc
+    labels, codes = np.unique(truth.astype(str), return_inverse=True)
+    right = (truth.astype(str) == predicted.astype(str)).astype(float)
+
+    def balanced_accuracy(w: np.ndarray) -> float:
+        drawn = np.bincount(codes, weights=w, minlength=len(labels))
+        correct = np.bincount(codes, weights=w * right, minlength=len(labels))
+        return float(np.mean(correct[drawn > 0] / drawn[drawn > 0]))
+    return balanced_accuracy

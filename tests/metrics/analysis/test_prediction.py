@@ -1,11 +1,15 @@
 """Prediction trained on avatars, tested on real people (SPEC section 9)."""
 
+
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.metrics import balanced_accuracy_score, r2_score, roc_auc_score
 
 from core.errors import InputError
-from core.metrics.analysis.prediction import prediction
+from core.metrics.analysis.prediction import prediction, resampled_score
 from tests.support import mixed_table, typed
 
 
@@ -50,3 +54,26 @@ def test_a_training_set_with_one_class_predicts_it_and_bad_names_are_refused():
         prediction(working, holdout, working, kinds, "grup")
     with pytest.raises(InputError, match="The predictors must be other columns"):
         prediction(working, holdout, working, kinds, "group", predictors=["group"])
+
+
+@pytest.mark.filterwarnings("ignore:y_pred contains classes not in y_true")
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), task=st.sampled_from(["binary", "multiclass", "numeric"]), n=st.integers(2, 40))
+def test_resampled_scores_equal_scikit_learns_on_the_drawn_rows(data, task, n):
+    """The bootstrap's fast path (row counts, one grouping of equal scores) against scikit-learn on each resample's
+    rows, copies and all: coarse scores so that ties occur."""
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    classes = ["no", "yes"] if task == "binary" else ["a", "b", "c"]
+    truth = rng.choice(classes, n) if task != "numeric" else rng.normal(size=n).round(1)
+    predicted = {"binary": rng.integers(0, 5, n) / 4, "multiclass": rng.choice(classes, n),
+                 "numeric": rng.normal(size=n).round(1)}[task]
+    rows = rng.integers(0, n, n)
+    fast = resampled_score(task, truth, predicted, classes)(np.bincount(rows, minlength=n).astype(float))
+    if task == "binary":
+        labels = truth[rows] == "yes"
+        expected = roc_auc_score(labels, predicted[rows]) if 0 < labels.sum() < n else np.nan
+    elif task == "numeric":
+        expected = r2_score(truth[rows], predicted[rows]) if np.ptp(truth[rows]) > 0 else np.nan
+    else:
+        expected = balanced_accuracy_score(truth[rows], predicted[rows])
+    assert fast == pytest.approx(expected, abs=1e-12, nan_ok=True)

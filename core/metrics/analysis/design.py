@@ -1,0 +1,66 @@
+"""The columns of a model as the analyses of SPEC section 9 read them: numbers in their own unit (dates as days
+since 1970-01-01, durations in days), each categorical as indicators of its levels against a reference level."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from core.engine.encoding import numeric_values
+from core.engine.schema import Kind
+
+SECONDS_PER_DAY = 86_400.0
+MAX_LEVELS = 20  # a categorical with more levels is left out of the default predictors (its own model)
+
+
+def ordered_levels(values: pd.Series) -> list[str]:
+    """The distinct non-missing values of ``values`` as text, in natural order (2 before 10; numbers before words):
+    the first is the reference level, as R and statsmodels take it."""
+    distinct = pd.unique(values.dropna().astype(str))
+    return sorted(distinct, key=_natural_key)
+
+
+def _natural_key(text: str) -> tuple:
+    try:
+        return (0, float(text), "")
+    except ValueError:
+        return (1, 0.0, tuple((0, int(part), "") if part.isdigit() else (1, 0, part)
+                              for part in re.split(r"(\d+)", text) if part))
+
+
+def number_unit(column: pd.Series) -> str:
+    """The unit a numeric column is read in: "days" for dates and durations, else "" (the column's own)."""
+    return "days" if (pd.api.types.is_datetime64_any_dtype(column) or pd.api.types.is_timedelta64_dtype(column)) \
+        else ""
+
+
+def readable_numbers(column: pd.Series) -> np.ndarray:
+    """Floats of a numeric column in :func:`number_unit`'s unit, NaN where missing."""
+    values = numeric_values(column)
+    return values / SECONDS_PER_DAY if number_unit(column) else values
+
+
+def level_indicators(column: pd.Series, levels: Sequence[str]) -> pd.DataFrame:
+    """One 0/1 column ``"name = level"`` per level but the first (the reference); NaN where ``column`` is missing."""
+    present = column.notna().to_numpy()
+    text = column.astype(object).astype(str)
+    return pd.DataFrame({f"{column.name} = {level}": np.where(present, (text == level).to_numpy(dtype=float), np.nan)
+                         for level in levels[1:]}, index=column.index)
+
+
+def design(frame: pd.DataFrame, predictors: Sequence[str], kinds: Mapping[str, Kind],
+           levels: Mapping[str, Sequence[str]]) -> pd.DataFrame:
+    """The predictors of ``frame`` as floats: numbers by :func:`readable_numbers`, categoricals by
+    :func:`level_indicators` over ``levels`` (a level ``levels`` does not list reads as the reference)."""
+    parts = [level_indicators(frame[name], levels[name]) if kinds[name] is Kind.CATEGORICAL
+             else pd.DataFrame({name: readable_numbers(frame[name])}, index=frame.index) for name in predictors]
+    return pd.concat(parts, axis=1) if parts else pd.DataFrame(index=frame.index)
+
+
+def default_predictors(kinds: Mapping[str, Kind], frame: pd.DataFrame, exclude: Sequence[str]) -> tuple[str, ...]:
+    """Every column but ``exclude``, categoricals with more than :data:`MAX_LEVELS` levels left out."""
+    return tuple(name for name in kinds if name not in exclude and (
+        kinds[name] is not Kind.CATEGORICAL or frame[name].nunique() <= MAX_LEVELS))

@@ -1,0 +1,186 @@
+"""Survival, real against avatars (SPEC section 9), with ``lifelines``: Kaplan-Meier curves per group, the
+log-rank test across groups, and the Cox hazard ratio of a covariate with its 95 % interval, on WO, on WA and, as
+the reference for natural variability, on HO.
+
+The event column has two values; the event is the second in natural order (1 of 0/1, True of False/True, "yes"
+of no/yes). Rows missing the time, the event, the group or the covariate are left out. Times are read in the
+column's own unit (durations and dates in days). The hazard ratio is unadjusted (one covariate, as the Avatar
+paper's AIDS comparison) unless other columns are named to ``adjust`` for: per unit of a number, or per level of a
+categorical against its first level in WO.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from lifelines import CoxPHFitter, KaplanMeierFitter
+from lifelines.exceptions import ConvergenceError
+from lifelines.statistics import multivariate_logrank_test
+
+from core.engine.schema import Kind
+from core.errors import InputError
+from core.metrics.analysis import SIDES
+from core.metrics.analysis.design import design, number_unit, ordered_levels, readable_numbers
+from core.metrics.analysis.interval_overlap import ComparedEstimate, Estimate
+
+CURVE_POINTS = 201  # each curve read at this many times, from 0 to the last time of any side
+MAX_GROUPS = 10
+_TIME, _EVENT = "__time__", "__event__"
+
+
+@dataclass(frozen=True)
+class Curve:
+    """One Kaplan-Meier curve: the share still without the event at each time of the grid, and its median."""
+
+    group: str | None
+    rows: int
+    events: int
+    survival: tuple[float, ...]
+    median: float | None  # the time at which half had the event (None: fewer than half ever do)
+
+    def to_json(self) -> dict[str, object]:
+        return {"group": self.group, "rows": self.rows, "events": self.events, "survival": list(self.survival),
+                "median": self.median}
+
+
+@dataclass(frozen=True)
+class HazardRatio(ComparedEstimate):
+    """The hazard ratio of one term on the three sides (``Estimate`` values are ratios; overlaps on their log)."""
+
+    def _on_overlap_scale(self, estimate: Estimate | None) -> Estimate | None:
+        return None if estimate is None else Estimate(*np.log([estimate.value, estimate.low, estimate.high]),
+                                                      estimate.p_value)
+
+
+@dataclass(frozen=True)
+class SurvivalResult:
+    """Kaplan-Meier curves, log-rank p-values and hazard ratios on WO, WA and HO."""
+
+    time: str
+    event: str
+    event_value: str
+    group: str | None
+    covariate: str | None
+    adjust: tuple[str, ...]
+    unit: str  # of the times: "days", or "" for the column's own
+    times: tuple[float, ...]
+    curves: dict[str, tuple[Curve, ...]]  # by side
+    logrank_p: dict[str, float | None]  # by side; None without a group
+    hazard_ratios: tuple[HazardRatio, ...]
+    notes: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        return {"time": self.time, "event": self.event, "event_value": self.event_value, "group": self.group,
+                "covariate": self.covariate, "adjust": list(self.adjust), "unit": self.unit, "times": list(self.times),
+                "curves": {side: [curve.to_json() for curve in curves] for side, curves in self.curves.items()},
+                "logrank_p": self.logrank_p, "hazard_ratios": [ratio.to_json() for ratio in self.hazard_ratios],
+                "notes": list(self.notes)}
+
+
+def survival(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFrame, kinds: Mapping[str, Kind],
+             time: str, event: str, group: str | None = None, covariate: str | None = None,
+             adjust: Sequence[str] = ()) -> SurvivalResult:
+    """Curves, log-rank test and hazard ratios on WO, WA and HO (typed frames, the columns of ``kinds``);
+    ``covariate`` defaults to ``group``; the hazard ratios of ``adjust``'s columns come with it."""
+    covariate = group if covariate is None else covariate
+    adjust = tuple(name for name in adjust if name != covariate)
+    if adjust and covariate is None:
+        raise InputError("Adjusting a hazard ratio needs its covariate: name the covariate (or a group).")
+    for role, name in (("time", time), ("event", event), ("group", group), ("covariate", covariate),
+                       *(("adjustment", name) for name in adjust)):
+        if name is not None and name not in kinds:
+            raise InputError(f"The {role} column '{name}' is not a column of the table: check its spelling.")
+    if kinds[time] is Kind.CATEGORICAL:
+        raise InputError(f"The time column '{time}' must hold numbers or durations, not categories.")
+    if kinds[time] is Kind.DATETIME:
+        raise InputError(f"The time column '{time}' holds dates; survival needs the time until the event or the end of "
+                         "follow-up (a number of days, or the event date minus the start date).")
+    frames = dict(zip(SIDES, (working, avatars, holdout), strict=True))
+    event_levels = ordered_levels(pd.concat([working[event], avatars[event]]).astype(object))
+    if len(event_levels) != 2:
+        raise InputError(f"The event column '{event}' must have two values (the event happened or not); it has "
+                         f"{len(event_levels)}.")
+    group_levels = ordered_levels(pd.concat([working[group], avatars[group]]).astype(object)) if group else []
+    if len(group_levels) > MAX_GROUPS:
+        raise InputError(f"The group column '{group}' has {len(group_levels)} values; curves are drawn for at most "
+                         f"{MAX_GROUPS}: choose a column with fewer.")
+    covariates = [covariate, *adjust] if covariate else []
+    covariate_levels = {name: ordered_levels(working[name]) for name in covariates
+                        if kinds[name] is Kind.CATEGORICAL}
+    tables = {side: _table(frame, time, event, event_levels[1], group, covariates, kinds, covariate_levels)
+              for side, frame in frames.items()}
+    negative = [side for side, table in tables.items() if (table[_TIME] < 0).any()]
+    if negative:
+        raise InputError(f"The time column '{time}' has negative values: survival times start at 0.")
+    last = max((float(table[_TIME].max()) for table in tables.values() if len(table)), default=0.0)
+    times = np.linspace(0.0, last, CURVE_POINTS)
+    notes: list[str] = []
+    terms = [name for name in tables["real"].columns if name not in (_TIME, _EVENT, "__group__")]
+    fitted = {}
+    with warnings.catch_warnings():  # lifelines 0.30 on pandas 3: deprecations of pandas' own, not of its results
+        warnings.simplefilter("ignore", DeprecationWarning)
+        curves = {side: tuple(_curves(table, group, group_levels, times)) for side, table in tables.items()}
+        logrank = {side: _logrank(table, group) for side, table in tables.items()}
+        for side, table in tables.items():
+            fitted[side], note = _cox(table, terms)
+            if note:
+                notes.append(f"On the {side if side != 'real' else 'real rows'}: {note}")
+    ratios = tuple(HazardRatio(term, *(fitted[side].get(term) for side in SIDES)) for term in terms)
+    return SurvivalResult(time, event, event_levels[1], group, covariate, adjust, number_unit(working[time]),
+                          tuple(times.tolist()), curves, logrank, ratios, tuple(notes))
+
+
+def _table(frame: pd.DataFrame, time: str, event: str, event_value: str, group: str | None,
+           covariates: Sequence[str], kinds: Mapping[str, Kind], levels: Mapping[str, list[str]]) -> pd.DataFrame:
+    """Time, event (0/1), group (text) and the covariates' design columns, complete rows only."""
+    table = pd.DataFrame({_TIME: readable_numbers(frame[time]),
+                          _EVENT: np.where(frame[event].notna(), (frame[event].astype(object).astype(str)
+                                                                  == event_value).to_numpy(float), np.nan)})
+    if group:
+        table["__group__"] = frame[group].astype(object).where(frame[group].notna(), None).map(
+            lambda value: None if value is None else str(value))
+    if covariates:
+        table = pd.concat([table, design(frame, covariates, kinds, levels)], axis=1)
+    return table.dropna().reset_index(drop=True)
+
+
+def _curves(table: pd.DataFrame, group: str | None, levels: list[str], times: np.ndarray):
+    parts = [(None, table)] if not group else [(level, table[table["__group__"] == level]) for level in levels]
+    for level, part in parts:
+        if len(part) == 0:
+            yield Curve(level, 0, 0, (), None)
+            continue
+        fitter = KaplanMeierFitter().fit(part[_TIME], part[_EVENT])
+        median = float(fitter.median_survival_time_)
+        yield Curve(level, len(part), int(part[_EVENT].sum()),
+                    tuple(fitter.survival_function_at_times(times).to_numpy().round(6).tolist()),
+                    median if np.isfinite(median) else None)
+
+
+def _logrank(table: pd.DataFrame, group: str | None) -> float | None:
+    if not group or table["__group__"].nunique() < 2:
+        return None
+    return float(multivariate_logrank_test(table[_TIME], table["__group__"], table[_EVENT]).p_value)
+
+
+def _cox(table: pd.DataFrame, terms: list[str]) -> tuple[dict[str, Estimate], str | None]:
+    """The hazard ratios of ``terms`` on one side (terms constant there are left out), and what went wrong."""
+    varying = [term for term in terms if table[term].nunique() > 1]
+    if not varying:
+        return {}, None if not terms else "the covariate does not vary: no hazard ratio."
+    if table[_EVENT].sum() == 0:
+        return {}, "no event: no hazard ratio."
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            fitter = CoxPHFitter().fit(table[[_TIME, _EVENT, *varying]], _TIME, _EVENT)
+        except ConvergenceError:
+            return {}, "the Cox model did not converge (a level with no event?): no hazard ratio."
+    summary = fitter.summary
+    return {term: Estimate(float(summary.at[term, "exp(coef)"]), float(summary.at[term, "exp(coef) lower 95%"]),
+                           float(summary.at[term, "exp(coef) upper 95%"]), float(summary.at[term, "p"]))
+            for term in varying}, None

@@ -1,0 +1,85 @@
+"""The figures of the analyses of SPEC section 9: Kaplan-Meier curves of the real rows and the avatars on one chart,
+and each coefficient's interval on the three sides (a forest plot)."""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+from core.metrics.analysis.regression import RegressionResult
+from core.metrics.analysis.survival import SurvivalResult
+from core.presentation.figures import AVATAR_COLOUR, HOLDOUT_COLOUR, ORIGINAL_COLOUR, layout
+
+GROUP_COLOURS = ("#3b6ea5", "#e07b24", "#2e8540", "#8e44ad", "#c0392b", "#16a085", "#7f8c8d", "#d4ac0d",
+                 "#34495e", "#e84393")
+SIDE_STYLES = {"real": ("real rows", "solid"), "avatars": ("avatars", "dash"), "holdout": ("holdout", "dot")}
+SIDE_COLOURS = {"real": ORIGINAL_COLOUR, "avatars": AVATAR_COLOUR, "holdout": HOLDOUT_COLOUR}
+
+
+def survival_figure(result: SurvivalResult, sides: tuple[str, ...] = ("real", "avatars")) -> go.Figure:
+    """Kaplan-Meier curves, one colour per group, real rows solid and avatars dashed."""
+    figure = go.Figure()
+    for side in sides:
+        name, dash = SIDE_STYLES[side]
+        for index, curve in enumerate(result.curves[side]):
+            if not curve.survival:
+                continue
+            label = name if curve.group is None else f"{result.group} = {curve.group}, {name}"
+            colour = SIDE_COLOURS[side] if curve.group is None else GROUP_COLOURS[index % len(GROUP_COLOURS)]
+            figure.add_trace(go.Scatter(
+                x=result.times, y=curve.survival, mode="lines", line={"shape": "hv", "dash": dash, "color": colour,
+                                                                       "width": 2.5 if side == "real" else 2},
+                name=label, legendgroup=str(curve.group),
+                hovertemplate=f"{label}<br>time %{{x:.0f}}<br>still without the event %{{y:.1%}}<extra></extra>"))
+    unit = f" ({result.unit})" if result.unit else ""
+    by = f" by {result.group}" if result.group else ""
+    figure = layout(figure, f"Kaplan-Meier curves{by}: real rows (solid) and avatars (dashed); event: "
+                            f"{result.event} = {result.event_value}", height=500)
+    figure.update_layout(legend={"orientation": "h", "yanchor": "top", "y": -0.18, "xanchor": "left", "x": 0.0})
+    figure.update_xaxes(title=f"{result.time}{unit}")
+    figure.update_yaxes(title="share without the event", tickformat=".0%", range=[0, 1.02])
+    return figure
+
+
+def coefficients_figure(result: RegressionResult) -> go.Figure:
+    """Each effect (the intercept apart) with its 95 % interval on the real rows, the avatars and the holdout, on one
+    scale: a number's coefficient times its standard deviation in the real rows (the effect of one standard
+    deviation), a category's as it is (against the first level). Where the avatars' bar covers the real one, the
+    study's conclusion holds; the axis spans the real intervals, so a much wider interval runs off it."""
+    effects = [coefficient for coefficient in result.coefficients if coefficient.term != "(intercept)"]
+    scale = [result.spreads.get(coefficient.term, 1.0) for coefficient in effects]
+    figure = go.Figure()
+    offsets = {"real": -0.22, "avatars": 0.0, "holdout": 0.22}
+    for side, offset in offsets.items():
+        rows = [(index, getattr(c, side)) for index, c in enumerate(effects) if getattr(c, side) is not None]
+        if not rows:
+            continue
+        figure.add_trace(go.Scatter(
+            x=[e.value * scale[i] for i, e in rows], y=[i + offset for i, _ in rows], mode="markers",
+            marker={"color": SIDE_COLOURS[side], "size": 8}, name=SIDE_STYLES[side][0],
+            error_x={"type": "data", "symmetric": False, "array": [(e.high - e.value) * scale[i] for i, e in rows],
+                     "arrayminus": [(e.value - e.low) * scale[i] for i, e in rows], "color": SIDE_COLOURS[side]},
+            customdata=[[effects[i].term, e.value, e.low, e.high] for i, e in rows],
+            hovertemplate="%{customdata[0]}: coefficient %{customdata[1]:.3g} [%{customdata[2]:.3g}, "
+                          "%{customdata[3]:.3g}]<extra>" + SIDE_STYLES[side][0] + "</extra>"))
+    what = "log odds" if result.model == "logistic" else result.outcome
+    figure = layout(figure, f"Effects on {result.outcome}, with 95 % intervals", height=max(380, 140 + 30 * len(effects)))
+    bounds = [bound * factor for c, factor in zip(effects, scale, strict=True) if c.real is not None
+              for bound in (c.real.low, c.real.high)]
+    if bounds:
+        low, high = min(0.0, *bounds), max(0.0, *bounds)
+        padding = 0.25 * (high - low or 1.0)
+        figure.update_xaxes(range=[low - padding, high + padding])
+    figure.add_vline(x=0, line={"color": "#9aa5b1", "width": 1})
+    figure.update_yaxes(tickvals=list(range(len(effects))), ticktext=[c.term for c in effects], autorange="reversed")
+    figure.update_xaxes(title=f"effect on the {what} (0: none); a number: per standard deviation, a category: "
+                              "against its first level")
+    return figure
+
+
+def analysis_figures(name: str, result) -> list[go.Figure]:
+    """The figures of one analysis (survival curves, coefficients; none for the others)."""
+    if name == "survival" and isinstance(result, SurvivalResult):
+        return [survival_figure(result)]
+    if name == "regression" and isinstance(result, RegressionResult) and result.coefficients:
+        return [coefficients_figure(result)]
+    return []

@@ -1,0 +1,90 @@
+"""The Analysis page's helpers: the study the user describes, running its analyses with progress, and each
+analysis's reading, figures and tables."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+
+import streamlit as st
+
+from core.engine.schema import Kind
+from core.errors import InputError
+from core.metrics.analysis.design import MAX_LEVELS
+from core.metrics.analysis.request import TITLES, AnalysisNotRun, AnalysisRequest, suggested_request
+from core.metrics.evaluation import analyse
+from core.presentation.analysis_figures import analysis_figures
+from core.presentation.analysis_text import analysis_notes, analysis_tables, reading
+from core.workflows.run import GenerationRun
+from dashboard import state
+from dashboard.widgets import plain, plot
+
+NONE = "(none)"
+ROW_PX, MAX_ROWS_SHOWN = 35, 30  # tables shown whole up to this many rows, then scrolled
+
+
+def request(run: GenerationRun) -> AnalysisRequest:
+    """The study as last described for this table, or a first guess from its columns."""
+    chosen = st.session_state.get("analysis_request")
+    if chosen is None:
+        chosen = suggested_request(run.evaluation.split.working, run.evaluation.kinds)
+        st.session_state["analysis_request"] = chosen
+    return chosen
+
+
+def run_analyses(run: GenerationRun, changes: dict[str, object], names: Iterable[str]) -> None:
+    """Update the study with ``changes`` and run the analyses ``names`` on ``run`` with a progress bar; an analysis
+    that cannot run keeps its plain message (shown in its section) and the others go on."""
+    chosen = replace(request(run), **changes)
+    st.session_state["analysis_request"] = chosen
+    names = list(names)
+    bar = st.progress(0.0, text="Starting")
+    for done, name in enumerate(names):
+        bar.progress(done / len(names), text=f"{TITLES[name]} on the real rows, the avatars and the holdout…")
+        try:
+            analyse(run.evaluation, chosen, [name])
+        except InputError as error:  # a column of an earlier choice that these avatars no longer have
+            run.evaluation.analyses[name] = AnalysisNotRun(str(error))
+    bar.empty()
+    state.forget_run_files(run)  # the report and the JSON now hold these analyses
+
+
+def show_result(run: GenerationRun, name: str) -> None:
+    """One analysis's plain reading, figures and tables, or why it could not run."""
+    result = run.evaluation.analyses.get(name)
+    if result is None:
+        return
+    if isinstance(result, AnalysisNotRun):
+        st.warning(plain(result.reason), icon=":material/warning:")
+        return
+    st.info(plain(reading(name, result)), icon=":material/lightbulb:")
+    for note in analysis_notes(result):
+        st.caption(plain(note))
+    for index, figure in enumerate(analysis_figures(name, result)):
+        plot(figure, key=f"{name}_figure_{index}")
+    for caption, table in analysis_tables(name, result):
+        if caption:
+            st.caption(plain(caption))
+        st.dataframe(table, hide_index=True, width="stretch", height=ROW_PX * (min(len(table), MAX_ROWS_SHOWN) + 1) + 3)
+
+
+def columns_of(run: GenerationRun, *, numeric: bool | None = None, levels: tuple[int, int] | None = None) -> list[str]:
+    """The analysed columns: numbers only (``numeric``), categories only (not ``numeric``), or any with a number
+    of distinct values in ``levels``."""
+    kinds, working = run.evaluation.kinds, run.evaluation.split.working
+    names = [name for name in kinds if numeric is None or (kinds[name] is not Kind.CATEGORICAL) == numeric]
+    if levels is not None:
+        names = [name for name in names if levels[0] <= working[name].nunique() <= levels[1]]
+    return names
+
+
+def pick(label: str, options: list[str], current: str | None, *, optional: bool = False, key: str,
+         help: str | None = None) -> str | None:
+    """A selectbox over ``options`` starting at ``current``; with ``optional``, "(none)" first and chosen as None."""
+    shown = [NONE, *options] if optional else options
+    index = shown.index(current) if current in shown else 0
+    value = st.selectbox(label, shown, index=index, key=key, help=help)
+    return None if value == NONE else value
+
+
+GROUP_LEVELS = (2, MAX_LEVELS)
