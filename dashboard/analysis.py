@@ -38,14 +38,18 @@ def run_analyses(run: GenerationRun, changes: dict[str, object], names: Iterable
     chosen = replace(request(run), **changes)
     st.session_state["analysis_request"] = chosen
     names = list(names)
-    bar = st.progress(0.0, text="Starting")
+    bar = st.progress(0.0, text="Starting") if len(names) > 1 else None
     for done, name in enumerate(names):
-        bar.progress(done / len(names), text=f"{TITLES[name]} on the real rows, the avatars and the holdout…")
-        try:
-            analyse(run.evaluation, chosen, [name])
-        except InputError as error:  # a column of an earlier choice that these avatars no longer have
-            run.evaluation.analyses[name] = AnalysisNotRun(str(error))
-    bar.empty()
+        step = f"{TITLES[name]} on the real rows, the avatars and the holdout…"
+        if bar is not None:
+            bar.progress(done / len(names), text=f"{step} ({done + 1} of {len(names)})")
+        with st.spinner(step, show_time=True):
+            try:
+                analyse(run.evaluation, chosen, [name])
+            except InputError as error:  # a column of an earlier choice that these avatars no longer have
+                run.evaluation.analyses[name] = AnalysisNotRun(str(error))
+    if bar is not None:
+        bar.empty()
     state.forget_run_files(run)  # the report and the JSON now hold these analyses
 
 
@@ -57,7 +61,7 @@ def show_result(run: GenerationRun, name: str) -> None:
     if isinstance(result, AnalysisNotRun):
         st.warning(plain(result.reason), icon=":material/warning:")
         return
-    st.info(plain(reading(name, result)), icon=":material/lightbulb:")
+    st.info(plain(reading(name, result, run.evaluation.holdout)), icon=":material/lightbulb:")
     for note in analysis_notes(result):
         st.caption(plain(note))
     for index, figure in enumerate(analysis_figures(name, result)):
@@ -66,6 +70,15 @@ def show_result(run: GenerationRun, name: str) -> None:
         if caption:
             st.caption(plain(caption))
         st.dataframe(table, hide_index=True, width="stretch", height=ROW_PX * (min(len(table), MAX_ROWS_SHOWN) + 1) + 3)
+
+
+def shown(run: GenerationRun, name: str, field: str, default):
+    """What the section's result was run with (its form starts there), else ``default``: after another section
+    changed the shared study, each form still shows the choices of the result under it."""
+    result = run.evaluation.analyses.get(name)
+    if name == "group_statistics" and field == "value" and getattr(result, "tables", None):
+        return result.tables[0].value if len(result.tables) == 1 else default
+    return getattr(result, field, default)
 
 
 def columns_of(run: GenerationRun, *, numeric: bool | None = None, levels: tuple[int, int] | None = None) -> list[str]:

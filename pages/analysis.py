@@ -2,10 +2,9 @@
 
 import streamlit as st
 
-from core.presentation.analysis_text import hellinger_spread
+from core.metrics.analysis.design import default_predictors
 from dashboard import state
-from dashboard.analysis import GROUP_LEVELS, columns_of, pick, request, run_analyses, show_result
-from dashboard.widgets import plain
+from dashboard.analysis import GROUP_LEVELS, columns_of, pick, request, run_analyses, show_result, shown
 
 st.title("Does my analysis still hold?")
 run = state.require_run()
@@ -19,6 +18,18 @@ if "missing_shares" not in evaluation.analyses:  # first visit for these avatars
     st.rerun()
 
 
+def predictors_box(name: str, outcome: str | None) -> tuple[str, ...] | None:
+    """The predictors of ``name``'s last result (empty: every other column)."""
+    every = [column for column in evaluation.kinds if column != outcome]
+    chosen = shown(run, name, "predictors", study.predictors) or ()
+    chosen = () if set(chosen) in (set(every), set(default_predictors(evaluation.kinds, evaluation.split.working,
+                                                                           [outcome]))) else chosen
+    picked = st.multiselect("Predictors (empty: every other column)", list(evaluation.kinds),
+                            default=[column for column in chosen if column in evaluation.kinds], key=f"{name}_predictors",
+                            help="Leave out what would not be known when predicting (a follow-up time, an identifier).")
+    return None if not picked or sorted(picked) == sorted(every) else tuple(picked)
+
+
 @st.fragment
 def prediction_section() -> None:
     st.header("Prediction")
@@ -27,13 +38,16 @@ def prediction_section() -> None:
     with st.form("prediction_form"):
         first, second = st.columns([2, 1])
         with first:
-            outcome = pick("Outcome to predict", list(evaluation.kinds), study.outcome, key="prediction_outcome")
+            outcome = pick("Outcome to predict", list(evaluation.kinds), shown(run, "prediction", "outcome",
+                                                                                 study.outcome), key="prediction_outcome")
         with second:
-            model = st.radio("Model", ["boosting", "linear"], index=["boosting", "linear"].index(study.model),
+            current = shown(run, "prediction", "model", study.model)
+            model = st.radio("Model", ["boosting", "linear"], index=["boosting", "linear"].index(current),
                              horizontal=True, key="prediction_model",
                              help="boosting: gradient-boosted trees; linear: logistic or linear regression.")
+        predictors = predictors_box("prediction", outcome)
         if st.form_submit_button("Run the prediction", icon=":material/play_arrow:"):
-            run_analyses(run, {"outcome": outcome, "model": model}, ["prediction"])
+            run_analyses(run, {"outcome": outcome, "model": model, "predictors": predictors}, ["prediction"])
     show_result(run, "prediction")
 
 
@@ -44,9 +58,11 @@ def regression_section() -> None:
                "its size, sign and significance? Bars that overlap mean the same conclusion.")
     options = columns_of(run, numeric=True) + columns_of(run, levels=(2, 2), numeric=False)
     with st.form("regression_form"):
-        outcome = pick("Outcome (a number or a yes/no column)", options, study.outcome, key="regression_outcome")
+        outcome = pick("Outcome (a number or a yes/no column)", options,
+                       shown(run, "regression", "outcome", study.outcome), key="regression_outcome")
+        predictors = predictors_box("regression", outcome)
         if st.form_submit_button("Fit the regressions", icon=":material/play_arrow:"):
-            run_analyses(run, {"outcome": outcome}, ["regression"])
+            run_analyses(run, {"outcome": outcome, "predictors": predictors}, ["regression"])
     show_result(run, "regression")
 
 
@@ -59,18 +75,31 @@ def survival_section() -> None:
     with st.form("survival_form"):
         first, second, third = st.columns(3)
         with first:
-            time = pick("Time (until the event or the end of follow-up)", times, study.time, key="survival_time")
+            time = pick("Time (until the event or the end of follow-up)", times,
+                        shown(run, "survival", "time", study.time), key="survival_time")
         with second:
-            event = pick("Event (two values: it happened or not)", events, study.event, key="survival_event")
+            event = pick("Event (two values: it happened or not)", events, shown(run, "survival", "event", study.event),
+                         key="survival_event")
         with third:
-            group = pick("Curves by", columns_of(run, levels=(2, 10)), study.group, optional=True,
-                         key="survival_group")
-        covariate = pick("Hazard ratio of (default: the groups)", list(evaluation.kinds), study.covariate,
-                         optional=True, key="survival_covariate")
+            group = pick("Curves by", columns_of(run, levels=(2, 10)), shown(run, "survival", "group", study.group),
+                         optional=True, key="survival_group")
+        first, second, third = st.columns(3)
+        with first:
+            covariate = pick("Hazard ratio of (none: the groups')", list(evaluation.kinds),
+                             shown(run, "survival", "covariate", study.covariate), optional=True,
+                             key="survival_covariate")
+        with second:
+            adjust = st.multiselect("Adjusted for", list(evaluation.kinds), key="survival_adjust",
+                                    default=list(shown(run, "survival", "adjust", study.adjust)))
+        with third:
+            event_value = st.text_input("The value that means the event", key="survival_event_value",
+                                        value=study.event_value or "",
+                                        help="Empty: read from the values (1 of 0/1, True, yes, death...).")
         if st.form_submit_button("Run the survival analysis", icon=":material/play_arrow:"):
-            run_analyses(run, {"time": time, "event": event, "group": group, "covariate": covariate}, ["survival"])
-    if not (times and events):
-        st.caption("This table has no number and two-valued column to use as a time and an event.")
+            run_analyses(run, {"time": time, "event": event, "group": group, "covariate": covariate,
+                               "adjust": tuple(adjust), "event_value": event_value.strip() or None}, ["survival"])
+    if "survival" not in evaluation.analyses:
+        st.caption("No column is named like a time and an event, so nothing was run: choose them above.")
     show_result(run, "survival")
 
 
@@ -82,9 +111,9 @@ def group_section() -> None:
     with st.form("group_form"):
         first, second = st.columns(2)
         with first:
-            group = pick("Groups", groups, study.group, key="group_group")
+            group = pick("Groups", groups, shown(run, "group_statistics", "group", study.group), key="group_group")
         with second:
-            value = pick("Number", numbers, study.value, key="group_value")
+            value = pick("Number", numbers, shown(run, "group_statistics", "value", study.value), key="group_value")
         if st.form_submit_button("Compare the groups", icon=":material/play_arrow:"):
             run_analyses(run, {"group": group, "value": value}, ["group_statistics"])
     show_result(run, "group_statistics")
@@ -96,4 +125,3 @@ survival_section()
 group_section()
 st.header("Missing values")
 show_result(run, "missing_shares")
-st.caption(plain(hellinger_spread(evaluation)))

@@ -49,7 +49,9 @@ def avatarize(arguments: argparse.Namespace) -> int:
                 say("warning", message)
             plan.knowledge.checked(avatarizer.kinds_)  # a misspelt --known stops here, not after the work
             if request is not None:
-                request.checked(name for name in avatarizer.kinds_ if name not in avatarizer.identifier_columns_)
+                request.checked((name for name in avatarizer.kinds_ if name not in avatarizer.identifier_columns_),
+                                {name: "looks like an identifier: the avatars get new values for it, so no analysis "
+                                       "can use it" for name in avatarizer.identifier_columns_})
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -126,7 +126,8 @@ def _add_analysis_option(command: argparse.ArgumentParser) -> None:
     command.add_argument("--analysis", type=option, nargs="+", action="extend", default=[], metavar="KEY=VALUE",
                          help="does a study still hold on the avatars: outcome=NAME [predictors=A,B] "
                               "[model=boosting|linear] (prediction tested on real rows never used, and regression "
-                              "coefficients); time=NAME event=NAME [group=NAME] [covariate=NAME] [adjust=A,B] "
+                              "coefficients); time=NAME event=NAME [event_value=V] [group=NAME] [covariate=NAME] "
+                              "[adjust=A,B] "
                               "(Kaplan-Meier curves, log-rank test, Cox hazard ratio); group=NAME [value=NAME] (means and medians "
                               "by group); each variable's missing share always")
 

@@ -112,13 +112,29 @@ class Evaluation:
             "parameters": self.parameters,
             "left_out_columns": self.left_out_columns,
             **({"warnings": self.warnings} if self.warnings else {}),
-            **({"analyses": {kind: result.to_json() for kind, result in self.analyses.items()}}
+            **({"analyses": {kind: _finite(result.to_json()) for kind, result in self.analyses.items()}}
                if self.analyses else {}),
             "timings_s": self.timings_s,
         }
 
 
 ATTACKS = ("linkability_risk", "inference_risk")
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with every number JSON can hold: NaN and infinities (a score undefined on one class, a p-value of a
+    degenerate fit) become null, numpy numbers plain ones."""
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(item) for item in value]
+    if isinstance(value, (float, np.floating)):
+        return float(value) if np.isfinite(value) else None
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.bool_):
+        return bool(value)
+    return value
 
 
 def _attack_detail(result: MetricResult) -> dict[str, Any] | None:
@@ -156,7 +172,8 @@ def evaluate(
         name for name in avatars.columns if name not in set(originals.columns)
     ]
     if analysis is not None:
-        analysis.checked(common)
+        analysis.checked(common, {name: "is not in both files: the analyses need it in the originals and the avatars"
+                                  for name in left_out})
     kinds = resolve_kinds(originals[common], column_kinds)
     typed_originals = apply_kinds(originals[common], kinds)
     if not avatars[common].notna().to_numpy().any():
@@ -198,12 +215,27 @@ def analyse(evaluation: Evaluation, request: AnalysisRequest, names: Iterable[st
     its WO, HO and WA, each timed in ``timings_s`` ("analysis: survival"); the request is kept in its parameters."""
     split = evaluation.split
     request.checked(split.working.columns)
+    avatars = _known_values_only(split.working_avatars, [split.working, split.holdout], evaluation.kinds)
     for name in request.names() if names is None else names:
         with timed(evaluation.timings_s, f"analysis: {name}"):
-            evaluation.analyses.update(run_analyses(split.working, split.holdout, split.working_avatars,
-                                                    evaluation.kinds, request, evaluation.parameters.get("seed", 0),
-                                                    [name], progress))
+            evaluation.analyses.update(run_analyses(split.working, split.holdout, avatars, evaluation.kinds,
+                                                    request, evaluation.parameters.get("seed", 0), [name], progress))
     evaluation.parameters = {**evaluation.parameters, "analysis": request.to_json()}
+
+
+def _known_values_only(avatars: pd.DataFrame, originals: list[pd.DataFrame], kinds: Mapping[str, Kind]) -> pd.DataFrame:
+    """``avatars`` with the categorical values no original has as missing, as the metrics count them (and as the
+    warning of :func:`_unseen_modalities` says): an avatar file's stray code does not turn a two-valued event into
+    three."""
+    masked = {}
+    for name, kind in kinds.items():
+        if kind is Kind.CATEGORICAL:
+            known = set().union(*(frame[name].dropna().astype(str) for frame in originals))
+            text = avatars[name].astype(object).where(avatars[name].notna(), None)
+            stray = text.notna() & ~text.astype(str).isin(known)
+            if stray.any():
+                masked[name] = avatars[name].where(~stray)
+    return avatars.assign(**masked) if masked else avatars
 
 
 def approximate_rows(
@@ -285,7 +317,7 @@ def _unseen_modalities(originals: pd.DataFrame, avatars: pd.DataFrame, kinds: Ma
         if len(unseen):
             examples = ", ".join(repr(value) for value in unseen.unique()[:3])
             said.append(f"In the avatars, '{name}' has {len(unseen)} value{'s' if len(unseen) > 1 else ''} the "
-                        f"originals never have ({examples}): the metrics count them as missing.")
+                        f"originals never have ({examples}): the metrics and analyses count them as missing.")
     return said
 
 

@@ -7,6 +7,7 @@ import plotly.graph_objects as go
 
 from core.metrics.analysis.regression import RegressionResult
 from core.metrics.analysis.survival import SurvivalResult
+from core.presentation.analysis_text import term_label
 from core.presentation.figures import AVATAR_COLOUR, HOLDOUT_COLOUR, ORIGINAL_COLOUR, layout
 
 GROUP_COLOURS = ("#3b6ea5", "#e07b24", "#2e8540", "#8e44ad", "#c0392b", "#16a085", "#7f8c8d", "#d4ac0d",
@@ -69,10 +70,17 @@ def coefficients_figure(result: RegressionResult) -> go.Figure:
         low, high = min(0.0, *bounds), max(0.0, *bounds)
         padding = 0.25 * (high - low or 1.0)
         figure.update_xaxes(range=[low - padding, high + padding])
+        every = [bound * factor for c, factor in zip(effects, scale, strict=True) for side in ("avatars", "holdout")
+                 if getattr(c, side) is not None for bound in (getattr(c, side).low, getattr(c, side).high)]
+        if any(bound < low - padding or bound > high + padding for bound in every):
+            figure.add_annotation(text="Some intervals run beyond the axis, cut at its edge (wider than every "
+                                       "real one): see the table.", xref="paper", yref="paper", x=0, y=1.0,
+                                  xanchor="left", yanchor="bottom", showarrow=False, font={"size": 12})
     figure.add_vline(x=0, line={"color": "#9aa5b1", "width": 1})
-    figure.update_yaxes(tickvals=list(range(len(effects))), ticktext=[c.term for c in effects], autorange="reversed")
+    figure.update_yaxes(tickvals=list(range(len(effects))), autorange="reversed",
+                        ticktext=[term_label(c.term, result.reference_levels) for c in effects])
     figure.update_xaxes(title=f"effect on the {what} (0: none); a number: per standard deviation, a category: "
-                              "against its first level")
+                              "against its first level (vs)")
     return figure
 
 

@@ -63,6 +63,7 @@ def build_html_report(run: GenerationRun) -> str:
     if direction:
         parts.append(f"<p>{_text(direction)}</p>")
     hellinger = signal["hellinger_mean"]
+    parts.append(f"<p>{_text(hellinger_spread(evaluation))}</p>")
     parts.append(_figure(figures.hellinger_scores_figure(hellinger), first=True))
     if signal["correlation_difference_ratio"].value is not None:
         parts.append(_figure(figures.correlation_figure(signal["correlation_difference_ratio"])))
@@ -102,17 +103,17 @@ def _analyses_block(evaluation) -> list[str]:
     if not evaluation.analyses:
         return []
     parts = ["<h2>Does the analysis still hold</h2>",
-             "<p>Each analysis run on the real rows and on the avatars; the holdout, real rows kept apart, shows how "
-             "much two real samples differ.</p>"]
+             "<p>Each analysis is run on the real rows and on the avatars. The holdout, real rows kept apart, shows how "
+             "much two real samples of the same people differ: the avatars do as well as real data when their gap "
+             "is no larger than that.</p>"]
     for name, result in evaluation.analyses.items():
-        parts += [f"<h3>{_text(TITLES[name])}</h3>", f"<p>{_text(reading(name, result))}</p>",
+        parts += [f"<h3>{_text(TITLES[name])}</h3>", f"<p>{_text(reading(name, result, evaluation.holdout))}</p>",
                   *(f"<p class='muted'>{_text(note)}</p>" for note in analysis_notes(result))]
         for caption, table in analysis_tables(name, result):
             if caption:
                 parts.append(f"<p class='muted'>{_text(caption)}</p>")
             parts.append(_table(list(table.columns), table.astype(str).to_numpy().tolist()))
         parts += [_figure(figure) for figure in analysis_figures(name, result)]
-    parts.append(f"<p>{_text(hellinger_spread(evaluation))}</p>")
     return parts
 
 

@@ -35,6 +35,6 @@ def analysis_lines(evaluation: Evaluation) -> list[str]:
         return []
     return ["Does the analysis still hold",
             *(line for name, result in evaluation.analyses.items()
-              for line in (f"  {TITLES[name]}: {reading(name, result)}",
+              for line in (f"  {TITLES[name]}: {reading(name, result, evaluation.holdout)}",
                            *(f"    {note}" for note in analysis_notes(result)))),
             f"  {hellinger_spread(evaluation)}"]

@@ -185,7 +185,7 @@ def test_known_and_sensitive_variables_run_the_attacks_and_the_verdict_ends_the_
 def test_evaluate_says_whether_a_study_still_holds(table_csv, tmp_path):
     metrics = tmp_path / "m.json"
     result = run("evaluate", table_csv, table_csv, "--seed", 1, "--analysis", "outcome=group", "predictors=age,weight",
-                 "time=score", "event=group", "group=colour", "value=weight", "--json", metrics)
+                 "time=score", "event=group", "event_value=younger", "group=colour", "value=weight", "--json", metrics)
     assert result.returncode == 0, result.stderr
     analyses = json.loads(metrics.read_text())["analyses"]  # the avatars are the originals: every answer the same
     assert list(analyses) == ["prediction", "regression", "survival", "group_statistics", "missing_shares"]
@@ -194,7 +194,7 @@ def test_evaluate_says_whether_a_study_still_holds(table_csv, tmp_path):
     assert all(ratio["overlap"] == 1.0 for ratio in analyses["survival"]["hazard_ratios"])
     assert analyses["group_statistics"]["values"][0]["largest_mean_difference"] == 0
     assert "A model trained on the avatars" not in result.stdout and "scores exactly as the real one" in result.stdout
-    assert "Hazard ratio of colour = green: real" in result.stdout and ": identical." in result.stdout
+    assert "Hazard ratio of colour = green (vs blue): " in result.stdout and "on both: identical." in result.stdout
     not_allowed = run("evaluate", table_csv, table_csv, "--analysis", "time=score", "event=colour", "--json", metrics)
     assert not_allowed.returncode == 0 and "Survival: Not run: The event column 'colour' must have two values" in \
         not_allowed.stdout  # the metrics and the other analyses stand
@@ -207,7 +207,7 @@ def test_evaluate_says_whether_a_study_still_holds(table_csv, tmp_path):
 def test_avatarize_runs_the_analyses_into_its_json_and_report(table_csv, tmp_path):
     metrics, report = tmp_path / "m.json", tmp_path / "r.html"
     result = run("avatarize", table_csv, "--k", 10, "--seed", 2, "--out", tmp_path / "a.csv", "--no-fix", "--json",
-                 metrics, "--report", report, "--analysis", "outcome=weight", "time=score", "event=group",
+                 metrics, "--report", report, "--analysis", "outcome=weight", "time=score", "event=group", "event_value=younger",
                  "group=colour")
     assert result.returncode == 0, result.stderr
     document = json.loads(metrics.read_text())

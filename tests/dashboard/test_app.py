@@ -343,19 +343,26 @@ def test_the_analysis_page_answers_the_suggested_study_and_reruns_one_analysis_a
     visit(app, "pages/analysis.py")
     assert [header.value for header in app.header] == ["Prediction", "Regression coefficients", "Survival",
                                                        "Group statistics", "Missing values"]
-    assert runs == ["prediction", "regression", "survival", "group_statistics", "missing_shares"]
+    assert runs == ["prediction", "regression", "group_statistics", "missing_shares"]  # no time and event named so
     readings = [info.value for info in app.info]
-    assert len(readings) == 5 and not app.error and "predicting readmitted\\_30d on real people" in readings[0]
-    assert len(app.get("plotly_chart")) == 2 and len(app.dataframe) == 6
+    assert len(readings) == 4 and not app.error and "predicting readmitted\\_30d on real people" in readings[0]
+    assert len(app.get("plotly_chart")) == 1 and len(app.dataframe) == 4
     evaluation = app.session_state["run"].evaluation
-    kept = {name: evaluation.analyses[name] for name in ("prediction", "regression", "survival")}
+    kept = {name: evaluation.analyses[name] for name in ("prediction", "regression")}
     app.selectbox(key="group_group").set_value("smoker")
     app.selectbox(key="group_value").set_value("bmi")
     app.button(key="FormSubmitter:group_form-Compare the groups").click().run()
-    assert not app.exception and runs[5:] == ["group_statistics"]  # only the section asked for runs again
+    assert not app.exception and runs[4:] == ["group_statistics"]  # only the section asked for runs again
     assert all(evaluation.analyses[name] is result for name, result in kept.items())
     assert evaluation.analyses["group_statistics"].tables[0].value == "bmi"
     assert any("Mean bmi by smoker" in info.value for info in app.info)
+    app.selectbox(key="survival_time").set_value("length_of_stay_days")
+    app.selectbox(key="survival_event").set_value("readmitted_30d")
+    app.selectbox(key="survival_group").set_value("sex")
+    app.button(key="FormSubmitter:survival_form-Run the survival analysis").click().run()
+    assert not app.exception and runs[5:] == ["survival"] and evaluation.analyses["survival"].group == "sex"
+    assert app.selectbox(key="group_group").value == "smoker"  # each form shows what its result was run with
+    assert app.selectbox(key="prediction_outcome").value == "readmitted_30d"
     visit(app, "pages/report.py")  # ... and built again with them
     report = next(button for button in app.get("download_button") if "report" in button.proto.label.lower())
     assert report is not None and "group_statistics" in app.session_state["run_files"][0][1]["metrics"]

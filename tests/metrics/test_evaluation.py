@@ -171,8 +171,8 @@ def test_evaluate_refuses_empty_avatars_says_unseen_values_and_refuses_a_too_lar
     strange.loc[:4, "colour"] = "purple"
     evaluation = evaluate(originals, strange, seed=0)
     assert evaluation.warnings == [
-        "In the avatars, 'colour' has 5 values the originals never have ('purple'): the metrics count them as "
-        "missing."]
+        "In the avatars, 'colour' has 5 values the originals never have ('purple'): the metrics and analyses count "
+        "them as missing."]
     assert evaluation.to_json()["warnings"] == evaluation.warnings
     with pytest.raises(InputError, match="ncp must be at most"):
         evaluate(originals, originals.copy(), ncp=500, seed=0)

@@ -11,15 +11,17 @@ import pandas as pd
 
 from core.engine.encoding import numeric_values
 from core.engine.schema import Kind
+from core.errors import InputError
 
 SECONDS_PER_DAY = 86_400.0
 MAX_LEVELS = 20  # a categorical with more levels is left out of the default predictors (its own model)
 
 
-def ordered_levels(values: pd.Series) -> list[str]:
-    """The distinct non-missing values of ``values`` as text, in natural order (2 before 10; numbers before words):
-    the first is the reference level, as R and statsmodels take it."""
-    distinct = pd.unique(values.dropna().astype(str))
+def ordered_levels(*columns: pd.Series) -> list[str]:
+    """The distinct non-missing values of ``columns`` as text, each column read as its own values (two categorical
+    columns of codes, one with a missing value, are not made floats: 1 stays "1"), in natural order (2 before 10;
+    numbers before words): the first is the reference level, as R and statsmodels take it."""
+    distinct = set().union(*(column.dropna().astype(object).astype(str) for column in columns))
     return sorted(distinct, key=_natural_key)
 
 
@@ -64,3 +66,15 @@ def default_predictors(kinds: Mapping[str, Kind], frame: pd.DataFrame, exclude: 
     """Every column but ``exclude``, categoricals with more than :data:`MAX_LEVELS` levels left out."""
     return tuple(name for name in kinds if name not in exclude and (
         kinds[name] is not Kind.CATEGORICAL or frame[name].nunique() <= MAX_LEVELS))
+
+
+def checked_predictors(frame: pd.DataFrame, predictors: Sequence[str], kinds: Mapping[str, Kind],
+                       max_levels: int | None = None) -> None:
+    """Refuse (:class:`InputError`) a predictor without any value in ``frame`` (the real rows), or, with
+    ``max_levels``, a categorical with more values than a model can show an effect for."""
+    for name in predictors:
+        if not frame[name].notna().any():
+            raise InputError(f"The predictor '{name}' has no value in the real rows: leave it out.")
+        if max_levels is not None and kinds[name] is Kind.CATEGORICAL and frame[name].nunique() > max_levels:
+            raise InputError(f"The predictor '{name}' has {frame[name].nunique()} values: an effect per value is "
+                             f"shown for at most {max_levels}; leave it out, or group its values.")

@@ -82,7 +82,7 @@ def group_statistics(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.D
         raise InputError(f"Group statistics need numbers other than the group, got '{wrong[0]}': choose a numeric "
                          "column.")
     frames = dict(zip(SIDES, (working, avatars, holdout), strict=True))
-    levels = ordered_levels(pd.concat([working[group], avatars[group]]).astype(object))
+    levels = ordered_levels(working[group], avatars[group])
     if len(levels) > MAX_LEVELS:
         raise InputError(f"The group column '{group}' has {len(levels)} values; group statistics take at most "
                          f"{MAX_LEVELS}: choose a column with fewer.")

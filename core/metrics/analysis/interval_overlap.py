@@ -23,7 +23,7 @@ class Estimate:
 
     @property
     def significant(self) -> bool:
-        return self.p_value < SIGNIFICANCE
+        return bool(self.p_value < SIGNIFICANCE)
 
 
 def interval_overlap(real_low, real_high, other_low, other_high) -> np.ndarray:

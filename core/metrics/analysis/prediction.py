@@ -20,14 +20,16 @@ from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostin
 from sklearn.impute import SimpleImputer
 from sklearn.linear_model import LinearRegression, LogisticRegression
 from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import OneHotEncoder, StandardScaler
+from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder, StandardScaler
 
 from core.engine.encoding import numeric_values
 from core.engine.schema import Kind
 from core.errors import InputError
+from core.metrics.analysis.design import checked_predictors
 
 MODELS = ("boosting", "linear")
 BOOTSTRAP_RESAMPLES = 200
+BOOSTING_MAX_CATEGORIES = 250  # a category's rarer values grouped beyond this (the trees' bins hold 255)
 SCORES = {"binary": "ROC AUC", "multiclass": "balanced accuracy", "numeric": "R^2"}
 
 
@@ -78,6 +80,7 @@ def prediction(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFra
     unknown = [name for name in predictors if name not in kinds or name == outcome]
     if unknown or not predictors:
         raise InputError(f"The predictors must be other columns of the table than the outcome, got {unknown or '()'}.")
+    checked_predictors(working, predictors, kinds)
     categorical = kinds[outcome] is Kind.CATEGORICAL
     frames = [frame.dropna(subset=[outcome]).reset_index(drop=True) for frame in (working, holdout, avatars)]
     empty = [side for side, frame in zip(("real rows", "holdout", "avatars"), frames, strict=True) if len(frame) == 0]
@@ -117,14 +120,15 @@ def _fitted(model: str, task: str, reference: pd.DataFrame, kinds, predictors, f
         (make_pipeline(SimpleImputer(strategy="constant", fill_value="(missing)"),
                        OneHotEncoder(handle_unknown="ignore", min_frequency=5)), categorical),
         (make_pipeline(SimpleImputer(strategy="median", keep_empty_features=True), StandardScaler()), numeric),
-    ) if model == "linear" else make_column_transformer(
-        (make_pipeline(SimpleImputer(strategy="constant", fill_value="(missing)"),
-                       OneHotEncoder(handle_unknown="ignore", min_frequency=5, sparse_output=False)), categorical),
+    ) if model == "linear" else make_column_transformer(  # the trees split categories natively: no one-hot
+        (OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=np.nan, encoded_missing_value=np.nan,
+                        max_categories=BOOSTING_MAX_CATEGORIES), categorical),
         ("passthrough", numeric))
-    estimator = {("boosting", "numeric"): HistGradientBoostingRegressor(random_state=0),
+    natives = list(range(len(categorical))) or None  # the encoder puts the categories first
+    estimator = {("boosting", "numeric"): HistGradientBoostingRegressor(random_state=0, categorical_features=natives),
                  ("linear", "numeric"): LinearRegression()}.get(
-        (model, task), HistGradientBoostingClassifier(random_state=0) if model == "boosting"
-        else LogisticRegression(max_iter=1_000))
+        (model, task), HistGradientBoostingClassifier(random_state=0, categorical_features=natives)
+        if model == "boosting" else LogisticRegression(max_iter=1_000))
     pipeline = make_pipeline(encoder, estimator)
     empty = [name for name in numeric if features[name].isna().all()]  # no value: constant, as informative
     return pipeline.fit(features.fillna({name: 0.0 for name in empty}), target)
@@ -166,9 +170,11 @@ def resampled_score(task: str, truth: np.ndarray, predicted: np.ndarray, classes
         truth, predicted = truth.astype(float), predicted.astype(float)
 
         def r2(w: np.ndarray) -> float:
+            drawn = truth[w > 0]
+            if drawn.min() == drawn.max():  # no variance (its float sum may not be exactly 0)
+                return np.nan
             mean = np.average(truth, weights=w)
-            total = np.dot(w, (truth - mean) ** 2)
-            return 1.0 - np.dot(w, (truth - predicted) ** 2) / total if total > 0 else np.nan
+            return 1.0 - np.dot(w, (truth - predicted) ** 2) / np.dot(w, (truth - mean) ** 2)
         return r2
     if task == "binary":
         positive = (truth == classes[1]).astype(float)

@@ -24,7 +24,14 @@ from statsmodels.tools.sm_exceptions import ConvergenceWarning, PerfectSeparatio
 from core.engine.schema import Kind
 from core.errors import InputError
 from core.metrics.analysis import SIDES
-from core.metrics.analysis.design import default_predictors, design, ordered_levels, readable_numbers
+from core.metrics.analysis.design import (
+    MAX_LEVELS,
+    checked_predictors,
+    default_predictors,
+    design,
+    ordered_levels,
+    readable_numbers,
+)
 from core.metrics.analysis.interval_overlap import SIGNIFICANCE, ComparedEstimate, Estimate
 
 INTERCEPT = "(intercept)"
@@ -60,6 +67,8 @@ class RegressionResult:
     rows: dict[str, int]  # complete rows fitted on each side
     coefficients: tuple[Coefficient, ...]
     spreads: dict[str, float] = field(default_factory=dict)  # each numeric term's standard deviation on WO
+    reference_levels: dict[str, str] = field(default_factory=dict)  # each categorical predictor's, from WO
+    unreliable: tuple[str, ...] = ()  # the sides whose fit did not converge (their intervals mean nothing)
     notes: tuple[str, ...] = ()  # a side that could not be fitted, whose fit is not reliable, or terms left out
     not_applicable: str | None = None  # why no model was fitted
 
@@ -78,14 +87,25 @@ class RegressionResult:
 
     @property
     def agreements(self) -> dict[str, int]:
-        """Of the predictors' coefficients estimated on both sides, how many agree in sign and in significance."""
-        both = [coefficient for coefficient in self._effects() if coefficient.sign_agrees is not None]
-        return {"compared": len(both), "same_sign": sum(c.sign_agrees for c in both),
-                "same_significance": sum(c.significance_agrees for c in both)}
+        """Of the predictors' coefficients estimated on the real rows and the avatars, how many keep their
+        significance (p < 0.05 on both or on neither), and how many change sign where one side finds an effect
+        (significant); the same counts for the holdout, the reference."""
+        counts = {}
+        for side, prefix in (("avatars", ""), ("holdout", "reference_")):
+            both = [(c.real, getattr(c, side)) for c in self._effects()
+                    if c.real is not None and getattr(c, side) is not None]
+            counts[f"{prefix}compared"] = len(both)
+            counts[f"{prefix}same_significance"] = sum(
+                int(real.significant == other.significant) for real, other in both)
+            counts[f"{prefix}significant_sign_changes"] = sum(
+                int((real.significant or other.significant) and np.sign(real.value) != np.sign(other.value))
+                for real, other in both)
+        return counts
 
     def to_json(self) -> dict[str, object]:
         return {"outcome": self.outcome, "model": self.model, "modelled": self.modelled,
                 "predictors": list(self.predictors), "rows": self.rows, "spreads": self.spreads,
+                "reference_levels": self.reference_levels, "unreliable": list(self.unreliable),
                 "mean_overlap": self.mean_overlap, "reference_mean_overlap": self.reference_mean_overlap,
                 "agreements": self.agreements, "coefficients": [c.to_json() for c in self.coefficients],
                 "notes": list(self.notes), "not_applicable": self.not_applicable}
@@ -105,17 +125,24 @@ def regression(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFra
     unknown = [name for name in predictors if name not in kinds or name == outcome]
     if unknown or not predictors:
         raise InputError(f"The predictors must be other columns of the table than the outcome, got {unknown or '()'}.")
+    checked_predictors(working, predictors, kinds, MAX_LEVELS)
     frames = dict(zip(SIDES, (working, avatars, holdout), strict=True))
     modelled = None
     if kinds[outcome] is Kind.CATEGORICAL:
-        outcome_levels = ordered_levels(pd.concat([working[outcome], avatars[outcome]]).astype(object))
+        outcome_levels = ordered_levels(working[outcome], avatars[outcome])
         if len(outcome_levels) != 2:
             return RegressionResult(outcome, "none", None, predictors, {}, (), not_applicable=(
                 f"Regression coefficients need a numeric or two-valued outcome; '{outcome}' has "
                 f"{len(outcome_levels)} value{'s' if len(outcome_levels) != 1 else ''}."))
         modelled = outcome_levels[1]
+    elif working[outcome].nunique() < 2:
+        return RegressionResult(outcome, "none", None, predictors, {}, (), not_applicable=(
+            f"The outcome '{outcome}' takes a single value in the real rows: there is no regression to fit."))
     levels = {name: ordered_levels(working[name]) for name in predictors if kinds[name] is Kind.CATEGORICAL}
-    fits, rows, notes, spreads = {}, {}, [], {}
+    if design(working.iloc[:0], predictors, kinds, levels).shape[1] == 0:
+        return RegressionResult(outcome, "none", None, predictors, {}, (), not_applicable=(
+            "Every predictor takes a single value in the real rows: there is no effect to compare."))
+    fits, rows, notes, spreads, unreliable = {}, {}, [], {}, []
     for side, frame in frames.items():
         target = readable_numbers(frame[outcome]) if modelled is None else np.where(
             frame[outcome].notna(), (frame[outcome].astype(object).astype(str) == modelled).to_numpy(float), np.nan)
@@ -123,6 +150,7 @@ def regression(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFra
         fits[side], rows[side], note = _fit(target, features, modelled is not None)
         if note:
             notes.append(f"On the {_SIDE_NAMES[side]}: {note}")
+            unreliable += [side] if fits[side] else []
         left_out = [term for term in features.columns if fits[side] and term not in fits[side]]
         if left_out:
             notes.append(f"On the {_SIDE_NAMES[side]}, not estimable (constant, or redundant with other predictors, "
@@ -133,7 +161,8 @@ def regression(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFra
     terms = [INTERCEPT, *design(working.iloc[:0], predictors, kinds, levels).columns]
     coefficients = tuple(Coefficient(term, *(fits[side].get(term) for side in SIDES)) for term in terms)
     return RegressionResult(outcome, "linear" if modelled is None else "logistic", modelled, predictors, rows,
-                            coefficients, spreads, tuple(notes))
+                            coefficients, spreads, {name: values[0] for name, values in levels.items() if values},
+                            tuple(unreliable), tuple(notes))
 
 
 _SIDE_NAMES = {"real": "real rows", "avatars": "avatars", "holdout": "holdout"}

@@ -20,7 +20,7 @@ ANALYSES = ("prediction", "regression", "survival", "group_statistics", "missing
 TITLES = {"prediction": "Prediction", "regression": "Regression coefficients", "survival": "Survival",
           "group_statistics": "Group statistics", "missing_shares": "Missing values"}
 OPTIONS_HELP = ("outcome=NAME [predictors=A,B] [model=boosting|linear] [time=NAME event=NAME] [group=NAME] "
-                "[covariate=NAME] [adjust=A,B] [value=NAME]")
+                "[event_value=VALUE] [covariate=NAME] [adjust=A,B] [value=NAME]")
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,7 @@ class AnalysisRequest:
     model: str = "boosting"
     time: str | None = None
     event: str | None = None
+    event_value: str | None = None  # which of the event column's two values is the event; default: by its name
     group: str | None = None  # the survival curves' groups and the group statistics' categorical
     covariate: str | None = None  # the hazard ratio's; default: the group
     adjust: tuple[str, ...] = ()  # other covariates of the Cox model
@@ -39,31 +40,51 @@ class AnalysisRequest:
 
     @classmethod
     def from_options(cls, options: Mapping[str, str] | Iterable[tuple[str, str]]) -> AnalysisRequest:
-        """The request of ``--analysis KEY=VALUE ...`` (``predictors`` comma-separated)."""
-        options = dict(options)
+        """The request of ``--analysis KEY=VALUE ...`` (``predictors`` and ``adjust`` comma-separated; names read
+        without the spaces around them, as the table's header is)."""
+        pairs = list(options.items()) if isinstance(options, Mapping) else list(options)
         names = [field.name for field in fields(cls)]
-        unknown = [key for key in options if key not in names]
-        if unknown:
-            raise InputError(f"--analysis takes {OPTIONS_HELP}; got '{unknown[0]}='.")
+        for position, (key, value) in enumerate(pairs):
+            if key not in names:
+                raise InputError(f"--analysis takes {OPTIONS_HELP}; got '{key}='.")
+            if any(other == key for other, _ in pairs[:position]):
+                raise InputError(f"--analysis {key}= is given twice: keep one.")
+            if not value.strip():
+                raise InputError(f"--analysis {key}= is empty: name a column (or leave the key out).")
+        options = {key: value.strip() for key, value in pairs}
         lists = {key: _names(options[key]) for key in ("predictors", "adjust") if key in options}
+        for key, chosen in lists.items():
+            twice = next((name for position, name in enumerate(chosen) if name in chosen[:position]), None)
+            if twice is not None:
+                raise InputError(f"--analysis {key}: '{twice}' is named twice: name each column once.")
         return cls(**{**options, **lists})
 
-    def checked(self, columns: Iterable[str]) -> AnalysisRequest:
+    def checked(self, columns: Iterable[str], left_out: Mapping[str, str] | None = None) -> AnalysisRequest:
         """Itself when every column it names is one of ``columns`` and its options go together, else the
-        :class:`InputError` that says which is wrong (before any work)."""
-        columns = set(columns)
+        :class:`InputError` that says which is wrong (before any work); ``left_out`` says why a column of the table
+        is not among ``columns`` (an identifier, a column the avatars lack)."""
+        columns, left_out = set(columns), left_out or {}
         if self.model not in MODELS:
             raise InputError(f"--analysis model must be one of {', '.join(MODELS)}, got {self.model!r}.")
         if (self.time is None) != (self.event is None):
             raise InputError("--analysis time= and event= go together: name the time column and the event column.")
-        if self.predictors is not None and self.outcome is None:
-            raise InputError("--analysis predictors= needs outcome=: name the column to predict.")
+        needs = {"predictors": ("outcome", self.predictors is not None), "model": ("outcome", self.model != "boosting"),
+                 "covariate": ("time", self.covariate is not None), "adjust": ("time", bool(self.adjust)),
+                 "event_value": ("time", self.event_value is not None), "value": ("group", self.value is not None)}
+        for key, (needed, given) in needs.items():
+            if given and getattr(self, needed) is None:
+                raise InputError(f"--analysis {key}= needs {needed}=: it does nothing without it.")
+        if self.adjust and self.covariate is None and self.group is None:
+            raise InputError("--analysis adjust= needs covariate= (or group=): the hazard ratio it adjusts.")
+        if self.outcome is not None and self.outcome in (self.predictors or ()):
+            raise InputError(f"--analysis predictors: '{self.outcome}' is the outcome: it cannot predict itself.")
         named = [(key, getattr(self, key)) for key in ("outcome", "time", "event", "group", "covariate", "value")]
         named += [("predictors", name) for name in self.predictors or ()]
         named += [("adjust", name) for name in self.adjust]
         for key, name in named:
             if name is not None and name not in columns:
-                raise InputError(f"--analysis {key}: '{name}' is not a column of the table: check its spelling.")
+                why = left_out.get(name, "is not a column of the table: check its spelling")
+                raise InputError(f"--analysis {key}: '{name}' {why}.")
         return self
 
     def names(self) -> tuple[str, ...]:
@@ -86,7 +107,7 @@ def _names(text: str) -> tuple[str, ...]:
 NEEDED = {"prediction": ("outcome",), "regression": ("outcome",), "survival": ("time", "event"),
           "group_statistics": ("group",)}
 TIME_WORDS = ("time", "day", "week", "month", "year", "duration", "stay", "surv", "follow", "delay")
-EVENT_WORDS = ("event", "cens", "status", "death", "died", "dead", "relapse", "readmit", "failure", "outcome")
+EVENT_WORDS = ("event", "cens", "status", "death", "died", "dead", "relapse", "failure", "progress")
 GROUP_WORDS = ("arm", "treat", "group", "cohort", "department", "sex", "gender")
 MAX_SUGGESTED_GROUPS = 10
 
@@ -129,7 +150,7 @@ def run_analysis(name: str, working: pd.DataFrame, holdout: pd.DataFrame, avatar
         return regression(working, holdout, avatars, kinds, request.outcome, request.predictors)
     if name == "survival":
         return survival(working, holdout, avatars, kinds, request.time, request.event, request.group,
-                        request.covariate, request.adjust)
+                        request.covariate, request.adjust, request.event_value)
     if name == "group_statistics":
         return group_statistics(working, holdout, avatars, kinds, request.group,
                                 None if request.value is None else [request.value])

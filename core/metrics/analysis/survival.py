@@ -2,8 +2,8 @@
 log-rank test across groups, and the Cox hazard ratio of a covariate with its 95 % interval, on WO, on WA and, as
 the reference for natural variability, on HO.
 
-The event column has two values; the event is the second in natural order (1 of 0/1, True of False/True, "yes"
-of no/yes). Rows missing the time, the event, the group or the covariate are left out. Times are read in the
+The event column has two values; which is the event is named (``event_value``) or read from the values' names
+(:func:`event_of`: 1, True, yes, death...). Rows missing the time, the event, the group or the covariate are left out. Times are read in the
 column's own unit (durations and dates in days). The hazard ratio is unadjusted (one covariate, as the Avatar
 paper's AIDS comparison) unless other columns are named to ``adjust`` for: per unit of a number, or per level of a
 categorical against its first level in WO.
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -24,7 +24,7 @@ from lifelines.statistics import multivariate_logrank_test
 from core.engine.schema import Kind
 from core.errors import InputError
 from core.metrics.analysis import SIDES
-from core.metrics.analysis.design import design, number_unit, ordered_levels, readable_numbers
+from core.metrics.analysis.design import MAX_LEVELS, design, number_unit, ordered_levels, readable_numbers
 from core.metrics.analysis.interval_overlap import ComparedEstimate, Estimate
 
 CURVE_POINTS = 201  # each curve read at this many times, from 0 to the last time of any side
@@ -71,6 +71,7 @@ class SurvivalResult:
     curves: dict[str, tuple[Curve, ...]]  # by side
     logrank_p: dict[str, float | None]  # by side; None without a group
     hazard_ratios: tuple[HazardRatio, ...]
+    reference_levels: dict[str, str] = field(default_factory=dict)  # each categorical covariate's, from WO
     notes: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, object]:
@@ -78,14 +79,16 @@ class SurvivalResult:
                 "covariate": self.covariate, "adjust": list(self.adjust), "unit": self.unit, "times": list(self.times),
                 "curves": {side: [curve.to_json() for curve in curves] for side, curves in self.curves.items()},
                 "logrank_p": self.logrank_p, "hazard_ratios": [ratio.to_json() for ratio in self.hazard_ratios],
+                "reference_levels": self.reference_levels,
                 "notes": list(self.notes)}
 
 
 def survival(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFrame, kinds: Mapping[str, Kind],
              time: str, event: str, group: str | None = None, covariate: str | None = None,
-             adjust: Sequence[str] = ()) -> SurvivalResult:
+             adjust: Sequence[str] = (), event_value: str | None = None) -> SurvivalResult:
     """Curves, log-rank test and hazard ratios on WO, WA and HO (typed frames, the columns of ``kinds``);
-    ``covariate`` defaults to ``group``; the hazard ratios of ``adjust``'s columns come with it."""
+    ``covariate`` defaults to ``group``; the hazard ratios of ``adjust``'s columns come with it; ``event_value``
+    is the event column's value that means the event (default: :func:`event_of`)."""
     covariate = group if covariate is None else covariate
     adjust = tuple(name for name in adjust if name != covariate)
     if adjust and covariate is None:
@@ -100,18 +103,27 @@ def survival(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFrame
         raise InputError(f"The time column '{time}' holds dates; survival needs the time until the event or the end of "
                          "follow-up (a number of days, or the event date minus the start date).")
     frames = dict(zip(SIDES, (working, avatars, holdout), strict=True))
-    event_levels = ordered_levels(pd.concat([working[event], avatars[event]]).astype(object))
+    event_levels = ordered_levels(working[event], avatars[event])
     if len(event_levels) != 2:
         raise InputError(f"The event column '{event}' must have two values (the event happened or not); it has "
                          f"{len(event_levels)}.")
-    group_levels = ordered_levels(pd.concat([working[group], avatars[group]]).astype(object)) if group else []
+    if event_value is None:
+        event_value = event_of(event, event_levels)
+    elif event_value not in event_levels:
+        raise InputError(f"The event value '{event_value}' is not one of '{event}''s values "
+                         f"({', '.join(event_levels)}).")
+    group_levels = ordered_levels(working[group], avatars[group]) if group else []
     if len(group_levels) > MAX_GROUPS:
         raise InputError(f"The group column '{group}' has {len(group_levels)} values; curves are drawn for at most "
                          f"{MAX_GROUPS}: choose a column with fewer.")
     covariates = [covariate, *adjust] if covariate else []
     covariate_levels = {name: ordered_levels(working[name]) for name in covariates
                         if kinds[name] is Kind.CATEGORICAL}
-    tables = {side: _table(frame, time, event, event_levels[1], group, covariates, kinds, covariate_levels)
+    crowded = next((name for name, levels in covariate_levels.items() if len(levels) > MAX_LEVELS), None)
+    if crowded:
+        raise InputError(f"The covariate '{crowded}' has {len(covariate_levels[crowded])} values; a hazard ratio per "
+                         f"value is shown for at most {MAX_LEVELS}: choose a column with fewer, or group its values.")
+    tables = {side: _table(frame, time, event, event_value, group, covariates, kinds, covariate_levels)
               for side, frame in frames.items()}
     negative = [side for side, table in tables.items() if (table[_TIME] < 0).any()]
     if negative:
@@ -130,8 +142,31 @@ def survival(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFrame
             if note:
                 notes.append(f"On the {side if side != 'real' else 'real rows'}: {note}")
     ratios = tuple(HazardRatio(term, *(fitted[side].get(term) for side in SIDES)) for term in terms)
-    return SurvivalResult(time, event, event_levels[1], group, covariate, adjust, number_unit(working[time]),
-                          tuple(times.tolist()), curves, logrank, ratios, tuple(notes))
+    return SurvivalResult(time, event, event_value, group, covariate, adjust, number_unit(working[time]),
+                          tuple(times.tolist()), curves, logrank, ratios,
+                          {name: values[0] for name, values in covariate_levels.items() if values}, tuple(notes))
+
+
+EVENT_WORDS = ("true", "yes", "y", "event", "dead", "death", "died", "deceased", "failure", "failed",
+               "relapse", "progression")
+NO_EVENT_WORDS = ("false", "no", "n", "censored", "alive", "survived", "none", "ok")
+
+
+def event_of(event: str, levels: Sequence[str]) -> str:
+    """Which of the event column's two values is the event: of two numbers, the larger (1 of 0/1; 2 of 1/2, as R's
+    Surv reads them); else the one named like an event (True, yes, death, relapse...) or the other of one named
+    like its absence (False, no, censored, alive...). Refused when the names do not tell."""
+    try:
+        return max(levels, key=float)  # 1 of 0/1, 2 of 1/2 (R's Surv: 1 censored, 2 event)
+    except ValueError:
+        pass
+    lowered = [str(level).strip().lower() for level in levels]
+    for words, pick in ((EVENT_WORDS, lambda i: i), (NO_EVENT_WORDS, lambda i: 1 - i)):
+        found = [i for i, text in enumerate(lowered) if text in words]
+        if len(found) == 1:
+            return levels[pick(found[0])]
+    raise InputError(f"The event column '{event}' holds {levels[0]!r} and {levels[1]!r}: say which value means the "
+                     f"event (event_value={levels[1]}, for example).")
 
 
 def _table(frame: pd.DataFrame, time: str, event: str, event_value: str, group: str | None,
@@ -168,10 +203,14 @@ def _logrank(table: pd.DataFrame, group: str | None) -> float | None:
 
 
 def _cox(table: pd.DataFrame, terms: list[str]) -> tuple[dict[str, Estimate], str | None]:
-    """The hazard ratios of ``terms`` on one side (terms constant there are left out), and what went wrong."""
-    varying = [term for term in terms if table[term].nunique() > 1]
+    """The hazard ratios of ``terms`` on one side, and what went wrong: a term constant there, or a level without
+    any event (its ratio would be 0 with no upper bound), is left out and said."""
+    silent = [term for term in terms if set(table[term].unique()) == {0.0, 1.0}
+              and table.loc[table[term] == 1, _EVENT].sum() == 0]  # an indicator whose rows never have the event
+    varying = [term for term in terms if table[term].nunique() > 1 and term not in silent]
     if not varying:
-        return {}, None if not terms else "the covariate does not vary: no hazard ratio."
+        return {}, None if not terms else (f"not estimable (no event in the level): {', '.join(silent)}." if silent
+                                           else "the covariate does not vary: no hazard ratio.")
     if table[_EVENT].sum() == 0:
         return {}, "no event: no hazard ratio."
     with warnings.catch_warnings():
@@ -181,6 +220,11 @@ def _cox(table: pd.DataFrame, terms: list[str]) -> tuple[dict[str, Estimate], st
         except ConvergenceError:
             return {}, "the Cox model did not converge (a level with no event?): no hazard ratio."
     summary = fitter.summary
-    return {term: Estimate(float(summary.at[term, "exp(coef)"]), float(summary.at[term, "exp(coef) lower 95%"]),
-                           float(summary.at[term, "exp(coef) upper 95%"]), float(summary.at[term, "p"]))
-            for term in varying}, None
+    estimates = {term: Estimate(float(summary.at[term, "exp(coef)"]), float(summary.at[term, "exp(coef) lower 95%"]),
+                                float(summary.at[term, "exp(coef) upper 95%"]), float(summary.at[term, "p"]))
+                 for term in varying}
+    unbounded = [term for term, estimate in estimates.items()
+                 if not all(np.isfinite([estimate.value, estimate.low, estimate.high])) or estimate.low <= 0]
+    left_out = [*silent, *unbounded]
+    return ({term: estimate for term, estimate in estimates.items() if term not in unbounded},
+            f"not estimable (no event in the level, or no bound): {', '.join(left_out)}." if left_out else None)

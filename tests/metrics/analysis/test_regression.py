@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 from core.engine.schema import Kind
+from core.errors import InputError
 from core.metrics.analysis.regression import INTERCEPT, regression
 from tests.metrics.analysis.test_prediction import halves, shuffled
 
@@ -58,3 +59,15 @@ def test_what_cannot_be_fitted_says_so():
     result = regression(working, holdout, separated.astype({"group": working["group"].dtype}), kinds, "group",
                         ["age"])
     assert any("did not converge" in note for note in result.notes)
+
+
+def test_a_constant_outcome_or_an_empty_or_crowded_predictor_is_not_fitted():
+    working, holdout, kinds = halves(seed=5)
+    constant = regression(working.assign(weight=3.5), holdout, working, kinds, "weight", ["age"])
+    assert constant.not_applicable.startswith("The outcome 'weight' takes a single value") and not constant.coefficients
+    with pytest.raises(InputError, match="The predictor 'score' has no value in the real rows: leave it out"):
+        regression(working.assign(score=np.nan), holdout, working, kinds, "weight", ["age", "score"])
+    crowded = working.assign(colour=[f"c{i % 30}" for i in range(len(working))])
+    with pytest.raises(InputError, match="The predictor 'colour' has 30 values: an effect per value is shown for at "
+                                         "most 20"):
+        regression(crowded, holdout, crowded, kinds, "weight", ["colour"])

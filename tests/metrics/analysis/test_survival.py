@@ -8,7 +8,7 @@ from lifelines.datasets import load_rossi
 
 from core.engine.schema import Kind, apply_kinds
 from core.errors import InputError
-from core.metrics.analysis.survival import survival
+from core.metrics.analysis.survival import event_of, survival
 
 ROSSI_KINDS = {"week": Kind.NUMERIC, "arrest": Kind.CATEGORICAL, "fin": Kind.CATEGORICAL, "age": Kind.NUMERIC,
                "race": Kind.CATEGORICAL, "wexp": Kind.CATEGORICAL, "mar": Kind.CATEGORICAL,
@@ -88,3 +88,32 @@ def test_durations_are_read_in_days_and_missing_rows_left_out():
     # day 1 censored; day 2: a death among 4 at risk, S = 3/4; day 3 censored; day 4: a death among 2, S = 3/8
     at = dict(zip(result.times, curve.survival, strict=True))
     assert at[3.0] == pytest.approx(0.75) and at[6.0] == pytest.approx(0.375)
+
+
+@pytest.mark.parametrize(("levels", "event"), [(["0", "1"], "1"), (["False", "True"], "True"), (["no", "yes"], "yes"),
+                                              (["death", "survived"], "death"), (["alive", "dead"], "dead"),
+                                              (["censored", "relapse"], "relapse"), (["1", "2"], "2"),
+                                              (["-1", "1"], "1")])
+def test_the_event_is_read_from_the_values_names(levels, event):
+    assert event_of("e", levels) == event
+
+
+def test_an_event_the_names_do_not_tell_is_asked_for():
+    with pytest.raises(InputError, match="The event column 'e' holds 'A' and 'B': say which value means the event "
+                                         "\\(event_value=B, for example\\)"):
+        event_of("e", ["A", "B"])
+    frame = pd.DataFrame({"t": [1.0, 2.0, 3.0, 4.0], "e": ["A", "B", "A", "B"]})
+    kinds = {"t": Kind.NUMERIC, "e": Kind.CATEGORICAL}
+    assert survival(frame, frame, frame, kinds, "t", "e", event_value="A").curves["real"][0].events == 2
+
+
+def test_a_level_without_any_event_has_no_invented_hazard_ratio():
+    """Level C never has the event: its Cox ratio would be about 1e-8 with no upper bound; it is not estimable."""
+    frame = rossi().assign(level=np.where(np.arange(432) % 10 == 0, "C", np.where(np.arange(432) % 2, "A", "B")))
+    frame.loc[frame["level"] == "C", "arrest"] = 0
+    kinds = {**ROSSI_KINDS, "level": Kind.CATEGORICAL}
+    result = survival(apply_kinds(frame, kinds), apply_kinds(frame, kinds), apply_kinds(frame, kinds), kinds, "week",
+                      "arrest", group="level")
+    ratios = {ratio.term: ratio for ratio in result.hazard_ratios}
+    assert ratios["level = C"].real is None and ratios["level = B"].real is not None
+    assert any("not estimable (no event in the level" in note and "level = C" in note for note in result.notes)
