@@ -230,11 +230,10 @@ def _known_values_only(avatars: pd.DataFrame, originals: list[pd.DataFrame], kin
     masked = {}
     for name, kind in kinds.items():
         if kind is Kind.CATEGORICAL:
-            known = set().union(*(frame[name].dropna().astype(str) for frame in originals))
-            text = avatars[name].astype(object).where(avatars[name].notna(), None)
-            stray = text.notna() & ~text.astype(str).isin(known)
-            if stray.any():
-                masked[name] = avatars[name].where(~stray)
+            known = {str(value) for frame in originals for value in pd.unique(frame[name].dropna().astype(object))}
+            stray = [value for value in pd.unique(avatars[name].dropna().astype(object)) if str(value) not in known]
+            if stray:
+                masked[name] = avatars[name].where(~avatars[name].isin(stray))
     return avatars.assign(**masked) if masked else avatars
 
 

@@ -73,14 +73,12 @@ def coefficients_figure(result: RegressionResult) -> go.Figure:
         every = [bound * factor for c, factor in zip(effects, scale, strict=True) for side in ("avatars", "holdout")
                  if getattr(c, side) is not None for bound in (getattr(c, side).low, getattr(c, side).high)]
         if any(bound < low - padding or bound > high + padding for bound in every):
-            figure.add_annotation(text="Some intervals run beyond the axis, cut at its edge (wider than every "
-                                       "real one): see the table.", xref="paper", yref="paper", x=0, y=1.0,
-                                  xanchor="left", yanchor="bottom", showarrow=False, font={"size": 12})
+            figure.update_layout(title_text=f"{figure.layout.title.text}<br><sup>Bars cut at the edge run further: "
+                                            "see the table.</sup>")
     figure.add_vline(x=0, line={"color": "#9aa5b1", "width": 1})
     figure.update_yaxes(tickvals=list(range(len(effects))), autorange="reversed",
                         ticktext=[term_label(c.term, result.reference_levels) for c in effects])
-    figure.update_xaxes(title=f"effect on the {what} (0: none); a number: per standard deviation, a category: "
-                              "against its first level (vs)")
+    figure.update_xaxes(title=f"effect on the {what}: per SD for numbers, vs the first level for categories")
     return figure
 
 

@@ -21,7 +21,7 @@ def ordered_levels(*columns: pd.Series) -> list[str]:
     """The distinct non-missing values of ``columns`` as text, each column read as its own values (two categorical
     columns of codes, one with a missing value, are not made floats: 1 stays "1"), in natural order (2 before 10;
     numbers before words): the first is the reference level, as R and statsmodels take it."""
-    distinct = set().union(*(column.dropna().astype(object).astype(str) for column in columns))
+    distinct = {str(value) for column in columns for value in pd.unique(column.dropna().astype(object))}
     return sorted(distinct, key=_natural_key)
 
 
