@@ -64,36 +64,44 @@ class Projection:
 
     def fit(self, table: EncodedTable) -> Projection:
         """Fix the coding on ``table`` and find its axes."""
-        n_rows = table.n_rows
-        if n_rows < 2:
-            raise InputError(f"The projection needs at least 2 rows, got {n_rows}.")
+        self.fit_coding(table, CodingStatistics.of(table))
+        return self.fit_axes(self.gram(table), table.n_rows)
+
+    def fit_coding(self, table: EncodedTable, statistics: CodingStatistics) -> Projection:
+        """Fix the coding (means, deviations, modality shares) from ``statistics``, those of ``table`` or of every
+        part of a table summed (SPEC section 10; ``table`` gives the columns and modalities: a part will do)."""
+        if statistics.rows < 2:
+            raise InputError(f"The projection needs at least 2 rows, got {statistics.rows}.")
         if table.numeric.shape[1] + table.codes.shape[1] == 0:
             raise InputError("The projection needs at least one column.")
         self._check_weights(table)
         self.kind_ = "PCA" if not table.categorical_names else "MCA" if not table.numeric_names else "FAMD"
         self.numeric_names_ = table.numeric_names
         self.categorical_names_ = table.categorical_names
-
-        with np.errstate(invalid="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)  # an empty column: NaN, then scale 1 below
-            column_values = [table.numeric[:, j] for j in range(table.numeric.shape[1])]  # one copy at a time
-            self.means_, stds = np.array([_mean_and_std(values) for values in column_values]).reshape(-1, 2).T
+        self.means_, stds = statistics.means.copy(), statistics.stds
         self.stds_ = np.where(np.isfinite(stds) & (stds > 0), stds, 1.0)
         self.numeric_scale_ = np.sqrt(self._weights(table.numeric_names)) / self.stds_
-
-        self.proportions_ = []
-        for position, modalities in enumerate(table.categories):
-            codes = table.codes[:, position]
-            counts = np.bincount(codes[codes >= 0], minlength=len(modalities)).astype(float)
-            self.proportions_.append(counts / max(counts.sum(), 1.0))
+        self.proportions_ = [counts / max(counts.sum(), 1.0) for counts in statistics.modality_counts]
         self._offsets = np.cumsum([0, *(len(p) for p in self.proportions_)])
         category_weights = self._weights(table.categorical_names)
         with np.errstate(divide="ignore"):
             self.modality_scale_ = [
                 np.where(p > 0, np.sqrt(weight / p), 0.0) for p, weight in zip(self.proportions_, category_weights)
             ]
+        self.coded_column_names_ = [*table.numeric_names] + [
+            f"{name}={modality}" for name, modalities in zip(table.categorical_names, table.categories)
+            for modality in modalities
+        ]
+        return self
 
-        covariance = self._covariance(table) / n_rows
+    def gram(self, table: EncodedTable) -> np.ndarray:
+        """``Z'Z`` of ``table``'s rows coded with the fitted coding: summed over the parts of a table, the whole
+        table's, for :meth:`fit_axes`."""
+        return self._covariance(table)
+
+    def fit_axes(self, gram: np.ndarray, n_rows: int) -> Projection:
+        """The axes: the eigenvectors of the covariance ``gram / n_rows`` (one exact decomposition)."""
+        covariance = gram / n_rows
         eigenvalues, eigenvectors = np.linalg.eigh(covariance)
         order = np.argsort(eigenvalues)[::-1]
         eigenvalues = np.clip(eigenvalues[order], 0.0, None)
@@ -105,10 +113,6 @@ class Projection:
         total = eigenvalues.sum()
         self.explained_variance_ratio_ = eigenvalues / total if total > 0 else np.zeros_like(eigenvalues)
         self.n_components_ = int(np.sum(eigenvalues > 1e-10 * max(total, 1e-300)))
-        self.coded_column_names_ = [*table.numeric_names] + [
-            f"{name}={modality}" for name, modalities in zip(table.categorical_names, table.categories)
-            for modality in modalities
-        ]
         return self
 
     def _check_weights(self, table: EncodedTable) -> None:
@@ -283,6 +287,51 @@ def _mean_and_std(values: np.ndarray) -> tuple[float, float]:
         scaled = values / magnitude
         return np.nanmean(scaled) * magnitude, np.nanstd(scaled) * magnitude
     return np.nanmean(values), np.nanstd(values)
+
+
+@dataclass(frozen=True)
+class CodingStatistics:
+    """The sufficient statistics of the coding (SPEC section 10): rows; per numeric column the count, mean and
+    population standard deviation of its observed values; per categorical the count of each modality. Those of the
+    parts of a table, merged in a fixed order, fix the whole table's coding (Chan et al.'s pairwise update)."""
+
+    rows: int
+    counts: np.ndarray
+    means: np.ndarray
+    stds: np.ndarray
+    modality_counts: tuple[np.ndarray, ...]
+
+    @classmethod
+    def of(cls, table: EncodedTable) -> CodingStatistics:
+        with np.errstate(invalid="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # an empty column: NaN, then scale 1 at the fit
+            column_values = [table.numeric[:, j] for j in range(table.numeric.shape[1])]  # one copy at a time
+            means, stds = np.array([_mean_and_std(values) for values in column_values]).reshape(-1, 2).T
+        counts = np.array([np.count_nonzero(~np.isnan(values)) for values in column_values], dtype=float)
+        modality_counts = tuple(
+            np.bincount(codes[codes >= 0], minlength=len(modalities)).astype(float)
+            for codes, modalities in ((table.codes[:, j], table.categories[j]) for j in range(table.codes.shape[1])))
+        return cls(table.n_rows, counts, means, stds, modality_counts)
+
+    def merged(self, other: CodingStatistics) -> CodingStatistics:
+        """The statistics of both parts' rows together: ``n = n_a + n_b``, ``mean = mean_a + d n_b / n`` and
+        ``M2 = M2_a + M2_b + d^2 n_a n_b / n`` with ``d = mean_b - mean_a`` (computed on values divided by the
+        largest magnitude involved, so that squares of 1e300 do not overflow)."""
+        n_a, n_b = self.counts, other.counts
+        n = n_a + n_b
+        with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # a column empty in both parts: NaN, kept
+            scale = np.nanmax(np.abs(np.vstack([self.means, other.means, self.stds, other.stds])), axis=0)
+            scale = np.where(np.isfinite(scale) & (scale > 0), scale, 1.0)
+            mean_a, mean_b = np.nan_to_num(self.means / scale), np.nan_to_num(other.means / scale)
+            sd_a, sd_b = np.nan_to_num(self.stds / scale), np.nan_to_num(other.stds / scale)
+            delta = mean_b - mean_a
+            mean = mean_a + delta * n_b / n
+            squares = n_a * sd_a ** 2 + n_b * sd_b ** 2 + delta ** 2 * n_a * n_b / n
+            means = np.where(n > 0, mean * scale, np.nan)
+            stds = np.where(n > 0, np.sqrt(squares / n) * scale, np.nan)
+        return CodingStatistics(self.rows + other.rows, n, means, stds,
+                                tuple(a + b for a, b in zip(self.modality_counts, other.modality_counts, strict=True)))
 
 
 @dataclass

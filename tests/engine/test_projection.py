@@ -2,9 +2,11 @@ import numpy as np
 import pandas as pd
 import prince
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.engine.encoding import TableCodec
-from core.engine.projection import Projection
+from core.engine.projection import CodingStatistics, Projection
 from core.engine.schema import apply_kinds, resolve_kinds
 from core.errors import InputError
 from tests.support import mixed_table
@@ -167,3 +169,54 @@ def test_inverse_transform_of_smooth_points_keeps_a_rare_modality_and_decides_tw
     yes, on = list(table.categories[flag_at]).index("yes"), list(table.categories[twin_at]).index("on")
     assert (codes[:, flag_at] == yes).mean() == pytest.approx(flag.mean(), abs=0.005)
     np.testing.assert_array_equal(codes[:, flag_at] == yes, codes[:, twin_at] == on)
+
+
+def fitted_from_parts(table, boundaries):
+    """The projection fitted from the parts' statistics merged in order and their grams summed (SPEC section 10)."""
+    parts = [table.take(np.arange(start, stop)) for start, stop in zip((0, *boundaries), (*boundaries, table.n_rows))]
+    statistics = CodingStatistics.of(parts[0])
+    for part in parts[1:]:
+        statistics = statistics.merged(CodingStatistics.of(part))
+    projection = Projection().fit_coding(parts[0], statistics)
+    return projection.fit_axes(sum(projection.gram(part) for part in parts), table.n_rows)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data(), n_parts=st.integers(1, 6), missing=st.sampled_from([0.0, 0.2]))
+def test_the_projection_from_summed_statistics_is_the_whole_tables(data, n_parts, missing):
+    """Parts cut anywhere (one row each at least): the same coding and axes as the fit on every row, to 1e-9 (the
+    axes of variance 0, a basis of the coding's null space, are any basis of it: not compared)."""
+    table = encode(mixed_table(300, seed=data.draw(st.integers(0, 1_000)), missing=missing))
+    boundaries = sorted(data.draw(st.sets(st.integers(1, table.n_rows - 1), min_size=n_parts - 1,
+                                          max_size=n_parts - 1)))
+    whole, parts = Projection().fit(table), fitted_from_parts(table, boundaries)
+    axes = whole.n_components_
+    assert parts.n_components_ == axes
+    for attribute in ("means_", "stds_", "eigenvalues_"):
+        assert np.allclose(getattr(parts, attribute), getattr(whole, attribute), rtol=1e-9, atol=1e-9), attribute
+    assert np.allclose(parts.components_[:axes], whole.components_[:axes], atol=1e-9)
+    assert all(np.allclose(a, b, rtol=1e-12) for a, b in zip(parts.proportions_, whole.proportions_))
+    assert np.allclose(parts.transform(table, axes), whole.transform(table, axes), atol=1e-9)
+
+
+def test_a_modality_seen_only_in_the_last_part_keeps_its_share_and_one_part_is_the_fit_itself():
+    frame = mixed_table(400, seed=7)
+    frame.loc[390:, "colour"] = "violet"  # only in the last part
+    table = encode(frame)
+    parts = fitted_from_parts(table, [200, 380])
+    violet = list(table.categories[table.categorical_names.index("colour")]).index("violet")
+    assert parts.proportions_[table.categorical_names.index("colour")][violet] == pytest.approx(10 / 400)
+    one = fitted_from_parts(table, [])
+    whole = Projection().fit(table)
+    assert np.array_equal(one.components_, whole.components_) and np.array_equal(one.means_, whole.means_)
+
+
+def test_statistics_of_huge_and_empty_columns_merge_without_overflow():
+    values = np.array([[1e300], [3e300], [np.nan], [2e300]])
+    part_a = CodingStatistics(2, np.array([2.0]), np.array([2e300]), np.array([1e300]), ())
+    part_b = CodingStatistics(2, np.array([1.0]), np.array([2e300]), np.array([0.0]), ())
+    merged = part_a.merged(part_b)
+    assert merged.means[0] == pytest.approx(np.nanmean(values)) and merged.stds[0] == pytest.approx(np.nanstd(
+        values / 1e300) * 1e300)
+    empty = CodingStatistics(3, np.array([0.0]), np.array([np.nan]), np.array([np.nan]), ())
+    assert np.isnan(empty.merged(empty).means[0]) and part_a.merged(empty).means[0] == 2e300
