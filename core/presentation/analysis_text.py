@@ -9,6 +9,7 @@ import math
 
 import pandas as pd
 
+from core.metrics.analysis import SIDE_NAMES
 from core.metrics.analysis.group_statistics import GroupStatistics, GroupStatisticsResult
 from core.metrics.analysis.interval_overlap import Estimate
 from core.metrics.analysis.missing_shares import MissingShares
@@ -19,7 +20,6 @@ from core.metrics.analysis.survival import SurvivalResult
 from core.metrics.evaluation import Evaluation
 
 OVERLAP_SLACK = 0.1  # an overlap this close to the two real samples' reads "as close as two real samples"
-SIDE_NAMES = {"real": "real rows", "avatars": "avatars", "holdout": "holdout"}
 
 
 def decimals_for(value: float, digits: int = 3) -> int:

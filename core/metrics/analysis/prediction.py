@@ -94,7 +94,7 @@ def prediction(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFra
     features = [_features(frame, predictors, kinds) for frame in frames]
     targets = [frame[outcome].astype(str).to_numpy() if categorical else numeric_values(frame[outcome])
                for frame in frames]
-    fitted = [_fitted(model, task, features[0], kinds, predictors, x, y)
+    fitted = [_fitted(model, task, kinds, predictors, x, y)
               for x, y in ((features[0], targets[0]), (features[2], targets[2]))]
     predictions = [_predicted(estimator, task, features[1], classes) for estimator in fitted]
     rng = np.random.default_rng(seed)
@@ -110,7 +110,8 @@ def _features(frame: pd.DataFrame, predictors: Sequence[str], kinds: Mapping[str
         for name in predictors})
 
 
-def _fitted(model: str, task: str, reference: pd.DataFrame, kinds, predictors, features, target):
+def _fitted(model: str, task: str, kinds: Mapping[str, Kind], predictors: Sequence[str], features: pd.DataFrame,
+            target: np.ndarray):
     """The model fitted on ``features``; a training set with a single class predicts it for everyone."""
     if task != "numeric" and len(set(target)) < 2:
         return ("constant", target[0] if len(target) else None)

@@ -23,7 +23,7 @@ from statsmodels.tools.sm_exceptions import ConvergenceWarning, PerfectSeparatio
 
 from core.engine.schema import Kind
 from core.errors import InputError
-from core.metrics.analysis import SIDES
+from core.metrics.analysis import SIDE_NAMES, SIDES
 from core.metrics.analysis.design import (
     MAX_LEVELS,
     checked_predictors,
@@ -149,11 +149,11 @@ def regression(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFra
         features = design(frame, predictors, kinds, levels)
         fits[side], rows[side], note = _fit(target, features, modelled is not None)
         if note:
-            notes.append(f"On the {_SIDE_NAMES[side]}: {note}")
+            notes.append(f"On the {SIDE_NAMES[side]}: {note}")
             unreliable += [side] if fits[side] else []
         left_out = [term for term in features.columns if fits[side] and term not in fits[side]]
         if left_out:
-            notes.append(f"On the {_SIDE_NAMES[side]}, not estimable (constant, or redundant with other predictors, "
+            notes.append(f"On the {SIDE_NAMES[side]}, not estimable (constant, or redundant with other predictors, "
                          f"in the complete rows): {', '.join(left_out)}.")
         if side == "real":
             numeric = [name for name in predictors if kinds[name] is not Kind.CATEGORICAL]
@@ -163,9 +163,6 @@ def regression(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFra
     return RegressionResult(outcome, "linear" if modelled is None else "logistic", modelled, predictors, rows,
                             coefficients, spreads, {name: values[0] for name, values in levels.items() if values},
                             tuple(unreliable), tuple(notes))
-
-
-_SIDE_NAMES = {"real": "real rows", "avatars": "avatars", "holdout": "holdout"}
 
 
 def _fit(target: np.ndarray, features: pd.DataFrame, logistic: bool) -> tuple[dict[str, Estimate], int, str | None]:

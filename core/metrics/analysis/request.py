@@ -10,11 +10,11 @@ import pandas as pd
 
 from core.engine.schema import Kind
 from core.errors import InputError
-from core.metrics.analysis.group_statistics import group_statistics
-from core.metrics.analysis.missing_shares import missing_shares
-from core.metrics.analysis.prediction import MODELS, prediction
-from core.metrics.analysis.regression import regression
-from core.metrics.analysis.survival import survival
+from core.metrics.analysis.group_statistics import GroupStatisticsResult, group_statistics
+from core.metrics.analysis.missing_shares import MissingShares, missing_shares
+from core.metrics.analysis.prediction import MODELS, PredictionResult, prediction
+from core.metrics.analysis.regression import RegressionResult, regression
+from core.metrics.analysis.survival import SurvivalResult, survival
 
 ANALYSES = ("prediction", "regression", "survival", "group_statistics", "missing_shares")
 TITLES = {"prediction": "Prediction", "regression": "Regression coefficients", "survival": "Survival",
@@ -137,8 +137,23 @@ def _named_like(name: str, words: Iterable[str]) -> bool:
     return any(word in str(name).lower() for word in words)
 
 
+@dataclass(frozen=True)
+class AnalysisNotRun:
+    """An analysis the data did not allow (an event with one value, an outcome with none...), and why: the other
+    analyses and the metrics stand."""
+
+    reason: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"not_run": self.reason}
+
+
+AnalysisResult = (PredictionResult | RegressionResult | SurvivalResult | GroupStatisticsResult | MissingShares
+                  | AnalysisNotRun)
+
+
 def run_analysis(name: str, working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFrame,
-                 kinds: Mapping[str, Kind], request: AnalysisRequest, seed: int):
+                 kinds: Mapping[str, Kind], request: AnalysisRequest, seed: int) -> AnalysisResult:
     """One analysis of ``request`` on WO, HO and WA (typed frames)."""
     missing = [key for key in NEEDED.get(name, ()) if getattr(request, key) is None]
     if missing:
@@ -159,20 +174,9 @@ def run_analysis(name: str, working: pd.DataFrame, holdout: pd.DataFrame, avatar
     raise ValueError(f"No analysis is called {name!r}; the analyses are {', '.join(ANALYSES)}.")
 
 
-@dataclass(frozen=True)
-class AnalysisNotRun:
-    """An analysis the data did not allow (an event with one value, an outcome with none...), and why: the other
-    analyses and the metrics stand."""
-
-    reason: str
-
-    def to_json(self) -> dict[str, object]:
-        return {"not_run": self.reason}
-
-
 def run_analyses(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFrame, kinds: Mapping[str, Kind],
                  request: AnalysisRequest, seed: int, names: Iterable[str] | None = None,
-                 progress: Callable[[str], None] | None = None) -> dict[str, object]:
+                 progress: Callable[[str], None] | None = None) -> dict[str, AnalysisResult]:
     """Every analysis of ``names`` (default: the request's), in order; ``progress`` hears each one's name first. One
     that the data do not allow is an :class:`AnalysisNotRun` that says why."""
     results = {}

@@ -23,7 +23,7 @@ from lifelines.statistics import multivariate_logrank_test
 
 from core.engine.schema import Kind
 from core.errors import InputError
-from core.metrics.analysis import SIDES
+from core.metrics.analysis import SIDE_NAMES, SIDES
 from core.metrics.analysis.design import MAX_LEVELS, design, number_unit, ordered_levels, readable_numbers
 from core.metrics.analysis.interval_overlap import ComparedEstimate, Estimate
 
@@ -140,7 +140,7 @@ def survival(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFrame
         for side, table in tables.items():
             fitted[side], note = _cox(table, terms)
             if note:
-                notes.append(f"On the {side if side != 'real' else 'real rows'}: {note}")
+                notes.append(f"On the {SIDE_NAMES[side]}: {note}")
     ratios = tuple(HazardRatio(term, *(fitted[side].get(term) for side in SIDES)) for term in terms)
     return SurvivalResult(time, event, event_value, group, covariate, adjust, number_unit(working[time]),
                           tuple(times.tolist()), curves, logrank, ratios,
