@@ -289,11 +289,12 @@ def group_table(result: GroupStatisticsResult, value: str) -> pd.DataFrame:
 
 
 def missing_table(result: MissingShares) -> pd.DataFrame:
+    """Shares in % and gaps in points, one decimal each (8.2, 9.0; not 8.2 beside 9)."""
     return pd.DataFrame([{
-        "Variable": share.variable, "Real rows (%)": round(100 * share.shares["real"], 1),
-        "Avatars (%)": round(100 * share.shares["avatars"], 1), "Holdout (%)": round(100 * share.shares["holdout"], 1),
-        "Gap, avatars (points)": round(100 * share.difference, 1),
-        "Gap, two real samples (points)": round(100 * share.reference_difference, 1),
+        "Variable": share.variable, "Real rows (%)": f"{100 * share.shares['real']:.1f}",
+        "Avatars (%)": f"{100 * share.shares['avatars']:.1f}", "Holdout (%)": f"{100 * share.shares['holdout']:.1f}",
+        "Gap, avatars (points)": f"{100 * share.difference:+.1f}",
+        "Gap, two real samples (points)": f"{100 * share.reference_difference:+.1f}",
     } for share in result.variables])
 
 
