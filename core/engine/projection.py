@@ -36,6 +36,7 @@ _ROW_CHUNK = 8_192
 RESIDUAL_AXES = 32  # trailing axes drawn jointly when decoding categories; beyond, independent noise
 CALIBRATION_ROWS = 20_000
 _SAFE_MAGNITUDE = 1e150
+SIGN_TOLERANCE = 1e-9
 
 
 class Projection:
@@ -106,7 +107,11 @@ class Projection:
         order = np.argsort(eigenvalues)[::-1]
         eigenvalues = np.clip(eigenvalues[order], 0.0, None)
         components = eigenvectors[:, order].T
-        largest = np.argmax(np.abs(components), axis=1)
+        # Each axis points to where its first largest loading is positive; loadings within 1e-9 of the largest count
+        # as largest (a missing-value indicator's two modalities load +a and -a), so that the last bits of a sum
+        # (parts summed in another order: SPEC 10) never flip an axis.
+        magnitudes = np.abs(components)
+        largest = np.argmax(magnitudes >= magnitudes.max(axis=1, keepdims=True) * (1 - SIGN_TOLERANCE), axis=1)
         components *= np.sign(components[np.arange(len(components)), largest])[:, None]
         self.components_ = components
         self.eigenvalues_ = eigenvalues
