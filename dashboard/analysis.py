@@ -10,7 +10,7 @@ import streamlit as st
 
 from core.engine.schema import Kind
 from core.errors import InputError
-from core.metrics.analysis.design import MAX_LEVELS
+from core.metrics.analysis.design import MAX_LEVELS, default_predictors
 from core.metrics.analysis.request import TITLES, AnalysisNotRun, AnalysisRequest, suggested_request
 from core.metrics.evaluation import analyse
 from core.presentation.analysis_figures import analysis_figures
@@ -79,6 +79,20 @@ def shown(run: GenerationRun, name: str, field: str, default):
     if name == "group_statistics" and field == "value" and getattr(result, "tables", None):
         return result.tables[0].value if len(result.tables) == 1 else default
     return getattr(result, field, default)
+
+
+def predictors_box(run: GenerationRun, name: str, outcome: str | None) -> tuple[str, ...] | None:
+    """A predictors box starting at those of ``name``'s last result (shown empty when they were every other
+    column); None for every other column."""
+    evaluation, study = run.evaluation, request(run)
+    every = [column for column in evaluation.kinds if column != outcome]
+    chosen = shown(run, name, "predictors", study.predictors) or ()
+    chosen = () if set(chosen) in (set(every), set(default_predictors(evaluation.kinds, evaluation.split.working,
+                                                                           [outcome]))) else chosen
+    picked = st.multiselect("Predictors (empty: every other column)", list(evaluation.kinds), key=f"{name}_predictors",
+                            default=[column for column in chosen if column in evaluation.kinds],
+                            help="Leave out what would not be known when predicting (a follow-up time, an identifier).")
+    return None if not picked or sorted(picked) == sorted(every) else tuple(picked)
 
 
 def columns_of(run: GenerationRun, *, numeric: bool | None = None, levels: tuple[int, int] | None = None) -> list[str]:

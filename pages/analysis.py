@@ -2,9 +2,17 @@
 
 import streamlit as st
 
-from core.metrics.analysis.design import default_predictors
 from dashboard import state
-from dashboard.analysis import GROUP_LEVELS, columns_of, pick, request, run_analyses, show_result, shown
+from dashboard.analysis import (
+    GROUP_LEVELS,
+    columns_of,
+    pick,
+    predictors_box,
+    request,
+    run_analyses,
+    show_result,
+    shown,
+)
 
 st.title("Does my analysis still hold?")
 run = state.require_run()
@@ -18,18 +26,6 @@ if "missing_shares" not in evaluation.analyses:  # first visit for these avatars
     st.rerun()
 
 
-def predictors_box(name: str, outcome: str | None) -> tuple[str, ...] | None:
-    """The predictors of ``name``'s last result (empty: every other column)."""
-    every = [column for column in evaluation.kinds if column != outcome]
-    chosen = shown(run, name, "predictors", study.predictors) or ()
-    chosen = () if set(chosen) in (set(every), set(default_predictors(evaluation.kinds, evaluation.split.working,
-                                                                           [outcome]))) else chosen
-    picked = st.multiselect("Predictors (empty: every other column)", list(evaluation.kinds),
-                            default=[column for column in chosen if column in evaluation.kinds], key=f"{name}_predictors",
-                            help="Leave out what would not be known when predicting (a follow-up time, an identifier).")
-    return None if not picked or sorted(picked) == sorted(every) else tuple(picked)
-
-
 @st.fragment
 def prediction_section() -> None:
     st.header("Prediction")
@@ -38,14 +34,14 @@ def prediction_section() -> None:
     with st.form("prediction_form"):
         first, second = st.columns([2, 1])
         with first:
-            outcome = pick("Outcome to predict", list(evaluation.kinds), shown(run, "prediction", "outcome",
-                                                                                 study.outcome), key="prediction_outcome")
+            outcome = pick("Outcome to predict", list(evaluation.kinds),
+                           shown(run, "prediction", "outcome", study.outcome), key="prediction_outcome")
         with second:
             current = shown(run, "prediction", "model", study.model)
             model = st.radio("Model", ["boosting", "linear"], index=["boosting", "linear"].index(current),
                              horizontal=True, key="prediction_model",
                              help="boosting: gradient-boosted trees; linear: logistic or linear regression.")
-        predictors = predictors_box("prediction", outcome)
+        predictors = predictors_box(run, "prediction", outcome)
         if st.form_submit_button("Run the prediction", icon=":material/play_arrow:"):
             run_analyses(run, {"outcome": outcome, "model": model, "predictors": predictors}, ["prediction"])
     show_result(run, "prediction")
@@ -60,7 +56,7 @@ def regression_section() -> None:
     with st.form("regression_form"):
         outcome = pick("Outcome (a number or a yes/no column)", options,
                        shown(run, "regression", "outcome", study.outcome), key="regression_outcome")
-        predictors = predictors_box("regression", outcome)
+        predictors = predictors_box(run, "regression", outcome)
         if st.form_submit_button("Fit the regressions", icon=":material/play_arrow:"):
             run_analyses(run, {"outcome": outcome, "predictors": predictors}, ["regression"])
     show_result(run, "regression")

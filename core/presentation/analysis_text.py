@@ -264,8 +264,7 @@ def regression_table(result: RegressionResult) -> pd.DataFrame:
             "Holdout (real)": interval(c.holdout, scale=scale), "Interval overlap": figure(c.overlap, 2),
             "Two real samples' overlap": figure(c.reference_overlap, 2),
             "Same significance": _yes_no(c.significance_agrees),
-            "Significant sign change": _yes_no(None if c.sign_agrees is None else not c.sign_agrees and (
-                c.real.significant or c.avatars.significant)),
+            "Significant sign change": _yes_no(c.significant_sign_change),
         })
     return pd.DataFrame(rows)
 

@@ -4,8 +4,8 @@ predict as well as one learnt from the real data?
 The same scikit-learn model (``HistGradientBoostingClassifier`` / ``Regressor`` by default; logistic or linear
 regression on request) is trained on WO and on WA, both scored on HO: ROC AUC for a binary outcome, balanced
 accuracy for a categorical one with more values, R^2 for a number; each with a 95 % interval from 200 bootstrap
-resamples of the HO rows (seeded; both models scored on the same resamples, each as row counts). Headline: the avatar model's score as a
-share of the real model's.
+resamples of the HO rows (seeded; both models scored on the same resamples, each as row counts). Headline: the
+avatar model's score as a share of the real model's.
 """
 
 from __future__ import annotations

@@ -37,9 +37,19 @@ from core.metrics.analysis.interval_overlap import SIGNIFICANCE, ComparedEstimat
 INTERCEPT = "(intercept)"
 
 
+def significant_sign_change(real: Estimate, other: Estimate) -> bool:
+    """The sign differs where at least one side finds an effect (p < 0.05): a flip of noise around 0 is not one."""
+    return bool((real.significant or other.significant) and np.sign(real.value) != np.sign(other.value))
+
+
 @dataclass(frozen=True)
 class Coefficient(ComparedEstimate):
     """One coefficient on the three sides: intervals' overlap, and whether sign and significance agree."""
+
+    @property
+    def significant_sign_change(self) -> bool | None:
+        return None if self.real is None or self.avatars is None else \
+            significant_sign_change(self.real, self.avatars)
 
     @property
     def sign_agrees(self) -> bool | None:
@@ -98,8 +108,7 @@ class RegressionResult:
             counts[f"{prefix}same_significance"] = sum(
                 int(real.significant == other.significant) for real, other in both)
             counts[f"{prefix}significant_sign_changes"] = sum(
-                int((real.significant or other.significant) and np.sign(real.value) != np.sign(other.value))
-                for real, other in both)
+                int(significant_sign_change(real, other)) for real, other in both)
         return counts
 
     def to_json(self) -> dict[str, object]:
@@ -139,7 +148,8 @@ def regression(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFra
         return RegressionResult(outcome, "none", None, predictors, {}, (), not_applicable=(
             f"The outcome '{outcome}' takes a single value in the real rows: there is no regression to fit."))
     levels = {name: ordered_levels(working[name]) for name in predictors if kinds[name] is Kind.CATEGORICAL}
-    if design(working.iloc[:0], predictors, kinds, levels).shape[1] == 0:
+    terms = [INTERCEPT, *design(working.iloc[:0], predictors, kinds, levels).columns]
+    if len(terms) == 1:
         return RegressionResult(outcome, "none", None, predictors, {}, (), not_applicable=(
             "Every predictor takes a single value in the real rows: there is no effect to compare."))
     fits, rows, notes, spreads, unreliable = {}, {}, [], {}, []
@@ -158,7 +168,6 @@ def regression(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFra
         if side == "real":
             numeric = [name for name in predictors if kinds[name] is not Kind.CATEGORICAL]
             spreads = {name: float(np.nanstd(features[name])) for name in numeric}
-    terms = [INTERCEPT, *design(working.iloc[:0], predictors, kinds, levels).columns]
     coefficients = tuple(Coefficient(term, *(fits[side].get(term) for side in SIDES)) for term in terms)
     return RegressionResult(outcome, "linear" if modelled is None else "logistic", modelled, predictors, rows,
                             coefficients, spreads, {name: values[0] for name, values in levels.items() if values},
