@@ -5,8 +5,8 @@ the reference for natural variability, on HO.
 The event column has two values; which is the event is named (``event_value``) or read from the values' names
 (:func:`event_of`: 1, True, yes, death...). Rows missing the time, the event, the group or the covariate are
 left out. Times are read in the column's own unit (durations in days). The hazard ratio is unadjusted (one
-covariate, as the Avatar paper's AIDS comparison) unless other columns are named to ``adjust`` for: per unit of a number, or per level of a
-categorical against its first level in WO.
+covariate, as the Avatar paper's AIDS comparison) unless other columns are named to ``adjust`` for: per unit of
+a number, or per level of a categorical against its first level in WO.
 """
 
 from __future__ import annotations
