@@ -11,7 +11,7 @@ with, datetimes and durations to the resolution they were recorded at, booleans 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sized
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -63,6 +63,10 @@ class _NumericColumn:
     timezone: object
     datetime_unit: str = "datetime64[us]"  # the originals' own (pandas reads dates as ms, parses strings as us)
     duration_unit: str | None = None  # a duration column's timedelta64 unit, else None
+    # what ``decimals`` is decided from, kept to merge the codecs of a table's parts: the decimals each of the
+    # first ``_DECIMALS_SAMPLE`` values needs, and the largest magnitude
+    needed_decimals: np.ndarray = field(default_factory=lambda: np.empty(0, np.int8), compare=False, repr=False)
+    largest: float = 0.0
 
 
 class TableCodec:
@@ -101,7 +105,23 @@ class TableCodec:
         if pd.api.types.is_timedelta64_dtype(column):
             unit = f"timedelta64[{np.datetime_data(column.dtype)[0]}]"
             return _NumericColumn(name, False, None, _resolution(column), None, duration_unit=unit)
-        return _NumericColumn(name, False, _decimals(numeric_values(column)), None, None)
+        values = numeric_values(column)
+        observed = values[np.isfinite(values)]
+        needed, largest = _needed_decimals(observed), float(np.abs(observed).max(initial=0.0))
+        return _NumericColumn(name, False, _usual_decimals(needed, largest), None, None, needed_decimals=needed,
+                              largest=largest)
+
+    def merged(self, other: TableCodec) -> TableCodec:
+        """The codec of two parts of one table together (SPEC section 10), this part first: the modalities of
+        both; a date's resolution the finer of the two; a number's decimals decided on the first values of this
+        part then of ``other``, as on the parts one after the other."""
+        merged = TableCodec(self.kinds)
+        merged.columns_ = self.columns_
+        merged.numeric_columns_ = [_merged_numeric(first, second)
+                                   for first, second in zip(self.numeric_columns_, other.numeric_columns_)]
+        merged.categories_ = {name: _sorted_if_possible(pd.unique(np.concatenate([modalities, other.categories_[name]])))
+                              for name, modalities in self.categories_.items()}
+        return merged
 
     def encode(self, frame: pd.DataFrame) -> EncodedTable:
         """Arrays of ``frame``; modalities unseen at fit time are coded ``-1`` like missing values."""
@@ -134,9 +154,22 @@ class TableCodec:
         return pd.DataFrame({name: columns[name] for name in self.columns_}, copy=False)
 
 
+def _merged_numeric(first: _NumericColumn, second: _NumericColumn) -> _NumericColumn:
+    if first.is_datetime or first.duration_unit:
+        resolutions = (first.datetime_resolution_s, second.datetime_resolution_s)
+        finest = None if None in resolutions else min(resolutions)  # nested: a day is a whole number of hours
+        return replace(first, datetime_resolution_s=finest)
+    needed = np.concatenate([first.needed_decimals, second.needed_decimals])[:_DECIMALS_SAMPLE]
+    largest = max(first.largest, second.largest)
+    return replace(first, decimals=_usual_decimals(needed, largest), needed_decimals=needed, largest=largest)
+
+
 def _modalities(column: pd.Series) -> np.ndarray:
     """The modalities present in a categorical column, sorted when their types allow it."""
-    modalities = column.cat.remove_unused_categories().cat.categories.to_numpy(dtype=object)
+    return _sorted_if_possible(column.cat.remove_unused_categories().cat.categories.to_numpy(dtype=object))
+
+
+def _sorted_if_possible(modalities: np.ndarray) -> np.ndarray:
     try:
         return np.asarray(sorted(modalities), dtype=object)
     except TypeError:  # values of mixed types: keep the order of first appearance
@@ -178,21 +211,26 @@ def _resolution(column: pd.Series) -> float | None:
     return next((r for r in _RESOLUTIONS_S if np.all(np.mod(observed, r) == 0)), None)
 
 
-def _decimals(values: np.ndarray) -> int | None:
-    """The column's usual number of decimals: the fewest (0 to MAX_DECIMALS) that write ``USUAL_SHARE`` of its
-    values exactly (a few values with more digits, a rounding artefact of the source, do not set the precision of
-    every avatar), else None (full precision: a measured quantity)."""
-    observed = values[np.isfinite(values)]
-    if observed.size and np.abs(observed).max() > EXACT_WHOLE_LIMIT:
-        return None  # 1e300 is whole, yet no integer type holds it: kept as a float, in full
+def _needed_decimals(observed: np.ndarray) -> np.ndarray:
+    """The decimals (0 to ``MAX_DECIMALS``, ``MAX_DECIMALS + 1``: more) that write each of the first
+    ``_DECIMALS_SAMPLE`` finite values exactly."""
     observed = observed[:_DECIMALS_SAMPLE]
-    if observed.size == 0:
-        return 0
-    needed = np.full(observed.size, MAX_DECIMALS + 1)
+    needed = np.full(observed.size, MAX_DECIMALS + 1, dtype=np.int8)
     for decimals in range(MAX_DECIMALS, -1, -1):
         scaled = observed * 10.0**decimals
         needed[np.abs(scaled - np.round(scaled)) <= 1e-9 * np.abs(scaled)] = decimals  # relative: 1e-300 is not 0
-    written = np.cumsum(np.bincount(needed, minlength=MAX_DECIMALS + 2)) / observed.size  # share with <= d
+    return needed
+
+
+def _usual_decimals(needed: np.ndarray, largest: float) -> int | None:
+    """The column's usual number of decimals: the fewest (0 to MAX_DECIMALS) that write ``USUAL_SHARE`` of its
+    values exactly (a few values with more digits, a rounding artefact of the source, do not set the precision of
+    every avatar), else None (full precision: a measured quantity)."""
+    if largest > EXACT_WHOLE_LIMIT:
+        return None  # 1e300 is whole, yet no integer type holds it: kept as a float, in full
+    if needed.size == 0:
+        return 0
+    written = np.cumsum(np.bincount(needed, minlength=MAX_DECIMALS + 2)) / needed.size  # share with <= d
     usual = int(np.argmax(written >= USUAL_SHARE - 1e-12))
     return None if usual > MAX_DECIMALS else usual
 

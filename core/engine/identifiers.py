@@ -50,14 +50,16 @@ class IdentifierForm:
             return cls(str(column.name), numeric=False, prefix=prefix, digits=1)
         return cls(str(column.name), numeric=False, prefix=leading + "AV", digits=max(1, min(digits, 12)))
 
-    def new_values(self, n_rows: int) -> pd.Series:
-        """``n_rows`` new identifiers, numbered in the avatars' order."""
-        if self.numeric and self.start + n_rows >= 2**63:  # beyond int64: Python's exact integers
-            return pd.Series([self.start + i for i in range(n_rows)], name=self.name, dtype=object)
-        numbers = np.arange(self.start, self.start + n_rows)
+    def new_values(self, n_rows: int, first: int = 0, total: int | None = None) -> pd.Series:
+        """``n_rows`` new identifiers, numbered in the avatars' order; ``first`` and ``total``: the avatars of one
+        batch among ``total``, numbered after the ``first`` of the batches before it, written alike."""
+        start = self.start + first
+        if self.numeric and start + n_rows >= 2**63:  # beyond int64: Python's exact integers
+            return pd.Series([start + i for i in range(n_rows)], name=self.name, dtype=object)
+        numbers = np.arange(start, start + n_rows)
         if self.numeric:
             return pd.Series(numbers, name=self.name)
-        width = max(self.digits, len(str(n_rows)))
+        width = max(self.digits, len(str(total or n_rows)))
         return pd.Series([f"{self.prefix}{number:0{width}d}" for number in numbers], name=self.name, dtype=object)
 
 

@@ -52,54 +52,109 @@ class Indicators:
     spikes: tuple[tuple[int, int, float], ...]
 
 
-def spike_values(table: EncodedTable) -> list[tuple[int, float]]:
-    """``(numeric column, value)`` for each value that holds at least ``SPIKE_SHARE`` of a numeric column's
-    non-missing rows (zero earnings, a one-day stay), and at least ``SPIKE_MIN_ROWS`` rows, in a column of more
-    than ``SPIKE_MIN_DISTINCT`` distinct values (with fewer, every value holds a large share: levels, not a
-    spike)."""
-    spikes = []
-    for j in range(table.numeric.shape[1]):
-        values = table.numeric[:, j]
-        present = values[~np.isnan(values)]
-        if present.size == 0:
-            continue
-        distinct, counts = np.unique(present, return_counts=True)
-        top = int(np.argmax(counts))
-        if len(distinct) > SPIKE_MIN_DISTINCT and counts[top] >= max(SPIKE_SHARE * present.size, SPIKE_MIN_ROWS):
-            spikes.append((j, float(distinct[top])))
-    return spikes
+@dataclass(frozen=True)
+class IndicatorFacts:
+    """What the indicator variables are decided from, summable over the parts of a table (SPEC section 10).
+
+    The variables with a missing value; per numeric variable its present values, its distinct values up to
+    ``SPIKE_MIN_DISTINCT + 1`` (None beyond) and the values that could be its spike: those holding
+    ``SPIKE_SHARE`` of a part's present values (a value that holds that share of the whole table holds it in one
+    part at least). Their counts are a second look at each part (:meth:`counts`), summed with
+    :func:`summed_counts`; :meth:`layout` then decides, as on the whole table at once.
+    """
+
+    numeric_missing: np.ndarray
+    categorical_missing: np.ndarray
+    present: np.ndarray
+    distinct: tuple[frozenset[float] | None, ...]
+    candidates: tuple[frozenset[float], ...]
+
+    @classmethod
+    def of(cls, table: EncodedTable) -> IndicatorFacts:
+        numeric_missing = np.isnan(table.numeric)
+        present = (~numeric_missing).sum(axis=0)
+        distinct, candidates = [], []
+        for j in range(table.numeric.shape[1]):
+            values, counts = np.unique(table.numeric[~numeric_missing[:, j], j], return_counts=True)
+            distinct.append(frozenset(values.tolist()) if len(values) <= SPIKE_MIN_DISTINCT + 1 else None)
+            # a hair below the share: a value at exactly the share of the whole table is never missed by rounding
+            candidates.append(frozenset(values[counts >= SPIKE_SHARE * (1 - 1e-9) * present[j]].tolist()))
+        return cls(numeric_missing.any(axis=0), (table.codes < 0).any(axis=0), present, tuple(distinct),
+                   tuple(candidates))
+
+    def merged(self, other: IndicatorFacts) -> IndicatorFacts:
+        """The facts of both parts together."""
+        distinct = tuple(None if first is None or second is None or len(first | second) > SPIKE_MIN_DISTINCT + 1
+                         else first | second for first, second in zip(self.distinct, other.distinct))
+        return IndicatorFacts(
+            self.numeric_missing | other.numeric_missing, self.categorical_missing | other.categorical_missing,
+            self.present + other.present, distinct,
+            tuple(first | second for first, second in zip(self.candidates, other.candidates)),
+        )
+
+    def counts(self, table: EncodedTable) -> list[dict[float, int]]:
+        """How many rows of ``table`` hold each candidate spike, per numeric variable."""
+        return [{value: int(np.count_nonzero(table.numeric[:, j] == value)) for value in sorted(values)}
+                for j, values in enumerate(self.candidates)]
+
+    def layout(self, counts: list[dict[float, int]]) -> Indicators:
+        """The indicators: of missing numeric values, in column order, then of categorical ones, then of the spikes
+        (see :func:`add_indicators`), with the candidates' ``counts`` on the whole table."""
+        spikes = []
+        for j, column_counts in enumerate(counts):
+            if self.distinct[j] is not None or not column_counts:
+                continue
+            value = min(column_counts, key=lambda candidate: (-column_counts[candidate], candidate))  # ties: smallest
+            if column_counts[value] >= max(SPIKE_SHARE * self.present[j], SPIKE_MIN_ROWS):
+                spikes.append((j, float(value)))
+        n_categorical = len(self.categorical_missing)
+        incomplete_numeric = np.flatnonzero(self.numeric_missing)
+        incomplete_categorical = np.flatnonzero(self.categorical_missing)
+        positions = iter(range(n_categorical, n_categorical + len(incomplete_numeric) + len(incomplete_categorical)
+                               + len(spikes)))
+        return Indicators(
+            n_categorical=n_categorical,
+            missing_numeric=tuple((int(j), next(positions)) for j in incomplete_numeric),
+            missing_categorical=tuple((int(j), next(positions)) for j in incomplete_categorical),
+            spikes=tuple((j, next(positions), value) for j, value in spikes),
+        )
 
 
-def add_indicators(table: EncodedTable) -> tuple[EncodedTable, Indicators]:
+def summed_counts(first: list[dict[float, int]], second: list[dict[float, int]]) -> list[dict[float, int]]:
+    """The candidates' counts of two parts together."""
+    return [{value: one.get(value, 0) + other.get(value, 0) for value in one.keys() | other.keys()}
+            for one, other in zip(first, second)]
+
+
+def indicator_layout(table: EncodedTable) -> Indicators:
+    """The indicators ``table`` needs, decided on it alone: incomplete variables, and the spikes: a value that holds
+    at least ``SPIKE_SHARE`` of a numeric column's non-missing rows (zero earnings, a one-day stay), and at least
+    ``SPIKE_MIN_ROWS`` rows, in a column of more than ``SPIKE_MIN_DISTINCT`` distinct values (with fewer, every
+    value holds a large share: levels, not a spike)."""
+    facts = IndicatorFacts.of(table)
+    return facts.layout(facts.counts(table))
+
+
+def add_indicators(table: EncodedTable, layout: Indicators | None = None) -> tuple[EncodedTable, Indicators]:
     """``table`` with one indicator variable per incomplete variable and per spike, appended to its categoricals.
 
-    A spike (see :func:`spike_values`) is handled like a missing value (synthpop's ``semicont``): its cells are
-    blanked here, to be imputed from the column's other values, and its indicator says where it was; at the end
-    the avatar takes the spike's exact value where its own indicator says so. Indicators of missing numeric
-    values come first, in column order, then those of categorical variables, then the spikes'. The numeric
-    array is overwritten (the spike cells blanked).
+    ``layout``: the indicators decided on the whole table when ``table`` is one part of it (a variable complete
+    in this part still gets its indicator); by default :func:`indicator_layout` of ``table``. A spike is handled
+    like a missing value (synthpop's ``semicont``): its cells are blanked here, to be imputed from the column's
+    other values, and its indicator says where it was; at the end the avatar takes the spike's exact value where
+    its own indicator says so. The numeric array is overwritten (the spike cells blanked).
     """
-    numeric_missing = np.isnan(table.numeric)
-    categorical_missing = table.codes < 0
-    incomplete_numeric = np.flatnonzero(numeric_missing.any(axis=0))
-    incomplete_categorical = np.flatnonzero(categorical_missing.any(axis=0))
-    spikes = spike_values(table)
-    spiked = [table.numeric[:, j] == value for j, value in spikes]
-    for (j, _), cells in zip(spikes, spiked):
+    layout = layout or indicator_layout(table)
+    numeric_missing = [np.isnan(table.numeric[:, j]) for j, _ in layout.missing_numeric]
+    categorical_missing = [table.codes[:, j] < 0 for j, _ in layout.missing_categorical]
+    spiked = [table.numeric[:, j] == value for j, _, value in layout.spikes]
+    for (j, _, _), cells in zip(layout.spikes, spiked):
         table.numeric[cells, j] = np.nan  # imputed with the missing values, from the column's other values
-    indicators = np.hstack([numeric_missing[:, incomplete_numeric], categorical_missing[:, incomplete_categorical],
-                            *(cells[:, None] for cells in spiked)])
-    names = [table.numeric_names[j] + MISSING_SUFFIX for j in incomplete_numeric] + [
-        table.categorical_names[j] + MISSING_SUFFIX for j in incomplete_categorical
-    ] + [f"{table.numeric_names[j]} (= {value:g})" for j, value in spikes]
-    n_categorical = len(table.categorical_names)
-    positions = iter(range(n_categorical, n_categorical + len(names)))
-    layout = Indicators(
-        n_categorical=n_categorical,
-        missing_numeric=tuple((int(j), next(positions)) for j in incomplete_numeric),
-        missing_categorical=tuple((int(j), next(positions)) for j in incomplete_categorical),
-        spikes=tuple((j, next(positions), value) for j, value in spikes),
-    )
+    columns = [*numeric_missing, *categorical_missing, *spiked]
+    indicators = np.column_stack(columns) if columns else np.empty((table.n_rows, 0), dtype=bool)
+    names = [table.numeric_names[j] + MISSING_SUFFIX for j, _ in layout.missing_numeric] + [
+        table.categorical_names[j] + MISSING_SUFFIX for j, _ in layout.missing_categorical
+    ] + [f"{table.numeric_names[j]} (= {value:g})" for j, _, value in layout.spikes]
     extended = EncodedTable(
         numeric=table.numeric,
         codes=np.hstack([table.codes, indicators.astype(table.codes.dtype)]),

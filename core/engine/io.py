@@ -26,6 +26,7 @@ import os
 import re
 import tempfile
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
@@ -145,7 +146,13 @@ def _read_parquet(data: bytes, file_name: str) -> pd.DataFrame:
         raise InputError(
             f"{file_name} is not a valid Parquet file ({_first_line(error)}): export it again, or save it as CSV."
         ) from None
-    if not isinstance(frame.index, pd.RangeIndex):  # an index written by pandas is data: kept as columns
+    return normalised_parquet_frame(frame, file_name)
+
+
+def normalised_parquet_frame(frame: pd.DataFrame, file_name: str) -> pd.DataFrame:
+    """A frame read from Parquet as the engine takes it: an index written by pandas kept as columns (it is data),
+    names as text, decimals as numbers (see :func:`_plain_values`)."""
+    if not isinstance(frame.index, pd.RangeIndex):
         frame = frame.reset_index()
     _check_column_names([str(name) for name in frame.columns], file_name)
     frame.columns = [str(name) for name in frame.columns]
@@ -197,32 +204,78 @@ def _read_excel(data: bytes, file_name: str) -> pd.DataFrame:
     return frame.infer_objects()
 
 
+@dataclass(frozen=True)
+class CsvDialect:
+    """What reading a CSV decides from its first bytes (see the module docstring): the encoding, the delimiter,
+    the header (``header_lines`` lines: a quoted name may hold a line break), the decimal mark and the columns of
+    codes written with leading zeros (read as text)."""
+
+    file_name: str
+    encoding: str
+    delimiter: str
+    header: tuple[str, ...]
+    header_lines: int
+    decimal_point: str
+    codes: tuple[str, ...]
+
+    @property
+    def other_point(self) -> str | None:
+        """The other decimal mark a column may be written with (none in a comma-delimited file)."""
+        return "." if self.decimal_point == "," else "," if self.delimiter != "," else None
+
+
+def csv_dialect(path: str | os.PathLike[str]) -> CsvDialect:
+    """The :class:`CsvDialect` of the CSV file at ``path``, as :func:`read_table` decides it."""
+    path = Path(path)
+    with path.open("rb") as stream:
+        head = stream.read(SNIFF_BYTES)
+    return _csv_dialect(path, head, path.name)
+
+
+def read_csv_columns(path: str | os.PathLike[str], dialect: CsvDialect, columns: list[str]) -> pd.DataFrame:
+    """The ``columns`` of the CSV at ``path``, each exactly as :func:`read_table` reads it: a column's type and its
+    missing-value spellings are decided on the column alone, so reading a few columns of a file that does not
+    fit in memory gives the same values as reading all of it."""
+    return _parse_csv(Path(path), dialect, columns)
+
+
 def _read_csv(content: bytes | Path, head: bytes, file_name: str) -> pd.DataFrame:
+    return _parse_csv(content, _csv_dialect(content, head, file_name))
+
+
+def _csv_dialect(content: bytes | Path, head: bytes, file_name: str) -> CsvDialect:
     encoding = _detect_encoding(content, head, file_name)
     sample = head.removeprefix(_UTF8_BOM).decode(encoding, errors="replace")
     delimiter = _detect_delimiter(sample)
     reader = csv.reader(io.StringIO(sample), delimiter=delimiter)
     header = _name_columns(next(reader), file_name)
-    header_lines = reader.line_num  # a quoted name may hold a line break: Arrow skips lines, not records
     rows = _sample_rows(sample, delimiter)[1:]
-    decimal_point = "," if delimiter != "," and _uses_decimal_comma(rows) else "."
-    codes = _leading_zero_columns(rows, header)
+    return CsvDialect(
+        file_name=file_name, encoding=encoding, delimiter=delimiter, header=tuple(header),
+        header_lines=reader.line_num, decimal_point="," if delimiter != "," and _uses_decimal_comma(rows) else ".",
+        codes=tuple(_leading_zero_columns(rows, header)),
+    )
+
+
+def _parse_csv(content: bytes | Path, dialect: CsvDialect, columns: list[str] | None = None) -> pd.DataFrame:
+    """The table (or its ``columns``) read with ``dialect``."""
     try:
         table = pa_csv.read_csv(  # skips a UTF-8 byte-order mark itself
             str(content) if isinstance(content, Path) else io.BytesIO(content),
-            read_options=pa_csv.ReadOptions(encoding=encoding, column_names=header, skip_rows=header_lines),
-            parse_options=pa_csv.ParseOptions(delimiter=delimiter, newlines_in_values=True),
+            read_options=pa_csv.ReadOptions(encoding=dialect.encoding, column_names=list(dialect.header),
+                                            skip_rows=dialect.header_lines),
+            parse_options=pa_csv.ParseOptions(delimiter=dialect.delimiter, newlines_in_values=True),
             # true/false stay text, spelt as in the file (Arrow would turn True and true alike into a boolean);
             # only an empty cell is missing here: "NA" and the like are decided per column by _missing_tokens;
             # codes written with leading zeros (01000) stay text
-            convert_options=pa_csv.ConvertOptions(decimal_point=decimal_point, strings_can_be_null=True,
+            convert_options=pa_csv.ConvertOptions(decimal_point=dialect.decimal_point, strings_can_be_null=True,
                                                   true_values=[], false_values=[], null_values=[""],
-                                                  column_types={name: pa.string() for name in codes}),
+                                                  column_types={name: pa.string() for name in dialect.codes},
+                                                  include_columns=columns or []),
         )
     except pa.ArrowInvalid as error:
-        raise InputError(f"{file_name} could not be read as a table: {_csv_problem(error)}") from None
-    other_point = "." if decimal_point == "," else "," if delimiter != "," else None
-    return _to_pandas(_missing_tokens(table, decimal_point, other_point, keep_text=set(codes)))
+        raise InputError(f"{dialect.file_name} could not be read as a table: {_csv_problem(error)}") from None
+    return _to_pandas(_missing_tokens(table, dialect.decimal_point, dialect.other_point, keep_text=set(dialect.codes)))
 
 
 NA_TOKENS = ("#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "N/A", "NA",

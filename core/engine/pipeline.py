@@ -22,14 +22,14 @@ from scipy.spatial import cKDTree
 from core.engine.avatar import avatarize_rows, neighbours_excluding_self
 from core.engine.encoding import EncodedTable, TableCodec
 from core.engine.fast_dp import FastDPSynthesizer
-from core.engine.identifiers import IdentifierForm, identifier_columns
-from core.engine.imputation import IMPUTATION_METHODS, add_indicators, impute, restore_indicated
+from core.engine.imputation import IMPUTATION_METHODS, Indicators, add_indicators, impute, restore_indicated
 from core.engine.io import release_freed_memory
 from core.engine.prepared import PreparedTable
 from core.engine.projection import Projection
 from core.engine.reduction import CategoricalReduction
-from core.engine.schema import MANY_MODALITIES, ColumnProfile, apply_kinds, profile_columns, resolve_kinds
+from core.engine.schema import MANY_MODALITIES
 from core.engine.split import HOLDOUT_MIN_ROWS, split_holdout
+from core.engine.table_typing import TableTyping, type_frame
 from core.engine.timing import timed
 from core.errors import InputError
 from core.validation import check_choice, check_seed, check_whole_number
@@ -219,59 +219,64 @@ class Avatarizer:
     ) -> np.random.Generator:
         """Typing and holdout split (then ``largest_k`` is checked), the start of a fit (then :meth:`_encode`,
         :meth:`_project`, :meth:`_finish`). Returns the generator. ``low_memory``: see :meth:`fit`."""
-        self._validate_common()
-        rng = np.random.default_rng(self.seed_)
-        self.timings_s_: dict[str, float] = {}
-        self._progress = progress
-
+        rng = self._start(progress)
         with self._timed("typing"):
             frame, labels = _check_frame(frame, low_memory)
-            kinds = resolve_kinds(frame, self.column_kinds)
-            typed = apply_kinds(frame, kinds, in_place=low_memory)
-            profiles: list[ColumnProfile] = profile_columns(typed, kinds)
-            excluded = self._check_exclusions(typed)
-            identifiers = identifier_columns(profiles, set(self.column_kinds or {}), set(excluded))
-            _check_values(typed.drop(columns=excluded + identifiers), excluded + identifiers)
+            typed, typing = type_frame(frame, self.column_kinds, self.exclude_variable_names, self.column_weights,
+                                       in_place=low_memory)
+        self._split(typed, typing, rng, labels)
+        if largest_k is not None:
+            self._check_k(largest_k)
+        return rng
 
+    def _start(self, progress: Progress | None = None, stream: int | None = None) -> np.random.Generator:
+        """The common parameters checked, the timings and ``progress`` set; the generator of the seed (of its
+        ``stream``, for one batch of many: batch 0 draws from the seed itself, so one batch is the fit in memory)."""
+        self._validate_common()
+        self.timings_s_: dict[str, float] = {}
+        self._progress = progress
+        return np.random.default_rng(self.seed_ if not stream else [self.seed_, stream])
+
+    def _split(self, typed: pd.DataFrame, typing: TableTyping, rng: np.random.Generator, labels: tuple | None = None
+               ) -> None:
+        """The holdout half set aside (SPEC section 5) and the prepared table made."""
         if bool(self.holdout) and len(typed) >= self.holdout_min_rows:
             working_rows, holdout_rows = split_holdout(len(typed), rng)
             working, holdout = (typed.iloc[rows].reset_index(drop=True) for rows in (working_rows, holdout_rows))
         else:
             working, holdout = typed.reset_index(drop=True), None
         self.prepared_ = PreparedTable(
-            kinds=kinds, profiles=profiles, columns=list(typed.columns), excluded=excluded, working_data=working,
-            holdout_data=holdout, excluded_originals=working[excluded], n_total=len(typed),
-            identifiers=[IdentifierForm.of(typed[name]) for name in identifiers], labels=labels,
+            kinds=typing.kinds, profiles=typing.profiles, columns=list(typed.columns), excluded=typing.excluded,
+            working_data=working, holdout_data=holdout, excluded_originals=working[typing.excluded],
+            n_total=len(typed), identifiers=typing.identifiers, labels=labels,
         )
-        if largest_k is not None:
-            self._check_k(largest_k)
-        return rng
 
-    def _encode(self, rng: np.random.Generator, low_memory: bool = False) -> None:
+    def _encode(self, rng: np.random.Generator, low_memory: bool = False, codec: TableCodec | None = None,
+                layout: Indicators | None = None) -> None:
         """Encoding, missing indicators and imputation of the originals avatarized; ``low_memory`` lets the
-        originals go here."""
+        originals go here. ``codec`` and ``layout``: decided on the whole table when this is one batch of it."""
         prepared = self.prepared_
         synthesised = prepared.working_data.drop(columns=prepared.set_apart)
         if low_memory:
             prepared.working_data = prepared.holdout_data = None
         with self._timed("encoding and imputation"):
-            prepared.codec = TableCodec(prepared.kinds).fit(synthesised)
+            prepared.codec = codec or TableCodec(prepared.kinds).fit(synthesised)
             encoded = prepared.codec.encode(synthesised)
             del synthesised  # with low_memory, the last reference to the originals' columns
-            encoded, prepared.indicators = add_indicators(encoded)
+            encoded, prepared.indicators = add_indicators(encoded, layout)
             prepared.complete = impute(encoded, self.imputation, rng)
             prepared.reduction = self._reduction(prepared.complete)
             prepared.model_table = (
                 prepared.reduction.transform(prepared.complete) if prepared.reduction else prepared.complete
             )
 
-    def _project(self) -> None:
-        """The projection of the model table, and its coordinates on the first ``ncp_`` axes."""
+    def _project(self, projection: Projection | None = None) -> None:
+        """The projection of the model table (``projection``: fitted on the whole table when this is one batch of
+        it), and the model table's coordinates on the first ``ncp_`` axes."""
         prepared = self.prepared_
         with self._timed("projection"):
-            reduction = prepared.reduction
-            weights = {**(reduction.column_weights_ if reduction else {}), **(self.column_weights or {})}
-            prepared.projection = Projection(self._embedded_weights(weights)).fit(prepared.model_table)
+            prepared.projection = projection or Projection(self._model_weights(prepared.reduction)).fit(
+                prepared.model_table)
             prepared.ncp = self._resolve_ncp(len(prepared.projection.components_))
             prepared.coordinates = prepared.projection.transform(prepared.model_table, prepared.ncp)
 
@@ -280,8 +285,11 @@ class Avatarizer:
         rng: np.random.Generator,
         neighbours: tuple[np.ndarray, np.ndarray] | None = None,
         release_model_table: bool = False,
+        numbering: tuple[int, int | None] = (0, None),
     ) -> None:
-        """Synthesis and decoding, from the prepared state."""
+        """Synthesis and decoding, from the prepared state; ``numbering``: the new identifiers of one batch start
+        after the avatars of the batches before it, and are written for the total (see
+        :meth:`~core.engine.identifiers.IdentifierForm.new_values`)."""
         with self._timed("synthesis"):
             synthetic = self._synthesise(rng, neighbours)
 
@@ -306,7 +314,7 @@ class Avatarizer:
             if prepared.excluded:
                 avatars = self._reattach(avatars, sources)
             for form in prepared.identifiers:
-                avatars[form.name] = form.new_values(len(avatars))
+                avatars[form.name] = form.new_values(len(avatars), *numbering)
             self.avatars_ = _as_given(avatars[prepared.columns], prepared.labels)
 
     @property
@@ -380,23 +388,6 @@ class Avatarizer:
         seed = check_seed(self.seed)
         self.seed_ = int(np.random.SeedSequence().entropy % 2**32) if seed is None else seed
 
-    def _check_exclusions(self, frame: pd.DataFrame) -> list[str]:
-        if isinstance(self.exclude_variable_names, str):
-            raise InputError(
-                f"exclude_variable_names must be a list of column names, got the text {self.exclude_variable_names!r}."
-            )
-        excluded = [str(name) for name in self.exclude_variable_names]
-        for name in excluded:
-            if name not in frame.columns:
-                raise InputError(
-                    f"exclude_variable_names names column '{name}', which is not in the table: check its spelling."
-                )
-            if name in (self.column_weights or {}):
-                raise InputError(f"column_weights names column '{name}', which is excluded: remove its weight.")
-        if len(set(excluded)) == frame.shape[1]:
-            raise InputError("exclude_variable_names excludes every column: keep at least one to avatarize.")
-        return list(dict.fromkeys(excluded))
-
     def _check_k(self, k: int) -> None:
         n_rows, n_total = self.prepared_.n_working, self.prepared_.n_total
         if k >= n_rows:
@@ -415,18 +406,24 @@ class Avatarizer:
             )
 
     def _reduction(self, complete: EncodedTable) -> CategoricalReduction | None:
-        """The categorical reduction to use: on, off, or by default only for more than ``MANY_MODALITIES``."""
-        if self.use_categorical_reduction is None:
-            if all(len(modalities) <= MANY_MODALITIES for modalities in complete.categories):
-                return None
-            return CategoricalReduction(min_modalities=MANY_MODALITIES + 1).fit(complete)
-        return CategoricalReduction().fit(complete) if self.use_categorical_reduction else None
+        """The categorical reduction of ``complete``, fitted (see :meth:`_reduction_plan`)."""
+        plan = self._reduction_plan(complete.categories)
+        return plan.fit(complete) if plan else None
 
-    def _embedded_weights(self, weights: dict[str, float]) -> dict[str, float]:
-        """A user weight on a reduced variable applies to its embedded columns, scaled by theirs."""
-        if self.reduction_ is None:
-            return weights
-        for embedding in self.reduction_.embeddings_:
+    def _reduction_plan(self, categories: tuple[np.ndarray, ...]) -> CategoricalReduction | None:
+        """The categorical reduction to use, unfitted: on, off, or by default only for more than
+        ``MANY_MODALITIES`` modalities."""
+        if self.use_categorical_reduction is None:
+            if all(len(modalities) <= MANY_MODALITIES for modalities in categories):
+                return None
+            return CategoricalReduction(min_modalities=MANY_MODALITIES + 1)
+        return CategoricalReduction() if self.use_categorical_reduction else None
+
+    def _model_weights(self, reduction: CategoricalReduction | None) -> dict[str, float]:
+        """The weights of the model table's variables: the user's, and the reduced variables' embedded columns' (a
+        user weight on a reduced variable applies to its embedded columns, scaled by theirs)."""
+        weights = {**(reduction.column_weights_ if reduction else {}), **(self.column_weights or {})}
+        for embedding in reduction.embeddings_ if reduction else ():
             if embedding.name in weights:
                 user_weight = weights.pop(embedding.name)
                 for column in embedding.column_names():
@@ -449,12 +446,16 @@ class Avatarizer:
         table = self.imputed_table_
         if self.method_ == "avatar":
             return avatarize_rows(table, self.coordinates_, self.k, rng, neighbours)
-        latent = self.synthesizer_.fit(self.coordinates_, rng).sample(table.n_rows, rng)
+        latent = self._fitted_synthesizer(rng).sample(table.n_rows, rng)
         numeric, codes = self.projection_.inverse_transform(latent, rng)
         del latent
         if numeric.size:  # keep back-projected values within the range observed
             np.clip(numeric, table.numeric.min(axis=0), table.numeric.max(axis=0), out=numeric)
         return table.with_arrays(numeric, codes)
+
+    def _fitted_synthesizer(self, rng: np.random.Generator) -> FastDPSynthesizer:
+        """AvatarFastDP's noisy model, fitted on the latent coordinates of the rows avatarized."""
+        return self.synthesizer_.fit(self.coordinates_, rng)
 
     def _excluded_sources(self, synthetic: EncodedTable) -> np.ndarray:
         """The original each avatar copies its excluded values from: the nearest in latent space, or its own."""
@@ -520,17 +521,3 @@ def _check_frame(frame: pd.DataFrame, in_place: bool = False) -> tuple[pd.DataFr
     frame.columns = names
     return frame, labels
 
-
-def _check_values(frame: pd.DataFrame, set_aside: list[str]) -> None:
-    """The columns to synthesise: at least one, none empty."""
-    if frame.shape[1] == 0:
-        names = ", ".join(f"'{name}'" for name in set_aside)
-        raise InputError(
-            f"Every column is set aside or looks like an identifier ({names}): there is nothing to synthesise. Give "
-            "a column a kind (column_kinds, or --column-kind NAME=categorical on the command line) to synthesise it."
-        )
-    empty = [name for name in frame.columns if frame[name].isna().all()]
-    if len(empty) == frame.shape[1]:
-        raise InputError("Every value of the table is missing: there is nothing to avatarize.")
-    if empty:
-        raise InputError(f"Column '{empty[0]}' has no values at all: remove it from the table, or exclude it.")

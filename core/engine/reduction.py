@@ -57,24 +57,45 @@ class CategoricalReduction:
         self.min_modalities = min_modalities
 
     def fit(self, table: EncodedTable) -> CategoricalReduction:
-        reducible = [
-            position for position, modalities in enumerate(table.categories) if len(modalities) >= self.min_modalities
-        ]
+        context = self.context_table(table)
+        projection = Projection().fit(context) if context is not None else None
+        return self.fit_sums(table, self.modality_sums(table, projection))
+
+    def reducible(self, table: EncodedTable) -> list[int]:
+        """The positions of the variables to embed."""
+        return [position for position, modalities in enumerate(table.categories) if len(modalities) >= self.min_modalities]
+
+    def context_table(self, table: EncodedTable) -> EncodedTable | None:
+        """The variables the context is projected from: the numeric ones and the categoricals kept (None when
+        there is nothing to embed, or nothing to embed it in)."""
+        reducible = self.reducible(table)
         kept = [position for position in range(len(table.categories)) if position not in reducible]
-        self.embeddings_: list[_Embedding] = []
-        if reducible and (table.numeric.shape[1] or kept):
-            context_table = EncodedTable(
-                numeric=table.numeric,
-                codes=table.codes[:, kept],
-                numeric_names=table.numeric_names,
-                categorical_names=tuple(table.categorical_names[p] for p in kept),
-                categories=tuple(table.categories[p] for p in kept),
-            )
-            projection = Projection().fit(context_table)
-            context = projection.transform(context_table, max(1, min(CONTEXT_AXES, projection.n_components_)))
-            for position in reducible:
-                vectors = _embed(table.codes[:, position], len(table.categories[position]), context)
-                self.embeddings_.append(_Embedding(table.categorical_names[position], position, vectors))
+        if not reducible or not (table.numeric.shape[1] or kept):
+            return None
+        return EncodedTable(
+            numeric=table.numeric,
+            codes=table.codes[:, kept],
+            numeric_names=table.numeric_names,
+            categorical_names=tuple(table.categorical_names[p] for p in kept),
+            categories=tuple(table.categories[p] for p in kept),
+        )
+
+    def modality_sums(self, table: EncodedTable, projection: Projection | None) -> list[ModalitySums]:
+        """Per variable to embed, its modalities' counts and context sums on ``table`` (summable over the parts of
+        a table, SPEC section 10); none without a context ``projection``."""
+        if projection is None:
+            return []
+        context = projection.transform(self.context_table(table), max(1, min(CONTEXT_AXES, projection.n_components_)))
+        return [ModalitySums.of(table.codes[:, position], len(table.categories[position]), context)
+                for position in self.reducible(table)]
+
+    def fit_sums(self, table: EncodedTable, sums: list[ModalitySums]) -> CategoricalReduction:
+        """The embeddings from the modalities' ``sums`` over the whole table (``table``, or a part of it, gives the
+        variables' names and positions)."""
+        self.embeddings_: list[_Embedding] = [
+            _Embedding(table.categorical_names[position], position, part.embedding())
+            for position, part in zip(self.reducible(table), sums)
+        ]
         self.column_weights_ = {
             column: 1.0 / embedding.vectors.shape[1]
             for embedding in self.embeddings_ for column in embedding.column_names()
@@ -118,15 +139,31 @@ def _with_centroid(vectors: np.ndarray) -> np.ndarray:
     return np.vstack([vectors, np.zeros((1, vectors.shape[1]))])
 
 
-def _embed(codes: np.ndarray, n_modalities: int, context: np.ndarray) -> np.ndarray:
-    observed = codes >= 0
-    if not observed.all():
-        codes, context = codes[observed], context[observed]
-    counts = np.bincount(codes, minlength=n_modalities).astype(float)
-    sums = np.stack([np.bincount(codes, weights=context[:, a], minlength=n_modalities) for a in range(context.shape[1])], 1)
-    profiles = sums / (counts + SHRINKAGE)[:, None]
-    weights = counts / counts.sum()
-    centred = profiles - weights @ profiles
-    _, _, axes = np.linalg.svd(centred * np.sqrt(weights)[:, None], full_matrices=False)
-    n_dimensions = min(N_DIMENSIONS, axes.shape[0])
-    return centred @ axes[:n_dimensions].T
+@dataclass(frozen=True)
+class ModalitySums:
+    """One variable's modality counts and context sums (``counts`` (M,), ``sums`` (M, axes))."""
+
+    counts: np.ndarray
+    sums: np.ndarray
+
+    @classmethod
+    def of(cls, codes: np.ndarray, n_modalities: int, context: np.ndarray) -> ModalitySums:
+        observed = codes >= 0
+        if not observed.all():
+            codes, context = codes[observed], context[observed]
+        counts = np.bincount(codes, minlength=n_modalities).astype(float)
+        sums = np.stack([np.bincount(codes, weights=context[:, a], minlength=n_modalities)
+                         for a in range(context.shape[1])], 1)
+        return cls(counts, sums)
+
+    def merged(self, other: ModalitySums) -> ModalitySums:
+        return ModalitySums(self.counts + other.counts, self.sums + other.sums)
+
+    def embedding(self) -> np.ndarray:
+        """The modalities' vectors: the first axes of their shrunk mean contexts (see the module docstring)."""
+        profiles = self.sums / (self.counts + SHRINKAGE)[:, None]
+        weights = self.counts / self.counts.sum()
+        centred = profiles - weights @ profiles
+        _, _, axes = np.linalg.svd(centred * np.sqrt(weights)[:, None], full_matrices=False)
+        n_dimensions = min(N_DIMENSIONS, axes.shape[0])
+        return centred @ axes[:n_dimensions].T

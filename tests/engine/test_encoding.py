@@ -1,5 +1,9 @@
+from functools import reduce
+
 import numpy as np
 import pandas as pd
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.engine.encoding import TableCodec, code_dtype
 from core.engine.schema import Kind, apply_kinds, resolve_kinds
@@ -113,3 +117,33 @@ def test_whole_numbers_beyond_what_an_integer_holds_stay_floats():
     decoded = codec.decode(codec.encode(typed))["x"]
     assert decoded.dtype == "float64"
     np.testing.assert_array_equal(decoded.to_numpy(), frame["x"].to_numpy())
+
+
+@given(data=st.data(), n_parts=st.integers(1, 5))
+@settings(max_examples=40, deadline=None)
+def test_codecs_of_parts_merged_are_the_codec_of_the_rows_one_after_the_other(data, n_parts):
+    rng = np.random.default_rng(data.draw(st.integers(0, 1_000)))
+    n_rows = 200
+    frame = pd.DataFrame({
+        "weight": np.where(np.arange(n_rows) != 5, rng.normal(70, 9, n_rows).round(1), rng.normal(70, 9, n_rows)),
+        "count": rng.integers(0, 30, n_rows).astype(float),
+        "day": pd.Timestamp("2024-01-01") + pd.to_timedelta(rng.integers(0, 900, n_rows) * 3_600, unit="s"),
+        "colour": rng.choice(["red", "green", "blue", "violet", "grey"], n_rows, p=[0.4, 0.3, 0.2, 0.06, 0.04]),
+    })
+    kinds = resolve_kinds(frame, {"count": "numeric"})
+    typed = apply_kinds(frame, kinds)
+    cuts = [0, *sorted(data.draw(st.sets(st.integers(1, n_rows - 1), min_size=n_parts - 1, max_size=n_parts - 1))),
+            n_rows]
+    parts = [TableCodec(kinds).fit(typed.iloc[start:stop]) for start, stop in zip(cuts, cuts[1:])]
+    merged, whole = reduce(lambda first, second: first.merged(second), parts), TableCodec(kinds).fit(typed)
+    assert merged.numeric_columns_ == whole.numeric_columns_  # decimals, resolution, unit
+    assert {name: list(modalities) for name, modalities in merged.categories_.items()} == \
+        {name: list(modalities) for name, modalities in whole.categories_.items()}
+    assert merged.numeric_columns_[2].datetime_resolution_s == 3_600.0 and merged.numeric_columns_[0].decimals == 1
+
+
+def test_a_modality_seen_in_one_part_only_is_in_the_merged_codec():
+    kinds = {"colour": Kind.CATEGORICAL}
+    first = TableCodec(kinds).fit(apply_kinds(pd.DataFrame({"colour": ["red", "blue"]}), kinds))
+    last = TableCodec(kinds).fit(apply_kinds(pd.DataFrame({"colour": ["red", "violet"]}), kinds))
+    assert list(first.merged(last).categories_["colour"]) == ["blue", "red", "violet"]

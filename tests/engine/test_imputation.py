@@ -1,9 +1,21 @@
+from functools import reduce
+
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.engine.encoding import TableCodec
-from core.engine.imputation import add_indicators, impute, most_frequent, restore_indicated, spike_values
+from core.engine.imputation import (
+    IndicatorFacts,
+    add_indicators,
+    impute,
+    indicator_layout,
+    most_frequent,
+    restore_indicated,
+    summed_counts,
+)
 from core.engine.schema import apply_kinds, resolve_kinds
 
 
@@ -76,7 +88,7 @@ def test_a_column_named_like_an_indicator_is_left_alone():
 def test_a_spike_is_blanked_imputed_and_put_back_where_its_indicator_says():
     values = np.array([0.0] * 15 + [float(v) for v in range(10, 95)] + [np.nan] * 5)  # 15 % zeros, 5 missing
     table = encode(pd.DataFrame({"earnings": values, "c": ["a", "b"] * 52 + ["a"]}))
-    assert spike_values(table) == [(0, 0.0)]
+    assert indicator_layout(table).spikes == ((0, 2, 0.0),)
     extended, layout = add_indicators(table)
     assert layout.spikes == ((0, 2, 0.0),) and extended.categorical_names[2] == "earnings (= 0)"
     assert extended.codes[:15, 2].tolist() == [1] * 15 and np.isnan(extended.numeric[:15, 0]).all()  # to impute
@@ -84,4 +96,30 @@ def test_a_spike_is_blanked_imputed_and_put_back_where_its_indicator_says():
     assert complete.numeric[:15, 0].tolist() == [52.0] * 15  # imputed from the other values, not the zeros
     restored = restore_indicated(complete, layout)
     assert restored.numeric[:15, 0].tolist() == [0.0] * 15 and np.isnan(restored.numeric[-5:, 0]).all()
-    assert spike_values(encode(pd.DataFrame({"x": [1.5] * 30 + [2.5] * 30}))) == []  # two values: no spike
+    assert indicator_layout(encode(pd.DataFrame({"x": [1.5] * 30 + [2.5] * 30}))).spikes == ()  # two values: no spike
+
+
+@given(data=st.data(), n_parts=st.integers(1, 6))
+@settings(max_examples=60, deadline=None)
+def test_indicators_decided_from_parts_are_those_of_the_whole_table(data, n_parts):
+    """A spike (15 % of zeros, or a tie of two values at 12 %), missing values in one part only: the facts of the
+    parts merged and the candidates counted in every part decide as the whole table does."""
+    rng = np.random.default_rng(data.draw(st.integers(0, 1_000)))
+    n_rows = 300
+    earnings = np.where(rng.random(n_rows) < data.draw(st.sampled_from([0.05, 0.11, 0.15])), 0.0,
+                        rng.integers(1, 40, n_rows).astype(float))
+    earnings[rng.random(n_rows) < 0.05] = np.nan
+    tied = np.concatenate([np.full(36, 7.0), np.full(36, 3.0), rng.integers(10, 60, n_rows - 72).astype(float)])
+    colour = np.where(np.arange(n_rows) < n_rows - 5, rng.choice(["a", "b"], n_rows), None)  # missing at the end
+    table = encode(pd.DataFrame({"earnings": earnings, "tied": rng.permutation(tied), "colour": colour}))
+    cuts = [0, *sorted(data.draw(st.sets(st.integers(1, n_rows - 1), min_size=n_parts - 1, max_size=n_parts - 1))),
+            n_rows]
+    parts = [table.take(np.arange(start, stop)) for start, stop in zip(cuts, cuts[1:])]
+    facts = reduce(lambda first, second: first.merged(second), [IndicatorFacts.of(part) for part in parts])
+    counts = reduce(summed_counts, [facts.counts(part) for part in parts])
+    assert facts.layout(counts) == indicator_layout(table)
+
+
+def test_a_tie_between_two_spikes_goes_to_the_smaller_value():
+    values = np.concatenate([np.full(20, 7.0), np.full(20, 3.0), np.arange(10.0, 70.0)])
+    assert indicator_layout(encode(pd.DataFrame({"x": values}))).spikes == ((0, 0, 3.0),)  # 20 % each

@@ -96,7 +96,7 @@ def mixed_tables(draw):
 
 
 def has_spike(column):
-    """The rule of core.engine.imputation.spike_values, on the originals."""
+    """The rule of core.engine.imputation.indicator_layout, on the originals."""
     values = column.dropna()
     top = values.value_counts().iloc[0] if len(values) else 0
     return values.nunique() > SPIKE_MIN_DISTINCT and top >= max(SPIKE_SHARE * len(values), SPIKE_MIN_ROWS)

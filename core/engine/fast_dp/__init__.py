@@ -78,15 +78,46 @@ class FastDPSynthesizer:
 
     def fit(self, coordinates: np.ndarray, rng: np.random.Generator) -> FastDPSynthesizer:
         """Clip ``coordinates`` (n, d) to the percentile bounds and fit the noisy model."""
+        self.fit_bounds(coordinates)
+        return self.fit_model(rng, coordinates=coordinates)
+
+    def fit_bounds(self, coordinates: np.ndarray) -> FastDPSynthesizer:
+        """The clipping bounds: each dimension's ``bounds_percentile`` percentile and its mirror (of every row, or
+        of a sample of a table too large for memory, SPEC section 10)."""
         self.validate()
         columns = coordinates.T  # one column copied at a time by the percentiles, not the whole table
         self.lower_ = np.array([np.percentile(column, self.bounds_percentile) for column in columns])
         self.upper_ = np.array([np.percentile(column, 100 - self.bounds_percentile) for column in columns])
-        clipped = np.clip(coordinates, self.lower_, self.upper_)
-        options = {"gmm_n_components": self.gmm_n_components_, "histogram_n_bins": self.histogram_n_bins_}
-        self.model_ = MODELS[self.mechanism].fit(clipped, self.lower_, self.upper_, self.epsilon_, rng, options)
+        return self
+
+    def statistics(self, coordinates: np.ndarray) -> object:
+        """The summable statistics of one part of the clipped coordinates (mechanisms ``summable`` only)."""
+        return MODELS[self.mechanism].statistics(self._clipped(coordinates), self.lower_, self.upper_, self._options())
+
+    def fit_model(self, rng: np.random.Generator, *, coordinates: np.ndarray | None = None,
+                  statistics: object | None = None) -> FastDPSynthesizer:
+        """The noisy model, bounds fitted: from ``statistics`` summed over the parts of a table when given, else
+        from ``coordinates`` (the rows, or a sample of them for a mechanism that is not summable)."""
+        model = MODELS[self.mechanism]
+        if statistics is not None:
+            self.model_ = model.fit_statistics(statistics, self.lower_, self.upper_, self.epsilon_, rng,
+                                               self._options())
+        else:
+            self.model_ = model.fit(self._clipped(coordinates), self.lower_, self.upper_, self.epsilon_, rng,
+                                    self._options())
         self.exact_, self.noise_scales_, self.noisy_ = self.model_.exact, self.model_.noise_scales, self.model_.noisy
         return self
+
+    @property
+    def summable(self) -> bool:
+        """Whether the mechanism's statistics are sums over the rows (gaussian, histogram; not gmm)."""
+        return MODELS[self.mechanism].summable
+
+    def _clipped(self, coordinates: np.ndarray) -> np.ndarray:
+        return np.clip(coordinates, self.lower_, self.upper_)
+
+    def _options(self) -> dict[str, int]:
+        return {"gmm_n_components": self.gmm_n_components_, "histogram_n_bins": self.histogram_n_bins_}
 
     def sample(self, n_rows: int, rng: np.random.Generator) -> np.ndarray:
         """``n_rows`` latent points drawn from the noisy model with ``rng`` (fresh draws on every call)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from core.engine.fast_dp.noise import NoisyModel, repair_positive_definite, sample_normal, symmetric_laplace
@@ -9,12 +11,36 @@ from core.engine.fast_dp.noise import NoisyModel, repair_positive_definite, samp
 BUDGET = {"mean": 0.3, "covariance": 0.7}
 
 
+@dataclass(frozen=True)
+class GaussianStatistics:
+    """Rows, mean and covariance (population) of the clipped coordinates; two parts merge exactly (Chan et al.)."""
+
+    rows: int
+    mean: np.ndarray
+    covariance: np.ndarray
+
+    def merged(self, other: GaussianStatistics) -> GaussianStatistics:
+        rows = self.rows + other.rows
+        delta = other.mean - self.mean
+        share = other.rows / rows
+        covariance = (self.rows * self.covariance + other.rows * other.covariance) / rows \
+            + np.outer(delta, delta) * share * (1 - share)
+        return GaussianStatistics(rows, self.mean + delta * share, covariance)
+
+
 class GaussianModel(NoisyModel):
     """The noisy mean and covariance."""
 
     @classmethod
-    def fit(cls, clipped: np.ndarray, lower: np.ndarray, upper: np.ndarray, epsilon: float,
-            rng: np.random.Generator, options: dict[str, int]) -> GaussianModel:
+    def statistics(cls, clipped: np.ndarray, lower: np.ndarray, upper: np.ndarray, options: dict[str, int]
+                   ) -> GaussianStatistics:
+        n_dims = clipped.shape[1]
+        return GaussianStatistics(len(clipped), clipped.mean(axis=0),
+                                  np.cov(clipped, rowvar=False, bias=True).reshape(n_dims, n_dims))
+
+    @classmethod
+    def fit_statistics(cls, statistics: GaussianStatistics, lower: np.ndarray, upper: np.ndarray, epsilon: float,
+                       rng: np.random.Generator, options: dict[str, int]) -> GaussianModel:
         """Mean and covariance with Laplace noise (budget 30 % / 70 %).
 
         Mean: L1 sensitivity ``sum_j range_j / n``, the same scale on every coordinate.
@@ -23,10 +49,9 @@ class GaussianModel(NoisyModel):
         budget is split equally over the ``d (d + 1) / 2`` entries. The noisy matrix is
         symmetrised and repaired to positive definite.
         """
-        n_rows, n_dims = clipped.shape
+        n_rows, mean, covariance = statistics.rows, statistics.mean, statistics.covariance
+        n_dims = len(mean)
         ranges = upper - lower
-        mean = clipped.mean(axis=0)
-        covariance = np.cov(clipped, rowvar=False, bias=True).reshape(n_dims, n_dims)
         mean_scale = np.full(n_dims, ranges.sum() / n_rows / (BUDGET["mean"] * epsilon))
         n_entries = n_dims * (n_dims + 1) // 2
         covariance_scale = np.outer(ranges, ranges) / n_rows / (BUDGET["covariance"] * epsilon / n_entries)

@@ -13,7 +13,9 @@ SCATTER_ROWS = 1 << 16
 
 
 class MixtureModel(NoisyModel):
-    """The noisy weights, means and covariances of a mixture."""
+    """The noisy weights, means and covariances of a mixture (fitted on the rows given: not summable)."""
+
+    summable = False
 
     @classmethod
     def fit(cls, clipped: np.ndarray, lower: np.ndarray, upper: np.ndarray, epsilon: float,

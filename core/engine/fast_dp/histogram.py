@@ -2,17 +2,36 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from core.engine.fast_dp.noise import NoisyModel
+
+
+@dataclass(frozen=True)
+class HistogramCounts:
+    """Each dimension's counts in its fixed-width bins over the bounds (d, bins); two parts add up."""
+
+    counts: np.ndarray
+
+    def merged(self, other: HistogramCounts) -> HistogramCounts:
+        return HistogramCounts(self.counts + other.counts)
 
 
 class HistogramModel(NoisyModel):
     """The noisy bin probabilities per dimension, and their edges."""
 
     @classmethod
-    def fit(cls, clipped: np.ndarray, lower: np.ndarray, upper: np.ndarray, epsilon: float,
-            rng: np.random.Generator, options: dict[str, int]) -> HistogramModel:
+    def statistics(cls, clipped: np.ndarray, lower: np.ndarray, upper: np.ndarray, options: dict[str, int]
+                   ) -> HistogramCounts:
+        edges = _edges(lower, upper, options)
+        return HistogramCounts(np.stack([np.histogram(clipped[:, j], bins=edges[j])[0]
+                                         for j in range(clipped.shape[1])]).astype(float))
+
+    @classmethod
+    def fit_statistics(cls, statistics: HistogramCounts, lower: np.ndarray, upper: np.ndarray, epsilon: float,
+                       rng: np.random.Generator, options: dict[str, int]) -> HistogramModel:
         """Independent per-dimension histograms of fixed-width bins over the bounds.
 
         The budget is split equally over the ``d`` dimensions. Replacing one row moves
@@ -20,16 +39,13 @@ class HistogramModel(NoisyModel):
         Laplace noise of scale ``2 d / epsilon``. Counts are clipped at 0 and normalised
         (uniform when all are 0).
         """
-        n_dims = clipped.shape[1]
-        n_bins = options["histogram_n_bins"]
-        edges = np.linspace(lower, upper, n_bins + 1, axis=1)  # (d, bins + 1)
-        counts = np.stack([np.histogram(clipped[:, j], bins=edges[j])[0] for j in range(n_dims)]).astype(float)
-        scale = np.full(counts.shape, 2.0 * n_dims / epsilon)
+        counts, n_bins = statistics.counts, options["histogram_n_bins"]
+        scale = np.full(counts.shape, 2.0 * len(counts) / epsilon)
         noisy = np.clip(counts + rng.laplace(0.0, 1.0, counts.shape) * scale, 0.0, None)
         totals = noisy.sum(axis=1, keepdims=True)
         probabilities = np.where(totals > 0, noisy / np.where(totals > 0, totals, 1.0), 1.0 / n_bins)
         return cls({"counts": counts}, {"counts": scale},
-                   {"counts": noisy, "probabilities": probabilities, "edges": edges})
+                   {"counts": noisy, "probabilities": probabilities, "edges": _edges(lower, upper, options)})
 
     def sample(self, n_rows: int, rng: np.random.Generator) -> np.ndarray:
         """A bin per dimension from its probabilities, then a point uniformly inside it."""
@@ -47,3 +63,8 @@ class HistogramModel(NoisyModel):
         for j in range(n_dims):
             points[:, j] += edges[j, bins[:, j]]
         return points
+
+
+def _edges(lower: np.ndarray, upper: np.ndarray, options: dict[str, int]) -> np.ndarray:
+    """The bins' edges per dimension (d, bins + 1)."""
+    return np.linspace(lower, upper, options["histogram_n_bins"] + 1, axis=1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -14,11 +15,20 @@ RELATIVE_FLOOR = 1e-9
 class NoisyModel:
     """A mechanism's fitted model: the statistics with noise and repair (``noisy``, what is sampled), the exact
     statistics (for tests and diagnostics only) and the Laplace scales. Each mechanism's class adds
-    ``fit(clipped, lower, upper, epsilon, rng, options)`` and ``sample(n_rows, rng)``."""
+    ``sample(n_rows, rng)`` and either ``fit(clipped, lower, upper, epsilon, rng, options)`` or, when its statistics
+    are sums over the rows (``summable``: the parts of a table, SPEC section 10), ``statistics(clipped, lower,
+    upper, options)`` (an object with ``merged``) and ``fit_statistics(statistics, lower, upper, epsilon, rng,
+    options)``: the noise is added once, to the statistics of every row."""
 
     exact: dict[str, np.ndarray]
     noise_scales: dict[str, np.ndarray]
     noisy: dict[str, np.ndarray]
+    summable: ClassVar[bool] = True
+
+    @classmethod
+    def fit(cls, clipped: np.ndarray, lower: np.ndarray, upper: np.ndarray, epsilon: float,
+            rng: np.random.Generator, options: dict[str, int]) -> NoisyModel:
+        return cls.fit_statistics(cls.statistics(clipped, lower, upper, options), lower, upper, epsilon, rng, options)
 
 
 def symmetric_laplace(scales: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -1,0 +1,308 @@
+"""Avatars of a table too large for memory, one batch at a time (SPEC section 10).
+
+The rows are dealt to batches (:mod:`core.engine.batches`). What the fit in memory decides on the table is
+decided once on the whole table, from facts of each batch merged in batch order, and sent to every batch
+(:class:`WholeTable`), in the order of the fit in memory:
+
+1. typing, column by column (:mod:`core.engine.table_typing`);
+2. the codec (every batch's modalities, the dates' resolution, the numbers' decimals) and the indicators
+   (incomplete variables, spikes): :meth:`BatchAvatarizer.codec_and_facts`, then the candidate spikes' counts
+   (:meth:`BatchAvatarizer.spike_counts`);
+3. each batch encoded with them and imputed within the batch (:meth:`BatchAvatarizer.complete`, kept in the
+   batch's :class:`BatchCache` for the next steps);
+4. when the categorical reduction is on: its context projection (statistics, then the gram matrix) and the
+   modalities' context sums;
+5. the projection: the statistics, then the gram matrix summed, one eigendecomposition
+   (:meth:`BatchAvatarizer.decide` runs steps 2 to 6);
+6. AvatarFastDP: one noisy model for every batch (its bounds on the latent coordinates, its statistics summed,
+   the noise added once);
+7. each batch avatarized (:meth:`BatchAvatarizer.fit_batch`): Avatar with neighbours within the batch, AvatarFastDP
+   sampled from the one model.
+
+Batch ``b`` draws from the seed's stream ``b`` (batch 0 from the seed itself): with one batch, every step is the
+fit in memory's, on the same rows, with the same draws, so the avatars are the same, byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial, reduce
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from core.engine.batches import read_batch
+from core.engine.encoding import EncodedTable, TableCodec
+from core.engine.fast_dp import FastDPSynthesizer
+from core.engine.imputation import IndicatorFacts, Indicators, add_indicators, summed_counts
+from core.engine.pipeline import Avatarizer
+from core.engine.projection import CodingStatistics, Projection
+from core.engine.reduction import CategoricalReduction, ModalitySums
+from core.engine.table_typing import TableTyping
+
+LATENT_SAMPLE_ROWS = 1_000_000
+_SAMPLE_STREAM = 0x5A3B1E  # the latent sample's own stream of the seed
+
+
+@dataclass
+class WholeTable:
+    """The decisions on the whole table, filled step by step (see the module docstring)."""
+
+    typing: TableTyping
+    codec: TableCodec | None = None
+    layout: Indicators | None = None
+    reduction_plan: CategoricalReduction | None = None  # unfitted: which variables to embed
+    context_projection: Projection | None = None
+    reduction: CategoricalReduction | None = None
+    projection: Projection | None = None
+    ncp: int = 0
+    rows: int = 0  # the rows avatarized, every batch's
+    synthesizer: FastDPSynthesizer | None = None  # AvatarFastDP: the one noisy model
+    latent_sample_rows: int = 0  # the rows its bounds (and a gmm) were fitted on
+
+    def template(self) -> EncodedTable:
+        """The complete table's layout (its variables and modalities), without rows."""
+        empty = pd.DataFrame({name: pd.Series(dtype=object) for name in self.codec.columns_})
+        return add_indicators(self.codec.encode(empty), self.layout)[0]
+
+    def model_table(self, complete: EncodedTable) -> EncodedTable:
+        """What the projection sees: ``complete`` after the reduction, when on."""
+        return self.reduction.transform(complete) if self.reduction else complete
+
+
+class BatchCache:
+    """One batch's encoded, imputed table and the generator's state after the imputation, kept between the steps
+    in ``folder`` (NumPy arrays and JSON: no pickle; readable by the owner only)."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+
+    def save(self, complete: EncodedTable, rng: np.random.Generator) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        for name, values in (("numeric", complete.numeric), ("codes", complete.codes)):
+            with _private(self.folder / f"{name}.npy") as stream:
+                np.save(stream, values, allow_pickle=False)
+        self.save_generator(rng)
+
+    def save_generator(self, rng: np.random.Generator) -> None:
+        with _private(self.folder / "generator.json") as stream:
+            stream.write(json.dumps(rng.bit_generator.state).encode())
+
+    def complete(self, whole: WholeTable) -> EncodedTable:
+        template = whole.template()
+        return template.with_arrays(*(np.load(self.folder / f"{name}.npy", allow_pickle=False)
+                                      for name in ("numeric", "codes")))
+
+    def generator(self) -> np.random.Generator:
+        rng = np.random.default_rng()
+        rng.bit_generator.state = json.loads((self.folder / "generator.json").read_text())
+        return rng
+
+    def clear(self) -> None:
+        for path in self.folder.glob("*"):
+            path.unlink()
+        self.folder.rmdir()
+
+
+@dataclass(frozen=True)
+class Batches:
+    """The batches' rows, staged under ``folder`` by :func:`~core.engine.batches.stage_group` from ``n_groups`` row
+    groups, and their caches."""
+
+    folder: Path
+    n_groups: int
+    count: int
+
+    def rows(self, batch: int) -> pd.DataFrame:
+        return read_batch(self.folder, batch, self.n_groups)
+
+    def cache(self, batch: int) -> BatchCache:
+        return BatchCache(self.folder / "cache" / f"batch-{batch:05d}")
+
+
+Runner = Callable[[Callable[[int], object], list[int]], list]  # runs a step on every batch: results in batch order
+
+
+class BatchAvatarizer(Avatarizer):
+    """The :class:`~core.engine.pipeline.Avatarizer` of one batch among several: each step reads the batch's rows
+    (``frame``) and the decisions on the whole table so far (``whole``). Its fitted attributes (after
+    :meth:`fit_batch`) are those of a fit on the batch, so every metric applies to it."""
+
+    def decide(self, whole: WholeTable, batches: Batches, run: Runner) -> WholeTable:
+        """Steps 2 to 6 on every batch (``run``), decided on the whole table; ``whole`` holds the typing (step 1)
+        and is filled in. Every batch draws from the seed: it must be given."""
+        self._validate_method()
+        self._validate_common()
+        params, every = {**self.get_params(), "seed": self.seed_}, list(range(batches.count))
+        parts = run(partial(_codec_and_facts, params, whole, batches), every)
+        whole.codec, facts = merged([codec for codec, _ in parts]), merged([facts for _, facts in parts])
+        whole.layout = facts.layout(reduce(summed_counts, run(partial(_spike_counts, params, whole, batches, facts),
+                                                              every)))
+        template = whole.template()
+        whole.reduction_plan = self._reduction_plan(template.categories)
+        if whole.reduction_plan is not None and whole.reduction_plan.context_table(template) is None:
+            whole.reduction, whole.reduction_plan = whole.reduction_plan.fit_sums(template, []), None  # nothing to embed
+        statistics = merged(run(partial(_complete, params, whole, batches), every))
+        if whole.reduction_plan is not None:
+            whole.context_projection = Projection().fit_coding(whole.reduction_plan.context_table(template), statistics)
+            whole.context_projection.fit_axes(_summed(run(partial(_context_gram, whole, batches), every)),
+                                              statistics.rows)
+            sums = run(partial(_modality_sums, whole, batches), every)
+            whole.reduction = whole.reduction_plan.fit_sums(template, [merged(list(parts)) for parts in zip(*sums)])
+            statistics = merged(run(partial(_model_statistics, whole, batches), every))
+        whole.projection = Projection(self._model_weights(whole.reduction)).fit_coding(
+            whole.model_table(template), statistics)
+        whole.projection.fit_axes(_summed(run(partial(_model_gram, whole, batches), every)), statistics.rows)
+        whole.ncp, whole.rows = self._resolve_ncp(len(whole.projection.components_)), statistics.rows
+        if self.method_ == "fast_dp":
+            whole.synthesizer = self._fit_synthesizer(whole, batches, run)
+        return whole
+
+    def _fit_synthesizer(self, whole: WholeTable, batches: Batches, run: Runner) -> FastDPSynthesizer:
+        """AvatarFastDP's one noisy model (SPEC section 10): the bounds (and a gmm) on the latent coordinates of
+        every row, or of a random ``LATENT_SAMPLE_ROWS`` of them when there are more and several batches; a
+        gaussian's or a histogram's statistics summed over every row; the noise added once, drawn as batch 0 draws
+        it (one batch: as in memory)."""
+        every = list(range(batches.count))
+        share = 1.0 if batches.count == 1 else min(1.0, LATENT_SAMPLE_ROWS / whole.rows)
+        sample = np.vstack(run(partial(_latent_sample, whole, batches, share, self.seed_), every))
+        synthesizer = FastDPSynthesizer(self.fast_dp_epsilon, self.mechanism, self.gmm_n_components,
+                                        self.histogram_n_bins, self.bounds_percentile).fit_bounds(sample)
+        statistics = merged(run(partial(_latent_statistics, whole, batches, synthesizer), every)) \
+            if synthesizer.summable else None
+        cache = batches.cache(0)
+        rng = cache.generator()
+        synthesizer.fit_model(rng, coordinates=sample, statistics=statistics)
+        cache.save_generator(rng)
+        whole.latent_sample_rows = len(sample)
+        return synthesizer
+
+    def codec_and_facts(self, frame: pd.DataFrame, batch: int, whole: WholeTable) -> tuple[TableCodec, IndicatorFacts]:
+        """Step 2: the batch's own codec and indicator facts."""
+        synthesised = self._synthesised(frame, batch, whole)
+        codec = TableCodec(whole.typing.kinds).fit(synthesised)
+        return codec, IndicatorFacts.of(codec.encode(synthesised))
+
+    def spike_counts(self, frame: pd.DataFrame, batch: int, whole: WholeTable, facts: IndicatorFacts
+                     ) -> list[dict[float, int]]:
+        """Step 2: how many of the batch's rows hold each candidate spike."""
+        return facts.counts(whole.codec.encode(self._synthesised(frame, batch, whole)))
+
+    def complete(self, frame: pd.DataFrame, batch: int, whole: WholeTable, cache: BatchCache) -> CodingStatistics:
+        """Step 3: the batch encoded and imputed, kept in ``cache``; the statistics of what the next projection
+        sees (the reduction's context, else the model table)."""
+        rng = self._begin(frame, batch, whole)
+        self._encode(rng, codec=whole.codec, layout=whole.layout)
+        complete = self.prepared_.complete
+        cache.save(complete, rng)
+        if whole.reduction_plan is not None:
+            return CodingStatistics.of(whole.reduction_plan.context_table(complete))
+        return CodingStatistics.of(complete)
+
+    def fit_batch(self, frame: pd.DataFrame, batch: int, whole: WholeTable, cache: BatchCache,
+                  numbering: tuple[int, int]) -> BatchAvatarizer:
+        """Step 7: the batch's avatars, its new identifiers numbered from ``numbering`` (the avatars of the batches
+        before it, and of all)."""
+        self._begin(frame, batch, whole)
+        prepared = self.prepared_
+        prepared.codec, prepared.indicators, prepared.reduction = whole.codec, whole.layout, whole.reduction
+        prepared.complete = cache.complete(whole)
+        prepared.model_table = whole.model_table(prepared.complete)
+        self._project(whole.projection)
+        if self.method_ == "avatar":
+            self._check_k(self.k)
+        self._finish(cache.generator(), numbering=numbering)
+        return self
+
+    def _begin(self, frame: pd.DataFrame, batch: int, whole: WholeTable) -> np.random.Generator:
+        """The batch's generator, and its holdout half set aside."""
+        self._validate_method()
+        rng = self._start(stream=batch)
+        self._whole = whole
+        self._split(frame, whole.typing, rng)
+        return rng
+
+    def _synthesised(self, frame: pd.DataFrame, batch: int, whole: WholeTable) -> pd.DataFrame:
+        self._begin(frame, batch, whole)
+        return self.prepared_.working_data.drop(columns=self.prepared_.set_apart)
+
+    def _fitted_synthesizer(self, rng: np.random.Generator) -> FastDPSynthesizer:
+        """The whole table's noisy model (:meth:`decide`)."""
+        self.synthesizer_ = self._whole.synthesizer
+        return self.synthesizer_
+
+    def _reduction(self, complete: EncodedTable) -> None:
+        """None while encoding a batch: the reduction is fitted on the whole table, after (step 4)."""
+        return None
+
+
+def _codec_and_facts(params: dict, whole: WholeTable, batches: Batches, batch: int) -> tuple[TableCodec, IndicatorFacts]:
+    return BatchAvatarizer(**params).codec_and_facts(batches.rows(batch), batch, whole)
+
+
+def _spike_counts(params: dict, whole: WholeTable, batches: Batches, facts: IndicatorFacts, batch: int
+                  ) -> list[dict[float, int]]:
+    return BatchAvatarizer(**params).spike_counts(batches.rows(batch), batch, whole, facts)
+
+
+def _complete(params: dict, whole: WholeTable, batches: Batches, batch: int) -> CodingStatistics:
+    return BatchAvatarizer(**params).complete(batches.rows(batch), batch, whole, batches.cache(batch))
+
+
+def _context_gram(whole: WholeTable, batches: Batches, batch: int) -> np.ndarray:
+    """The batch's part of the reduction's context gram matrix."""
+    return whole.context_projection.gram(whole.reduction_plan.context_table(batches.cache(batch).complete(whole)))
+
+
+def _modality_sums(whole: WholeTable, batches: Batches, batch: int) -> list[ModalitySums]:
+    """The batch's modality counts and context sums."""
+    return whole.reduction_plan.modality_sums(batches.cache(batch).complete(whole), whole.context_projection)
+
+
+def _model_statistics(whole: WholeTable, batches: Batches, batch: int) -> CodingStatistics:
+    """The statistics of the batch's model table (after a reduction)."""
+    return CodingStatistics.of(whole.model_table(batches.cache(batch).complete(whole)))
+
+
+def _model_gram(whole: WholeTable, batches: Batches, batch: int) -> np.ndarray:
+    """The batch's part of the model table's gram matrix."""
+    return whole.projection.gram(whole.model_table(batches.cache(batch).complete(whole)))
+
+
+def _latent_coordinates(whole: WholeTable, batches: Batches, batch: int) -> np.ndarray:
+    return whole.projection.transform(whole.model_table(batches.cache(batch).complete(whole)), whole.ncp)
+
+
+def _latent_sample(whole: WholeTable, batches: Batches, share: float, seed: int, batch: int) -> np.ndarray:
+    """The batch's latent coordinates, or a random ``share`` of them (in the batch's order), drawn apart from every
+    other random step."""
+    coordinates = _latent_coordinates(whole, batches, batch)
+    if share >= 1.0:
+        return coordinates
+    rng = np.random.default_rng([seed, batch, _SAMPLE_STREAM])
+    rows = np.sort(rng.choice(len(coordinates), size=round(share * len(coordinates)), replace=False))
+    return coordinates[rows]
+
+
+def _latent_statistics(whole: WholeTable, batches: Batches, synthesizer: FastDPSynthesizer, batch: int) -> object:
+    """The batch's part of the noisy model's statistics (clipped to the bounds)."""
+    return synthesizer.statistics(_latent_coordinates(whole, batches, batch))
+
+
+def _summed(grams: list[np.ndarray]) -> np.ndarray:
+    """Gram matrices added in batch order."""
+    return reduce(np.add, grams)
+
+
+def merged(parts: list) -> object:
+    """Parts' facts merged in batch order (their ``merged`` method)."""
+    return reduce(lambda first, second: first.merged(second), parts)
+
+
+def _private(path: Path):
+    """``path`` opened for writing, readable by its owner only."""
+    return os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb")

@@ -1,0 +1,173 @@
+"""A table too large for memory, read one column at a time and then by row groups (SPEC section 10).
+
+Input: a CSV or Parquet file, a folder of Parquet files, or a glob: files in name order, their rows one after
+the other. :class:`TableInput` reads one column on every row (:meth:`TableInput.read_column`) exactly as
+:func:`~core.engine.io.read_table` reads it (a CSV column's type and missing-value spellings are decided on the
+column alone), so that every decision taken on a column (its kind, its conversion, identifiers) is the one a
+read of the whole table gives, with one column in memory.
+
+Each column, once typed, is written to its own Arrow IPC file (:func:`write_arrow`: typed, no pickle) in row
+groups of ``GROUP_ROWS`` rows; :class:`TypedColumns` then reads the rows of one group from every column file.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.ipc as pa_ipc
+import pyarrow.parquet as pq
+
+from core.engine.io import CsvDialect, csv_dialect, normalised_parquet_frame, read_csv_columns
+from core.errors import InputError
+
+GROUP_ROWS = 100_000
+_GLOB_CHARACTERS = frozenset("*?[")
+_PARQUET_SUFFIXES = (".parquet", ".pq")
+
+
+@dataclass(frozen=True)
+class TableInput:
+    """The files of one table (a CSV or Parquet file, a folder of Parquet files or a glob) and its columns.
+
+    Attributes
+    ----------
+    name : the input as the user gave it.
+    files : the files, in the order their rows are read.
+    file_format : ``"csv"`` or ``"parquet"``.
+    columns : the column names.
+    dialects : each CSV file's dialect (empty for Parquet).
+    """
+
+    name: str
+    files: tuple[Path, ...]
+    file_format: str
+    columns: tuple[str, ...]
+    dialects: tuple[CsvDialect, ...] = ()
+
+    @classmethod
+    def open(cls, spec: str) -> TableInput:
+        """The table ``spec`` names; every file must have the same columns, in the same order."""
+        files, file_format = _input_files(spec)
+        dialects = tuple(csv_dialect(path) for path in files) if file_format == "csv" else ()
+        headers = [dialect.header for dialect in dialects] or [_parquet_columns(path) for path in files]
+        for path, header in zip(files[1:], headers[1:]):
+            if header != headers[0]:
+                raise InputError(f"{path} does not have the columns of {files[0]}: every file must have the same "
+                                 "columns, in the same order.")
+        return cls(spec, tuple(files), file_format, tuple(headers[0]), dialects)
+
+    def read_column(self, name: str) -> pd.Series:
+        """Column ``name`` on every row, as one read of the whole table (the files one after the other) gives it."""
+        parts = [self._file_column(position, name) for position in range(len(self.files))]
+        column = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+        if column.empty:
+            raise InputError(f"{self.name} has a header but no data rows: add the rows to avatarize.")
+        return column
+
+    def _file_column(self, position: int, name: str) -> pd.Series:
+        path = self.files[position]
+        if self.file_format == "csv":
+            return read_csv_columns(path, self.dialects[position], [name])[name]
+        parquet = pq.ParquetFile(path)
+        stored = [name] if name in parquet.schema_arrow.names else []  # an index written by pandas comes by itself
+        return normalised_parquet_frame(parquet.read(columns=stored, use_pandas_metadata=True).to_pandas(),
+                                        path.name)[name]
+
+
+@dataclass(frozen=True)
+class TypedColumns:
+    """Typed columns, one Arrow IPC file each in ``folder`` (named by the column's ``positions`` in the input),
+    cut in the same row groups (``group_rows``)."""
+
+    folder: Path
+    columns: tuple[str, ...]
+    positions: tuple[int, ...]
+    group_rows: tuple[int, ...]
+
+    @property
+    def n_rows(self) -> int:
+        return sum(self.group_rows)
+
+    def group_start(self, group: int) -> int:
+        """The table's row number of ``group``'s first row."""
+        return sum(self.group_rows[:group])
+
+    def read_rows(self, group: int) -> pd.DataFrame:
+        """The rows of row group ``group``, every column typed."""
+        parts = []
+        for position in self.positions:
+            with pa_ipc.open_file(pa.memory_map(str(column_file(self.folder, position)))) as reader:
+                parts.append(pa.Table.from_batches([reader.get_batch(group)]).to_pandas())
+        return pd.concat(parts, axis=1)
+
+
+def column_file(folder: Path, position: int) -> Path:
+    """The IPC file of the typed column at ``position``."""
+    return folder / f"column-{position:05d}.arrow"
+
+
+def write_arrow(table: pa.Table, target: Path, group_rows: int) -> list[int]:
+    """``table`` written to the Arrow IPC file ``target`` in groups of ``group_rows`` rows (one group at least),
+    whole or not at all; the rows of each group."""
+    partial = target.with_name(target.name + ".partial")
+    sizes = []
+    with pa_ipc.new_file(str(partial), table.schema) as writer:
+        for start in range(0, max(table.num_rows, 1), max(group_rows, 1)):
+            part = table.slice(start, group_rows).combine_chunks()
+            writer.write_batch(part.to_batches()[0] if part.num_rows else pa.RecordBatch.from_pylist([], table.schema))
+            sizes.append(part.num_rows)
+    os.replace(partial, target)
+    return sizes
+
+
+def read_arrow(path: Path) -> pd.DataFrame:
+    """An IPC file written by :func:`write_arrow`, every group, as a frame."""
+    with pa_ipc.open_file(pa.memory_map(str(path))) as reader:
+        return reader.read_all().to_pandas()
+
+
+def _input_files(spec: str) -> tuple[list[Path], str]:
+    """The files ``spec`` names and their format, ``"parquet"`` or ``"csv"``."""
+    path = Path(spec)
+    if path.is_dir():
+        files = sorted(child for child in path.iterdir()
+                       if child.suffix.lower() in _PARQUET_SUFFIXES and not child.name.startswith((".", "_")))
+        if not files:
+            raise InputError(f"{spec}: the folder holds no Parquet file (.parquet). Give a file, a folder of Parquet "
+                             "files or a glob such as 'parts/*.csv'.")
+    elif _GLOB_CHARACTERS & set(spec):
+        files = sorted(Path(name) for name in glob.glob(spec) if Path(name).is_file())
+        if not files:
+            raise InputError(f"{spec}: no file matches. Check the pattern (quote it so that the shell leaves it).")
+    elif path.is_file():
+        files = [path]
+    else:
+        raise InputError(f"{spec}: no such file or folder. Check the path.")
+    formats = {_format(file) for file in files}
+    if len(formats) > 1:
+        raise InputError(f"{spec} mixes CSV and Parquet files: give files of one format.")
+    return files, formats.pop()
+
+
+def _format(path: Path) -> str:
+    with path.open("rb") as stream:
+        head = stream.read(4)
+    if head == b"PAR1" or path.suffix.lower() in _PARQUET_SUFFIXES:
+        return "parquet"
+    if head.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0")) or path.suffix.lower() in (".xlsx", ".xls"):
+        raise InputError(f"{path}: an Excel workbook cannot be read in batches; save it as CSV or Parquet.")
+    return "csv"
+
+
+def _parquet_columns(path: Path) -> tuple[str, ...]:
+    try:
+        empty = pq.ParquetFile(path).schema_arrow.empty_table().to_pandas()
+    except (OSError, pa.ArrowException) as error:
+        raise InputError(f"{path} is not a valid Parquet file ({str(error).splitlines()[0]}): export it again.") \
+            from None
+    return tuple(normalised_parquet_frame(empty, path.name).columns)

@@ -1,0 +1,139 @@
+"""The decisions taken on the whole table before any row is synthesised (SPEC section 2 step 1, section 10).
+
+Each column's kind, conversion, profile (warnings) and identifier form depend on that column alone: a table in
+memory is typed at once (:func:`type_frame`), a table too large for memory one column at a time
+(:func:`type_column`, then :func:`typing_of_columns`), with the same functions, hence the same decisions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+
+from core.engine.identifiers import IdentifierForm, identifier_columns
+from core.engine.schema import ColumnProfile, Kind, WarningKind, apply_kinds, profile_columns, resolve_kinds
+from core.engine.sources import GROUP_ROWS, TableInput, column_file, write_arrow
+from core.errors import InputError
+
+
+@dataclass(frozen=True)
+class TableTyping:
+    """Every column's kind and profile; the columns set aside (``excluded``, re-attached afterwards) and the
+    identifier-like ones that take no part and get new identifiers (``identifiers``)."""
+
+    kinds: dict[str, Kind]
+    profiles: list[ColumnProfile]
+    excluded: list[str]
+    identifiers: list[IdentifierForm]
+
+    @property
+    def set_apart(self) -> list[str]:
+        """The columns that take no part in the synthesis: excluded ones and identifiers."""
+        return [*self.excluded, *(form.name for form in self.identifiers)]
+
+
+def type_frame(
+    frame: pd.DataFrame,
+    column_kinds: Mapping[str, str] | None,
+    exclude: Sequence[str],
+    column_weights: Mapping[str, float] | None,
+    in_place: bool = False,
+) -> tuple[pd.DataFrame, TableTyping]:
+    """``frame`` typed (``in_place``: its columns replaced one by one), and the decisions on it."""
+    kinds = resolve_kinds(frame, column_kinds)
+    typed = apply_kinds(frame, kinds, in_place=in_place)
+    profiles = profile_columns(typed, kinds)
+    excluded = checked_exclusions(exclude, list(typed.columns), column_weights)
+    return typed, _decided(kinds, profiles, excluded, column_kinds, lambda name: IdentifierForm.of(typed[name]))
+
+
+@dataclass(frozen=True)
+class ColumnTyping:
+    """One column's kind and profile, its identifier form when it looks like an identifier, and the rows of each
+    row group of its typed file."""
+
+    kind: Kind
+    profile: ColumnProfile
+    identifier: IdentifierForm | None
+    group_rows: tuple[int, ...]
+
+
+def type_column(table: TableInput, position: int, column_kinds: Mapping[str, str] | None,
+                folder: Path) -> ColumnTyping:
+    """Column ``position`` of ``table`` read whole, typed as :func:`type_frame` types it, written to its typed
+    file in ``folder`` (:func:`~core.engine.sources.column_file`)."""
+    name = table.columns[position]
+    frame = table.read_column(name).to_frame()
+    kinds = resolve_kinds(frame, {name: column_kinds[name]} if name in (column_kinds or {}) else None)
+    typed = apply_kinds(frame, kinds, in_place=True)
+    profile = profile_columns(typed, kinds)[0]
+    looks_like_identifier = any(warning.kind is WarningKind.IDENTIFIER for warning in profile.warnings)
+    sizes = write_arrow(pa.Table.from_pandas(typed, preserve_index=False), column_file(folder, position), GROUP_ROWS)
+    return ColumnTyping(kinds[name], profile, IdentifierForm.of(typed[name]) if looks_like_identifier else None,
+                        tuple(sizes))
+
+
+def typing_of_columns(
+    names: Sequence[str],
+    columns: Sequence[ColumnTyping],
+    column_kinds: Mapping[str, str] | None,
+    exclude: Sequence[str],
+    column_weights: Mapping[str, float] | None,
+) -> TableTyping:
+    """The decisions on a table typed one column at a time (:func:`type_column`)."""
+    kinds = dict(zip(names, (column.kind for column in columns)))
+    forms = {name: column.identifier for name, column in zip(names, columns)}
+    excluded = checked_exclusions(exclude, list(names), column_weights)
+    return _decided(kinds, [column.profile for column in columns], excluded, column_kinds, forms.__getitem__)
+
+
+def check_column_kinds(names: Sequence[str], column_kinds: Mapping[str, str] | None) -> None:
+    """Refuse, before any column is read, a kind given to a column the table lacks or a kind that does not
+    exist (:func:`~core.engine.schema.resolve_kinds`' checks, on the names alone)."""
+    resolve_kinds(pd.DataFrame(columns=list(names)), column_kinds)
+
+
+def checked_exclusions(exclude: Sequence[str], columns: list[str], column_weights: Mapping[str, float] | None
+                       ) -> list[str]:
+    """The columns ``exclude_variable_names`` sets aside, checked: in the table, without a weight, not all."""
+    if isinstance(exclude, str):
+        raise InputError(f"exclude_variable_names must be a list of column names, got the text {exclude!r}.")
+    excluded = [str(name) for name in exclude]
+    for name in excluded:
+        if name not in columns:
+            raise InputError(
+                f"exclude_variable_names names column '{name}', which is not in the table: check its spelling."
+            )
+        if name in (column_weights or {}):
+            raise InputError(f"column_weights names column '{name}', which is excluded: remove its weight.")
+    if len(set(excluded)) == len(columns):
+        raise InputError("exclude_variable_names excludes every column: keep at least one to avatarize.")
+    return list(dict.fromkeys(excluded))
+
+
+def _decided(kinds: dict[str, Kind], profiles: list[ColumnProfile], excluded: list[str],
+             column_kinds: Mapping[str, str] | None, form_of) -> TableTyping:
+    identifiers = identifier_columns(profiles, set(column_kinds or {}), set(excluded))
+    _check_values(profiles, excluded + identifiers)
+    return TableTyping(kinds=kinds, profiles=profiles, excluded=excluded,
+                       identifiers=[form_of(name) for name in identifiers])
+
+
+def _check_values(profiles: list[ColumnProfile], set_aside: list[str]) -> None:
+    """The columns to synthesise: at least one, none empty."""
+    synthesised = [profile for profile in profiles if profile.name not in set_aside]
+    if not synthesised:
+        names = ", ".join(f"'{name}'" for name in set_aside)
+        raise InputError(
+            f"Every column is set aside or looks like an identifier ({names}): there is nothing to synthesise. Give "
+            "a column a kind (column_kinds, or --column-kind NAME=categorical on the command line) to synthesise it."
+        )
+    empty = [profile.name for profile in synthesised if profile.missing_share == 1.0]
+    if len(empty) == len(synthesised):
+        raise InputError("Every value of the table is missing: there is nothing to avatarize.")
+    if empty:
+        raise InputError(f"Column '{empty[0]}' has no values at all: remove it from the table, or exclude it.")

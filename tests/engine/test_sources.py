@@ -1,0 +1,75 @@
+import numpy as np
+import pandas as pd
+import pytest
+
+from core.engine.io import read_table
+from core.engine.sources import TableInput
+from core.errors import InputError
+
+HOSTILE_CSV = (
+    "id;poids;code;groupe;date;note\n"
+    "1;72,5;01000;NA;2020-01-05;\"a; b\"\n"
+    "2;NA;02100;EU;2020-02-05;\"line\nbreak\"\n"
+    "3;80,25;75000;AS;;plain\n"
+    "4;61;00042;EU;2021-12-31;plain\n"
+)
+
+
+def whole(table: TableInput) -> pd.DataFrame:
+    return pd.DataFrame({name: table.read_column(name) for name in table.columns})
+
+
+def test_a_csv_column_reads_as_read_table_reads_it(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text(HOSTILE_CSV)
+    table = TableInput.open(str(path))
+    assert table.file_format == "csv" and table.columns == ("id", "poids", "code", "groupe", "date", "note")
+    columns = whole(table)
+    pd.testing.assert_frame_equal(columns, read_table(path))
+    assert columns["code"].tolist() == ["01000", "02100", "75000", "00042"]
+    assert columns["groupe"].notna().all()  # "NA" is a region code here, among "EU" and "AS"
+    assert columns["poids"].isna().tolist() == [False, True, False, False]  # and a missing value there
+
+
+def test_files_of_a_glob_follow_each_other_as_pandas_concatenates_them(tmp_path):
+    (tmp_path / "a.csv").write_text("x,y\n1,a\n2,b\n")
+    (tmp_path / "b.csv").write_text("x,y\n2.5,c\n,a\n")
+    columns = whole(TableInput.open(str(tmp_path / "*.csv")))
+    expected = pd.concat([read_table(tmp_path / "a.csv"), read_table(tmp_path / "b.csv")], ignore_index=True)
+    pd.testing.assert_frame_equal(columns, expected)
+    assert columns["x"].dtype == np.float64
+
+
+def test_a_folder_of_parquet_files_keeps_their_categories_and_index(tmp_path):
+    frame = pd.DataFrame({"kind": pd.Categorical(["a"] * 3 + ["b"] * 3 + ["c"] * 2), "value": np.arange(8.0)},
+                         index=pd.Index(list("pqrstuvw"), name="person"))
+    frame.iloc[:4].to_parquet(tmp_path / "part-0.parquet", row_group_size=3)
+    frame.iloc[4:].to_parquet(tmp_path / "part-1.parquet", row_group_size=3)
+    table = TableInput.open(str(tmp_path))
+    assert table.file_format == "parquet" and table.columns == ("person", "kind", "value")
+    columns = whole(table)
+    expected = pd.concat([read_table(path) for path in table.files], ignore_index=True)
+    pd.testing.assert_frame_equal(columns, expected)
+    assert columns["person"].tolist() == list("pqrstuvw")
+
+
+def test_inputs_that_cannot_be_read_in_batches_say_why(tmp_path):
+    with pytest.raises(InputError, match="no such file or folder"):
+        TableInput.open(str(tmp_path / "missing.csv"))
+    with pytest.raises(InputError, match="no file matches"):
+        TableInput.open(str(tmp_path / "*.csv"))
+    with pytest.raises(InputError, match="holds no Parquet file"):
+        TableInput.open(str(tmp_path))
+    (tmp_path / "a.csv").write_text("x,y\n1,2\n")
+    (tmp_path / "b.csv").write_text("x,z\n1,2\n")
+    with pytest.raises(InputError, match="b.csv does not have the columns of .*a.csv"):
+        TableInput.open(str(tmp_path / "*.csv"))
+    pd.DataFrame({"x": [1]}).to_parquet(tmp_path / "c.parquet")
+    with pytest.raises(InputError, match="mixes CSV and Parquet"):
+        TableInput.open(str(tmp_path / "*"))
+    (tmp_path / "d.xlsx").write_bytes(b"PK\x03\x04 not really a workbook")
+    with pytest.raises(InputError, match="Excel workbook cannot be read in batches"):
+        TableInput.open(str(tmp_path / "d.xlsx"))
+    (tmp_path / "e.csv").write_text("x,y\n")
+    with pytest.raises(InputError, match="header but no data rows"):
+        TableInput.open(str(tmp_path / "e.csv")).read_column("x")
