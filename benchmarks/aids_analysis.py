@@ -13,8 +13,6 @@ half the rows with the other half as a real holdout never seen).
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 import warnings
 from pathlib import Path
 
@@ -22,6 +20,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from benchmarks.photograph import photograph
 from core.engine.io import read_table
 from core.engine.pipeline import Avatarizer
 from core.engine.schema import apply_kinds, resolve_kinds
@@ -146,20 +145,7 @@ def main() -> None:
     print("\n".join(prediction_rows(original, engine, ours)))
     figure = curves_figure(original, {"2 139 patients": original, "commercial engine's avatars": engine,
                                       f"our avatars (k = 20, seed {SEEDS[0]})": ours[0]})
-    chromium = shutil.which("chromium")
-    if chromium is None:
-        raise SystemExit("chromium is absent: the tables are printed, the figure is not drawn.")
-    from playwright.sync_api import sync_playwright
-
-    with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
-        page_path = Path(folder) / "survival.html"
-        figure.write_html(page_path, include_plotlyjs=True)
-        browser = playwright.chromium.launch(executable_path=chromium)
-        page = browser.new_page(viewport={"width": 1300, "height": 470})
-        page.goto(page_path.as_uri())
-        page.wait_for_timeout(1500)
-        page.screenshot(path=str(HERE / "aids_survival.png"))
-        browser.close()
+    photograph(figure, HERE / "aids_survival.png", 1300, 470)
 
 
 if __name__ == "__main__":

@@ -4,4 +4,5 @@ import sys
 
 from core.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":  # a batch run's local workers are processes that import this module again
+    sys.exit(main())

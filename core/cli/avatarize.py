@@ -15,8 +15,9 @@ from core.engine.schema import column_warning_lines, drop_columns
 from core.errors import InputError
 from core.metrics.analysis.request import AnalysisRequest
 from core.metrics.evaluation import analyse
-from core.presentation.summary import analysis_lines, summary_lines
+from core.presentation.summary import analysis_lines, batch_summary_lines, summary_lines
 from core.presentation.verdict_text import metrics_with_verdict, verdict_line
+from core.workflows.batch_run import BatchSettings, avatarize_in_batches, batch_metrics
 from core.workflows.run import build_avatarizer, data_fingerprint, replace_method, scored_run
 from core.workflows.verdict import judged
 
@@ -24,6 +25,11 @@ from core.workflows.verdict import judged
 def avatarize(arguments: argparse.Namespace) -> int:
     if arguments.k is None and arguments.fast_dp_epsilon is None:
         raise InputError("give --k K (Avatar, for example --k 10) or --fast-dp-epsilon EPS (AvatarFastDP, for example 1.0).")
+    if arguments.batch_rows is not None:
+        return _in_batches(arguments)
+    for option, value in (("--scheduler", arguments.scheduler), ("--part-format", arguments.part_format)):
+        if value:
+            raise InputError(f"{option} goes with --batch-rows N (avatars made in batches): add it, or leave {option} out.")
     inputs = [arguments.input]
     output = output_path("--out", arguments.out, inputs)
     inputs.append(arguments.out)
@@ -85,6 +91,45 @@ def avatarize(arguments: argparse.Namespace) -> int:
         f"ncp = {avatarizer.ncp_}, seed = {avatarizer.seed_}, {holdout}, {time.perf_counter() - start:.1f} s).",
         file=sys.stderr,
     )
+    return 0
+
+
+def _in_batches(arguments: argparse.Namespace) -> int:
+    """``avatarize --batch-rows N``: the avatars made batch by batch on Dask, one part per batch in ``--out``."""
+    for option, value in (("--report", arguments.report), ("--paired-out", arguments.paired_out),
+                          ("--analysis", arguments.analysis)):
+        if value:
+            raise InputError(f"{option} needs every avatar in memory: leave it out with --batch-rows (--json scores "
+                             "each batch against its own holdout half).")
+    out = Path(arguments.out)
+    if out.resolve() == Path(arguments.input).resolve():
+        raise InputError(f"--out {out} is also the input: choose another folder.")
+    if not out.parent.resolve().is_dir():
+        raise InputError(f"--out {out}: the folder {out.parent} does not exist. Create it or choose another path.")
+    metrics_path = output_path("--json", arguments.json, [arguments.input]) if arguments.json else None
+    plan = column_plan(arguments)
+    method, value = ("avatar", arguments.k) if arguments.k is not None else ("fast_dp", arguments.fast_dp_epsilon)
+    settings = replace_method(common_settings(arguments), method, value, arguments.mechanism)
+    params = build_avatarizer(plan, settings).get_params()
+    batch_settings = BatchSettings(batch_rows=arguments.batch_rows, scheduler=arguments.scheduler,
+                                   part_format=arguments.part_format or "parquet", scored=bool(metrics_path),
+                                   knowledge=plan.knowledge, dropped=plan.dropped)
+    start = time.perf_counter()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        run = avatarize_in_batches(arguments.input, out, params, batch_settings, say=lambda line: print(
+            line, file=sys.stderr))
+    for warning in caught:
+        if warning.category is UserWarning:
+            say("warning", warning.message)
+    if metrics_path:
+        write_all([(metrics_path, lambda: write_json(batch_metrics(run, params, batch_settings), metrics_path))])
+    if run.summary:
+        print("\n".join(batch_summary_lines(run.summary)))
+    method_text = settings.describe() + ("" if settings.method == "avatar" else ": DP mechanisms, not end-to-end DP")
+    print(f"{run.n_avatars} avatars of {Path(arguments.input).name} written to {out} in {len(run.parts)} parts "
+          f"({method_text}, {run.n_rows} rows in batches of about {arguments.batch_rows}, seed = {run.seed}, "
+          f"{time.perf_counter() - start:.1f} s).", file=sys.stderr)
     return 0
 
 

@@ -13,6 +13,7 @@ from core.engine.imputation import IMPUTATION_METHODS
 from core.engine.io import check_writable
 from core.engine.pipeline import EXCLUSION_STRATEGIES
 from core.errors import InputError
+from core.workflows.batch_run import PART_FORMATS
 from core.workflows.run import ColumnPlan, Settings
 
 EXIT_INPUT_ERROR = 2
@@ -74,7 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
     avatarize.add_argument("--mechanism", choices=MECHANISMS, default="gaussian", help="AvatarFastDP mechanism")
     avatarize.add_argument("--seed", type=whole_number, help="seed of every random step (default: drawn, then printed)")
     _add_preparation_options(avatarize)
-    avatarize.add_argument("--out", required=True, metavar="AVATARS.csv", help="where to write the shuffled avatars")
+    avatarize.add_argument("--out", required=True, metavar="AVATARS.csv",
+                           help="where to write the shuffled avatars (with --batch-rows: a folder, one part per batch)")
     avatarize.add_argument("--paired-out", metavar="PAIRED.csv",
                            help="SENSITIVE: also write the avatars in the originals' row order, for `evaluate` only; "
                                 "never share this file (Avatar method only)")
@@ -85,6 +87,15 @@ def build_parser() -> argparse.ArgumentParser:
                                 "is a full run: up to 3 more)")
     _add_analysis_option(avatarize)
     _add_attacker_options(avatarize)
+    batches = avatarize.add_argument_group("tables larger than memory (on Dask)")
+    batches.add_argument("--batch-rows", type=whole_number, metavar="N",
+                         help="avatarize in batches of about N rows, the projection fitted on every row: INPUT may be a "
+                              "CSV or Parquet file, a folder of Parquet files or a quoted glob ('parts/*.csv'); --out "
+                              "is then a folder, each batch's part written as it finishes")
+    batches.add_argument("--scheduler", metavar="ADDRESS",
+                         help="with --batch-rows: the Dask scheduler to run on (tcp://host:8786); by default a local "
+                              "cluster of this machine's cores")
+    batches.add_argument("--part-format", choices=PART_FORMATS, help="with --batch-rows: parquet (default) or csv")
     sweep = commands.add_parser(
         "sweep", help="trade-off: try several k and epsilon values, several seeds each", allow_abbrev=False,
         description="Avatarize INPUT with every k and epsilon given, for several seeds, score every run, and say "

@@ -1,12 +1,13 @@
-"""The command line's table of every metric of one evaluation."""
+"""The command line's table of every metric of one evaluation, or of a run made batch by batch."""
 
 from __future__ import annotations
 
 from core.metrics.analysis.request import TITLES
 from core.metrics.criteria import QUESTIONS
 from core.metrics.evaluation import Evaluation
+from core.metrics.registry import DEFINITIONS
 from core.presentation.analysis_text import analysis_notes, hellinger_spread, reading
-from core.presentation.format import holdout_sentence, metric_text
+from core.presentation.format import SHOWN_UNITS, holdout_sentence, metric_text, number_text
 
 CRITERION_STATES = {True: "met", False: "NOT MET", None: "not assessed"}
 
@@ -38,3 +39,38 @@ def analysis_lines(evaluation: Evaluation) -> list[str]:
               for line in (f"  {TITLES[name]}: {reading(name, result, evaluation.holdout)}",
                            *(f"    {note}" for note in analysis_notes(result)))),
             f"  {hellinger_spread(evaluation)}"]
+
+
+def batch_summary_lines(summary: dict) -> list[str]:
+    """The metrics of a run made batch by batch (:func:`~core.metrics.batch_summary.batch_summary`): each metric's
+    mean over the batches and its worst batch, how many batches meet each privacy target, and the verdict."""
+    count = summary["count"]
+    lines = [f"Scored batch by batch, each against its own holdout half: the mean over the {count} batches and the "
+             "worst batch (numbered from 1)", f"Signal{'':<30}{'mean':>10}  worst batch"]
+    lines += _batch_rows(summary, "signal")
+    lines.append(f"Privacy{'':<29}{'mean':>10}  {'worst batch':<22}{'target':<12}batches meeting it")
+    lines += _batch_rows(summary, "privacy")
+    failing = sorted({batch for entry in summary["targets_met"].values() for batch in entry["failing"]})
+    if summary["ready"]:
+        lines.append(f"Verdict: ready to share. Every batch meets every privacy target ({count} of {count}).")
+    else:
+        names = [DEFINITIONS[name].label for name, entry in summary["targets_met"].items() if entry["failing"]]
+        which = ", ".join(str(batch + 1) for batch in failing)
+        lines.append(f"Verdict: NOT READY TO SHARE. {len(failing)} of {count} batches miss a privacy target "
+                     f"({', '.join(names)}): {'batch' if len(failing) == 1 else 'batches'} {which}. Raise k (or "
+                     "lower epsilon) and run again.")
+    return lines
+
+
+def _batch_rows(summary: dict, section: str) -> list[str]:
+    rows = []
+    for name, mean in summary["mean"][section].items():
+        definition, worst = DEFINITIONS[name], summary["worst"][section][name]
+        suffix = f" {definition.unit}" if definition.unit in SHOWN_UNITS else ""
+        worst_text = f"{number_text(worst['value'], definition.unit)}{suffix} (batch {worst['batch'] + 1})"
+        row = f"  {definition.label:<34}{number_text(mean, definition.unit) + suffix:>10}  {worst_text:<22}"
+        if section == "privacy" and name in summary["targets_met"]:
+            met = summary["targets_met"][name]
+            row += f"{definition.target_text or '':<12}{met['batches']} of {met['of']}"
+        rows.append(row.rstrip())
+    return rows

@@ -1,0 +1,330 @@
+"""Avatars of a table larger than memory, batch by batch on Dask (SPEC section 10).
+
+``dask.distributed`` runs the steps of :mod:`core.engine.batched` on a cluster: one given by its scheduler's
+address, else a ``LocalCluster`` of this machine's cores (one single-threaded worker process each, listening on
+127.0.0.1, no diagnostics dashboard). Every worker reads and writes the work folder (``OUT/.work``), so it must be
+on a file system every worker sees, as the input.
+
+1. Each column is read whole and typed by one task (:func:`~core.engine.table_typing.type_column`);
+2. each row group's rows are dealt to the batches (:func:`~core.engine.batches.stage_group`);
+3. the decisions on the whole table (:meth:`~core.engine.batched.BatchAvatarizer.decide`);
+4. each batch's avatars are written to their part (``part-00000.parquet`` or ``.csv``) as the batch finishes,
+   whole or not at all, and scored against the batch's own holdout half when metrics are asked for.
+
+A batch that fails is named once the others are done (each batch is independent of the others); the parts
+finished stay, and the same command run again (same input, seed and settings) keeps them and makes the others.
+The work folder goes once every part is written.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+
+import pandas as pd
+
+from core.engine.batched import BatchAvatarizer, Batches, WholeTable
+from core.engine.batches import batch_count, stage_group
+from core.engine.io import write_csv
+from core.engine.schema import column_warning_lines
+from core.engine.sources import TableInput, TypedColumns
+from core.engine.split import HOLDOUT_MIN_ROWS
+from core.engine.table_typing import (
+    check_column_kinds,
+    checked_exclusions,
+    type_column,
+    typing_of_columns,
+)
+from core.errors import InputError
+from core.metrics.attack import Knowledge
+from core.metrics.batch_summary import batch_summary
+from core.metrics.evaluation import evaluate_avatarization
+from core.validation import check_whole_number
+
+PART_FORMATS = ("parquet", "csv")
+_WORK = ".work"
+
+
+@dataclass
+class BatchRun:
+    """What a batch run made: the parts written, the rows and avatars, the seed, each batch's rows and metrics
+    (when scored) and their summary, the seconds per stage."""
+
+    parts: list[Path]
+    n_rows: int
+    n_avatars: int
+    seed: int
+    rows_per_batch: list[int]
+    batches: list[dict]
+    latent_sample_rows: int | None  # AvatarFastDP: the rows its bounds were fitted on
+    batch_seconds: list[float]  # each batch's avatars (and metrics), on its worker
+    summary: dict | None
+    timings_s: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class BatchSettings:
+    """How to run: rows per batch, the cluster (None: a local one), the parts' format, whether to score each batch
+    and what an attacker could know."""
+
+    batch_rows: int
+    scheduler: str | None = None
+    part_format: str = "parquet"
+    scored: bool = False
+    knowledge: Knowledge = Knowledge()
+    dropped: tuple[str, ...] = ()
+
+
+def avatarize_in_batches(spec: str, out: Path, params: dict, settings: BatchSettings,
+                         say: Callable[[str], None] = lambda line: None) -> BatchRun:
+    """The avatars of the table ``spec`` (a CSV or Parquet file, a folder of Parquet files, a glob) made with the
+    :class:`~core.engine.pipeline.Avatarizer` parameters ``params``, batch by batch, written to the folder ``out``;
+    ``say`` is told each stage and each batch finished."""
+    if settings.part_format not in PART_FORMATS:
+        raise InputError(f"part_format must be one of {', '.join(PART_FORMATS)}, got {settings.part_format!r}.")
+    check_whole_number("batch_rows", settings.batch_rows, minimum=2,
+                       hint="batch_rows is the rows of one batch, for example 1000000.")
+    probe = BatchAvatarizer(**params)
+    probe._validate_method()
+    probe._validate_common()
+    params = {**params, "seed": probe.seed_}
+    table = TableInput.open(spec)
+    names = _kept_columns(table, settings.dropped)
+    check_column_kinds(names, params.get("column_kinds"))
+    checked_exclusions(params.get("exclude_variable_names", ()), names, params.get("column_weights"))
+    work = _work_folder(out, spec, table, params, settings)
+    timings: dict[str, float] = {}
+    with _dask_client(settings.scheduler) as client:
+        run = partial(_run, client)
+        start = time.perf_counter()
+        (work / "columns").mkdir()
+        positions = tuple(table.columns.index(name) for name in names)
+        columns = run(partial(type_column, table, column_kinds=params.get("column_kinds"), folder=work / "columns"),
+                      list(positions))
+        typing = typing_of_columns(names, columns, params.get("column_kinds"), params.get("exclude_variable_names", ()),
+                                   params.get("column_weights"))
+        timings["typing"] = time.perf_counter() - start
+        typed = TypedColumns(work / "columns", tuple(names), positions, columns[0].group_rows)
+        n_rows, n_batches = typed.n_rows, batch_count(typed.n_rows, settings.batch_rows)
+        say(f"{n_rows:,} rows, {len(names)} columns typed in {timings['typing']:.1f} s; {n_batches} "
+            f"{'batch' if n_batches == 1 else 'batches'} of about {n_rows // n_batches:,} rows")
+        for line in column_warning_lines(typing.profiles, params.get("column_kinds") or {},
+                                         excluded=tuple(typing.excluded), reduced=params.get("use_categorical_reduction")):
+            say(f"warning: {line}")
+        settings.knowledge.checked(typing.kinds)  # a misspelt --known stops here, before the rows are dealt
+        start = time.perf_counter()
+        staged = run(partial(stage_group, typed, seed=params["seed"], n_batches=n_batches,
+                             folder=work / "batches"), list(range(len(typed.group_rows))))
+        sizes = [sum(counts.get(batch, 0) for counts in staged) for batch in range(n_batches)]
+        batches = Batches(work / "batches", len(typed.group_rows), n_batches)
+        _check_batches(sizes, params)
+        whole = probe.decide(WholeTable(typing), batches, run)
+        timings["whole table"] = time.perf_counter() - start
+        say(f"projection fitted on all {n_rows:,} rows in {timings['whole table']:.1f} s")
+        if whole.synthesizer is not None and whole.latent_sample_rows < whole.rows:
+            fitted = "clipping bounds and the mixture" if params.get("mechanism") == "gmm" else "clipping bounds"
+            say(f"AvatarFastDP: its {fitted} fitted on a random sample of {whole.latent_sample_rows:,} of the "
+                f"{whole.rows:,} rows avatarized, its statistics on every row")
+        results = _finish_batches(client, out, work, params, settings, whole, batches, sizes, say)
+    timings["batches"] = sum(result["seconds"] for result in results)
+    shutil.rmtree(work, ignore_errors=True)
+    scores = [result["metrics"] for result in results] if settings.scored else []
+    return BatchRun(
+        parts=[Path(result["part"]) for result in results], n_rows=n_rows,
+        n_avatars=sum(result["avatars"] for result in results), seed=params["seed"],
+        rows_per_batch=[result["rows"] for result in results], batches=scores,
+        latent_sample_rows=whole.latent_sample_rows if whole.synthesizer is not None else None,
+        batch_seconds=[result["seconds"] for result in results],
+        summary=batch_summary(scores) if scores else None, timings_s=timings,
+    )
+
+
+def _finish_batches(client, out: Path, work: Path, params: dict, settings: BatchSettings, whole: WholeTable,
+                    batches: Batches, sizes: list[int], say: Callable[[str], None]) -> list[dict]:
+    """Step 4 on every batch not finished by an earlier run, as the workers free up; a progress line per batch."""
+    from dask.distributed import as_completed
+
+    avatars = [_working_rows(size, params) for size in sizes]
+    numbering = [(int(sum(avatars[:batch])), int(sum(avatars))) for batch in range(len(sizes))]
+    done_folder = work / "done"
+    done_folder.mkdir(exist_ok=True)
+    results: dict[int, dict] = {}
+    for batch in range(len(sizes)):
+        marker = done_folder / f"batch-{batch:05d}.json"
+        if marker.exists() and _part(out, batch, settings.part_format).exists():
+            results[batch] = json.loads(marker.read_text())
+    if results:
+        say(f"{len(results)} batches already written by an earlier run with the same settings: kept")
+    todo = [batch for batch in range(len(sizes)) if batch not in results]
+    task = partial(_avatarize_batch, out=out, params=params, settings=settings, whole=whole, batches=batches)
+    futures = {client.submit(task, batch, numbering[batch], key=f"batch-{batch:05d}", pure=False): batch
+               for batch in todo}
+    start, rows_done, rows_todo = time.perf_counter(), 0, sum(sizes[batch] for batch in todo)
+    failures: list[tuple[int, BaseException]] = []
+    for future in as_completed(futures):  # a failure lets the other batches finish: each one done is kept
+        batch = futures[future]
+        if future.status == "error":
+            failures.append((batch, future.exception()))
+            say(f"batch {batch + 1} of {len(sizes)} failed")
+            continue
+        result = future.result()
+        (done_folder / f"batch-{batch:05d}.json").write_text(json.dumps(result, allow_nan=False))
+        results[batch] = result
+        rows_done += sizes[batch]
+        elapsed = time.perf_counter() - start
+        left = elapsed / rows_done * (rows_todo - rows_done)
+        say(f"batch {batch + 1} of {len(sizes)} written, {len(results)} done: {rows_done:,} of {rows_todo:,} rows "
+            f"in {elapsed:.0f} s, about {left:.0f} s left")
+    if failures:
+        batch, error = min(failures, key=lambda failure: failure[0])
+        raise BatchFailed(batch, error, out, len(failures))
+    return [results[batch] for batch in range(len(sizes))]
+
+
+class BatchFailed(InputError):
+    """A batch could not be made: which one, why, and that the finished parts are kept for a re-run."""
+
+    def __init__(self, batch: int, error: BaseException, out: Path, count: int = 1):
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        others = f" and {count - 1} other {'batch' if count == 2 else 'batches'}" if count > 1 else ""
+        super().__init__(f"batch {batch + 1}{others} failed ({type(error).__name__}: {reason}); the parts finished "
+                         f"are kept in {out}: run the same command again to make the others.")
+
+
+def _avatarize_batch(batch: int, numbering: tuple[int, int], *, out: Path, params: dict, settings: BatchSettings,
+                     whole: WholeTable, batches: Batches) -> dict:
+    """One batch's avatars written to its part, whole or not at all; its metrics when scored."""
+    start = time.perf_counter()
+    cache = batches.cache(batch)
+    avatarizer = BatchAvatarizer(**params).fit_batch(batches.rows(batch), batch, whole, cache, numbering)
+    cache.clear()
+    part = _part(out, batch, settings.part_format)
+    _write_part(avatarizer.avatars_, part)
+    metrics = None
+    if settings.scored:
+        evaluation = evaluate_avatarization(avatarizer, knowledge=settings.knowledge)
+        metrics = {**evaluation.to_json(), "timings_s": {**avatarizer.timings_s_, **evaluation.timings_s}}
+    return {"part": str(part), "rows": avatarizer.prepared_.n_total, "avatars": len(avatarizer.avatars_),
+            "metrics": metrics, "seconds": time.perf_counter() - start}
+
+
+def _write_part(avatars: pd.DataFrame, part: Path) -> None:
+    if part.suffix == ".csv":
+        write_csv(avatars, part)
+        return
+    partial_file = part.with_name(f".{part.name}.partial")
+    try:
+        avatars.to_parquet(partial_file, index=False)
+        os.replace(partial_file, part)
+    except BaseException:
+        partial_file.unlink(missing_ok=True)
+        raise
+
+
+def _part(out: Path, batch: int, part_format: str) -> Path:
+    return out / f"part-{batch:05d}.{part_format}"
+
+
+def _run(client, function: Callable[[int], object], items: list[int]) -> list:
+    """``function`` on every item on the cluster, the results in the items' order."""
+    return client.gather(client.map(function, items, pure=False))
+
+
+@contextmanager
+def _dask_client(scheduler: str | None) -> Iterator[object]:
+    """A client of the scheduler at ``scheduler``, else of a local cluster of this machine's cores."""
+    from dask.distributed import Client, LocalCluster
+
+    if scheduler:
+        try:
+            client = Client(scheduler, timeout="10s")
+        except (OSError, TimeoutError, ValueError) as error:
+            raise InputError(f"--scheduler {scheduler}: no Dask scheduler answers there ({error}). Start one "
+                             "(dask scheduler), or leave --scheduler out to run on this machine.") from None
+        with client:
+            yield client
+        return
+    with LocalCluster(**local_cluster_options(os.cpu_count() or 1)) as cluster, Client(cluster) as client:
+        yield client
+
+
+def local_cluster_options(workers: int, processes: bool = True) -> dict:
+    """A ``LocalCluster``'s options: ``workers`` single-threaded workers (processes, or threads of this one), every
+    address on 127.0.0.1, no diagnostics dashboard (its HTTP server on a free port of 127.0.0.1, not 8787 for
+    all), quiet logs."""
+    import logging
+
+    return {"n_workers": workers, "threads_per_worker": 1, "processes": processes, "host": "127.0.0.1",
+            "protocol": "tcp://", "dashboard_address": None, "scheduler_kwargs": {"dashboard_address": "127.0.0.1:0"},
+            "silence_logs": logging.ERROR}
+
+
+def _kept_columns(table: TableInput, dropped: tuple[str, ...]) -> list[str]:
+    for name in dropped:
+        if name not in table.columns:
+            raise InputError(f"--drop names column '{name}', which is not in {table.name}: check its spelling.")
+    names = [name for name in table.columns if name not in dropped]
+    if not names:
+        raise InputError("--drop leaves no column: keep at least one to avatarize.")
+    return names
+
+
+def _working_rows(size: int, params: dict) -> int:
+    """The rows a batch of ``size`` rows avatarizes: half with a holdout (SPEC section 5), else all."""
+    holdout = params.get("holdout", True) and size >= params.get("holdout_min_rows", HOLDOUT_MIN_ROWS)
+    return (size + 1) // 2 if holdout else size
+
+
+def _check_batches(sizes: list[int], params: dict) -> None:
+    """Every batch large enough for k neighbours."""
+    k = params.get("k")
+    smallest = min(_working_rows(size, params) for size in sizes)
+    if k is not None and k >= smallest:
+        raise InputError(f"--batch-rows is too small for k = {k}: the smallest batch avatarizes {smallest} rows, and "
+                         "k must be smaller. Give more rows per batch, or lower k.")
+
+
+def _work_folder(out: Path, spec: str, table: TableInput, params: dict, settings: BatchSettings) -> Path:
+    """``out/.work``, new, or kept from an earlier run of the same input and settings (its finished batches are
+    kept); ``out`` must not hold another run's parts."""
+    manifest = {"input": [[str(path.resolve()), path.stat().st_size, path.stat().st_mtime_ns] for path in table.files],
+                "params": params, "batch_rows": settings.batch_rows, "part_format": settings.part_format,
+                "dropped": list(settings.dropped)}
+    text = json.dumps(manifest, sort_keys=True, default=str)
+    work = out / _WORK
+    if out.exists() and not out.is_dir():
+        raise InputError(f"--out {out} is a file: with --batch-rows it is the folder of the parts. Give a folder.")
+    if work.is_dir() and (work / "manifest.json").is_file() and (work / "manifest.json").read_text() == text:
+        for stale in ("columns", "batches"):
+            shutil.rmtree(work / stale, ignore_errors=True)
+        return work
+    if out.is_dir() and any(out.iterdir()):
+        raise InputError(f"--out {out} already holds files (of another run or settings): give an empty or new folder.")
+    work.mkdir(parents=True, exist_ok=True)
+    (work / "manifest.json").write_text(text)
+    return work
+
+
+def batch_metrics(run: BatchRun, params: dict, settings: BatchSettings) -> dict:
+    """The metrics JSON of a batch run (SPEC section 7, section 10): the mean and worst batch, how many batches meet
+    each target, the verdict, each batch's own metrics, the parameters and timings."""
+    return {
+        "batches": {**run.summary, "rows": run.rows_per_batch},
+        "verdict": {"ready": run.summary["ready"],
+                    "failing_batches": sorted({batch for entry in run.summary["targets_met"].values()
+                                               for batch in entry["failing"]})},
+        "per_batch": run.batches,
+        "parameters": {**params, "method": "avatar" if params.get("k") is not None else "fast_dp",
+                       "batch_rows": settings.batch_rows, "scheduler": settings.scheduler,
+                       "part_format": settings.part_format, "fast_dp_sample_rows": run.latent_sample_rows},
+        "rows": run.n_rows, "avatars": run.n_avatars, "parts": [str(part) for part in run.parts],
+        "timings_s": run.timings_s,
+    }
+

@@ -1,0 +1,93 @@
+"""``avatarize --batch-rows``, run as a user runs it; and against a Dask cluster started apart (marked slow)."""
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from tests.cli.test_cli import run
+from tests.support import free_port, mixed_table
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def table_csv(tmp_path):
+    path = tmp_path / "table.csv"
+    mixed_table(4_000, missing=0.1).to_csv(path, index=False)
+    return path
+
+
+def test_batches_write_one_part_each_and_score_each_against_its_holdout(table_csv, tmp_path):
+    out, metrics = tmp_path / "avatars", tmp_path / "metrics.json"
+    result = run("avatarize", table_csv, "--k", 5, "--seed", 4, "--batch-rows", 2_000, "--out", out,
+                 "--json", metrics, "--known", "age", "--sensitive", "colour")
+    assert result.returncode == 0, result.stderr
+    assert sorted(path.name for path in out.iterdir()) == ["part-00000.parquet", "part-00001.parquet"]
+    avatars = pd.concat([pd.read_parquet(part) for part in sorted(out.iterdir())])
+    assert len(avatars) == 2_000 and list(avatars.columns) == list(pd.read_csv(table_csv).columns)
+    assert "4,000 rows, 6 columns typed" in result.stderr and "batch 2 of 2 written" in result.stderr
+    assert "2000 avatars of table.csv written to" in result.stderr and "in 2 parts" in result.stderr
+    saved = json.loads(metrics.read_text())
+    assert saved["batches"]["count"] == 2 and sum(saved["batches"]["rows"]) == 4_000
+    assert set(saved["batches"]["mean"]["signal"]) == {"hellinger_mean", "correlation_difference_ratio",
+                                                       "multivariate_hellinger_distance"}
+    worst = saved["batches"]["worst"]["privacy"]["hidden_rate"]
+    assert worst["value"] == min(batch["privacy"]["hidden_rate"] for batch in saved["per_batch"])
+    assert "inference_risk" in saved["batches"]["mean"]["privacy"] and saved["parameters"]["batch_rows"] == 2_000
+    assert "Scored batch by batch" in result.stdout and "Verdict:" in result.stdout
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--scheduler", "tcp://127.0.0.1:8786"], "--scheduler goes with --batch-rows N"),
+    (["--part-format", "csv"], "--part-format goes with --batch-rows N"),
+    (["--batch-rows", "1000", "--report", "r.html"], "--report needs every avatar in memory"),
+    (["--batch-rows", "1000", "--analysis", "outcome=group"], "--analysis needs every avatar in memory"),
+    (["--batch-rows", "1"], "batch_rows must be"),
+])
+def test_batch_options_alone_or_with_what_needs_memory_stop_at_once(table_csv, tmp_path, arguments, message):
+    result = run("avatarize", table_csv, "--k", 5, "--out", tmp_path / "avatars", *arguments)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and message in result.stderr, result.stderr
+
+
+def wait_for_port(port, seconds=30):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.2)
+    raise TimeoutError(f"nothing listens on port {port}")
+
+
+@pytest.mark.slow
+def test_a_scheduler_and_two_workers_started_apart_make_the_local_clusters_avatars(table_csv, tmp_path):
+    port, dask = free_port(), Path(sys.executable).with_name("dask")
+    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    scheduler = subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+                                 env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
+    workers = []
+    try:
+        wait_for_port(port)
+        workers = [subprocess.Popen([dask, "worker", f"tcp://127.0.0.1:{port}", "--nthreads", "1", "--no-dashboard",
+                                     "--host", "127.0.0.1"], env=environment, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL, cwd=tmp_path) for _ in range(2)]
+        options = ["--k", 5, "--seed", 9, "--batch-rows", 1_000, "--part-format", "csv"]
+        remote = run("avatarize", table_csv, *options, "--scheduler", f"tcp://127.0.0.1:{port}", "--out",
+                     tmp_path / "remote")
+        assert remote.returncode == 0, remote.stderr
+    finally:
+        for process in (*workers, scheduler):
+            process.terminate()
+            process.wait(timeout=30)
+    local = run("avatarize", table_csv, *options, "--out", tmp_path / "local")
+    assert local.returncode == 0, local.stderr
+    parts = sorted(path.name for path in (tmp_path / "remote").iterdir())
+    assert len(parts) == 4 and parts == sorted(path.name for path in (tmp_path / "local").iterdir())
+    assert all((tmp_path / "remote" / name).read_bytes() == (tmp_path / "local" / name).read_bytes() for name in parts)

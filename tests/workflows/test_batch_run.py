@@ -1,0 +1,100 @@
+"""Batch runs on a Dask LocalCluster of two worker processes, as ``avatarize --batch-rows`` makes them."""
+
+import pytest
+from dask.distributed import LocalCluster
+
+from core.engine.io import csv_bytes, read_table
+from core.engine.pipeline import Avatarizer
+from core.errors import InputError
+from core.workflows import batch_run
+from core.workflows.batch_run import BatchSettings, avatarize_in_batches, local_cluster_options
+from tests.support import mixed_table
+
+PARAMS = {"k": 5, "seed": 21}
+
+
+def local_cluster(workers, processes=True):
+    return LocalCluster(**local_cluster_options(workers, processes))
+
+
+@pytest.fixture(scope="module")
+def two_workers():
+    with local_cluster(2) as cluster:
+        yield cluster.scheduler_address
+
+
+def without_timings(batches):
+    return [{key: value for key, value in batch.items() if key != "timings_s"} for batch in batches]
+
+
+def parts_bytes(run):
+    return [part.read_bytes() for part in run.parts]
+
+
+def test_one_batch_is_the_fit_in_memory_byte_for_byte(tmp_path, two_workers):
+    path = tmp_path / "t.csv"
+    mixed_table(3_000, seed=5, missing=0.1).to_csv(path, index=False)
+    run = avatarize_in_batches(str(path), tmp_path / "out", PARAMS, BatchSettings(
+        batch_rows=5_000, scheduler=two_workers, part_format="csv", scored=True))
+    memory = Avatarizer(**PARAMS).fit(read_table(path))
+    assert len(run.parts) == 1 and run.parts[0].read_bytes() == csv_bytes(memory.avatars_)
+    assert run.n_avatars == 1_500 and run.summary["count"] == 1 and not (tmp_path / "out" / ".work").exists()
+
+
+def test_the_avatars_do_not_depend_on_the_workers_nor_on_the_files(tmp_path, two_workers):
+    frame = mixed_table(6_000, seed=8, missing=0.05)
+    frame.to_csv(tmp_path / "whole.csv", index=False)
+    for part, rows in enumerate((slice(0, 1_000), slice(1_000, 4_500), slice(4_500, 6_000))):
+        frame.iloc[rows].to_csv(tmp_path / f"piece-{part}.csv", index=False)
+    settings = BatchSettings(batch_rows=2_000, scheduler=two_workers, scored=True)
+    whole = avatarize_in_batches(str(tmp_path / "whole.csv"), tmp_path / "a", PARAMS, settings)
+    pieces = avatarize_in_batches(str(tmp_path / "piece-*.csv"), tmp_path / "b", PARAMS, settings)
+    with local_cluster(1) as one:
+        alone = avatarize_in_batches(str(tmp_path / "whole.csv"), tmp_path / "c", PARAMS,
+                                     BatchSettings(batch_rows=2_000, scheduler=one.scheduler_address, scored=True))
+    assert len(whole.parts) == 3
+    assert parts_bytes(whole) == parts_bytes(pieces) == parts_bytes(alone)
+    assert without_timings(whole.batches) == without_timings(pieces.batches)  # the metrics too
+
+
+def test_a_failed_batch_is_named_and_a_rerun_keeps_the_parts_finished(tmp_path, monkeypatch):
+    path = tmp_path / "t.csv"
+    mixed_table(3_000, seed=2).to_csv(path, index=False)
+    write_part = batch_run._write_part
+
+    def fail_on_the_second(avatars, part):
+        if part.name == "part-00001.parquet":
+            raise OSError(28, "No space left on device")
+        write_part(avatars, part)
+
+    with local_cluster(1, processes=False) as cluster:  # in this process: the failure injected reaches the worker
+        settings = BatchSettings(batch_rows=1_000, scheduler=cluster.scheduler_address)
+        monkeypatch.setattr(batch_run, "_write_part", fail_on_the_second)
+        with pytest.raises(InputError, match=r"batch 2 failed \(OSError: .*No space left on device\); the parts "
+                                             r"finished are kept in .*run the same command again"):
+            avatarize_in_batches(str(path), tmp_path / "out", PARAMS, settings)
+        written = {part.name: part.stat().st_mtime_ns for part in (tmp_path / "out").glob("part-*")}
+        assert "part-00001.parquet" not in written and not list((tmp_path / "out").glob("*.partial"))
+        monkeypatch.setattr(batch_run, "_write_part", write_part)
+        said = []
+        rerun = avatarize_in_batches(str(path), tmp_path / "out", PARAMS, settings, say=said.append)
+    assert any("already written by an earlier run with the same settings: kept" in line for line in said)
+    assert all((tmp_path / "out" / name).stat().st_mtime_ns == time for name, time in written.items())
+    with local_cluster(1, processes=False) as cluster:
+        fresh = avatarize_in_batches(str(path), tmp_path / "fresh", PARAMS,
+                                     BatchSettings(batch_rows=1_000, scheduler=cluster.scheduler_address))
+    assert len(rerun.parts) == 3 and parts_bytes(rerun) == parts_bytes(fresh)
+
+
+def test_runs_that_cannot_start_say_why(tmp_path):
+    path = tmp_path / "t.csv"
+    mixed_table(500).to_csv(path, index=False)
+    (tmp_path / "busy").mkdir()
+    (tmp_path / "busy" / "notes.txt").write_text("mine")
+    with pytest.raises(InputError, match="already holds files"):
+        avatarize_in_batches(str(path), tmp_path / "busy", PARAMS, BatchSettings(batch_rows=1_000))
+    with pytest.raises(InputError, match="--batch-rows is too small for k = 5: the smallest batch avatarizes"):
+        avatarize_in_batches(str(path), tmp_path / "small", PARAMS, BatchSettings(batch_rows=4))
+    with pytest.raises(InputError, match="--scheduler tcp://127.0.0.1:9: no Dask scheduler answers there"):
+        avatarize_in_batches(str(path), tmp_path / "none", PARAMS,
+                             BatchSettings(batch_rows=1_000, scheduler="tcp://127.0.0.1:9"))
