@@ -33,6 +33,7 @@ import pandas as pd
 from core.engine.batched import BatchAvatarizer, Batches, WholeTable
 from core.engine.batches import batch_count, stage_group
 from core.engine.io import write_csv
+from core.engine.projection import Projection
 from core.engine.schema import column_warning_lines
 from core.engine.sources import TableInput, TypedColumns
 from core.engine.split import HOLDOUT_MIN_ROWS
@@ -54,8 +55,8 @@ _WORK = ".work"
 
 @dataclass
 class BatchRun:
-    """What a batch run made: the parts written, the rows and avatars, the seed, each batch's rows and metrics
-    (when scored) and their summary, the seconds per stage."""
+    """What a batch run made: the parts written, the rows and avatars, the seed, each batch's rows, seconds and
+    metrics (when scored) and their summary, the projection of every row, the seconds per stage."""
 
     parts: list[Path]
     n_rows: int
@@ -65,6 +66,7 @@ class BatchRun:
     batches: list[dict]
     latent_sample_rows: int | None  # AvatarFastDP: the rows its bounds were fitted on
     batch_seconds: list[float]  # each batch's avatars (and metrics), on its worker
+    projection: Projection  # fitted on every row avatarized, from the batches' statistics summed
     summary: dict | None
     timings_s: dict[str, float] = field(default_factory=dict)
 
@@ -141,7 +143,7 @@ def avatarize_in_batches(spec: str, out: Path, params: dict, settings: BatchSett
         n_avatars=sum(result["avatars"] for result in results), seed=params["seed"],
         rows_per_batch=[result["rows"] for result in results], batches=scores,
         latent_sample_rows=whole.latent_sample_rows if whole.synthesizer is not None else None,
-        batch_seconds=[result["seconds"] for result in results],
+        batch_seconds=[result["seconds"] for result in results], projection=whole.projection,
         summary=batch_summary(scores) if scores else None, timings_s=timings,
     )
 

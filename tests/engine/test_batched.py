@@ -1,7 +1,6 @@
 """The engine's batch steps run one after the other in this process (the workflow runs them on Dask)."""
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from core.engine import batched
@@ -91,18 +90,6 @@ def test_the_projection_of_summed_statistics_is_that_of_every_row(tmp_path):
     axes = reference.n_components_
     np.testing.assert_allclose(summed.components_[:axes], reference.components_[:axes], atol=1e-9)
     np.testing.assert_allclose(summed.transform(every_row, 5), reference.transform(every_row, 5), atol=1e-9)
-
-
-def test_a_modality_of_the_last_file_only_reaches_the_avatars(tmp_path):
-    frame = mixed_table(4_000, seed=9)
-    late = frame.iloc[3_000:].copy()
-    late["colour"] = np.where(np.arange(len(late)) % 3 == 0, "violet", late["colour"])  # a third of the last file
-    frame.iloc[:3_000].to_csv(tmp_path / "part-1.csv", index=False)
-    late.to_csv(tmp_path / "part-2.csv", index=False)
-    fitted, whole, _ = batch_run(tmp_path / "part-*.csv", tmp_path / "work", {"k": 5, "seed": 3}, batch_rows=1_000)
-    assert "violet" in whole.codec.categories_["colour"]
-    avatars = pd.concat([batch.avatars_ for batch in fitted])
-    assert (avatars["colour"] == "violet").mean() == pytest.approx(333 / 4_000, abs=0.03)
 
 
 @pytest.mark.parametrize("mechanism", ["gaussian", "histogram", "gmm"])

@@ -1,10 +1,15 @@
 """Batch runs on a Dask LocalCluster of two worker processes, as ``avatarize --batch-rows`` makes them."""
 
+import numpy as np
+import pandas as pd
 import pytest
 from dask.distributed import LocalCluster
 
+from core.engine.encoding import TableCodec
 from core.engine.io import csv_bytes, read_table
 from core.engine.pipeline import Avatarizer
+from core.engine.projection import Projection
+from core.engine.schema import apply_kinds, resolve_kinds
 from core.errors import InputError
 from core.workflows import batch_run
 from core.workflows.batch_run import BatchSettings, avatarize_in_batches, local_cluster_options
@@ -98,3 +103,26 @@ def test_runs_that_cannot_start_say_why(tmp_path):
     with pytest.raises(InputError, match="--scheduler tcp://127.0.0.1:9: no Dask scheduler answers there"):
         avatarize_in_batches(str(path), tmp_path / "none", PARAMS,
                              BatchSettings(batch_rows=1_000, scheduler="tcp://127.0.0.1:9"))
+
+
+def test_the_projection_is_fitted_on_every_row_and_a_late_modality_reaches_the_avatars(tmp_path, two_workers):
+    frame = mixed_table(5_000, seed=12)  # no missing value, no spike: the model table is the encoded table
+    late = frame.iloc[4_000:].copy()
+    late["colour"] = np.where(np.arange(len(late)) % 4 == 0, "violet", late["colour"])  # in the last file only
+    frame.iloc[:4_000].to_csv(tmp_path / "part-1.csv", index=False)
+    late.to_csv(tmp_path / "part-2.csv", index=False)
+    run = avatarize_in_batches(str(tmp_path / "part-*.csv"), tmp_path / "out", {**PARAMS, "holdout": False},
+                               BatchSettings(batch_rows=1_200, scheduler=two_workers))
+    assert len(run.parts) == 5
+    every_row = pd.concat([read_table(tmp_path / "part-1.csv"), read_table(tmp_path / "part-2.csv")],
+                          ignore_index=True)
+    kinds = resolve_kinds(every_row)
+    typed = apply_kinds(every_row, kinds)
+    reference = Projection().fit(TableCodec(kinds).fit(typed).encode(typed))
+    np.testing.assert_allclose(run.projection.means_, reference.means_, rtol=1e-9)
+    np.testing.assert_allclose(run.projection.stds_, reference.stds_, rtol=1e-9)
+    np.testing.assert_allclose(run.projection.eigenvalues_, reference.eigenvalues_, rtol=1e-9, atol=1e-12)
+    axes = reference.n_components_
+    np.testing.assert_allclose(run.projection.components_[:axes], reference.components_[:axes], atol=1e-9)
+    avatars = pd.concat([pd.read_parquet(part) for part in run.parts])
+    assert (avatars["colour"] == "violet").mean() == pytest.approx(250 / 5_000, abs=0.02)
