@@ -132,11 +132,17 @@ class BatchAvatarizer(Avatarizer):
     (``frame``) and the decisions on the whole table so far (``whole``). Its fitted attributes (after
     :meth:`fit_batch`) are those of a fit on the batch, so every metric applies to it."""
 
-    def decide(self, whole: WholeTable, batches: Batches, run: Runner) -> WholeTable:
-        """Steps 2 to 6 on every batch (``run``), decided on the whole table; ``whole`` holds the typing (step 1)
-        and is filled in. Every batch draws from the seed: it must be given."""
+    def validate(self) -> BatchAvatarizer:
+        """The parameters checked (``InputError`` naming the first wrong one) and the seed drawn when none was given,
+        in ``seed_``: every batch draws from it."""
         self._validate_method()
         self._validate_common()
+        return self
+
+    def decide(self, whole: WholeTable, batches: Batches, run: Runner) -> WholeTable:
+        """Steps 2 to 6 on every batch (``run``), decided on the whole table; ``whole`` holds the typing (step 1)
+        and is filled in."""
+        self.validate()
         params, every = {**self.get_params(), "seed": self.seed_}, list(range(batches.count))
         parts = run(partial(_codec_and_facts, params, whole, batches), every)
         whole.codec, facts = merged([codec for codec, _ in parts]), merged([facts for _, facts in parts])

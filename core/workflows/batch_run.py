@@ -93,9 +93,7 @@ def avatarize_in_batches(spec: str, out: Path, params: dict, settings: BatchSett
         raise InputError(f"part_format must be one of {', '.join(PART_FORMATS)}, got {settings.part_format!r}.")
     check_whole_number("batch_rows", settings.batch_rows, minimum=2,
                        hint="batch_rows is the rows of one batch, for example 1000000.")
-    probe = BatchAvatarizer(**params)
-    probe._validate_method()
-    probe._validate_common()
+    probe = BatchAvatarizer(**params).validate()
     params = {**params, "seed": probe.seed_}
     table = TableInput.open(spec)
     names = _kept_columns(table, settings.dropped)
@@ -103,7 +101,7 @@ def avatarize_in_batches(spec: str, out: Path, params: dict, settings: BatchSett
     checked_exclusions(params.get("exclude_variable_names", ()), names, params.get("column_weights"))
     work = _work_folder(out, spec, table, params, settings)
     timings: dict[str, float] = {}
-    with _dask_client(settings.scheduler) as client:
+    with _cleared_on_failure(out, work), _dask_client(settings.scheduler) as client:
         run = partial(_run, client)
         start = time.perf_counter()
         (work / "columns").mkdir()
@@ -268,6 +266,20 @@ def local_cluster_options(workers: int, processes: bool = True) -> dict:
             "silence_logs": logging.ERROR}
 
 
+@contextmanager
+def _cleared_on_failure(out: Path, work: Path) -> Iterator[None]:
+    """The work folder removed (and ``out`` when it holds nothing else) when the run stops before any batch is
+    finished: nothing of it is worth keeping, and a run with corrected settings starts afresh."""
+    try:
+        yield
+    except BaseException:
+        if not (work / "done").is_dir() or not any((work / "done").iterdir()):
+            shutil.rmtree(work, ignore_errors=True)
+            if out.is_dir() and not any(out.iterdir()):
+                out.rmdir()
+        raise
+
+
 def _kept_columns(table: TableInput, dropped: tuple[str, ...]) -> list[str]:
     for name in dropped:
         if name not in table.columns:
@@ -306,6 +318,8 @@ def _work_folder(out: Path, spec: str, table: TableInput, params: dict, settings
     if work.is_dir() and (work / "manifest.json").is_file() and (work / "manifest.json").read_text() == text:
         for stale in ("columns", "batches"):
             shutil.rmtree(work / stale, ignore_errors=True)
+        for partial_file in out.glob(".part-*.partial"):  # a part being written when the last run stopped
+            partial_file.unlink()
         return work
     if out.is_dir() and any(out.iterdir()):
         raise InputError(f"--out {out} already holds files (of another run or settings): give an empty or new folder.")

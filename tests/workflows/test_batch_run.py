@@ -126,3 +126,17 @@ def test_the_projection_is_fitted_on_every_row_and_a_late_modality_reaches_the_a
     np.testing.assert_allclose(run.projection.components_[:axes], reference.components_[:axes], atol=1e-9)
     avatars = pd.concat([pd.read_parquet(part) for part in run.parts])
     assert (avatars["colour"] == "violet").mean() == pytest.approx(250 / 5_000, abs=0.02)
+
+
+def test_a_run_stopped_before_any_batch_leaves_nothing_and_a_corrected_run_starts(tmp_path, two_workers):
+    path = tmp_path / "t.csv"
+    frame = mixed_table(600)
+    frame["visit"] = frame["visit"].astype(str)
+    frame.loc[7, "visit"] = "31/02/2024"  # no such day: the column cannot be read as dates
+    frame.to_csv(path, index=False)
+    settings = BatchSettings(batch_rows=1_000, scheduler=two_workers)
+    with pytest.raises(InputError, match="Column 'visit' cannot be read as dates"):
+        avatarize_in_batches(str(path), tmp_path / "out", {**PARAMS, "column_kinds": {"visit": "datetime"}}, settings)
+    assert not (tmp_path / "out").exists()
+    run = avatarize_in_batches(str(path), tmp_path / "out", PARAMS, settings)  # visit read as text this time
+    assert len(run.parts) == 1
