@@ -79,7 +79,7 @@ def metric_rows(batched: dict, memory: dict) -> list[str]:
             continue
         worst = batched["batches"]["worst"][section][name]
         rows.append(f"| {DEFINITIONS[name].label} | {memory[section][name]:.3f} | "
-                    f"{batched['batches']['mean'][section][name]:.3f} | {worst['value']:.3f} ({worst['batch'] + 1}) |")
+                    f"{batched['batches']['mean'][section][name]:.3f} | {worst['value']:.3f} ({worst['batch']}) |")
     return rows
 
 

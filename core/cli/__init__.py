@@ -15,6 +15,7 @@ from core.cli.sweep import sweep
 from core.engine.io import use_system_memory_pool
 from core.errors import InputError
 
+EXIT_INTERRUPTED = 130  # as a shell reports a command stopped by Ctrl-C
 COMMANDS = {"avatarize": avatarize, "evaluate": evaluate_command, "sweep": sweep}
 
 
@@ -26,3 +27,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as error:
         say("error", error)
         return EXIT_INPUT_ERROR
+    except KeyboardInterrupt:
+        say("error", "interrupted; a run in batches keeps the parts it wrote: run the same command again to resume.")
+        return EXIT_INTERRUPTED

@@ -12,6 +12,7 @@ from pathlib import Path
 from core.cli.parser import column_plan, common_settings, output_path, say
 from core.engine.io import read_table, write_csv, write_json, write_text
 from core.engine.schema import column_warning_lines, drop_columns
+from core.engine.sources import input_files
 from core.errors import InputError
 from core.metrics.analysis.request import AnalysisRequest
 from core.metrics.evaluation import analyse
@@ -29,7 +30,8 @@ def avatarize(arguments: argparse.Namespace) -> int:
         return _in_batches(arguments)
     for option, value in (("--scheduler", arguments.scheduler), ("--part-format", arguments.part_format)):
         if value:
-            raise InputError(f"{option} goes with --batch-rows N (avatars made in batches): add it, or leave {option} out.")
+            raise InputError(f"{option} goes with --batch-rows N (avatars made in batches): add it, or leave "
+                             f"{option} out.")
     inputs = [arguments.input]
     output = output_path("--out", arguments.out, inputs)
     inputs.append(arguments.out)
@@ -102,11 +104,15 @@ def _in_batches(arguments: argparse.Namespace) -> int:
             raise InputError(f"{option} needs every avatar in memory: leave it out with --batch-rows (--json scores "
                              "each batch against its own holdout half).")
     out = Path(arguments.out)
-    if out.resolve() == Path(arguments.input).resolve():
+    files, _ = input_files(arguments.input)
+    if out.resolve() in {Path(arguments.input).resolve(), *(path.resolve() for path in files)}:
         raise InputError(f"--out {out} is also the input: choose another folder.")
     if not out.parent.resolve().is_dir():
         raise InputError(f"--out {out}: the folder {out.parent} does not exist. Create it or choose another path.")
-    metrics_path = output_path("--json", arguments.json, [arguments.input]) if arguments.json else None
+    metrics_path = output_path("--json", arguments.json, [arguments.input, *files]) if arguments.json else None
+    if metrics_path and out.resolve() in (metrics_path.resolve(), *metrics_path.resolve().parents):
+        raise InputError(f"--json {metrics_path} is the --out folder or inside it, which holds the parts only: "
+                         "choose another path.")
     plan = column_plan(arguments)
     method, value = ("avatar", arguments.k) if arguments.k is not None else ("fast_dp", arguments.fast_dp_epsilon)
     settings = replace_method(common_settings(arguments), method, value, arguments.mechanism)
@@ -127,7 +133,8 @@ def _in_batches(arguments: argparse.Namespace) -> int:
     if run.summary:
         print("\n".join(batch_summary_lines(run.summary)))
     method_text = settings.describe() + ("" if settings.method == "avatar" else ": DP mechanisms, not end-to-end DP")
-    print(f"{run.n_avatars} avatars of {Path(arguments.input).name} written to {out} in {len(run.parts)} parts "
+    parts = f"{len(run.parts)} part{'s' if len(run.parts) > 1 else ''}"
+    print(f"{run.n_avatars} avatars of {arguments.input} written to {out} in {parts} "
           f"({method_text}, {run.n_rows} rows in batches of about {arguments.batch_rows}, seed = {run.seed}, "
           f"{time.perf_counter() - start:.1f} s).", file=sys.stderr)
     return 0

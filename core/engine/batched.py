@@ -82,7 +82,7 @@ class BatchCache:
         self.folder = folder
 
     def save(self, complete: EncodedTable, rng: np.random.Generator) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
+        self.folder.mkdir(exist_ok=True)  # not its parents: a task left over after the run stopped fails
         for name, values in (("numeric", complete.numeric), ("codes", complete.codes)):
             with _private(self.folder / f"{name}.npy") as stream:
                 np.save(stream, values, allow_pickle=False)
@@ -151,7 +151,8 @@ class BatchAvatarizer(Avatarizer):
         template = whole.template()
         whole.reduction_plan = self._reduction_plan(template.categories)
         if whole.reduction_plan is not None and whole.reduction_plan.context_table(template) is None:
-            whole.reduction, whole.reduction_plan = whole.reduction_plan.fit_sums(template, []), None  # nothing to embed
+            # nothing to embed the reduced variables in: an empty reduction, as in memory
+            whole.reduction, whole.reduction_plan = whole.reduction_plan.fit_sums(template, []), None
         statistics = merged(run(partial(_complete, params, whole, batches), every))
         if whole.reduction_plan is not None:
             whole.context_projection = Projection().fit_coding(whole.reduction_plan.context_table(template), statistics)
@@ -246,7 +247,8 @@ class BatchAvatarizer(Avatarizer):
         return None
 
 
-def _codec_and_facts(params: dict, whole: WholeTable, batches: Batches, batch: int) -> tuple[TableCodec, IndicatorFacts]:
+def _codec_and_facts(params: dict, whole: WholeTable, batches: Batches, batch: int
+                     ) -> tuple[TableCodec, IndicatorFacts]:
     return BatchAvatarizer(**params).codec_and_facts(batches.rows(batch), batch, whole)
 
 

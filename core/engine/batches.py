@@ -54,7 +54,7 @@ def stage_group(columns: TypedColumns, group: int, seed: int, n_batches: int, fo
     for batch in np.unique(batches):
         rows = frame[batches == batch]
         target = staged_file(folder, int(batch), group)
-        target.parent.mkdir(parents=True, exist_ok=True)
+        target.parent.mkdir(exist_ok=True)  # under the run's folder, which a task left over never makes again
         write_arrow(pa.Table.from_pandas(rows, preserve_index=False), target, len(rows))
         counts[int(batch)] = len(rows)
     return counts

@@ -119,8 +119,9 @@ class TableCodec:
         merged.columns_ = self.columns_
         merged.numeric_columns_ = [_merged_numeric(first, second)
                                    for first, second in zip(self.numeric_columns_, other.numeric_columns_)]
-        merged.categories_ = {name: _sorted_if_possible(pd.unique(np.concatenate([modalities, other.categories_[name]])))
-                              for name, modalities in self.categories_.items()}
+        merged.categories_ = {
+            name: _sorted_if_possible(pd.unique(np.concatenate([modalities, other.categories_[name]])))
+            for name, modalities in self.categories_.items()}
         return merged
 
     def encode(self, frame: pd.DataFrame) -> EncodedTable:

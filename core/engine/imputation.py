@@ -213,8 +213,10 @@ def impute(table: EncodedTable, method: str, rng: np.random.Generator) -> Encode
 
 
 def _incomplete_columns(missing: np.ndarray) -> list[tuple[int, np.ndarray]]:
-    """``(column, missing rows)`` of each column with a missing value."""
-    return [(j, missing[:, j]) for j in np.flatnonzero(missing.any(axis=0))]
+    """``(column, missing rows)`` of each column with a missing value and an observed one. A column missing on every
+    row (a batch of a table none of whose rows observes a sparse variable, SPEC section 10) has nothing to impute
+    from: it stays missing, at the centroid of the projection, and its indicator makes every avatar's value missing."""
+    return [(j, missing[:, j]) for j in np.flatnonzero(missing.any(axis=0) & ~missing.all(axis=0))]
 
 
 def _simple_fill(observed: np.ndarray, method: str) -> float:

@@ -232,11 +232,13 @@ def csv_dialect(path: str | os.PathLike[str]) -> CsvDialect:
     return _csv_dialect(path, head, path.name)
 
 
-def read_csv_columns(path: str | os.PathLike[str], dialect: CsvDialect, columns: list[str]) -> pd.DataFrame:
+def read_csv_columns(path: str | os.PathLike[str], dialect: CsvDialect, columns: list[str], *,
+                     as_text: bool = False) -> pd.DataFrame:
     """The ``columns`` of the CSV at ``path``, each exactly as :func:`read_table` reads it: a column's type and its
     missing-value spellings are decided on the column alone, so reading a few columns of a file that does not
-    fit in memory gives the same values as reading all of it."""
-    return _parse_csv(Path(path), dialect, columns)
+    fit in memory gives the same values as reading all of it. ``as_text``: as written (a column that another file
+    of the same table writes as text), "NA" and the like missing unless written like the column's other values."""
+    return _parse_csv(Path(path), dialect, columns, as_text)
 
 
 def _read_csv(content: bytes | Path, head: bytes, file_name: str) -> pd.DataFrame:
@@ -246,6 +248,8 @@ def _read_csv(content: bytes | Path, head: bytes, file_name: str) -> pd.DataFram
 def _csv_dialect(content: bytes | Path, head: bytes, file_name: str) -> CsvDialect:
     encoding = _detect_encoding(content, head, file_name)
     sample = head.removeprefix(_UTF8_BOM).decode(encoding, errors="replace")
+    if not sample.strip():
+        raise InputError(f"{file_name} is empty: choose a file with a header row and at least one data row.")
     delimiter = _detect_delimiter(sample)
     reader = csv.reader(io.StringIO(sample), delimiter=delimiter)
     header = _name_columns(next(reader), file_name)
@@ -257,8 +261,10 @@ def _csv_dialect(content: bytes | Path, head: bytes, file_name: str) -> CsvDiale
     )
 
 
-def _parse_csv(content: bytes | Path, dialect: CsvDialect, columns: list[str] | None = None) -> pd.DataFrame:
-    """The table (or its ``columns``) read with ``dialect``."""
+def _parse_csv(content: bytes | Path, dialect: CsvDialect, columns: list[str] | None = None,
+               as_text: bool = False) -> pd.DataFrame:
+    """The table (or its ``columns``, as text with ``as_text``) read with ``dialect``."""
+    text = set(columns or ()) if as_text else set(dialect.codes)
     try:
         table = pa_csv.read_csv(  # skips a UTF-8 byte-order mark itself
             str(content) if isinstance(content, Path) else io.BytesIO(content),
@@ -270,12 +276,13 @@ def _parse_csv(content: bytes | Path, dialect: CsvDialect, columns: list[str] | 
             # codes written with leading zeros (01000) stay text
             convert_options=pa_csv.ConvertOptions(decimal_point=dialect.decimal_point, strings_can_be_null=True,
                                                   true_values=[], false_values=[], null_values=[""],
-                                                  column_types={name: pa.string() for name in dialect.codes},
+                                                  column_types={name: pa.string() for name in text},
                                                   include_columns=columns or []),
         )
     except pa.ArrowInvalid as error:
         raise InputError(f"{dialect.file_name} could not be read as a table: {_csv_problem(error)}") from None
-    return _to_pandas(_missing_tokens(table, dialect.decimal_point, dialect.other_point, keep_text=set(dialect.codes)))
+    return _to_pandas(_missing_tokens(table, dialect.decimal_point, dialect.other_point, keep_text=set(dialect.codes),
+                                      as_text=as_text))
 
 
 NA_TOKENS = ("#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "N/A", "NA",
@@ -301,26 +308,27 @@ def _leading_zero_columns(rows: list[list[str]], header: list[str]) -> list[str]
             if any(j < len(row) and _LEADING_ZERO.match(row[j]) for row in rows)]
 
 
-def _missing_tokens(table: pa.Table, decimal_point: str, other_point: str | None, keep_text: set[str]) -> pa.Table:
+def _missing_tokens(table: pa.Table, decimal_point: str, other_point: str | None, keep_text: set[str],
+                    as_text: bool = False) -> pa.Table:
     """Where "NA", "null", "N/A"... mean a missing value, read them so (SPEC section 2 step 1: never change a value
     silently); a column written with the other decimal mark than most of the file (``other_point``) is read as
     numbers too. In a column whose other values are numbers or dates they are missing values, and the column is
     numeric or a date; in a text column they are missing too, unless they have the form of its other values (a
-    region code "NA" among "EU", "AS")."""
+    region code "NA" among "EU", "AS"). ``as_text``: the columns stay text (no number or date is read)."""
     for position, name in enumerate(table.column_names):
         column = table.column(name)
         if not pa.types.is_string(column.type) or name in keep_text:
             continue
         is_token = pa_compute.is_in(column, value_set=pa.array(NA_TOKENS))
         if not pa_compute.any(is_token).as_py():
-            if other_point and (numbers := _as_numbers_or_dates(column, other_point)) is not None:
+            if not as_text and other_point and (numbers := _as_numbers_or_dates(column, other_point)) is not None:
                 table = table.set_column(position, name, numbers)  # a column written 1.5 in a 1,5 file, or back
             continue
         blanked = pa_compute.if_else(is_token, pa.scalar(None, pa.string()), column)
         converted = _as_numbers_or_dates(blanked, decimal_point)
         if converted is None and _of_the_columns_form(column, is_token):
             continue
-        table = table.set_column(position, name, converted if converted is not None else blanked)
+        table = table.set_column(position, name, blanked if as_text or converted is None else converted)
     return table
 
 

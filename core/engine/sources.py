@@ -52,7 +52,7 @@ class TableInput:
     @classmethod
     def open(cls, spec: str) -> TableInput:
         """The table ``spec`` names; every file must have the same columns, in the same order."""
-        files, file_format = _input_files(spec)
+        files, file_format = input_files(spec)
         dialects = tuple(csv_dialect(path) for path in files) if file_format == "csv" else ()
         headers = [dialect.header for dialect in dialects] or [_parquet_columns(path) for path in files]
         for path, header in zip(files[1:], headers[1:]):
@@ -62,19 +62,32 @@ class TableInput:
         return cls(spec, tuple(files), file_format, tuple(headers[0]), dialects)
 
     def read_column(self, name: str) -> pd.Series:
-        """Column ``name`` on every row, as one read of the whole table (the files one after the other) gives it."""
-        parts = [self._file_column(position, name) for position in range(len(self.files))]
+        """Column ``name`` on every row, as one read of the whole table (the files one after the other) gives it.
+
+        Files that disagree on the column's type (numbers in one, text in another; dates with and without a time
+        zone) would give a column of mixed values: a CSV column is then read as written in every file (text); a
+        Parquet column is refused, naming the files, since its values are typed by whoever wrote them."""
+        parts = _without_empty_types([self._file_column(position, name) for position in range(len(self.files))])
         column = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
         if column.empty:
             raise InputError(f"{self.name} has a header but no data rows: add the rows to avatarize.")
+        if len(parts) > 1 and _of_mixed_types(column):
+            if self.file_format == "csv":
+                return pd.concat([self._file_column(position, name, as_text=True)
+                                  for position in range(len(self.files))], ignore_index=True)
+            (first, first_type), (other, other_type) = _two_types(self.files, parts)
+            raise InputError(f"{self.name}: column '{name}' holds {first_type} in {first.name} and {other_type} in "
+                             f"{other.name}: write it alike in every file.")
         return column
 
-    def _file_column(self, position: int, name: str) -> pd.Series:
+    def _file_column(self, position: int, name: str, as_text: bool = False) -> pd.Series:
         path = self.files[position]
         if self.file_format == "csv":
-            return read_csv_columns(path, self.dialects[position], [name])[name]
+            return read_csv_columns(path, self.dialects[position], [name], as_text=as_text)[name]
         parquet = pq.ParquetFile(path)
-        stored = [name] if name in parquet.schema_arrow.names else []  # an index written by pandas comes by itself
+        names = parquet.schema_arrow.names
+        # an index written by pandas comes by itself (with a column "index", reset_index names it "level_0")
+        stored = [name] if name in names else ["index"] if "index" in names else []
         return normalised_parquet_frame(parquet.read(columns=stored, use_pandas_metadata=True).to_pandas(),
                                         path.name)[name]
 
@@ -106,6 +119,36 @@ class TypedColumns:
         return pd.concat(parts, axis=1)
 
 
+def _without_empty_types(parts: list[pd.Series]) -> list[pd.Series]:
+    """Parts without a value (a file with a header only, a column empty in one file: Arrow's null type) take the
+    type of the parts with values, as one file holding every row would read them."""
+    filled = [part for part in parts if part.notna().any()]
+    if len(filled) in (0, len(parts)):
+        return parts
+    dtype = pd.concat(filled, ignore_index=True).dtype
+    if pd.api.types.is_bool_dtype(dtype):  # booleans with missing values are objects (a bool None is False)
+        dtype = object
+    return [part if part.notna().any() else pd.Series(None, index=part.index, dtype=dtype, name=part.name)
+            for part in parts]  # integers with missing values become decimals, as in one file
+
+
+def _of_mixed_types(column: pd.Series) -> bool:
+    """Values of several kinds (numbers and text, dates with and without a time zone) in one column."""
+    if column.dtype != object:
+        return False
+    inferred = pd.api.types.infer_dtype(column, skipna=True)
+    if inferred == "datetime":
+        return len({value.tzinfo is None for value in column.dropna()}) > 1
+    return inferred.startswith("mixed")
+
+
+def _two_types(files: tuple[Path, ...], parts: list[pd.Series]) -> list[tuple[Path, str]]:
+    """Two files and the types of their parts of a column, the first file's and the first that differs."""
+    types = [str(part.dtype) for part in parts]
+    other = next((position for position, kind in enumerate(types) if kind != types[0]), len(types) - 1)
+    return [(files[0], types[0]), (files[other], types[other])]
+
+
 def column_file(folder: Path, position: int) -> Path:
     """The IPC file of the typed column at ``position``."""
     return folder / f"column-{position:05d}.arrow"
@@ -131,10 +174,12 @@ def read_arrow(path: Path) -> pd.DataFrame:
         return reader.read_all().to_pandas()
 
 
-def _input_files(spec: str) -> tuple[list[Path], str]:
+def input_files(spec: str) -> tuple[list[Path], str]:
     """The files ``spec`` names and their format, ``"parquet"`` or ``"csv"``."""
     path = Path(spec)
-    if path.is_dir():
+    if path.is_file():  # a name holding [ or * is a file's before a pattern
+        files = [path]
+    elif path.is_dir():
         files = sorted(child for child in path.iterdir()
                        if child.suffix.lower() in _PARQUET_SUFFIXES and not child.name.startswith((".", "_")))
         if not files:
@@ -144,8 +189,6 @@ def _input_files(spec: str) -> tuple[list[Path], str]:
         files = sorted(Path(name) for name in glob.glob(spec) if Path(name).is_file())
         if not files:
             raise InputError(f"{spec}: no file matches. Check the pattern (quote it so that the shell leaves it).")
-    elif path.is_file():
-        files = [path]
     else:
         raise InputError(f"{spec}: no such file or folder. Check the path.")
     formats = {_format(file) for file in files}

@@ -16,9 +16,12 @@ from core.metrics.registry import DEFINITIONS
 
 
 def batch_summary(batches: list[dict[str, Any]]) -> dict[str, Any]:
-    """The mean and the worst batch of every metric, and how many batches meet each privacy target, from each
-    batch's metrics JSON (SPEC section 7), in batch order."""
-    summary: dict[str, Any] = {"count": len(batches), "mean": {}, "worst": {}, "targets_met": {}}
+    """The mean and the worst batch of every metric, how many batches meet each privacy target, the privacy metrics
+    no batch could assess (the attacks need known and sensitive variables) and the holdouts the batches were scored
+    against ("real", or "approximate" for a batch under 500 rows), from each batch's metrics JSON (SPEC section 7),
+    in batch order; batches are numbered from 1, as the progress lines and the parts' order."""
+    summary: dict[str, Any] = {"count": len(batches), "mean": {}, "worst": {}, "targets_met": {},
+                               "holdouts": sorted({batch["holdout"] for batch in batches})}
     for section in ("signal", "privacy"):
         summary["mean"][section], summary["worst"][section] = {}, {}
         for name, definition in DEFINITIONS.items():
@@ -29,13 +32,15 @@ def batch_summary(batches: list[dict[str, Any]]) -> dict[str, Any]:
             numbers = np.array([value for _, value in scored], dtype=float)
             worst = int(np.argmin(numbers) if definition.goal == "maximize" else np.argmax(numbers))
             summary["mean"][section][name] = float(numbers.mean())
-            summary["worst"][section][name] = {"value": float(numbers[worst]), "batch": scored[worst][0]}
+            summary["worst"][section][name] = {"value": float(numbers[worst]), "batch": scored[worst][0] + 1}
     for name in batches[0]["privacy_targets"]:
         verdicts = [batch["privacy_targets"][name]["passed"] for batch in batches]
         judged = [passed for passed in verdicts if passed is not None]
         if judged:
             summary["targets_met"][name] = {"batches": int(sum(judged)), "of": len(judged),
-                                            "failing": [position for position, passed in enumerate(verdicts)
+                                            "failing": [position + 1 for position, passed in enumerate(verdicts)
                                                         if passed is False]}
+    summary["not_assessed"] = [name for name in batches[0]["privacy_targets"]
+                               if all(batch["privacy"].get(name) is None for batch in batches)]
     summary["ready"] = all(entry["batches"] == entry["of"] for entry in summary["targets_met"].values())
     return summary

@@ -45,21 +45,27 @@ def batch_summary_lines(summary: dict) -> list[str]:
     """The metrics of a run made batch by batch (:func:`~core.metrics.batch_summary.batch_summary`): each metric's
     mean over the batches and its worst batch, how many batches meet each privacy target, and the verdict."""
     count = summary["count"]
-    lines = [f"Scored batch by batch, each against its own holdout half: the mean over the {count} batches and the "
-             "worst batch (numbered from 1)", f"Signal{'':<30}{'mean':>10}  worst batch"]
+    against = "its own holdout half" if summary["holdouts"] == ["real"] else \
+        "its own holdout half (an approximate one for a batch under 500 rows, which avatarizes every row)"
+    lines = [f"Scored batch by batch, each against {against}: the mean over the {count} batches and the worst batch "
+             "(numbered from 1)", f"Signal{'':<30}{'mean':>10}  worst batch"]
     lines += _batch_rows(summary, "signal")
     lines.append(f"Privacy{'':<29}{'mean':>10}  {'worst batch':<22}{'target':<12}batches meeting it")
     lines += _batch_rows(summary, "privacy")
     failing = sorted({batch for entry in summary["targets_met"].values() for batch in entry["failing"]})
     if summary["ready"]:
-        lines.append(f"Verdict: ready to share. Every batch meets every privacy target ({count} of {count}).")
+        verdict = f"Verdict: ready to share. Every batch meets every privacy target ({count} of {count})."
     else:
         names = [DEFINITIONS[name].label for name, entry in summary["targets_met"].items() if entry["failing"]]
-        which = ", ".join(str(batch + 1) for batch in failing)
-        lines.append(f"Verdict: NOT READY TO SHARE. {len(failing)} of {count} batches miss a privacy target "
-                     f"({', '.join(names)}): {'batch' if len(failing) == 1 else 'batches'} {which}. Raise k (or "
-                     "lower epsilon) and run again.")
-    return lines
+        which = ", ".join(str(batch) for batch in failing)
+        verdict = (f"Verdict: NOT READY TO SHARE. {len(failing)} of {count} batches miss a privacy target "
+                   f"({', '.join(names)}): {'batch' if len(failing) == 1 else 'batches'} {which}. Raise k (or lower "
+                   "epsilon) and run again.")
+    if summary["not_assessed"]:
+        labels = " and ".join(DEFINITIONS[name].label.lower() for name in summary["not_assessed"])
+        verdict += (f" Not assessed: {labels}. Choose the variables an attacker could know and the sensitive ones "
+                    "(--known, --sensitive) to run those attacks.")
+    return [*lines, verdict]
 
 
 def _batch_rows(summary: dict, section: str) -> list[str]:
@@ -67,7 +73,7 @@ def _batch_rows(summary: dict, section: str) -> list[str]:
     for name, mean in summary["mean"][section].items():
         definition, worst = DEFINITIONS[name], summary["worst"][section][name]
         suffix = f" {definition.unit}" if definition.unit in SHOWN_UNITS else ""
-        worst_text = f"{number_text(worst['value'], definition.unit)}{suffix} (batch {worst['batch'] + 1})"
+        worst_text = f"{number_text(worst['value'], definition.unit)}{suffix} (batch {worst['batch']})"
         row = f"  {definition.label:<34}{number_text(mean, definition.unit) + suffix:>10}  {worst_text:<22}"
         if section == "privacy" and name in summary["targets_met"]:
             met = summary["targets_met"][name]

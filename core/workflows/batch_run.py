@@ -104,7 +104,6 @@ def avatarize_in_batches(spec: str, out: Path, params: dict, settings: BatchSett
     with _cleared_on_failure(out, work), _dask_client(settings.scheduler) as client:
         run = partial(_run, client)
         start = time.perf_counter()
-        (work / "columns").mkdir()
         positions = tuple(table.columns.index(name) for name in names)
         columns = run(partial(type_column, table, column_kinds=params.get("column_kinds"), folder=work / "columns"),
                       list(positions))
@@ -115,8 +114,8 @@ def avatarize_in_batches(spec: str, out: Path, params: dict, settings: BatchSett
         n_rows, n_batches = typed.n_rows, batch_count(typed.n_rows, settings.batch_rows)
         say(f"{n_rows:,} rows, {len(names)} columns typed in {timings['typing']:.1f} s; {n_batches} "
             f"{'batch' if n_batches == 1 else 'batches'} of about {n_rows // n_batches:,} rows")
-        for line in column_warning_lines(typing.profiles, params.get("column_kinds") or {},
-                                         excluded=tuple(typing.excluded), reduced=params.get("use_categorical_reduction")):
+        for line in column_warning_lines(typing.profiles, params.get("column_kinds") or {}, excluded=typing.excluded,
+                                         reduced=params.get("use_categorical_reduction")):
             say(f"warning: {line}")
         settings.knowledge.checked(typing.kinds)  # a misspelt --known stops here, before the rows are dealt
         start = time.perf_counter()
@@ -154,7 +153,6 @@ def _finish_batches(client, out: Path, work: Path, params: dict, settings: Batch
     avatars = [_working_rows(size, params) for size in sizes]
     numbering = [(int(sum(avatars[:batch])), int(sum(avatars))) for batch in range(len(sizes))]
     done_folder = work / "done"
-    done_folder.mkdir(exist_ok=True)
     results: dict[int, dict] = {}
     for batch in range(len(sizes)):
         marker = done_folder / f"batch-{batch:05d}.json"
@@ -234,7 +232,13 @@ def _part(out: Path, batch: int, part_format: str) -> Path:
 
 def _run(client, function: Callable[[int], object], items: list[int]) -> list:
     """``function`` on every item on the cluster, the results in the items' order."""
-    return client.gather(client.map(function, items, pure=False))
+    try:
+        return client.gather(client.map(function, items, pure=False))
+    except RuntimeError as error:
+        if "deserialization" not in str(error):
+            raise
+        raise InputError("the Dask scheduler or a worker cannot import this project (core): start `dask scheduler` and "
+                         "`dask worker` from the project's folder with PYTHONPATH set to it.") from None
 
 
 @contextmanager
@@ -245,7 +249,7 @@ def _dask_client(scheduler: str | None) -> Iterator[object]:
     if scheduler:
         try:
             client = Client(scheduler, timeout="10s")
-        except (OSError, TimeoutError, ValueError) as error:
+        except Exception as error:  # refused, unreachable, or something else than Dask answering there
             raise InputError(f"--scheduler {scheduler}: no Dask scheduler answers there ({error}). Start one "
                              "(dask scheduler), or leave --scheduler out to run on this machine.") from None
         with client:
@@ -263,17 +267,18 @@ def local_cluster_options(workers: int, processes: bool = True) -> dict:
 
     return {"n_workers": workers, "threads_per_worker": 1, "processes": processes, "host": "127.0.0.1",
             "protocol": "tcp://", "dashboard_address": None, "scheduler_kwargs": {"dashboard_address": "127.0.0.1:0"},
-            "silence_logs": logging.ERROR}
+            "silence_logs": logging.CRITICAL}  # a batch's error reaches the command as one line
 
 
 @contextmanager
 def _cleared_on_failure(out: Path, work: Path) -> Iterator[None]:
-    """The work folder removed (and ``out`` when it holds nothing else) when the run stops before any batch is
-    finished: nothing of it is worth keeping, and a run with corrected settings starts afresh."""
+    """The work folder removed (and ``out`` when it holds nothing else) when the run stops before any part is
+    written: nothing of it is worth keeping, and a run with corrected settings starts afresh. Once a part exists,
+    the work folder stays, for the same command to resume."""
     try:
         yield
     except BaseException:
-        if not (work / "done").is_dir() or not any((work / "done").iterdir()):
+        if not any(out.glob("part-*")):
             shutil.rmtree(work, ignore_errors=True)
             if out.is_dir() and not any(out.iterdir()):
                 out.rmdir()
@@ -297,12 +302,15 @@ def _working_rows(size: int, params: dict) -> int:
 
 
 def _check_batches(sizes: list[int], params: dict) -> None:
-    """Every batch large enough for k neighbours."""
+    """Every batch with rows, and large enough for k neighbours."""
     k = params.get("k")
     smallest = min(_working_rows(size, params) for size in sizes)
-    if k is not None and k >= smallest:
-        raise InputError(f"--batch-rows is too small for k = {k}: the smallest batch avatarizes {smallest} rows, and "
-                         "k must be smaller. Give more rows per batch, or lower k.")
+    if len(sizes) == 1 and k is not None and k >= smallest:
+        raise InputError(f"k must be smaller than the number of rows avatarized, {smallest}, got {k}. Lower k.")
+    if smallest < 2 or (k is not None and k >= smallest):
+        need = f"k = {k} neighbours" if k is not None else "a model"
+        raise InputError(f"--batch-rows is too small: the smallest batch avatarizes {smallest} rows, too few for "
+                         f"{need}. Give more rows per batch.")
 
 
 def _work_folder(out: Path, spec: str, table: TableInput, params: dict, settings: BatchSettings) -> Path:
@@ -310,21 +318,28 @@ def _work_folder(out: Path, spec: str, table: TableInput, params: dict, settings
     kept); ``out`` must not hold another run's parts."""
     manifest = {"input": [[str(path.resolve()), path.stat().st_size, path.stat().st_mtime_ns] for path in table.files],
                 "params": params, "batch_rows": settings.batch_rows, "part_format": settings.part_format,
-                "dropped": list(settings.dropped)}
+                "dropped": list(settings.dropped), "scored": settings.scored,
+                "knowledge": [list(settings.knowledge.known), list(settings.knowledge.sensitive)]}
     text = json.dumps(manifest, sort_keys=True, default=str)
     work = out / _WORK
     if out.exists() and not out.is_dir():
         raise InputError(f"--out {out} is a file: with --batch-rows it is the folder of the parts. Give a folder.")
-    if work.is_dir() and (work / "manifest.json").is_file() and (work / "manifest.json").read_text() == text:
+    for partial_file in out.glob(".part-*.partial"):  # a part being written when a run stopped
+        partial_file.unlink()
+    resumed = work.is_dir() and (work / "manifest.json").is_file() and (work / "manifest.json").read_text() == text
+    if not resumed and work.is_dir() and not any(out.glob("part-*")):
+        shutil.rmtree(work, ignore_errors=True)  # a run stopped before any part: nothing of it to keep
+    if not resumed and out.is_dir() and any(out.iterdir()):
+        raise InputError(f"--out {out} already holds files (of another run or settings): give an empty or new folder.")
+    try:
         for stale in ("columns", "batches"):
             shutil.rmtree(work / stale, ignore_errors=True)
-        for partial_file in out.glob(".part-*.partial"):  # a part being written when the last run stopped
-            partial_file.unlink()
-        return work
-    if out.is_dir() and any(out.iterdir()):
-        raise InputError(f"--out {out} already holds files (of another run or settings): give an empty or new folder.")
-    work.mkdir(parents=True, exist_ok=True)
-    (work / "manifest.json").write_text(text)
+        for folder in (work / "columns", work / "batches" / "cache", work / "done"):
+            folder.mkdir(parents=True, exist_ok=True)
+        (work / "manifest.json").write_text(text)
+    except OSError as error:
+        raise InputError(f"--out {out}: cannot write there ({error.strerror}). Choose a folder you can write in.") \
+            from None
     return work
 
 
@@ -333,7 +348,7 @@ def batch_metrics(run: BatchRun, params: dict, settings: BatchSettings) -> dict:
     each target, the verdict, each batch's own metrics, the parameters and timings."""
     return {
         "batches": {**run.summary, "rows": run.rows_per_batch},
-        "verdict": {"ready": run.summary["ready"],
+        "verdict": {"ready": run.summary["ready"], "not_assessed": run.summary["not_assessed"],
                     "failing_batches": sorted({batch for entry in run.summary["targets_met"].values()
                                                for batch in entry["failing"]})},
         "per_batch": run.batches,

@@ -33,7 +33,7 @@ def test_batches_write_one_part_each_and_score_each_against_its_holdout(table_cs
     avatars = pd.concat([pd.read_parquet(part) for part in sorted(out.iterdir())])
     assert len(avatars) == 2_000 and list(avatars.columns) == list(pd.read_csv(table_csv).columns)
     assert "4,000 rows, 6 columns typed" in result.stderr and "batch 2 of 2 written" in result.stderr
-    assert "2000 avatars of table.csv written to" in result.stderr and "in 2 parts" in result.stderr
+    assert f"2000 avatars of {table_csv} written to" in result.stderr and "in 2 parts" in result.stderr
     saved = json.loads(metrics.read_text())
     assert saved["batches"]["count"] == 2 and sum(saved["batches"]["rows"]) == 4_000
     assert set(saved["batches"]["mean"]["signal"]) == {"hellinger_mean", "correlation_difference_ratio",
@@ -91,3 +91,15 @@ def test_a_scheduler_and_two_workers_started_apart_make_the_local_clusters_avata
     parts = sorted(path.name for path in (tmp_path / "remote").iterdir())
     assert len(parts) == 4 and parts == sorted(path.name for path in (tmp_path / "local").iterdir())
     assert all((tmp_path / "remote" / name).read_bytes() == (tmp_path / "local" / name).read_bytes() for name in parts)
+
+
+def test_outputs_that_would_overwrite_an_input_or_land_in_the_parts_folder_are_refused(tmp_path):
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    for position in range(2):
+        mixed_table(300, seed=position).to_csv(parts / f"p{position}.csv", index=False)
+    for json_path, message in ((parts / "p1.csv", "is also an input"), (tmp_path / "out", "or inside it")):
+        result = run("avatarize", parts / "*.csv", "--k", 5, "--batch-rows", 1_000, "--out", tmp_path / "out",
+                     "--json", json_path)
+        assert result.returncode == 2 and message in result.stderr and result.stderr.count("\n") == 1, result.stderr
+    assert (parts / "p1.csv").read_text().startswith("age,") and not (tmp_path / "out").exists()

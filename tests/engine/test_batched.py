@@ -22,7 +22,8 @@ def in_order(function, items):
 def batch_run(spec, folder, params, batch_rows):
     """Every step of a batch run, in this process: the avatars of each batch, and the decisions."""
     table = TableInput.open(str(spec))
-    (folder / "columns").mkdir(parents=True)
+    for made in ("columns", "batches/cache"):
+        (folder / made).mkdir(parents=True)
     columns = [type_column(table, position, params.get("column_kinds"), folder / "columns")
                for position in range(len(table.columns))]
     typing = typing_of_columns(table.columns, columns, params.get("column_kinds"),

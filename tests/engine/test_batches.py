@@ -40,6 +40,7 @@ def test_each_batch_reads_back_its_rows_in_the_tables_order(tmp_path):
                             column_file(columns, position), 300)
     typed = TypedColumns(columns, ("x", "c"), (0, 1), tuple(sizes))
     assert typed.group_rows == (300, 300, 300, 100) and typed.group_start(2) == 600
+    (tmp_path / "batches").mkdir()
     counts = [stage_group(typed, group, seed=1, n_batches=3, folder=tmp_path / "batches") for group in range(4)]
     assert sum(sum(group.values()) for group in counts) == 1_000
     batches = deal(1, 0, 1_000, 3)

@@ -73,3 +73,45 @@ def test_inputs_that_cannot_be_read_in_batches_say_why(tmp_path):
     (tmp_path / "e.csv").write_text("x,y\n")
     with pytest.raises(InputError, match="header but no data rows"):
         TableInput.open(str(tmp_path / "e.csv")).read_column("x")
+
+
+def test_csv_files_that_write_a_column_differently_give_its_text_as_written(tmp_path):
+    (tmp_path / "a.csv").write_text("zip,age,flag\n01000,18,True\n75000,NA,False\n")
+    (tmp_path / "b.csv").write_text("zip,age,flag\n13001,18y,1\n69002,40,0\n")
+    columns = whole(TableInput.open(str(tmp_path / "*.csv")))
+    assert columns["zip"].tolist() == ["01000", "75000", "13001", "69002"]  # the leading zero kept
+    assert columns["age"].tolist()[2:] == ["18y", "40"] and columns["age"].tolist()[0] == "18"
+    assert pd.isna(columns["age"].iloc[1])  # "NA" among text still means missing
+    assert columns["flag"].tolist() == ["True", "False", "1", "0"]
+
+
+def test_parquet_files_that_type_a_column_differently_are_refused_naming_them(tmp_path):
+    when = pd.Series(pd.to_datetime(["2020-01-04 19:45", "2020-01-05 10:00"]))
+    pd.DataFrame({"ts": when.dt.tz_localize("UTC"), "x": [1, 2]}).to_parquet(tmp_path / "p0.parquet")
+    pd.DataFrame({"ts": when, "x": ["a", "b"]}).to_parquet(tmp_path / "p1.parquet")
+    table = TableInput.open(str(tmp_path))
+    with pytest.raises(InputError, match=r"column 'ts' holds datetime64\[\w+, UTC\] in p0.parquet and "
+                                         r"datetime64\[\w+\] in p1.parquet: write it alike in every file"):
+        table.read_column("ts")
+    with pytest.raises(InputError, match="column 'x' holds int64 in p0.parquet and str in p1.parquet"):
+        table.read_column("x")
+
+
+def test_a_column_empty_in_one_file_takes_the_type_of_the_others(tmp_path):
+    (tmp_path / "a.csv").write_text("x,n,when,flag\n,,,\n,,,\n")
+    (tmp_path / "b.csv").write_text("x,n,when,flag\n")  # a header only
+    (tmp_path / "c.csv").write_text("x,n,when,flag\n1.5,3,2024-01-02,True\n2.5,4,2024-01-03,False\n")
+    columns = whole(TableInput.open(str(tmp_path / "*.csv")))
+    assert columns["x"].dtype == np.float64 and columns["x"].tolist()[2:] == [1.5, 2.5]
+    assert columns["n"].dtype == np.float64 and columns["n"].isna().sum() == 2  # as one file with empty cells
+    assert pd.api.types.is_datetime64_any_dtype(columns["when"]) and columns["when"].isna().sum() == 2
+    assert columns["flag"].tolist()[2:] == ["True", "False"] and columns["flag"].isna().sum() == 2
+
+
+def test_a_file_named_like_a_pattern_is_the_file(tmp_path):
+    (tmp_path / "data[1].csv").write_text("x\n1\n2\n3\n")
+    (tmp_path / "data1.csv").write_text("x\n9\n")
+    assert TableInput.open(str(tmp_path / "data[1].csv")).read_column("x").tolist() == [1, 2, 3]
+    (tmp_path / "zero.csv").write_bytes(b"")
+    with pytest.raises(InputError, match="zero.csv is empty"):
+        TableInput.open(str(tmp_path / "zero.csv"))

@@ -98,7 +98,8 @@ def test_runs_that_cannot_start_say_why(tmp_path):
     (tmp_path / "busy" / "notes.txt").write_text("mine")
     with pytest.raises(InputError, match="already holds files"):
         avatarize_in_batches(str(path), tmp_path / "busy", PARAMS, BatchSettings(batch_rows=1_000))
-    with pytest.raises(InputError, match="--batch-rows is too small for k = 5: the smallest batch avatarizes"):
+    with pytest.raises(InputError, match="--batch-rows is too small: the smallest batch avatarizes 0 rows, too few "
+                                         "for k = 5 neighbours"):
         avatarize_in_batches(str(path), tmp_path / "small", PARAMS, BatchSettings(batch_rows=4))
     with pytest.raises(InputError, match="--scheduler tcp://127.0.0.1:9: no Dask scheduler answers there"):
         avatarize_in_batches(str(path), tmp_path / "none", PARAMS,
@@ -140,3 +141,31 @@ def test_a_run_stopped_before_any_batch_leaves_nothing_and_a_corrected_run_start
     assert not (tmp_path / "out").exists()
     run = avatarize_in_batches(str(path), tmp_path / "out", PARAMS, settings)  # visit read as text this time
     assert len(run.parts) == 1
+
+
+def test_a_sparse_column_a_batch_never_observes_and_tiny_batches(tmp_path, two_workers):
+    frame = mixed_table(3_000, seed=6)
+    frame["rare"] = np.nan
+    frame.loc[[5, 1_700, 2_900], "rare"] = [1.5, 2.5, 3.5]  # most batches have none of them
+    frame.to_csv(tmp_path / "t.csv", index=False)
+    run = avatarize_in_batches(str(tmp_path / "t.csv"), tmp_path / "out", PARAMS,
+                               BatchSettings(batch_rows=600, scheduler=two_workers))
+    avatars = pd.concat([pd.read_parquet(part) for part in run.parts])
+    assert len(run.parts) == 5 and avatars["rare"].isna().mean() > 0.99
+    assert set(avatars["rare"].dropna()) <= {1.5, 2.5, 3.5}  # never an invented value
+    with pytest.raises(InputError, match="--batch-rows is too small: the smallest batch avatarizes 0 rows"):
+        avatarize_in_batches(str(tmp_path / "t.csv"), tmp_path / "tiny", {"fast_dp_epsilon": 1.0, "seed": 1},
+                             BatchSettings(batch_rows=2, scheduler=two_workers))
+    assert not (tmp_path / "tiny").exists()
+
+
+def test_a_work_folder_left_without_parts_is_replaced_and_one_with_parts_is_kept(tmp_path, two_workers):
+    path = tmp_path / "t.csv"
+    mixed_table(600).to_csv(path, index=False)
+    (tmp_path / "out" / ".work" / "batches").mkdir(parents=True)  # a run stopped before its first part
+    settings = BatchSettings(batch_rows=1_000, scheduler=two_workers)
+    assert len(avatarize_in_batches(str(path), tmp_path / "out", PARAMS, settings).parts) == 1
+    (tmp_path / "other" / ".work").mkdir(parents=True)
+    (tmp_path / "other" / "part-00000.parquet").write_bytes(b"another run's")
+    with pytest.raises(InputError, match="already holds files"):
+        avatarize_in_batches(str(path), tmp_path / "other", PARAMS, settings)
