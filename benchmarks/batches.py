@@ -184,9 +184,8 @@ def main() -> None:
         f"| batches, each scored (`--json`, CSV) | {scored['wall']:.0f} s | {scored['client']:,.0f} MB | "
         f"{peaks(scored)} MB |",
         "",
-        "A worker's peak with a CSV input is the typing of one column: Arrow infers a CSV column's type on all its "
-        "values and holds the file's parsed text meanwhile (about 1 GB for this 455 MB file, whichever column); "
-        "with Parquet, a column is read alone, and the peak is a batch's.",
+        "Typing holds one column of the whole table on a worker: from a CSV, the file read in blocks keeping that "
+        "column's text, its type then inferred on the column alone; from Parquet, the column read alone.",
         "",
         f"Seconds against the rows of a batch, on {FIGURE_ROWS:,} rows: one batch alone on one worker ({alone}); "
         f"one batch while another runs on the other worker, the two sharing the 2 cores and the memory bus "

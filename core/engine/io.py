@@ -237,8 +237,39 @@ def read_csv_columns(path: str | os.PathLike[str], dialect: CsvDialect, columns:
     """The ``columns`` of the CSV at ``path``, each exactly as :func:`read_table` reads it: a column's type and its
     missing-value spellings are decided on the column alone, so reading a few columns of a file that does not
     fit in memory gives the same values as reading all of it. ``as_text``: as written (a column that another file
-    of the same table writes as text), "NA" and the like missing unless written like the column's other values."""
-    return _parse_csv(Path(path), dialect, columns, as_text)
+    of the same table writes as text), "NA" and the like missing unless written like the column's other values.
+
+    The file is read block by block, each column's text alone kept (Arrow's reader would hold the whole file's
+    parsed text while it infers a type); the column's text, written again as a one-column CSV, is then read with
+    the file's options: Arrow infers its type from the same values."""
+    text = set(columns) if as_text else set(dialect.codes)
+    read_options, parse_options, _ = _csv_options(dialect, text)
+    try:
+        cells = pa_csv.open_csv(str(path), read_options=read_options, parse_options=parse_options,
+                                convert_options=pa_csv.ConvertOptions(
+                                    strings_can_be_null=True, null_values=[""], include_columns=columns,
+                                    column_types={name: pa.string() for name in columns})).read_all()
+        alone = [cells.column(name) if name in text else _typed_as_written(cells.column(name), name, dialect)
+                 for name in columns]
+    except pa.ArrowInvalid as error:
+        raise InputError(f"{dialect.file_name} could not be read as a table: {_csv_problem(error)}") from None
+    table = pa.table(dict(zip(columns, alone)))
+    return _to_pandas(_missing_tokens(table, dialect.decimal_point, dialect.other_point, keep_text=set(dialect.codes),
+                                      as_text=as_text))
+
+
+def _typed_as_written(cells: pa.ChunkedArray, name: str, dialect: CsvDialect) -> pa.ChunkedArray:
+    """A column's cells (text) written again as a one-column CSV and read with the file's options: the type Arrow
+    infers from the same values."""
+    if len(cells) == 0:  # a header without rows: no type, as Arrow reads it
+        return pa.chunked_array([], type=pa.null())
+    written = io.BytesIO()  # every cell quoted, a missing one "": a blank line would be skipped, its row lost
+    pa_csv.write_csv(pa.table({name: pa_compute.fill_null(cells, "")}), written,
+                     write_options=pa_csv.WriteOptions(include_header=False, quoting_style="all_valid"))
+    single = CsvDialect(dialect.file_name, "utf8", ",", (name,), 0, dialect.decimal_point, ())
+    read_options, parse_options, convert_options = _csv_options(single, set())
+    return pa_csv.read_csv(io.BytesIO(written.getvalue()), read_options=read_options, parse_options=parse_options,
+                           convert_options=convert_options).column(name)
 
 
 def _read_csv(content: bytes | Path, head: bytes, file_name: str) -> pd.DataFrame:
@@ -261,28 +292,30 @@ def _csv_dialect(content: bytes | Path, head: bytes, file_name: str) -> CsvDiale
     )
 
 
-def _parse_csv(content: bytes | Path, dialect: CsvDialect, columns: list[str] | None = None,
-               as_text: bool = False) -> pd.DataFrame:
-    """The table (or its ``columns``, as text with ``as_text``) read with ``dialect``."""
-    text = set(columns or ()) if as_text else set(dialect.codes)
+def _parse_csv(content: bytes | Path, dialect: CsvDialect) -> pd.DataFrame:
+    """The table read with ``dialect``."""
     try:
         table = pa_csv.read_csv(  # skips a UTF-8 byte-order mark itself
             str(content) if isinstance(content, Path) else io.BytesIO(content),
-            read_options=pa_csv.ReadOptions(encoding=dialect.encoding, column_names=list(dialect.header),
-                                            skip_rows=dialect.header_lines),
-            parse_options=pa_csv.ParseOptions(delimiter=dialect.delimiter, newlines_in_values=True),
-            # true/false stay text, spelt as in the file (Arrow would turn True and true alike into a boolean);
-            # only an empty cell is missing here: "NA" and the like are decided per column by _missing_tokens;
-            # codes written with leading zeros (01000) stay text
-            convert_options=pa_csv.ConvertOptions(decimal_point=dialect.decimal_point, strings_can_be_null=True,
-                                                  true_values=[], false_values=[], null_values=[""],
-                                                  column_types={name: pa.string() for name in text},
-                                                  include_columns=columns or []),
-        )
+            *_csv_options(dialect, set(dialect.codes)))
     except pa.ArrowInvalid as error:
         raise InputError(f"{dialect.file_name} could not be read as a table: {_csv_problem(error)}") from None
-    return _to_pandas(_missing_tokens(table, dialect.decimal_point, dialect.other_point, keep_text=set(dialect.codes),
-                                      as_text=as_text))
+    return _to_pandas(_missing_tokens(table, dialect.decimal_point, dialect.other_point, keep_text=set(dialect.codes)))
+
+
+def _csv_options(dialect: CsvDialect, text: set[str]
+                 ) -> tuple[pa_csv.ReadOptions, pa_csv.ParseOptions, pa_csv.ConvertOptions]:
+    """Arrow's options for reading with ``dialect``, the columns ``text`` as text."""
+    return (
+        pa_csv.ReadOptions(encoding=dialect.encoding, column_names=list(dialect.header),
+                           skip_rows=dialect.header_lines),
+        pa_csv.ParseOptions(delimiter=dialect.delimiter, newlines_in_values=True),
+        # true/false stay text, spelt as in the file (Arrow would turn True and true alike into a boolean); only an
+        # empty cell is missing here: "NA" and the like are decided per column by _missing_tokens; codes written
+        # with leading zeros (01000) stay text
+        pa_csv.ConvertOptions(decimal_point=dialect.decimal_point, strings_can_be_null=True, true_values=[],
+                              false_values=[], null_values=[""], column_types={name: pa.string() for name in text}),
+    )
 
 
 NA_TOKENS = ("#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "N/A", "NA",
