@@ -71,7 +71,7 @@ def _match_space(originals: pd.DataFrame, avatars: pd.DataFrame, kinds) -> tuple
         missing_value = np.iinfo(np.int64).min if first.dtype.kind in "iu" else -np.inf  # see comparable()
         first_missing, second_missing = first == missing_value, second == missing_value
         present = first[~first_missing].astype(float)
-        spread = np.abs(present).mean() if kinds[name] is Kind.NUMERIC else np.ptp(present) if present.size else 0
+        spread = (np.abs(present).mean() if kinds[name] is Kind.NUMERIC else np.ptp(present)) if present.size else 0
         tolerance = TOLERANCE * spread if present.size and spread > 0 else 1.0
         for values, missing, columns in ((first, first_missing, original_columns),
                                          (second, second_missing, avatar_columns)):

@@ -62,3 +62,8 @@ def test_the_box_query_equals_the_brute_force_match(n, seed, levels):
         same_age = (b == a) if np.isinf(a) else (~np.isinf(b) & (np.abs(b - a) <= tolerance * (1 + 1e-9)))
         matched += int(np.sum(same_sex & same_age) == 1)
     assert result.breakdown["matched_by_one_avatar"] == matched
+
+
+def test_a_numeric_column_without_any_original_value_matches_on_its_missing_values():
+    """Found by hypothesis (n=2, seed=235): no original age at all made a mean of nothing (a RuntimeWarning)."""
+    test_the_box_query_equals_the_brute_force_match.hypothesis.inner_test(n=2, seed=235, levels=1)
