@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast bench browser demo-data clean
+.PHONY: run test test-fast bench browser demo-data translations clean
 
 $(STAMP): requirements.txt requirements-dev.txt requirements-survival.txt
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,14 @@ browser:
 	  else \
 	    echo "note: chromium is missing, so the browser tests will be skipped (sudo apt-get install chromium)"; \
 	  fi; }
+
+# The catalogues (SPEC section 11): the messages marked in the code extracted to core/locales/workbench.pot, merged
+# into each language's .po (translate the new or fuzzy entries there), then compiled to the .mo files committed.
+translations: $(STAMP)
+	$(BIN)/pybabel -q extract -F babel.cfg -k N_ --sort-by-file --no-wrap --omit-header -o core/locales/workbench.pot .
+	$(BIN)/pybabel -q update -i core/locales/workbench.pot -d core/locales -D workbench --no-wrap --ignore-obsolete \
+	  --ignore-pot-creation-date
+	$(BIN)/python -c "from core.i18n import compile_catalogues; compile_catalogues()"
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.run

@@ -1,25 +1,34 @@
-"""The dashboard's router: one entry per page in ``pages/``, and the current table and run in the sidebar."""
+"""The dashboard's router: the language first (SPEC section 11), one entry per page in ``pages/``, and the current
+table and run in the sidebar."""
 
 import streamlit as st
 
 from core.engine.io import use_system_memory_pool
+from core.i18n import LANGUAGES, _, number
 from dashboard import state
 
 use_system_memory_pool()  # uploads read with the C allocator: what they free goes back to the system
-st.set_page_config(page_title="Avatar workbench", page_icon=":material/shield_person:", layout="wide")
+language = state.use_session_language()  # before any message
+st.set_page_config(page_title=_("Avatar workbench"), page_icon=":material/shield_person:", layout="wide")
+st.sidebar.segmented_control(_("Language"), list(LANGUAGES), default=language, required=True,
+                             format_func=LANGUAGES.__getitem__, key="language_switch", on_change=state.switch_language)
 
 navigation = st.navigation([
-    st.Page("pages/data.py", title="Data", icon=":material/table:", default=True),
-    st.Page("pages/generate.py", title="Generate", icon=":material/auto_awesome:"),
-    st.Page("pages/utility.py", title="Utility", icon=":material/insights:"),
-    st.Page("pages/analysis.py", title="Analysis", icon=":material/query_stats:"),
-    st.Page("pages/privacy.py", title="Privacy", icon=":material/shield:"),
-    st.Page("pages/tradeoff.py", title="Trade-off", icon=":material/scatter_plot:"),
-    st.Page("pages/report.py", title="Report", icon=":material/download:"),
+    st.Page("pages/data.py", title=_("Data"), icon=":material/table:", default=True),
+    st.Page("pages/generate.py", title=_("Generate"), icon=":material/auto_awesome:"),
+    st.Page("pages/utility.py", title=_("Utility"), icon=":material/insights:"),
+    st.Page("pages/analysis.py", title=_("Analysis"), icon=":material/query_stats:"),
+    st.Page("pages/privacy.py", title=_("Privacy"), icon=":material/shield:"),
+    st.Page("pages/tradeoff.py", title=_("Trade-off"), icon=":material/scatter_plot:"),
+    st.Page("pages/report.py", title=_("Report"), icon=":material/download:"),
 ])
 loaded, run = state.table(), state.run()  # pages rerun the app when they load a table or make avatars
-st.sidebar.caption(f"Table: {loaded.name} ({len(loaded.frame):,} rows)" if loaded else "No table yet")
-st.sidebar.caption(f"Avatars: {run.settings.describe()}, seed {run.avatarizer.seed_}" if run else "No avatars yet")
+st.sidebar.caption(_("Table: {name} ({rows} rows)").format(name=loaded.name, rows=number(len(loaded.frame), ","))
+                   if loaded else _("No table yet"))
+st.sidebar.caption(_("Avatars: {settings}, seed {seed}").format(settings=run.settings.describe(),
+                                                                seed=run.avatarizer.seed_)
+                   if run else _("No avatars yet"))
 if state.release_run() is not None:
-    st.sidebar.caption(f"Avatars of all {len(state.release_run().avatars):,} rows made too")
+    st.sidebar.caption(_("Avatars of all {rows} rows made too").format(rows=number(len(state.release_run().avatars),
+                                                                                   ",")))
 navigation.run()

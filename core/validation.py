@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from core.errors import InputError
+from core.i18n import _, number
 
 
 def check_whole_number(name: str, value: Any, *, minimum: int | None = None, hint: str = "") -> int:
@@ -16,19 +17,23 @@ def check_whole_number(name: str, value: Any, *, minimum: int | None = None, hin
     if not is_whole and isinstance(value, numbers.Real) and not isinstance(value, bool):
         is_whole = math.isfinite(float(value)) and float(value).is_integer()
     if not is_whole:
-        raise InputError(f"{name} must be a whole number, got {value!r}.{_suffix(hint)}")
+        raise InputError(_("{name} must be a whole number, got {value}.").format(name=name, value=repr(value))
+                         + _suffix(hint))
     value = int(value)
     if minimum is not None and value < minimum:
-        raise InputError(f"{name} must be at least {minimum}, got {value}.{_suffix(hint)}")
+        raise InputError(_("{name} must be at least {minimum}, got {value}.").format(
+            name=name, minimum=number(minimum), value=number(value)) + _suffix(hint))
     return value
 
 
 def check_positive_number(name: str, value: Any, *, hint: str = "") -> float:
     """Return ``value`` as a finite ``float`` > 0, or raise an :class:`InputError`."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(float(value)):
-        raise InputError(f"{name} must be a number, got {value!r}.{_suffix(hint)}")
+        raise InputError(_("{name} must be a number, got {value}.").format(name=name, value=repr(value))
+                         + _suffix(hint))
     if float(value) <= 0:
-        raise InputError(f"{name} must be greater than 0, got {value!r}.{_suffix(hint)}")
+        raise InputError(_("{name} must be greater than 0, got {value}.").format(name=name, value=repr(value))
+                         + _suffix(hint))
     return float(value)
 
 
@@ -37,7 +42,9 @@ def check_choice(name: str, value: Any, choices: Iterable[str]) -> str:
     choices = tuple(choices)
     if value not in choices:
         listed = ", ".join(repr(choice) for choice in choices)
-        raise InputError(f"{name} must be one of {listed}, got {value!r}.")
+        raise InputError(
+            _("{name} must be one of {listed}, got {value}.").format(name=name, listed=listed, value=repr(value))
+        )
     return value
 
 
@@ -49,4 +56,5 @@ def check_seed(value: Any) -> int | None:
 
 
 def _suffix(hint: str) -> str:
+    """The hint (already in the user's language) after the message, a space between them."""
     return f" {hint}" if hint else ""

@@ -10,6 +10,7 @@ import streamlit as st
 
 from core.engine.schema import Kind
 from core.errors import InputError
+from core.i18n import N_, _, number
 from core.metrics.analysis.design import MAX_LEVELS, default_predictors
 from core.metrics.analysis.request import TITLES, AnalysisNotRun, AnalysisRequest, suggested_request
 from core.metrics.evaluation import analyse
@@ -19,7 +20,7 @@ from core.workflows.run import GenerationRun
 from dashboard import state
 from dashboard.widgets import plain, plot
 
-NONE = "(none)"
+NONE = N_("(none)")  # the "no column" choice: this value, shown translated
 ROW_PX, MAX_ROWS_SHOWN = 35, 30  # tables shown whole up to this many rows, then scrolled
 
 
@@ -38,11 +39,12 @@ def run_analyses(run: GenerationRun, changes: dict[str, object], names: Iterable
     chosen = replace(request(run), **changes)
     st.session_state["analysis_request"] = chosen
     names = list(names)
-    bar = st.progress(0.0, text="Starting") if len(names) > 1 else None
+    bar = st.progress(0.0, text=_("Starting")) if len(names) > 1 else None
     for done, name in enumerate(names):
-        step = f"{TITLES[name]} on the real rows, the avatars and the holdout…"
+        step = _("{analysis} on the real rows, the avatars and the holdout…").format(analysis=_(TITLES[name]))
         if bar is not None:
-            bar.progress(done / len(names), text=f"{step} ({done + 1} of {len(names)})")
+            bar.progress(done / len(names), text=_("{step} ({done} of {total})").format(
+                step=step, done=number(done + 1), total=number(len(names))))
         with st.spinner(step, show_time=True):
             try:
                 analyse(run.evaluation, chosen, [name])
@@ -59,17 +61,18 @@ def show_result(run: GenerationRun, name: str) -> None:
     if result is None:
         return
     if isinstance(result, AnalysisNotRun):
-        st.warning(plain(result.reason), icon=":material/warning:")
+        st.warning(plain(_(result.reason)), icon=":material/warning:")
         return
     st.info(plain(reading(name, result, run.evaluation.holdout)), icon=":material/lightbulb:")
     for note in analysis_notes(result):
         st.caption(plain(note))
     for index, figure in enumerate(analysis_figures(name, result)):
         plot(figure, key=f"{name}_figure_{index}")
-    for caption, table in analysis_tables(name, result):
+    for index, (caption, table) in enumerate(analysis_tables(name, result)):
         if caption:
             st.caption(plain(caption))
-        st.dataframe(table, hide_index=True, width="stretch", height=ROW_PX * (min(len(table), MAX_ROWS_SHOWN) + 1) + 3)
+        st.dataframe(table, hide_index=True, width="stretch", height=ROW_PX * (min(len(table), MAX_ROWS_SHOWN) + 1) + 3,
+                     key=f"{name}_table_{index}")
 
 
 def shown(run: GenerationRun, name: str, field: str, default):
@@ -89,9 +92,11 @@ def predictors_box(run: GenerationRun, name: str, outcome: str | None) -> tuple[
     chosen = shown(run, name, "predictors", study.predictors) or ()
     chosen = () if set(chosen) in (set(every), set(default_predictors(evaluation.kinds, evaluation.split.working,
                                                                            [outcome]))) else chosen
-    picked = st.multiselect("Predictors (empty: every other column)", list(evaluation.kinds), key=f"{name}_predictors",
+    picked = st.multiselect(_("Predictors (empty: every other column)"), list(evaluation.kinds),
+                            key=f"{name}_predictors",
                             default=[column for column in chosen if column in evaluation.kinds],
-                            help="Leave out what would not be known when predicting (a follow-up time, an identifier).")
+                            help=_("Leave out what would not be known when predicting (a follow-up time, an "
+                                   "identifier)."), placeholder=_("Choose options"))
     return None if not picked or sorted(picked) == sorted(every) else tuple(picked)
 
 
@@ -107,10 +112,12 @@ def columns_of(run: GenerationRun, *, numeric: bool | None = None, levels: tuple
 
 def pick(label: str, options: list[str], current: str | None, *, optional: bool = False, key: str,
          help: str | None = None) -> str | None:
-    """A selectbox over ``options`` starting at ``current``; with ``optional``, "(none)" first and chosen as None."""
+    """A selectbox over ``options`` starting at ``current``; with ``optional``, "(none)" first and chosen as None.
+    ``label`` and ``help`` are shown as given (translated by the caller); the options are column names."""
     shown = [NONE, *options] if optional else options
     index = shown.index(current) if current in shown else 0
-    value = st.selectbox(label, shown, index=index, key=key, help=help)
+    value = st.selectbox(label, shown, index=index, key=key, help=help,
+                         format_func=lambda option: _(NONE) if optional and option == NONE else str(option))
     return None if value == NONE else value
 
 

@@ -5,11 +5,14 @@ from __future__ import annotations
 import pandas as pd
 
 from core.engine.schema import ColumnProfile, WarningKind
+from core.i18n import N_, _
 from core.workflows.run import ColumnPlan
 
-ROLES = {"synthesize": "synthesize", "identifiers": "new identifiers", "exclude": "set aside, re-attach",
-         "drop": "drop"}
-KIND_LABELS = ("numeric", "categorical", "datetime")
+# The values of the table's "role" and "kind" cells: the same in every language (the table is kept when the language
+# changes), shown translated through _() (the columns' format_func).
+ROLES = {"synthesize": N_("synthesize"), "identifiers": N_("new identifiers"), "exclude": N_("set aside, re-attach"),
+         "drop": N_("drop")}
+KIND_LABELS = (N_("numeric"), N_("categorical"), N_("datetime"))
 
 
 def plan_table(profiles: list[ColumnProfile]) -> pd.DataFrame:
@@ -21,8 +24,13 @@ def plan_table(profiles: list[ColumnProfile]) -> pd.DataFrame:
         "weight": [1.0] * len(profiles),
         "missing (%)": [round(100 * p.missing_share, 1) for p in profiles],
         "distinct values": [p.n_distinct for p in profiles],
-        "warnings": [", ".join(w.kind.value for w in p.warnings) for p in profiles],
+        "warnings": warnings_text(profiles),
     })
+
+
+def warnings_text(profiles: list[ColumnProfile]) -> list[str]:
+    """Each column's warnings, named in the current language (shown each run: a switch of language follows)."""
+    return [", ".join(_(warning.kind.value) for warning in profile.warnings) for profile in profiles]
 
 
 def _default_role(profile: ColumnProfile) -> str:
@@ -59,9 +67,9 @@ def plan_problem(table: pd.DataFrame, profiles: list[ColumnProfile]) -> str | No
     roles = dict(zip(table["column"], table["role"]))
     wrong = [name for name, role in roles.items() if role == ROLES["identifiers"] and name not in identifiers]
     if wrong:
-        return (f"'{wrong[0]}' does not look like an identifier: only identifier-like columns get new identifiers. "
-                "Drop it or set it aside instead.")
+        return _("'{column}' does not look like an identifier: only identifier-like columns get new identifiers. "
+                 "Drop it or set it aside instead.").format(column=wrong[0])
     if all(role != ROLES["synthesize"] for role in roles.values()):
-        return ("No column is left to synthesize (every one is dropped, set aside or given new identifiers): keep "
-                "at least one.")
+        return _("No column is left to synthesize (every one is dropped, set aside or given new identifiers): keep "
+                 "at least one.")
     return None

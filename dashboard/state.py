@@ -16,12 +16,15 @@ import streamlit as st
 
 from core.engine.io import read_table
 from core.engine.schema import ColumnProfile, apply_kinds, profile_columns, resolve_kinds
+from core.i18n import N_, _, current_language, language_of_locale, set_language
 from core.metrics.attack import Knowledge
 from core.workflows.run import ColumnPlan, GenerationRun, Settings, data_fingerprint
 from dashboard.plan import plan_from_table, plan_table
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
-DEMO_TABLES = {"Hospital stays (demo, 2 000 invented patients)": ASSETS / "demo_clinical.csv"}
+# The demo's name is the Table choice's value (the same in every language, so that switching language keeps the
+# choice); it is shown translated, through ``_()`` (the Table radio's ``format_func``).
+DEMO_TABLES = {N_("Hospital stays (demo, 2 000 invented patients)"): ASSETS / "demo_clinical.csv"}
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,20 @@ def load(data: bytes, name: str, source_id: str) -> LoadedTable:
 @st.cache_data(show_spinner=False)
 def demo_bytes(path: str) -> bytes:
     return Path(path).read_bytes()
+
+
+def use_session_language() -> str:
+    """The session's language (SPEC section 11), set for this run's messages: the browser's on the first run, then
+    the sidebar switch's. The router calls it first, and each page too, so that a page run on its own speaks it."""
+    language = st.session_state.setdefault("language", language_of_locale(st.context.locale))
+    set_language(language)
+    return language
+
+
+def switch_language() -> None:
+    """The sidebar switch's choice becomes the session's language (a key of its own: it stays when a run shows no
+    switch, and the table, the run and every setting stay with it)."""
+    st.session_state["language"] = st.session_state["language_switch"]
 
 
 def table() -> LoadedTable | None:
@@ -136,37 +153,39 @@ def show_what_was_said() -> None:
 
 
 def run_files(current: GenerationRun, builders: dict[str, Callable[[], str | bytes]]) -> dict[str, str | bytes]:
-    """A run's downloadable files, built once per run and kept for this session (for the current run and the
-    avatars of all rows alike; the files of runs no longer held are let go)."""
-    held = [(owner, files) for owner, files in st.session_state.get("run_files", [])
+    """A run's downloadable files, built once per run and language and kept for this session (for the current run
+    and the avatars of all rows alike; the files of runs no longer held, or in the language left, are let go)."""
+    language = current_language()
+    held = [(owner, spoken, files) for owner, spoken, files in st.session_state.get("run_files", [])
             if owner is run() or owner is release_run()]
-    files = next((files for owner, files in held if owner is current), None)
+    files = next((files for owner, spoken, files in held if owner is current and spoken == language), None)
     if files is None:
         files = {name: build() for name, build in builders.items()}
-        held.append((current, files))
+        held = [entry for entry in held if entry[0] is not current] + [(current, language, files)]
     st.session_state["run_files"] = held
     return files
 
 
 def forget_run_files(current: GenerationRun) -> None:
     """Let go of ``current``'s files: they are built again, with what changed (the analyses run since)."""
-    st.session_state["run_files"] = [(owner, files) for owner, files in st.session_state.get("run_files", [])
-                                     if owner is not current]
+    held = st.session_state.get("run_files", [])
+    st.session_state["run_files"] = [entry for entry in held if entry[0] is not current]
 
 
 def require_table() -> LoadedTable:
-    return _required(table(), "No table yet: choose one on the Data page.", "pages/data.py", "Data", ":material/table:")
+    return _required(table(), _("No table yet: choose one on the Data page."), "pages/data.py", _("Go to Data"),
+                     ":material/table:")
 
 
 def require_run() -> GenerationRun:
-    return _required(run(), "No avatars yet: generate them on the Generate page.", "pages/generate.py", "Generate",
-                     ":material/auto_awesome:")
+    return _required(run(), _("No avatars yet: generate them on the Generate page."), "pages/generate.py",
+                     _("Go to Generate"), ":material/auto_awesome:")
 
 
-def _required(value, message: str, page: str, label: str, icon: str):
+def _required(value, message: str, page: str, link: str, icon: str):
     """``value``, or a note with a link to the page that makes it, and the page stops there."""
     if value is None:
         st.info(message)
-        st.page_link(page, label=f"Go to {label}", icon=icon)
+        st.page_link(page, label=link, icon=icon)
         st.stop()
     return value

@@ -13,9 +13,10 @@ from core.engine.identifiers import identifier_columns
 from core.engine.schema import Kind, apply_kinds
 from core.engine.split import HOLDOUT_MIN_ROWS
 from core.errors import InputError
+from core.i18n import N_, _, number
 from core.metrics.result import MetricResult
 from core.metrics.risk_profile import risk_profile
-from core.presentation.format import attack_readings, metric_text
+from core.presentation.format import attack_readings, metric_text, target_text
 from core.presentation.verdict_text import caveat, fix_sentence, headline, reasons
 from core.workflows.run import ColumnPlan, GenerationRun
 from core.workflows.verdict import generate_judged, verdict_of_run
@@ -53,41 +54,45 @@ LEVEL_BADGES = {"good": "green", "fair": "orange", "poor": "red"}
 def signal_badge(result: MetricResult) -> None:
     """A signal metric's reading as a coloured badge (signal metrics have bands, not targets)."""
     if result.band is not None:
-        st.badge(result.band, color=LEVEL_BADGES[result.level])
+        st.badge(_(result.band), color=LEVEL_BADGES[result.level])
 
 
 def privacy_card(result: MetricResult) -> None:
     """A privacy metric in a bordered card: value, target met or missed, and what it means (or why it does not
     apply, or why it is left out of the verdict)."""
     with st.container(border=True):
-        st.metric(result.label, metric_text(result, result.unit))
+        st.metric(_(result.label), metric_text(result, result.unit))
         if result.note:
-            st.badge("not counted: most rows repeat", color="gray")
+            st.badge(_("not counted: most rows repeat"), color="gray")
         elif result.passed is None:
-            st.badge("not applicable" if result.value is None else "not judged", color="gray")
+            st.badge(_("not applicable") if result.value is None else _("not judged"), color="gray")
         elif result.passed:
-            st.badge(f"target {result.target_text}: met", icon=":material/check:", color="green")
+            st.badge(_("target {target}: met").format(target=target_text(result)),
+                     icon=":material/check:", color="green")
         else:
-            st.badge(f"target {result.target_text}: missed", icon=":material/close:", color="red")
+            st.badge(_("target {target}: missed").format(target=target_text(result)),
+                     icon=":material/close:", color="red")
         interval = result.breakdown.get("high") if result.value is not None else None
         if interval is not None:
-            st.caption(f"95 % interval: {result.breakdown['low']:.1f} to {interval:.1f} %")
+            st.caption(_("95 % interval: {low} to {high} %").format(low=number(result.breakdown["low"], ".1f"),
+                                                                   high=number(interval, ".1f")))
         for reading in attack_readings(result):
             st.caption(plain(reading))
-        st.caption(result.not_applicable or result.note or result.interpretation)
+        st.caption(_(result.not_applicable) if result.not_applicable
+                   else _(result.note or result.interpretation))
 
 
-MECHANISM_LABELS = {
-    "gaussian": "one multivariate normal distribution (best for one-peaked data)",
-    "gmm": "a mixture of normal distributions (for data with several groups)",
-    "histogram": "independent histograms per axis (simple, loses relationships)",
+MECHANISM_LABELS = {  # shown through _()
+    "gaussian": N_("one multivariate normal distribution (best for one-peaked data)"),
+    "gmm": N_("a mixture of normal distributions (for data with several groups)"),
+    "histogram": N_("independent histograms per axis (simple, loses relationships)"),
 }
-IMPUTATION_LABELS = {
-    "fast_knn": "from similar rows, found on a sample (fast; default)",
-    "knn": "from similar rows (k nearest neighbours)",
-    "mode": "the most common value",
-    "median": "the median",
-    "mean": "the mean",
+IMPUTATION_LABELS = {  # shown through _()
+    "fast_knn": N_("from similar rows, found on a sample (fast; default)"),
+    "knn": N_("from similar rows (k nearest neighbours)"),
+    "mode": N_("the most common value"),
+    "median": N_("the median"),
+    "mean": N_("the mean"),
 }
 
 
@@ -95,13 +100,15 @@ def holdout_plan(n_rows: int, holdout: bool) -> str:
     """What the holdout setting will do to this table, said next to the Generate button."""
     if holdout and n_rows >= HOLDOUT_MIN_ROWS:
         half = n_rows - (n_rows + 1) // 2
-        return (f"Half of the {n_rows:,} rows ({half:,}) will be set aside as a holdout to measure the avatars, so "
-                f"you get {n_rows - half:,} avatars. Once they are assessed, one click makes the avatars of all "
-                f"{n_rows:,} rows with the same settings. (More settings: holdout.)")
+        return _("Half of the {rows} rows ({half}) will be set aside as a holdout to measure the avatars, so you get "
+                 "{avatars} avatars. Once they are assessed, one click makes the avatars of all {rows} rows with the "
+                 "same settings. (More settings: holdout.)").format(rows=number(n_rows, ","), half=number(half, ","),
+                                                                     avatars=number(n_rows - half, ","))
     if holdout:
-        return (f"Every row gets an avatar: {n_rows:,} rows are too few to set {HOLDOUT_MIN_ROWS // 2} aside, so the "
-                "metrics draw an approximate holdout.")
-    return f"Every row gets an avatar ({n_rows:,}); the metrics draw an approximate holdout. (More settings: holdout.)"
+        return _("Every row gets an avatar: {rows} rows are too few to set {aside} aside, so the metrics draw an "
+                 "approximate holdout.").format(rows=number(n_rows, ","), aside=number(HOLDOUT_MIN_ROWS // 2))
+    return _("Every row gets an avatar ({rows}); the metrics draw an approximate holdout. (More settings: "
+             "holdout.)").format(rows=number(n_rows, ","))
 
 
 MARKDOWN_SPECIALS = str.maketrans({character: "\\" + character for character in "\\`*_{}[]<>()#+-!|~$"})
@@ -116,7 +123,8 @@ def verdict_box(run: GenerationRun) -> None:
     """The verdict of SPEC 6.3: ready to share or not, why, the fix checked by a re-run, what is not assessed."""
     verdict = verdict_of_run(run)
     if verdict.ready:
-        st.success(f"**{headline(verdict)}**: every privacy target that applies is met.", icon=":material/verified_user:")
+        st.success(_("**{headline}**: every privacy target that applies is met.").format(headline=headline(verdict)),
+                   icon=":material/verified_user:")
     else:
         why = "\n".join(f"- {plain(reason)}" for reason in reasons(verdict))
         st.error(f"**{headline(verdict)}**\n\n{why}", icon=":material/gpp_bad:")
@@ -127,9 +135,9 @@ def verdict_box(run: GenerationRun) -> None:
 
 def run_with_progress(make: Callable[[Callable[[str, float], None]], GenerationRun]) -> GenerationRun:
     """``make(progress)`` with a progress bar; a plain error message (and the page stops) on bad input."""
-    bar = st.progress(0.0, text="Starting")
+    bar = st.progress(0.0, text=_("Starting"))
     try:
-        return make(lambda step, share: bar.progress(share, text=f"{step}…"))
+        return make(lambda step, share: bar.progress(share, text=f"{_(step)}…"))
     except InputError as error:
         bar.empty()
         st.error(str(error))
@@ -141,59 +149,72 @@ def columns_caption(loaded: LoadedTable, plan: ColumnPlan) -> str:
     renewed = [name for name in identifier_columns(loaded.profiles, set(plan.kinds), set(plan.excluded))
                if name not in plan.dropped]
     synthesized = loaded.frame.shape[1] - len(plan.dropped) - len(plan.excluded) - len(renewed)
-    return (f"Table: {loaded.name}, {len(loaded.frame):,} rows, {synthesized} columns synthesized"
-            + (f", {len(plan.excluded)} set aside" if plan.excluded else "")
-            + (f", {len(renewed)} given new identifiers ({', '.join(renewed)})" if renewed else "") + ".")
+    values = {"name": loaded.name, "rows": number(len(loaded.frame), ","), "synthesized": number(synthesized),
+              "excluded": number(len(plan.excluded)), "renewed": number(len(renewed)), "names": ", ".join(renewed)}
+    if plan.excluded and renewed:
+        return _("Table: {name}, {rows} rows, {synthesized} columns synthesized, {excluded} set aside, {renewed} "
+                 "given new identifiers ({names}).").format(**values)
+    if plan.excluded:
+        return _("Table: {name}, {rows} rows, {synthesized} columns synthesized, {excluded} set aside.").format(
+            **values)
+    if renewed:
+        return _("Table: {name}, {rows} rows, {synthesized} columns synthesized, {renewed} given new identifiers "
+                 "({names}).").format(**values)
+    return _("Table: {name}, {rows} rows, {synthesized} columns synthesized.").format(**values)
 
 
 def avatars_of_every_row(loaded: LoadedTable, current: GenerationRun) -> None:
     """The Generate page's offer, once avatars assessed against a real holdout exist: the avatars of every row with
     the same settings (a second run, its privacy measured on all rows), or, once made, what they are."""
     n_rows = len(loaded.frame)
-    st.subheader("Avatars to share")
-    st.write(f"These {current.evaluation.rows['avatars']:,} avatars were made from half of the rows, so that the other "
-             f"half could measure them. To share avatars of all {n_rows:,} rows, make them with the same settings: "
-             "their privacy is then measured on all rows (utility against an approximate holdout).")
+    st.subheader(_("Avatars to share"))
+    st.write(_("These {avatars} avatars were made from half of the rows, so that the other half could measure them. "
+               "To share avatars of all {rows} rows, make them with the same settings: their privacy is then "
+               "measured on all rows (utility against an approximate holdout).").format(
+        avatars=number(current.evaluation.rows["avatars"], ","), rows=number(n_rows, ",")))
     release = state.release_run()
     if release is None:
-        if st.button(f"Make the avatars to share from all {n_rows:,} rows with these settings",
-                     icon=":material/select_all:", key="release"):
+        if st.button(_("Make the avatars to share from all {rows} rows with these settings").format(
+                rows=number(n_rows, ",")), icon=":material/select_all:", key="release"):
             state.set_release_run(run_with_progress(lambda progress: generate_judged(
                 loaded.frame, current.plan, replace(current.settings, holdout=False), table_name=loaded.name,
                 fingerprint=loaded.fingerprint, progress=progress)))
             st.rerun()
     else:
-        st.success(f"{release.summary()} Their privacy, measured on all rows:", icon=":material/select_all:")
+        st.success(_("{summary} Their privacy, measured on all rows:").format(summary=release.summary()),
+                   icon=":material/select_all:")
         verdict_box(release)
-        st.page_link("pages/report.py", label="Download them", icon=":material/download:")
+        st.page_link("pages/report.py", label=_("Download them"), icon=":material/download:")
 
 
 def risk_profile_section(loaded: LoadedTable, plan: ColumnPlan) -> None:
     """The Data page's risk profile (SPEC 6.4): what the variables an attacker could know single out, live as they
     are ticked, before any generation."""
-    st.subheader("Before generating: who stands out")
+    st.subheader(_("Before generating: who stands out"))
     options = [name for name in loaded.frame.columns if name not in plan.dropped]
     chosen = state.attacker()
     known = st.multiselect(
-        "Variables an attacker could know of a person (quasi-identifiers)", options,
+        _("Variables an attacker could know of a person (quasi-identifiers)"), options,
         default=[name for name in chosen.known if name in options], key=f"known_{loaded.source_id}",
-        help="What someone could learn elsewhere: age, sex, postcode, admission date... The privacy attacks use them "
-        "too (they can be changed on the Privacy page).",
-    )
+        help=_("What someone could learn elsewhere: age, sex, postcode, admission date... The privacy attacks use "
+               "them too (they can be changed on the Privacy page)."), placeholder=_("Choose options"))
     if tuple(known) != chosen.known:
         state.set_attacker(replace(chosen, known=tuple(known), sensitive=tuple(
             name for name in chosen.sensitive if name not in known)))
     if not known:
-        st.caption("Tick the variables someone could know to see how many people they single out in the real data.")
+        st.caption(_("Tick the variables someone could know to see how many people they single out in the real "
+                     "data."))
         return
     kinds = {name: profile.kind for profile in loaded.profiles if (name := profile.name) in known}
     kinds.update({name: Kind(kind) for name, kind in plan.kinds.items() if name in known})
     profile = risk_profile(apply_kinds(loaded.frame[known], kinds), kinds, known)
     first, second = st.columns(2)
-    first.metric("People unique on them", f"{profile.unique_share:.1f} %",
-                 help="No one else in the table has the same values (numbers and dates counted by tenth).")
-    second.metric("People in groups of fewer than 5", f"{profile.small_group_share:.1f} %",
-                  help="What k-anonymity with k = 5 would flag.")
+    first.metric(_("People unique on them"), f"{number(profile.unique_share, '.1f')} %",
+                 help=_("No one else in the table has the same values (numbers and dates counted by tenth)."))
+    second.metric(_("People in groups of fewer than 5"), f"{number(profile.small_group_share, '.1f')} %",
+                  help=_("What k-anonymity with k = 5 would flag."))
     if profile.removals:
-        steps = [f"without **{plain(name)}**: {share:.1f} % unique" for name, share in profile.removals]
-        st.write("What helps most, one variable at a time: " + "; then ".join(steps) + ".")
+        steps = [(_("then without **{name}**: {share} % unique") if index
+                  else _("without **{name}**: {share} % unique")).format(name=plain(name), share=number(share, ".1f"))
+                 for index, (name, share) in enumerate(profile.removals)]
+        st.write(_("What helps most, one variable at a time: {steps}.").format(steps="; ".join(steps)))

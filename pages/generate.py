@@ -6,6 +6,7 @@ import streamlit as st
 from core.engine.fast_dp import MECHANISMS
 from core.engine.imputation import IMPUTATION_METHODS
 from core.engine.split import HOLDOUT_MIN_ROWS
+from core.i18n import N_, _, number
 from core.workflows.advice import EPSILON_STEPS
 from core.workflows.run import Settings
 from core.workflows.verdict import generate_judged
@@ -20,26 +21,31 @@ from dashboard.widgets import (
     verdict_box,
 )
 
-AVATAR, FAST_DP = "Avatar: mix each person's nearest neighbours", "AvatarFastDP: sample from a noisy model"
+AVATAR, FAST_DP = N_("Avatar: mix each person's nearest neighbours"), N_("AvatarFastDP: sample from a noisy model")
 
-st.title("Generate avatars")
+state.use_session_language()  # first: this run's messages in the session's language
+st.title(_("Generate avatars"))
 loaded = state.require_table()
 plan, current, chosen, version = state.plan(), state.run(), state.current_settings(), state.run_version()
 n_rows = len(loaded.frame)
-st.caption(columns_caption(loaded, plan) + (" The settings shown are those of the current avatars." if current else ""))
+st.caption(columns_caption(loaded, plan)
+           + (" " + _("The settings shown are those of the current avatars.") if current else ""))
 
 # The method and the model sit outside the form: each shows its own options at once. Keys carry the run's
 # version, so that the widgets show the current run's settings whichever page made it.
-method = st.radio("Method", [AVATAR, FAST_DP], index=int(chosen.method == "fast_dp"), horizontal=True,
-                  key=f"method_{version}")
+method = st.radio(_("Method"), [AVATAR, FAST_DP], index=int(chosen.method == "fast_dp"), horizontal=True,
+                  format_func=_, key=f"method_{version}")
 mechanism = chosen.mechanism
 if method == FAST_DP:
-    st.warning(
+    st.warning(_(
         "AvatarFastDP **uses differential-privacy mechanisms but is not end-to-end differentially private**: the "
-        "projection of the data is computed on the real values without noise.", icon=":material/info:",
+        "projection of the data is computed on the real values without noise."), icon=":material/info:",
     )
-    mechanism = st.selectbox("Model", MECHANISMS, index=MECHANISMS.index(chosen.mechanism),
-                             format_func=lambda name: f"{name}: {MECHANISM_LABELS[name]}", key=f"mechanism_{version}")
+    mechanism = st.selectbox(
+        _("Model"), MECHANISMS, index=MECHANISMS.index(chosen.mechanism), key=f"mechanism_{version}",
+        format_func=lambda name: _("{mechanism}: {description}").format(mechanism=name,
+                                                                        description=_(MECHANISM_LABELS[name])),
+    )
 
 with st.form("settings"):
     k, epsilon = chosen.k, chosen.epsilon
@@ -48,61 +54,66 @@ with st.form("settings"):
     if method == AVATAR:
         largest_k = max(2, min(100, (n_rows // 2 if n_rows >= HOLDOUT_MIN_ROWS else n_rows) - 1))
         k = st.slider(
-            "k: how many similar people each avatar mixes", min_value=2, max_value=largest_k,
+            _("k: how many similar people each avatar mixes"), min_value=2, max_value=largest_k,
             value=min(chosen.k, largest_k), key=f"k_{version}",
-            help="Small k keeps more detail; large k protects better. 10 to 20 is a common choice.",
+            help=_("Small k keeps more detail; large k protects better. 10 to 20 is a common choice."),
         )
     else:
         epsilon = st.select_slider(
-            "epsilon: privacy budget", options=EPSILON_STEPS, format_func=lambda value: f"{value:g}",
+            _("epsilon: privacy budget"), options=EPSILON_STEPS, format_func=lambda value: number(value, "g"),
             value=min(EPSILON_STEPS, key=lambda step: abs(step - chosen.epsilon)), key=f"epsilon_{version}",
-            help="Smaller epsilon adds more noise: better protection, less signal. The scale is logarithmic.",
+            help=_("Smaller epsilon adds more noise: better protection, less signal. The scale is logarithmic."),
         )
-        with st.expander("Model options"):
+        with st.expander(_("Model options")):
             if mechanism == "gmm":
-                gmm_n_components = st.number_input("Number of groups in the mixture", 1, 50, gmm_n_components,
+                gmm_n_components = st.number_input(_("Number of groups in the mixture"), 1, 50, gmm_n_components,
                                                    key=f"gmm_{version}")
             if mechanism == "histogram":
-                histogram_n_bins = st.number_input("Bars per histogram", 2, 200, histogram_n_bins,
+                histogram_n_bins = st.number_input(_("Bars per histogram"), 2, 200, histogram_n_bins,
                                                    key=f"bins_{version}")
             bounds_percentile = st.number_input(
-                "Extreme values trimmed on each side (%)", 0.5, 49.5, bounds_percentile, step=0.5,
+                _("Extreme values trimmed on each side (%)"), 0.5, 49.5, bounds_percentile, step=0.5,
                 key=f"bounds_{version}",
-                help="Before the model is fitted, each axis of the latent space is cut at this percentile and its "
-                "mirror (5 keeps the 5 % to 95 % range), so that a few extreme people do not set the noise level.",
+                help=_("Before the model is fitted, each axis of the latent space is cut at this percentile and its "
+                       "mirror (5 keeps the 5 % to 95 % range), so that a few extreme people do not set the noise "
+                       "level."),
             )
-    with st.expander("More settings"):
+    with st.expander(_("More settings")):
         holdout = st.toggle(
-            f"Set half of the rows aside as a holdout (from {HOLDOUT_MIN_ROWS} rows)", value=chosen.holdout,
+            _("Set half of the rows aside as a holdout (from {rows} rows)").format(rows=number(HOLDOUT_MIN_ROWS)),
+            value=chosen.holdout,
             key=f"holdout_{version}",
-            help="The holdout is never used to make avatars; the utility metrics compare with it. Off: every row "
-            "gets an avatar and the metrics draw an approximate holdout.",
+            help=_("The holdout is never used to make avatars; the utility metrics compare with it. Off: every row "
+                   "gets an avatar and the metrics draw an approximate holdout."),
         )
         ncp = st.number_input(
-            "Dimensions used to compare people", 1, 50, chosen.ncp or 5, key=f"ncp_{version}",
-            help="How many axes of the projection (the summary of all columns) are used to find similar people; "
-            "5 is the usual choice. Called ncp on the command line.",
+            _("Dimensions used to compare people"), 1, 50, chosen.ncp or 5, key=f"ncp_{version}",
+            help=_("How many axes of the projection (the summary of all columns) are used to find similar people; "
+                   "5 is the usual choice. Called ncp on the command line."),
         )
         imputation = st.selectbox(
-            "Temporary filling of missing values", IMPUTATION_METHODS, format_func=IMPUTATION_LABELS.get,
+            _("Temporary filling of missing values"), IMPUTATION_METHODS,
+            format_func=lambda name: _(IMPUTATION_LABELS[name]),
             index=IMPUTATION_METHODS.index(chosen.imputation), key=f"imputation_{version}",
-            help="Missing values are filled only while avatars are made, then restored as missing.",
+            help=_("Missing values are filled only while avatars are made, then restored as missing."),
         )
-        seed = st.number_input("Seed", 0, 2**32 - 1, chosen.seed or 0, key=f"seed_{version}",
-                               help="The same seed gives the same avatars.")
+        seed = st.number_input(_("Seed"), 0, 2**32 - 1, chosen.seed or 0, key=f"seed_{version}",
+                               help=_("The same seed gives the same avatars."))
         reduction = st.checkbox(
-            "Summarise every categorical column with more than 4 values", value=bool(chosen.use_categorical_reduction),
-            key=f"reduction_{version}", help="Embeds them in a few numeric dimensions (categorical reduction). "
-            "Columns with more than 100 values are always summarised so.",
+            _("Summarise every categorical column with more than 4 values"),
+            value=bool(chosen.use_categorical_reduction), key=f"reduction_{version}",
+            help=_("Embeds them in a few numeric dimensions (categorical reduction). "
+                   "Columns with more than 100 values are always summarised so."),
         )
         row_order = plan.excluded and st.checkbox(
-            "Re-attach set-aside columns from each avatar's own original (sensitive)",
+            _("Re-attach set-aside columns from each avatar's own original (sensitive)"),
             value=chosen.exclude_strategy == "row_order", key=f"row_order_{version}",
-            help="Copies each person's own value: this can re-identify people. By default the value of the most "
-            "similar real row is used instead.",
+            help=_("Copies each person's own value: this can re-identify people. By default the value of the most "
+                   "similar real row is used instead."),
         )
     st.caption(holdout_plan(n_rows, chosen.holdout))
-    submitted = st.form_submit_button("Generate avatars", type="primary", icon=":material/auto_awesome:")
+    submitted = st.form_submit_button(_("Generate avatars"), type="primary", icon=":material/auto_awesome:",
+                                      key="FormSubmitter:settings-Generate avatars")  # the key Streamlit gave it
 
 if submitted:
     settings = Settings(
@@ -120,18 +131,19 @@ if submitted:
 if current is not None:
     st.success(current.summary(), icon=":material/check_circle:")
     if current.settings.exclude_strategy == "row_order" and current.plan.excluded:
-        st.warning("Set-aside columns were copied from each avatar's own original: check them before sharing.")
+        st.warning(_("Set-aside columns were copied from each avatar's own original: check them before sharing."))
     hellinger = current.evaluation.signal["hellinger_mean"].value
     met, applicable = current.evaluation.privacy_targets_met()
     first, second = st.columns(2)
-    first.metric("Signal kept (Hellinger Mean)", f"{hellinger:.1f} / 100" if hellinger is not None else "n/a")
-    second.metric("Privacy targets met", f"{met} of {applicable}",
-                  help="Of the targets that apply to these avatars (see the Privacy page for each).")
+    first.metric(_("Signal kept (Hellinger Mean)"),
+                 number(hellinger, ".1f") + " / 100" if hellinger is not None else _("n/a"))
+    second.metric(_("Privacy targets met"), _("{met} of {applicable}").format(met=met, applicable=applicable),
+                  help=_("Of the targets that apply to these avatars (see the Privacy page for each)."))
     verdict_box(current)
     columns = st.columns(3)
-    columns[0].page_link("pages/utility.py", label="See the utility", icon=":material/insights:")
-    columns[1].page_link("pages/privacy.py", label="See the privacy", icon=":material/shield:")
-    columns[2].page_link("pages/report.py", label="Download", icon=":material/download:")
+    columns[0].page_link("pages/utility.py", label=_("See the utility"), icon=":material/insights:")
+    columns[1].page_link("pages/privacy.py", label=_("See the privacy"), icon=":material/shield:")
+    columns[2].page_link("pages/report.py", label=_("Download"), icon=":material/download:")
 
     if current.evaluation.holdout == "real":
         avatars_of_every_row(loaded, current)

@@ -5,56 +5,58 @@ from dataclasses import replace
 
 import streamlit as st
 
+from core.i18n import _, number
 from core.metrics.attack import Knowledge
 from core.metrics.criteria import QUESTIONS
 from core.presentation import figures
+from core.presentation.format import criterion_name
 from core.workflows.exposure import LEVELS, exposure_levels, most_exposed
 from core.workflows.verdict import rescored
 from dashboard import state
 from dashboard.widgets import plot, privacy_card, run_with_progress, verdict_box
 
-st.title("Privacy")
+state.use_session_language()  # first: this run's messages in the session's language
+st.title(_("Privacy"))
 run = state.require_run()
 loaded = state.require_table()
 evaluation = run.evaluation
-st.write(
+st.write(_(
     "The avatars are compared with the real people they were made from, in the latent space where similar people "
     "sit close together, and attacked as someone who knows part of a person's record would attack them."
-)
+))
 verdict_box(run)
 
-st.header("What an attacker could know")
+st.header(_("What an attacker could know"))
 scored = [name for name in run.avatarizer.kinds_ if name not in run.avatarizer.identifier_columns_]
 chosen = state.attacker() if state.attacker() != Knowledge() else run.plan.knowledge
 if chosen != run.plan.knowledge:
-    st.caption("The figures below were computed for the variables the run was scored with: press *Run the attacks* "
-               "to score the avatars for the choice shown.")
+    st.caption(_("The figures below were computed for the variables the run was scored with: press *Run the "
+                 "attacks* to score the avatars for the choice shown."))
 with st.form("attacker"):
     known = st.multiselect(
-        "Variables an attacker could know of a person (quasi-identifiers)", scored,
-        default=[name for name in chosen.known if name in scored],
-        help="What someone could learn elsewhere: age, sex, postcode, dates of admission... Used to link records "
-        "to avatars and to guess the sensitive variables.",
-    )
+        _("Variables an attacker could know of a person (quasi-identifiers)"), scored,
+        default=[name for name in chosen.known if name in scored], key="attacker_known",
+        help=_("What someone could learn elsewhere: age, sex, postcode, dates of admission... Used to link records "
+               "to avatars and to guess the sensitive variables."), placeholder=_("Choose options"))
     sensitive = st.multiselect(
-        "Sensitive variables an attacker would want to learn", scored,
-        default=[name for name in chosen.sensitive if name in scored],
-        help="A diagnosis, an income, an outcome: one inference risk each.",
-    )
-    if st.form_submit_button("Run the attacks", icon=":material/policy:"):
+        _("Sensitive variables an attacker would want to learn"), scored,
+        default=[name for name in chosen.sensitive if name in scored], key="attacker_sensitive",
+        help=_("A diagnosis, an income, an outcome: one inference risk each."), placeholder=_("Choose options"))
+    if st.form_submit_button(_("Run the attacks"), icon=":material/policy:",
+                             key="FormSubmitter:attacker-Run the attacks"):
         plan = replace(run.plan, known=tuple(known), sensitive=tuple(sensitive))
         rescored_run = run_with_progress(lambda progress: rescored(run, plan, loaded.frame, progress))  # a bad choice:
         state.set_attacker(plan.knowledge)  # its one-line message, and nothing kept
         state.set_run(rescored_run)
         st.rerun()
 if evaluation.holdout == "approximate":
-    st.caption("Every row was avatarized: the attacks' control (real people never used) is approximate, half of the "
-               "originals, who were used too. Make the avatars with a holdout for a true control.")
+    st.caption(_("Every row was avatarized: the attacks' control (real people never used) is approximate, half of "
+                 "the originals, who were used too. Make the avatars with a holdout for a true control."))
 
 for criterion, group in evaluation.criteria().items():
-    state_text = {True: ":green[met]", False: ":red[not met]", None: ":gray[not assessed]"}[group.met]
-    st.header(f"{criterion.capitalize()}: {state_text}")
-    st.write(QUESTIONS[criterion])
+    state_text = {True: _(":green[met]"), False: _(":red[not met]"), None: _(":gray[not assessed]")}[group.met]
+    st.header(_("{criterion}: {state}").format(criterion=criterion_name(criterion), state=state_text))
+    st.write(_(QUESTIONS[criterion]))
     for row in range(0, len(group.results), 2):
         for column, result in zip(st.columns(2), group.results[row: row + 2]):
             with column:
@@ -62,24 +64,25 @@ for criterion, group in evaluation.criteria().items():
 
 levels = exposure_levels(evaluation)
 if levels is not None:
-    st.header("Who is most exposed")
+    st.header(_("Who is most exposed"))
     counts = [int((levels == level).sum()) for level in range(len(LEVELS))]
-    st.write(
-        f"Of the {len(levels):,} people the avatars were made from, {counts[0]:,} have their own avatar as the "
-        f"nearest one, {counts[1]:,} have fewer than 5 avatars closer than their own, and {counts[2]:,} have 5 or "
-        "more."
-    )
+    st.write(_(
+        "Of the {people} people the avatars were made from, {own} have their own avatar as the nearest one, {fewer} "
+        "have fewer than 5 avatars closer than their own, and {more} have 5 or more."
+    ).format(people=number(len(levels), ","), own=number(counts[0], ","), fewer=number(counts[1], ","),
+             more=number(counts[2], ",")))
     if run.latent is not None and run.latent.originals.shape[1] >= 2:
         plot(figures.latent_figure(run.latent, (0, 1), levels), key="exposure_map")
-    with st.expander("The most exposed records (sensitive: real rows, shown in this session only)",
+    with st.expander(_("The most exposed records (sensitive: real rows, shown in this session only)"),
                      icon=":material/warning:"):
-        st.warning("These are real people's rows. Do not copy them into a report or a ticket.")
+        st.warning(_("These are real people's rows. Do not copy them into a report or a ticket."))
         kinds = {name: kind for name, kind in run.avatarizer.kinds_.items() if name in scored}
         exposed = most_exposed(run.avatarizer.working_data_[scored], kinds, evaluation)
         st.dataframe(exposed, hide_index=True)
-        st.caption("'stands out on': the variables whose values are rarest among the real people (a rare "
-                   "category, a value in a tail). Setting one aside or lowering its weight hides them better.")
+        st.caption(_("'{column}': the variables whose values are rarest among the real people (a rare category, "
+                     "a value in a tail). Setting one aside or lowering its weight hides them better.").format(
+            column=_("stands out on")))  # the table's column, as core.workflows.exposure names it
 
-st.header("Distances")
+st.header(_("Distances"))
 for name, figure in figures.privacy_figures(evaluation.privacy).items():
     plot(figure, key=name)

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from core.engine.schema import Kind
+from core.i18n import N_, _, number
 from core.metrics.correlation_difference_ratio import correlation_direction
 from core.metrics.registry import DEFINITIONS
 from core.presentation import figures
@@ -11,7 +12,8 @@ from core.presentation.format import bands_text, holdout_sentence, metric_text
 from dashboard import state
 from dashboard.widgets import plot, signal_badge
 
-st.title("Utility")
+state.use_session_language()  # first: this run's messages in the session's language
+st.title(_("Utility"))
 run = state.require_run()
 signal = run.evaluation.signal
 hellinger, correlation, multivariate = (
@@ -22,16 +24,16 @@ st.write(holdout_sentence(run.evaluation))
 columns = st.columns(len(signal))
 for column, result in zip(columns, signal.values()):
     with column.container(border=True):
-        st.metric(result.label, metric_text(result, DEFINITIONS[result.name].unit))
+        st.metric(_(result.label), metric_text(result, DEFINITIONS[result.name].unit))
         signal_badge(result)
         if result is correlation and result.value is not None:
             st.write(correlation_direction(result))
-        st.caption(result.not_applicable or result.interpretation)
+        st.caption(_(result.not_applicable or result.interpretation))
         if result.computation:
-            with st.expander("How it is computed"):
-                st.caption(result.computation)
+            with st.expander(_("How it is computed")):
+                st.caption(_(result.computation))
 
-st.header("Each variable")
+st.header(_("Each variable"))
 st.write(hellinger_spread(run.evaluation))
 plot(figures.hellinger_scores_figure(hellinger), key="hellinger_bars")
 
@@ -40,7 +42,8 @@ plot(figures.hellinger_scores_figure(hellinger), key="hellinger_bars")
 def distribution_section() -> None:
     """Reruns alone when another variable is chosen (the figures above and below are not rebuilt)."""
     names = [row["variable"] for row in sorted(hellinger.breakdown["per_variable"], key=lambda row: row["score"])]
-    name = st.selectbox("Compare the distributions of", names, help="Variables are listed worst first.")
+    name = st.selectbox(_("Compare the distributions of"), names, help=_("Variables are listed worst first."),
+                        key="distribution_variable")
     categorical = run.avatarizer.kinds_[name] is Kind.CATEGORICAL
     figure = figures.distribution_figure(run.avatarizer.working_data_[name], run.avatars[name], name, categorical)
     plot(figure, key="distribution")
@@ -48,25 +51,27 @@ def distribution_section() -> None:
 
 distribution_section()
 
-st.header("Relationships between variables")
+st.header(_("Relationships between variables"))
 if correlation.value is None:
-    st.info(f"Correlation Difference Ratio: {correlation.not_applicable}")
+    st.info(_("Correlation Difference Ratio: {reason}").format(reason=_(correlation.not_applicable)))
 else:
-    st.write(
-        f"Mean gap between the correlations of the originals and of the avatars: "
-        f"**{correlation.breakdown['avatar_difference']:.1f}** points, against "
-        f"**{correlation.breakdown['reference_difference']:.1f}** between two halves of the real data"
-        + (f" (reference scaled by kappa = {correlation.breakdown['kappa']:.2f} for large tables)"
-           if correlation.breakdown["kappa"] > 1 else "") + "."
-    )
+    gaps = {"avatars": number(correlation.breakdown["avatar_difference"], ".1f"),
+            "reference": number(correlation.breakdown["reference_difference"], ".1f")}
+    if correlation.breakdown["kappa"] > 1:
+        st.write(_("Mean gap between the correlations of the originals and of the avatars: **{avatars}** points, "
+                   "against **{reference}** between two halves of the real data (reference scaled by kappa = "
+                   "{kappa} for large tables).").format(**gaps, kappa=number(correlation.breakdown["kappa"], ".2f")))
+    else:
+        st.write(_("Mean gap between the correlations of the originals and of the avatars: **{avatars}** points, "
+                   "against **{reference}** between two halves of the real data.").format(**gaps))
     plot(figures.correlation_figure(correlation), key="correlations")
 
-st.header("The latent space")
-st.write(
+st.header(_("The latent space"))
+st.write(_(
     "Each point is a person (blue) or an avatar (orange), placed by the projection that summarises all the "
     "columns: people who look alike sit close together. Avatars should cover the same regions as the originals "
     "without sitting exactly on them."
-)
+))
 
 
 @st.fragment
@@ -75,11 +80,16 @@ def latent_section() -> None:
     latent = run.latent
     n_axes = latent.originals.shape[1]
     options = list(range(n_axes))
-    label = lambda axis: f"axis {axis + 1} ({100 * latent.explained_variance_ratio[axis]:.1f} %)"
-    view = st.segmented_control("View", ["2-D", "3-D"], default="2-D", key="latent_view") if n_axes >= 3 else "2-D"
+    label = lambda axis: _("axis {axis} ({share} %)").format(
+        axis=axis + 1, share=number(100 * latent.explained_variance_ratio[axis], ".1f"))
+    views = [N_("2-D"), N_("3-D")]  # option values; shown translated
+    view = (st.segmented_control(_("View"), views, default="2-D", format_func=_, key="latent_view")
+            if n_axes >= 3 else "2-D")
     chosen = st.columns(3 if view == "3-D" else 2)
+    titles = {"horizontal": _("horizontal axis"), "vertical": _("vertical axis"), "depth": _("depth axis")}
     axes = tuple(
-        column.selectbox(f"{which} axis", options, index=min(position, n_axes - 1), format_func=label, key=f"axis_{which}")
+        column.selectbox(titles[which], options, index=min(position, n_axes - 1), format_func=label,
+                         key=f"axis_{which}")
         for position, (column, which) in enumerate(zip(chosen, ("horizontal", "vertical", "depth")))
     )
     plot(figures.latent_figure(latent, axes), key="latent")
@@ -87,9 +97,11 @@ def latent_section() -> None:
 
 latent_section()
 
-st.header("Distance on each axis")
-st.write(f"{multivariate.label}: **{metric_text(multivariate)}** ({multivariate.band or 'n/a'}). "
-         f"{bands_text(DEFINITIONS[multivariate.name]).capitalize()}.")
+st.header(_("Distance on each axis"))
+st.write(_("{label}: **{value}** ({band}). {bands}.").format(
+    label=_(multivariate.label), value=metric_text(multivariate),
+    band=_(multivariate.band) if multivariate.band else _("n/a"),
+    bands=bands_text(DEFINITIONS[multivariate.name]).capitalize()))
 if multivariate.value is not None:
     plot(figures.multivariate_axes_figure(multivariate), key="axes")
     st.caption(figures.axes_figure_caption(multivariate))

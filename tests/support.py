@@ -5,18 +5,23 @@ A support module, not a test module: benchmarks import it, and no test lives her
 
 from __future__ import annotations
 
+import json
+import re
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+from html.parser import HTMLParser
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from babel.messages.pofile import read_po
 from scipy.spatial.distance import cdist
 
 from core.engine.schema import apply_kinds, resolve_kinds
+from core.i18n import DOMAIN, LOCALES
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM_FLAGS = [
@@ -105,3 +110,65 @@ def with_verdicts(point):
     point.passed = {name: [DEFINITIONS[name].meets(value) for value in values]
                     for name, values in point.values.items() if name in TARGETS}
     return point
+
+
+# Words of English prose that a French text does not hold (a table's values "yes" and "no" may: left out).
+ENGLISH_WORDS = re.compile(r"\b(the|and|of|with|your|from|this|these|are|is|not|was|were|you|than|which)\b")
+
+
+def french_messages() -> dict[str, str]:
+    with (LOCALES / "fr" / "LC_MESSAGES" / f"{DOMAIN}.po").open("rb") as handle:
+        return {(entry.id if isinstance(entry.id, str) else entry.id[0]):
+                (entry.string if isinstance(entry.string, str) else entry.string[-1])
+                for entry in read_po(handle, locale="fr") if entry.id}
+
+
+def english_fragments() -> set[str]:
+    """The pieces of English messages between placeholders that a French page must not show: three words or more,
+    not found in their own translation (a metric's name kept in English is not a fault)."""
+    fragments = set()
+    for english, french in french_messages().items():
+        for piece in re.split(r"\{\w*[^{}]*\}|\*+|`|\n", english):
+            piece = piece.strip(" .,:;()'\"-")
+            if len(piece.split()) >= 3 and piece not in french:
+                fragments.add(piece)
+    return fragments
+
+
+def english_left(texts: list[str], fragments: set[str], where: str) -> list[str]:
+    """The texts shown in French that hold an English message's fragment or English words, each said with
+    ``where`` it was seen."""
+    found = []
+    for text in texts:
+        found += [f"{where}: {fragment!r} in {text[:120]!r}" for fragment in fragments if fragment in text]
+        if ENGLISH_WORDS.search(text.lower()):
+            found.append(f"{where}: English words in {text[:160]!r}")
+    return found
+
+
+class _ReportText(HTMLParser):
+    """The text of an HTML report: its text nodes, and in its scripts the figures' texts and names."""
+
+    FIGURE_TEXTS = re.compile(r'"(?:text|name|hovertemplate)":("(?:[^"\\]|\\.)*")')
+
+    def __init__(self):
+        super().__init__()
+        self.texts, self.in_script = [], False
+
+    def handle_starttag(self, tag, attrs):
+        self.in_script = tag in ("script", "style")
+
+    def handle_endtag(self, tag):
+        self.in_script = False
+
+    def handle_data(self, data):
+        if self.in_script:
+            self.texts += [json.loads(found) for found in self.FIGURE_TEXTS.findall(data)]
+        elif data.strip():
+            self.texts.append(data.strip())
+
+
+def report_texts(html: str) -> list[str]:
+    parser = _ReportText()
+    parser.feed(html)
+    return parser.texts

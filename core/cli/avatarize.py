@@ -14,6 +14,7 @@ from core.engine.io import read_table, write_csv, write_json, write_text
 from core.engine.schema import column_warning_lines, drop_columns
 from core.engine.sources import input_files
 from core.errors import InputError
+from core.i18n import SOURCE_LANGUAGE, language
 from core.metrics.analysis.request import AnalysisRequest
 from core.metrics.evaluation import analyse
 from core.presentation.summary import analysis_lines, batch_summary_lines, summary_lines
@@ -32,6 +33,8 @@ def avatarize(arguments: argparse.Namespace) -> int:
         if value:
             raise InputError(f"{option} goes with --batch-rows N (avatars made in batches): add it, or leave "
                              f"{option} out.")
+    if arguments.report_language and not arguments.report:
+        raise InputError("--report-language goes with --report REPORT.html: add it, or leave --report-language out.")
     inputs = [arguments.input]
     output = output_path("--out", arguments.out, inputs)
     inputs.append(arguments.out)
@@ -80,7 +83,7 @@ def avatarize(arguments: argparse.Namespace) -> int:
     if metrics_path:
         writers.append((metrics_path, lambda: write_json(metrics_with_verdict(run), metrics_path)))
     if report_path:
-        writers.append((report_path, lambda: write_text(_report(run), report_path)))
+        writers.append((report_path, lambda: write_text(_report(run, arguments.report_language), report_path)))
     write_all(writers)
     if paired_path:
         say("warning", f"{paired_path} holds the avatars paired with their originals: keep it private.")
@@ -98,8 +101,8 @@ def avatarize(arguments: argparse.Namespace) -> int:
 
 def _in_batches(arguments: argparse.Namespace) -> int:
     """``avatarize --batch-rows N``: the avatars made batch by batch on Dask, one part per batch in ``--out``."""
-    for option, value in (("--report", arguments.report), ("--paired-out", arguments.paired_out),
-                          ("--analysis", arguments.analysis)):
+    for option, value in (("--report", arguments.report), ("--report-language", arguments.report_language),
+                          ("--paired-out", arguments.paired_out), ("--analysis", arguments.analysis)):
         if value:
             raise InputError(f"{option} needs every avatar in memory: leave it out with --batch-rows (--json scores "
                              "each batch against its own holdout half).")
@@ -140,10 +143,11 @@ def _in_batches(arguments: argparse.Namespace) -> int:
     return 0
 
 
-def _report(run) -> str:
+def _report(run, report_language: str | None) -> str:
     from core.presentation.report import build_html_report  # here: plotly's import costs every other command 7 MB
 
-    return build_html_report(run)
+    with language(report_language or SOURCE_LANGUAGE):  # the report only: the command line stays English
+        return build_html_report(run)
 
 
 def write_all(writers: list[tuple[Path, Callable[[], None]]]) -> None:

@@ -13,6 +13,7 @@ from core.engine.imputation import IMPUTATION_METHODS
 from core.engine.io import check_writable
 from core.engine.pipeline import EXCLUSION_STRATEGIES
 from core.errors import InputError
+from core.i18n import LANGUAGES
 from core.workflows.batch_run import PART_FORMATS
 from core.workflows.run import ColumnPlan, Settings
 
@@ -82,6 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
                                 "never share this file (Avatar method only)")
     avatarize.add_argument("--json", metavar="METRICS.json", help="also compute the metrics and write them as JSON")
     avatarize.add_argument("--report", metavar="REPORT.html", help="also write a self-contained HTML report")
+    avatarize.add_argument("--report-language", choices=list(LANGUAGES), metavar="LANGUAGE",
+                           help="with --report: the report's language, en (default) or fr")
     avatarize.add_argument("--no-fix", action="store_true",
                            help="when the avatars are not ready to share, do not look for a fix (each setting tried "
                                 "is a full run: up to 3 more)")

@@ -37,6 +37,7 @@ import pyarrow.compute as pa_compute
 import pyarrow.csv as pa_csv
 
 from core.errors import InputError
+from core.i18n import _, ngettext, number
 
 CSV_DELIMITERS = (",", ";", "\t", "|")
 SNIFF_BYTES = 256 * 1024
@@ -61,19 +62,19 @@ def read_table(source: str | os.PathLike[str] | BinaryIO, *, file_name: str | No
         path = Path(source)
         file_name = file_name or path.name
         if not path.is_file():
-            raise InputError(f"{file_name}: no such file. Check the path.")
+            raise InputError(_("{file_name}: no such file. Check the path.").format(file_name=file_name))
         with path.open("rb") as stream:
             head = stream.read(SNIFF_BYTES)
         content: bytes | Path = path
         is_whole = path.stat().st_size <= len(head)
     else:
-        file_name = file_name or getattr(source, "name", "the uploaded file")
+        file_name = file_name or (source.name if hasattr(source, "name") else _("the uploaded file"))
         content = source.read()
         if isinstance(content, str):  # a file opened in text mode: its text, as UTF-8
             content = content.encode("utf-8")
         head, is_whole = content[:SNIFF_BYTES], len(content) <= SNIFF_BYTES
     if is_whole and (not head or head.isspace()):
-        raise InputError(f"{file_name} is empty: choose a file with a header row and at least one data row.")
+        raise InputError(_empty(file_name))
 
     suffix = Path(file_name).suffix.lower()
     if head.startswith(_PARQUET_MAGIC) or suffix in {".parquet", ".pq"}:  # by name too: a damaged one says so
@@ -86,9 +87,11 @@ def read_table(source: str | os.PathLike[str] | BinaryIO, *, file_name: str | No
     release_freed_memory()  # the parser's buffers: 70 MB at a million rows
 
     if frame.shape[1] == 0:
-        raise InputError(f"{file_name} has no columns: choose a file with a header row.")
+        raise InputError(_("{file_name} has no columns: choose a file with a header row.").format(file_name=file_name))
     if len(frame) == 0:
-        raise InputError(f"{file_name} has a header but no data rows: add the rows to avatarize.")
+        raise InputError(
+            _("{file_name} has a header but no data rows: add the rows to avatarize.").format(file_name=file_name)
+        )
     return frame
 
 
@@ -144,7 +147,8 @@ def _read_parquet(data: bytes, file_name: str) -> pd.DataFrame:
         frame = pd.read_parquet(io.BytesIO(data), engine="pyarrow")
     except (OSError, ValueError, pa.ArrowException) as error:
         raise InputError(
-            f"{file_name} is not a valid Parquet file ({_first_line(error)}): export it again, or save it as CSV."
+            _("{file_name} is not a valid Parquet file ({error}): export it again, or save it as CSV.").format(
+                file_name=file_name, error=_first_line(error))
         ) from None
     return normalised_parquet_frame(frame, file_name)
 
@@ -170,12 +174,13 @@ def _plain_values(column: pd.Series, name: str, file_name: str) -> pd.Series:
         numbers = column.astype("float64")
         exact = all(decimal.Decimal(float(number)) == value for number, value in zip(numbers.dropna(), column.dropna()))
         if not exact:
-            raise InputError(f"{file_name}: column '{name}' holds decimals that float64 cannot hold exactly: "
-                             "round them to 15 significant digits, or store them as text.")
+            raise InputError(_("{file_name}: column '{name}' holds decimals that float64 cannot hold exactly: "
+                               "round them to 15 significant digits, or store them as text.").format(
+                file_name=file_name, name=name))
         return numbers
     if any(isinstance(value, (list, dict, tuple, np.ndarray)) for value in sample):
-        raise InputError(f"{file_name}: column '{name}' holds lists or structures, not single values: flatten it "
-                         "into one column per value, or drop it.")
+        raise InputError(_("{file_name}: column '{name}' holds lists or structures, not single values: flatten it "
+                           "into one column per value, or drop it.").format(file_name=file_name, name=name))
     return column
 
 
@@ -186,13 +191,13 @@ def _read_excel(data: bytes, file_name: str) -> pd.DataFrame:
         sheets = pd.read_excel(io.BytesIO(data), sheet_name=None, header=None, engine="openpyxl")
     except Exception as error:  # openpyxl raises many unrelated types for a damaged workbook
         raise InputError(
-            f"{file_name} could not be read as an Excel workbook ({_first_line(error)}): "
-            "save it again as .xlsx or export it as CSV."
+            _("{file_name} could not be read as an Excel workbook ({error}): "
+              "save it again as .xlsx or export it as CSV.").format(file_name=file_name, error=_first_line(error))
         ) from None
     filled = [sheet.dropna(how="all").dropna(axis=1, how="all") for sheet in sheets.values()]
     raw = next((sheet for sheet in filled if not sheet.empty), None)
     if raw is None:
-        raise InputError(f"{file_name} is empty: choose a file with a header row and at least one data row.")
+        raise InputError(_empty(file_name))
     widths = raw.notna().sum(axis=1).to_numpy()
     start = 0
     while start + 1 < len(raw) and widths[start] == 1 and widths[start + 1] > 1:  # a title line
@@ -243,7 +248,7 @@ def read_csv_columns(path: str | os.PathLike[str], dialect: CsvDialect, columns:
     parsed text while it infers a type); the column's text, written again as a one-column CSV, is then read with
     the file's options: Arrow infers its type from the same values."""
     text = set(columns) if as_text else set(dialect.codes)
-    read_options, parse_options, _ = _csv_options(dialect, text)
+    read_options, parse_options = _csv_options(dialect, text)[:2]
     try:
         cells = pa_csv.open_csv(str(path), read_options=read_options, parse_options=parse_options,
                                 convert_options=pa_csv.ConvertOptions(
@@ -252,7 +257,7 @@ def read_csv_columns(path: str | os.PathLike[str], dialect: CsvDialect, columns:
         alone = [cells.column(name) if name in text else _typed_as_written(cells.column(name), name, dialect)
                  for name in columns]
     except pa.ArrowInvalid as error:
-        raise InputError(f"{dialect.file_name} could not be read as a table: {_csv_problem(error)}") from None
+        raise InputError(_unreadable(dialect.file_name, error)) from None
     table = pa.table(dict(zip(columns, alone)))
     return _to_pandas(_missing_tokens(table, dialect.decimal_point, dialect.other_point, keep_text=set(dialect.codes),
                                       as_text=as_text))
@@ -280,7 +285,7 @@ def _csv_dialect(content: bytes | Path, head: bytes, file_name: str) -> CsvDiale
     encoding = _detect_encoding(content, head, file_name)
     sample = head.removeprefix(_UTF8_BOM).decode(encoding, errors="replace")
     if not sample.strip():
-        raise InputError(f"{file_name} is empty: choose a file with a header row and at least one data row.")
+        raise InputError(_empty(file_name))
     delimiter = _detect_delimiter(sample)
     reader = csv.reader(io.StringIO(sample), delimiter=delimiter)
     header = _name_columns(next(reader), file_name)
@@ -299,7 +304,7 @@ def _parse_csv(content: bytes | Path, dialect: CsvDialect) -> pd.DataFrame:
             str(content) if isinstance(content, Path) else io.BytesIO(content),
             *_csv_options(dialect, set(dialect.codes)))
     except pa.ArrowInvalid as error:
-        raise InputError(f"{dialect.file_name} could not be read as a table: {_csv_problem(error)}") from None
+        raise InputError(_unreadable(dialect.file_name, error)) from None
     return _to_pandas(_missing_tokens(table, dialect.decimal_point, dialect.other_point, keep_text=set(dialect.codes)))
 
 
@@ -403,8 +408,8 @@ def _detect_encoding(content: bytes | Path, head: bytes, file_name: str) -> str:
         return "utf-16"
     if b"\x00" in head:
         raise InputError(
-            f"{file_name} is not a text table (it holds binary data): "
-            "choose a CSV, Excel (.xlsx) or Parquet file."
+            _("{file_name} is not a text table (it holds binary data): "
+              "choose a CSV, Excel (.xlsx) or Parquet file.").format(file_name=file_name)
         )
     for encoding in ("utf-8", "cp1252"):
         if _decodes(content, encoding):
@@ -453,24 +458,31 @@ def _check_column_names(names: list[str], file_name: str) -> None:
     for name in names:
         if name in seen:
             raise InputError(
-                f"{file_name} has two columns named '{name}': rename one of them so that every column name is unique."
+                _("{file_name} has two columns named '{name}': rename one of them so that every column name is "
+                  "unique.").format(file_name=file_name, name=name)
             )
         seen.add(name)
 
 
-def _csv_problem(error: pa.ArrowInvalid) -> str:
+def _empty(file_name: str) -> str:
+    return _("{file_name} is empty: choose a file with a header row and at least one data row.").format(
+        file_name=file_name)
+
+
+def _unreadable(file_name: str, error: pa.ArrowInvalid) -> str:
+    """The message for a CSV Arrow could not parse: a row with another number of fields said plainly."""
     message = _first_line(error)
     expected = re.search(r"Expected (\d+) columns, got (\d+)", message)
     if expected:
-        return (
-            f"a row has {_fields(expected.group(2))} where the header has {_fields(expected.group(1))}. "
-            "Check the delimiter and the quotes of that row, or export the file again."
-        )
-    return f"{message}. Export the file again as CSV."
+        return _("{file_name} could not be read as a table: a row has {found} where the header has {expected}. "
+                 "Check the delimiter and the quotes of that row, or export the file again.").format(
+            file_name=file_name, found=_fields(expected.group(2)), expected=_fields(expected.group(1)))
+    return _("{file_name} could not be read as a table: {error}. Export the file again as CSV.").format(
+        file_name=file_name, error=message)
 
 
 def _fields(count: str) -> str:
-    return f"{count} field" if count == "1" else f"{count} fields"
+    return ngettext("{count} field", "{count} fields", int(count)).format(count=number(int(count)))
 
 
 def _first_line(error: BaseException) -> str:
@@ -521,7 +533,8 @@ def check_writable(path: Path, what: str) -> None:
     try:
         handle, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=directory)
     except OSError as error:
-        raise InputError(f"{what} {path}: cannot write in {directory} ({error.strerror}). Choose another path.") from None
+        raise InputError(_("{what} {path}: cannot write in {directory} ({error}). Choose another path.").format(
+            what=what, path=path, directory=directory, error=error.strerror)) from None
     os.close(handle)
     os.unlink(probe)
 
@@ -531,7 +544,8 @@ def _write_atomically(write: Callable[[BinaryIO], object], path: Path, private: 
     permissions follow the user's umask, as any file they create (``private``: readable by the owner only)."""
     directory = path.parent if str(path.parent) else Path(".")
     if not directory.is_dir():
-        raise InputError(f"{path}: the folder {directory} does not exist. Create it or choose another output path.")
+        raise InputError(_("{path}: the folder {directory} does not exist. Create it or choose another output "
+                           "path.").format(path=path, directory=directory))
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=directory)
     try:
         with os.fdopen(handle, "wb") as stream:

@@ -32,6 +32,7 @@ from core.engine.split import HOLDOUT_MIN_ROWS, split_holdout
 from core.engine.table_typing import TableTyping, type_frame
 from core.engine.timing import timed
 from core.errors import InputError
+from core.i18n import _, number
 from core.validation import check_choice, check_seed, check_whole_number
 
 DEFAULT_NCP = 5
@@ -192,7 +193,8 @@ class Avatarizer:
         """
         unknown = {name for variant in variants for name in variant} - set(METHOD_PARAMETERS)
         if unknown:
-            raise InputError(f"A variant may only set {', '.join(METHOD_PARAMETERS)}; got {', '.join(sorted(unknown))}.")
+            raise InputError(_("A variant may only set {parameters}; got {unknown}.").format(
+                parameters=", ".join(METHOD_PARAMETERS), unknown=", ".join(sorted(unknown))))
         copies = [type(self)(**{**self.get_params(), **variant}) for variant in variants]
         for copy in copies:
             copy._validate_method()
@@ -356,16 +358,18 @@ class Avatarizer:
     def _validate_method(self) -> None:
         """Exactly one method, with valid parameters."""
         if self.k is not None and self.fast_dp_epsilon is not None:
-            raise InputError(
-                "k and fast_dp_epsilon are mutually exclusive: set k (Avatar) or fast_dp_epsilon (AvatarFastDP), not both."
-            )
+            raise InputError(_(
+                "k and fast_dp_epsilon are mutually exclusive: set k (Avatar) or fast_dp_epsilon (AvatarFastDP), "
+                "not both."
+            ))
         if self.k is None and self.fast_dp_epsilon is None:
-            raise InputError(
+            raise InputError(_(
                 "Set exactly one of k (Avatar, for example k=10) or fast_dp_epsilon (AvatarFastDP, for example 1.0)."
-            )
+            ))
         if self.k is not None:
             self.method_ = "avatar"
-            check_whole_number("k", self.k, minimum=2, hint="k is the number of neighbours combined, for example 10.")
+            check_whole_number("k", self.k, minimum=2,
+                               hint=_("k is the number of neighbours combined, for example 10."))
         else:
             self.method_ = "fast_dp"
             self.synthesizer_ = FastDPSynthesizer(
@@ -373,15 +377,16 @@ class Avatarizer:
             )
             self.synthesizer_.validate()
         if self.method_ == "fast_dp" and self.exclude_variable_names and self.exclude_replacement_strategy == "row_order":
-            raise InputError(
+            raise InputError(_(
                 "exclude_replacement_strategy 'row_order' needs avatars paired with their originals, which "
                 "AvatarFastDP does not make: use 'coordinate_similarity'."
-            )
+            ))
 
     def _validate_common(self) -> None:
         """The parameters every method shares; draws the seed when none is given."""
         if self.ncp is not None:
-            check_whole_number("ncp", self.ncp, minimum=1, hint="ncp is the number of latent dimensions, for example 5.")
+            check_whole_number("ncp", self.ncp, minimum=1,
+                               hint=_("ncp is the number of latent dimensions, for example 5."))
         check_choice("imputation", self.imputation, IMPUTATION_METHODS)
         check_choice("exclude_replacement_strategy", self.exclude_replacement_strategy, EXCLUSION_STRATEGIES)
         check_whole_number("holdout_min_rows", self.holdout_min_rows, minimum=2)
@@ -392,17 +397,18 @@ class Avatarizer:
         n_rows, n_total = self.prepared_.n_working, self.prepared_.n_total
         if k >= n_rows:
             if self.holdout_ == "real":
-                raise InputError(
-                    f"k must be smaller than the number of rows avatarized, {n_rows} (half of {n_total}: the "
-                    f"other half is the holdout), got {k}. Lower k, or turn the holdout off."
-                )
-            raise InputError(
-                f"k must be smaller than the number of rows, {n_rows}, got {k}. "
+                raise InputError(_(
+                    "k must be smaller than the number of rows avatarized, {rows} (half of {total}: the "
+                    "other half is the holdout), got {k}. Lower k, or turn the holdout off."
+                ).format(rows=number(n_rows), total=number(n_total), k=number(k)))
+            raise InputError(_(
+                "k must be smaller than the number of rows, {rows}, got {k}. "
                 "Lower k, or give a table with more rows."
-            )
+            ).format(rows=number(n_rows), k=number(k)))
         if k == 2:
             warnings.warn(
-                "k = 2 combines only two neighbours: avatars stay close to them. Prefer k >= 5.", UserWarning, stacklevel=4
+                _("k = 2 combines only two neighbours: avatars stay close to them. Prefer k >= 5."), UserWarning,
+                stacklevel=4,
             )
 
     def _reduction(self, complete: EncodedTable) -> CategoricalReduction | None:
@@ -434,9 +440,9 @@ class Avatarizer:
         if self.ncp is None:
             return min(DEFAULT_NCP, n_scaled_columns)
         if self.ncp > n_scaled_columns:
-            raise InputError(
-                f"ncp must be at most {n_scaled_columns}, the number of scaled columns of this table, got {self.ncp}."
-            )
+            raise InputError(_(
+                "ncp must be at most {columns}, the number of scaled columns of this table, got {ncp}."
+            ).format(columns=number(n_scaled_columns), ncp=number(self.ncp)))
         return int(self.ncp)
 
     def _synthesise(
@@ -506,16 +512,17 @@ def _check_frame(frame: pd.DataFrame, in_place: bool = False) -> tuple[pd.DataFr
     """``frame`` checked, with its column names as strings (in ``frame`` itself when ``in_place``), and its labels
     as given when one was not a string (else None)."""
     if not isinstance(frame, pd.DataFrame):
-        raise InputError(f"The table must be a pandas DataFrame, got {type(frame).__name__}.")
+        raise InputError(_("The table must be a pandas DataFrame, got {type}.").format(type=type(frame).__name__))
     labels = None if all(isinstance(label, str) for label in frame.columns) else tuple(frame.columns)
     names = [str(name) for name in frame.columns]
     duplicated = pd.Index(names)[pd.Index(names).duplicated()]
     if len(duplicated):
-        raise InputError(f"Two columns are named '{duplicated[0]}': rename one so that every column name is unique.")
+        raise InputError(_("Two columns are named '{name}': rename one so that every column name is unique.").format(
+            name=duplicated[0]))
     if frame.shape[1] == 0:
-        raise InputError("The table has no columns.")
+        raise InputError(_("The table has no columns."))
     if len(frame) == 0:
-        raise InputError("The table has no rows.")
+        raise InputError(_("The table has no rows."))
     if not in_place:
         frame = frame.copy(deep=False)
     frame.columns = names

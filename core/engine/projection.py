@@ -31,6 +31,7 @@ import pandas as pd
 from core.engine.encoding import EncodedTable, code_dtype
 from core.engine.share_calibration import calibrated_offsets
 from core.errors import InputError
+from core.i18n import _, number
 
 _ROW_CHUNK = 8_192
 RESIDUAL_AXES = 32  # trailing axes drawn jointly when decoding categories; beyond, independent noise
@@ -72,9 +73,10 @@ class Projection:
         """Fix the coding (means, deviations, modality shares) from ``statistics``, those of ``table`` or of every
         part of a table summed (SPEC section 10; ``table`` gives the columns and modalities: a part will do)."""
         if statistics.rows < 2:
-            raise InputError(f"The projection needs at least 2 rows, got {statistics.rows}.")
+            raise InputError(
+                _("The projection needs at least 2 rows, got {rows}.").format(rows=number(statistics.rows)))
         if table.numeric.shape[1] + table.codes.shape[1] == 0:
-            raise InputError("The projection needs at least one column.")
+            raise InputError(_("The projection needs at least one column."))
         self._check_weights(table)
         self.kind_ = "PCA" if not table.categorical_names else "MCA" if not table.numeric_names else "FAMD"
         self.numeric_names_ = table.numeric_names
@@ -124,9 +126,11 @@ class Projection:
         known = set(table.numeric_names) | set(table.categorical_names)
         for name, weight in (self.column_weights or {}).items():
             if name not in known:
-                raise InputError(f"column_weights names column '{name}', which is not in the table: check its spelling.")
+                raise InputError(_("column_weights names column '{name}', which is not in the table: check its "
+                                   "spelling.").format(name=name))
             if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not np.isfinite(weight) or weight <= 0:
-                raise InputError(f"column_weights['{name}'] must be a number greater than 0, got {weight!r}.")
+                raise InputError(_("column_weights['{name}'] must be a number greater than 0, got {weight}.").format(
+                    name=name, weight=repr(weight)))
 
     def _weights(self, names: tuple[str, ...]) -> np.ndarray:
         weights = self.column_weights or {}

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from core.errors import InputError
+from core.i18n import N_, _, ngettext, number
 
 CODE_MAX_DISTINCT = 10
 MANY_MODALITIES = 100
@@ -51,22 +52,31 @@ class Kind(StrEnum):
 
 
 class WarningKind(StrEnum):
-    """Why a column deserves the user's attention."""
+    """Why a column deserves the user's attention (the values are marked for the catalogue: shown, pass them
+    through ``_()``)."""
 
-    EMPTY = "empty"
-    CONSTANT = "constant"
-    IDENTIFIER = "identifier"
-    MANY_MODALITIES = "many modalities"
-    CODES = "codes"
-    NOT_NUMBERS = "a few non-numbers"
+    EMPTY = N_("empty")
+    CONSTANT = N_("constant")
+    IDENTIFIER = N_("identifier")
+    MANY_MODALITIES = N_("many modalities")
+    CODES = N_("codes")
+    NOT_NUMBERS = N_("a few non-numbers")
 
 
 @dataclass(frozen=True)
 class ColumnWarning:
-    """One warning about one column, with the fix in its message."""
+    """One warning about one column, with the fix in its message: the column's ``name``, its ``count`` (distinct
+    values, or values that are not numbers) and ``examples`` are kept, the message is written in the current
+    language each time it is read (a profile made before the user switches language still speaks theirs)."""
 
     kind: WarningKind
-    message: str
+    name: str
+    count: int = 0
+    examples: str = ""
+
+    @property
+    def message(self) -> str:
+        return _warning_message(self)
 
 
 @dataclass(frozen=True)
@@ -137,12 +147,14 @@ def resolve_kinds(frame: pd.DataFrame, overrides: Mapping[str, str] | None = Non
     kinds = {name: detect_kind(frame[name]) for name in frame.columns}
     for name, kind in (overrides or {}).items():
         if name not in kinds:
-            raise InputError(f"column_kinds names column '{name}', which is not in the table: check its spelling.")
+            raise InputError(_("column_kinds names column '{name}', which is not in the table: check its spelling.")
+                             .format(name=name))
         try:
             kinds[name] = Kind(kind)
         except ValueError:
             allowed = ", ".join(repr(k.value) for k in Kind)
-            raise InputError(f"column_kinds['{name}'] must be one of {allowed}, got {kind!r}.") from None
+            raise InputError(_("column_kinds['{name}'] must be one of {allowed}, got {kind}.").format(
+                name=name, allowed=allowed, kind=repr(kind))) from None
     return kinds
 
 
@@ -164,13 +176,14 @@ def _convert(column: pd.Series, kind: Kind) -> pd.Series:
     name = column.name
     if kind is Kind.NUMERIC:
         if pd.api.types.is_datetime64_any_dtype(column):
-            raise InputError(f"Column '{name}' holds dates: give it the datetime kind, not numeric.")
-        if _beyond_exact_whole(column):
             raise InputError(
-                f"Column '{name}' holds whole numbers beyond 2^53 (such as {column.abs().max()}), which cannot be "
+                _("Column '{name}' holds dates: give it the datetime kind, not numeric.").format(name=name))
+        if _beyond_exact_whole(column):
+            raise InputError(_(
+                "Column '{name}' holds whole numbers beyond 2^53 (such as {example}), which cannot be "
                 "averaged exactly: keep it categorical (the default: codes, kept exactly), or store it in a smaller "
                 "unit."
-            )
+            ).format(name=name, example=column.abs().max()))
         if pd.api.types.is_timedelta64_dtype(column):
             return column  # durations stay durations: the codec reads them as seconds
         if pd.api.types.is_bool_dtype(column) or pd.api.types.is_numeric_dtype(column):
@@ -180,7 +193,7 @@ def _convert(column: pd.Series, kind: Kind) -> pd.Series:
                 pd.api.types.infer_dtype(present, skipna=True) == "string" and _all_durations(present)):
             return pd.to_timedelta(column.astype(object).where(column.notna(), None))
         numbers = pd.to_numeric(column.astype(object).where(column.notna(), None), errors="coerce")
-        _refuse_unparsed(column, numbers, "a number", name)
+        _refuse_unparsed(column, numbers, name)
         return _finite(numbers.astype("float64"), name)
     if kind is Kind.DATETIME:
         if pd.api.types.is_datetime64_any_dtype(column):
@@ -190,10 +203,10 @@ def _convert(column: pd.Series, kind: Kind) -> pd.Series:
         parsed = _parse_dates(column.dropna().astype(str))
         if parsed is None:
             example = column.dropna().astype(str).iloc[0] if column.notna().any() else ""
-            raise InputError(
-                f"Column '{name}' cannot be read as dates (for example {example!r}): "
+            raise InputError(_(
+                "Column '{name}' cannot be read as dates (for example {example}): "
                 "give it another kind or write its dates as YYYY-MM-DD."
-            )
+            ).format(name=name, example=repr(example)))
         return parsed.reindex(column.index)
     if isinstance(column.dtype, pd.CategoricalDtype):
         return column
@@ -217,21 +230,22 @@ def _finite(numbers: pd.Series, name: object) -> pd.Series:
     infinite = np.isinf(numbers.to_numpy())
     if infinite.any():
         row = int(np.flatnonzero(infinite)[0])
-        raise InputError(
-            f"Column '{name}' holds an infinite value ({numbers.iloc[row]}) on data row {row + 1}: replace it with a "
+        raise InputError(_(
+            "Column '{name}' holds an infinite value ({value}) on data row {row}: replace it with a "
             "number or leave the cell empty."
-        )
+        ).format(name=name, value=numbers.iloc[row], row=number(row + 1)))
     return numbers
 
 
-def _refuse_unparsed(column: pd.Series, parsed: pd.Series, expected: str, name: object) -> None:
+def _refuse_unparsed(column: pd.Series, parsed: pd.Series, name: object) -> None:
+    """Refuse a column made numeric whose values are not all numbers, naming the first that is not."""
     failed = column.notna() & parsed.isna()
     if failed.any():
         example = column[failed].iloc[0]
-        raise InputError(
-            f"Column '{name}' cannot be numeric: {example!r} is not {expected}. "
+        raise InputError(_(
+            "Column '{name}' cannot be numeric: {example} is not a number. "
             "Keep it categorical or correct that value."
-        )
+        ).format(name=name, example=repr(example)))
 
 
 def _parse_dates(values: pd.Series) -> pd.Series | None:
@@ -292,32 +306,69 @@ def column_warning_lines(
              for name, w in pending if w.kind is not WarningKind.CODES]
     codes = [name for name, w in pending if w.kind is WarningKind.CODES and (kinds or {}).get(name) != "numeric"]
     if codes:
-        names = ", ".join(f"'{name}'" for name in codes)
-        lines.append(
-            f"{names} hold{'s' if len(codes) == 1 else ''} at most {CODE_MAX_DISTINCT} different whole values: "
+        names = ", ".join(quoted(name) for name in codes)
+        lines.append(ngettext(
+            "{names} holds at most {limit} different whole values: "
             "taken as categorical codes, so the avatars keep exactly those values. If one is a quantity to "
-            "average instead, set its kind to numeric."
-        )
+            "average instead, set its kind to numeric.",
+            "{names} hold at most {limit} different whole values: "
+            "taken as categorical codes, so the avatars keep exactly those values. If one is a quantity to "
+            "average instead, set its kind to numeric.",
+            len(codes),
+        ).format(names=names, limit=number(CODE_MAX_DISTINCT)))
     return lines
+
+
+def quoted(name: str) -> str:
+    """A column's name between the current language's quotes (``'age'``, French ``« age »``)."""
+    return _("'{name}'").format(name=name)
 
 
 def _line(name: str, warning: ColumnWarning, excluded: bool, embedded: bool) -> str:
     """A warning as said now: an excluded identifier keeps its real values; many modalities embedded by default."""
     if excluded and warning.kind is WarningKind.IDENTIFIER:
-        return (f"'{name}' looks like an identifier and is set aside: its real values are re-attached to the "
-                "avatars. Drop it, or let it get new identifiers (do not set it aside).")
+        return _("'{name}' looks like an identifier and is set aside: its real values are re-attached to the "
+                 "avatars. Drop it, or let it get new identifiers (do not set it aside).").format(name=name)
     if embedded and warning.kind is WarningKind.MANY_MODALITIES:
-        return (f"'{name}' has more than {MANY_MODALITIES} different values: it is embedded in a few numeric "
-                "dimensions (categorical reduction) so that time and memory stay bounded. Set it aside or drop it "
-                "if it is not needed.")
+        return _("'{name}' has more than {limit} different values: it is embedded in a few numeric "
+                 "dimensions (categorical reduction) so that time and memory stay bounded. Set it aside or drop it "
+                 "if it is not needed.").format(name=name, limit=number(MANY_MODALITIES))
     return warning.message
+
+
+def _warning_message(warning: ColumnWarning) -> str:
+    """The message of ``warning``, in the current language."""
+    name, count = warning.name, number(warning.count)
+    if warning.kind is WarningKind.EMPTY:
+        return _("'{name}' has no values at all: remove it from the table.").format(name=name)
+    if warning.kind is WarningKind.CONSTANT:
+        return _("'{name}' has a single value: it carries no information; drop it.").format(name=name)
+    if warning.kind is WarningKind.IDENTIFIER:
+        return _("'{name}' looks like an identifier (a different value on almost every row): it takes no part in "
+                 "the synthesis and the avatars get new identifiers of the same form. Drop it to leave it out, or give "
+                 "it a kind to synthesise it on purpose.").format(name=name)
+    if warning.kind is WarningKind.NOT_NUMBERS:
+        return ngettext(
+            "'{name}' is read as text because {count} of its values are not numbers ({examples}): its other values "
+            "are numbers. Correct those values or leave them empty, then make it numeric.",
+            "'{name}' is read as text because {count} of its values are not numbers ({examples}): its other values "
+            "are numbers. Correct those values or leave them empty, then make it numeric.",
+            warning.count,
+        ).format(name=name, count=count, examples=warning.examples)
+    if warning.kind is WarningKind.CODES:
+        return _("'{name}' holds {count} different whole values: taken as categorical codes, so the avatars keep "
+                 "exactly those values. If it is a quantity to average instead, set its kind to numeric.").format(
+            name=name, count=count)
+    return _("'{name}' has {count} different values: turn on categorical reduction, or exclude or drop it. "
+             "Many modalities dominate the projection and are rarely shared by neighbours.").format(
+        name=name, count=count)
 
 
 def _warnings(name: str, values: pd.Series, kind: Kind, n_distinct: int) -> list[ColumnWarning]:
     if values.empty:
-        return [ColumnWarning(WarningKind.EMPTY, f"'{name}' has no values at all: remove it from the table.")]
+        return [ColumnWarning(WarningKind.EMPTY, name)]
     if n_distinct == 1:
-        return [ColumnWarning(WarningKind.CONSTANT, f"'{name}' has a single value: it carries no information; drop it.")]
+        return [ColumnWarning(WarningKind.CONSTANT, name)]
     warnings = []
     all_different = (len(values) >= MIN_ROWS_FOR_WARNINGS and n_distinct >= IDENTIFIER_SHARE * len(values)) or (
         kind is Kind.CATEGORICAL and n_distinct == len(values) >= MIN_ROWS_FOR_IDENTIFIER and _is_text(values))
@@ -327,33 +378,16 @@ def _warnings(name: str, values: pd.Series, kind: Kind, n_distinct: int) -> list
         kind is Kind.CATEGORICAL
         or (whole_numbers and (values.is_monotonic_increasing or bool(_ID_NAME.search(name))))
     ):
-        warnings.append(ColumnWarning(
-            WarningKind.IDENTIFIER,
-            f"'{name}' looks like an identifier (a different value on almost every row): it takes no part in the "
-            "synthesis and the avatars get new identifiers of the same form. Drop it to leave it out, or give it a "
-            "kind to synthesise it on purpose.",
-        ))
+        warnings.append(ColumnWarning(WarningKind.IDENTIFIER, name))
     elif kind is Kind.CATEGORICAL and (tokens := _few_non_numbers(values)):
         count, examples = tokens
-        warnings.append(ColumnWarning(
-            WarningKind.NOT_NUMBERS,
-            f"'{name}' is read as text because {count} of its values are not numbers ({examples}): its other values "
-            "are numbers. Correct those values or leave them empty, then make it numeric.",
-        ))
+        warnings.append(ColumnWarning(WarningKind.NOT_NUMBERS, name, count, examples))
     elif kind is Kind.CATEGORICAL and _whole_number_codes(values):
-        warnings.append(ColumnWarning(
-            WarningKind.CODES,
-            f"'{name}' holds {n_distinct} different whole values: taken as categorical codes, so the avatars keep "
-            "exactly those values. If it is a quantity to average instead, set its kind to numeric.",
-        ))
+        warnings.append(ColumnWarning(WarningKind.CODES, name, n_distinct))
     elif kind is Kind.CATEGORICAL and (
         n_distinct > MANY_MODALITIES or (len(values) >= MIN_ROWS_FOR_WARNINGS and n_distinct > len(values) / 2)
     ):
-        warnings.append(ColumnWarning(
-            WarningKind.MANY_MODALITIES,
-            f"'{name}' has {n_distinct} different values: turn on categorical reduction, or exclude or drop it. "
-            "Many modalities dominate the projection and are rarely shared by neighbours.",
-        ))
+        warnings.append(ColumnWarning(WarningKind.MANY_MODALITIES, name, n_distinct))
     return warnings
 
 
@@ -393,9 +427,10 @@ def drop_columns(frame: pd.DataFrame, names: list[str], option: str = "drop") ->
     """``frame`` without the columns ``names``, each of which must exist."""
     for name in names:
         if name not in frame.columns:
-            raise InputError(f"{option} names column '{name}', which is not in the table: check its spelling.")
+            raise InputError(_("{option} names column '{name}', which is not in the table: check its spelling.")
+                             .format(option=option, name=name))
     if names and len(set(names)) == frame.shape[1]:
-        raise InputError(f"{option} leaves no column: keep at least one.")
+        raise InputError(_("{option} leaves no column: keep at least one.").format(option=option))
     return frame.drop(columns=list(dict.fromkeys(names)))
 
 

@@ -15,9 +15,10 @@ import pandas as pd
 import pyarrow as pa
 
 from core.engine.identifiers import IdentifierForm, identifier_columns
-from core.engine.schema import ColumnProfile, Kind, WarningKind, apply_kinds, profile_columns, resolve_kinds
+from core.engine.schema import ColumnProfile, Kind, WarningKind, apply_kinds, profile_columns, quoted, resolve_kinds
 from core.engine.sources import GROUP_ROWS, TableInput, column_file, write_arrow
 from core.errors import InputError
+from core.i18n import _
 
 
 @dataclass(frozen=True)
@@ -101,17 +102,19 @@ def checked_exclusions(exclude: Sequence[str], columns: list[str], column_weight
                        ) -> list[str]:
     """The columns ``exclude_variable_names`` sets aside, checked: in the table, without a weight, not all."""
     if isinstance(exclude, str):
-        raise InputError(f"exclude_variable_names must be a list of column names, got the text {exclude!r}.")
+        raise InputError(_("exclude_variable_names must be a list of column names, got the text {text}.").format(
+            text=repr(exclude)))
     excluded = [str(name) for name in exclude]
     for name in excluded:
         if name not in columns:
-            raise InputError(
-                f"exclude_variable_names names column '{name}', which is not in the table: check its spelling."
-            )
+            raise InputError(_(
+                "exclude_variable_names names column '{name}', which is not in the table: check its spelling."
+            ).format(name=name))
         if name in (column_weights or {}):
-            raise InputError(f"column_weights names column '{name}', which is excluded: remove its weight.")
+            raise InputError(_("column_weights names column '{name}', which is excluded: remove its weight.").format(
+                name=name))
     if len(set(excluded)) == len(columns):
-        raise InputError("exclude_variable_names excludes every column: keep at least one to avatarize.")
+        raise InputError(_("exclude_variable_names excludes every column: keep at least one to avatarize."))
     return list(dict.fromkeys(excluded))
 
 
@@ -127,13 +130,14 @@ def _check_values(profiles: list[ColumnProfile], set_aside: list[str]) -> None:
     """The columns to synthesise: at least one, none empty."""
     synthesised = [profile for profile in profiles if profile.name not in set_aside]
     if not synthesised:
-        names = ", ".join(f"'{name}'" for name in set_aside)
-        raise InputError(
-            f"Every column is set aside or looks like an identifier ({names}): there is nothing to synthesise. Give "
+        names = ", ".join(quoted(name) for name in set_aside)
+        raise InputError(_(
+            "Every column is set aside or looks like an identifier ({names}): there is nothing to synthesise. Give "
             "a column a kind (column_kinds, or --column-kind NAME=categorical on the command line) to synthesise it."
-        )
+        ).format(names=names))
     empty = [profile.name for profile in synthesised if profile.missing_share == 1.0]
     if len(empty) == len(synthesised):
-        raise InputError("Every value of the table is missing: there is nothing to avatarize.")
+        raise InputError(_("Every value of the table is missing: there is nothing to avatarize."))
     if empty:
-        raise InputError(f"Column '{empty[0]}' has no values at all: remove it from the table, or exclude it.")
+        raise InputError(_("Column '{name}' has no values at all: remove it from the table, or exclude it.").format(
+            name=empty[0]))

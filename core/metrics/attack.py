@@ -18,12 +18,21 @@ from scipy.spatial import cKDTree
 
 from core.engine.schema import Kind
 from core.errors import InputError
+from core.i18n import N_, _
 from core.metrics.space import MetricSpace
 
 Z_95 = 1.959963984540054
 TIE_BREAK_SEED = 20_240_601  # ties between avatars are broken at random, the same way on every run
-CHOOSE_KNOWN = ("Choose the variables an attacker could know (age, sex, postcode...): this metric measures what "
-                "they reveal.")
+CHOOSE_KNOWN = N_("Choose the variables an attacker could know (age, sex, postcode...): this metric measures what "
+                  "they reveal.")
+NOT_A_COLUMN = {  # by option: the message when one of its variables is not a column scored
+    "known": N_("The known variable '{name}' is not a column of the table scored: check its spelling (identifier-like "
+                "columns are left out of the metrics)."),
+    "sensitive": N_("The sensitive variable '{name}' is not a column of the table scored: check its spelling "
+                    "(identifier-like columns are left out of the metrics)."),
+    "known groups": N_("The known groups variable '{name}' is not a column of the table scored: check its spelling "
+                       "(identifier-like columns are left out of the metrics)."),
+}
 
 
 @dataclass(frozen=True)
@@ -49,12 +58,11 @@ class Knowledge:
                 ("known groups", group) for group in (self.groups or ()))):
             for name in names:
                 if name not in kinds:
-                    raise InputError(f"The {option} variable '{name}' is not a column of the table scored: check its "
-                                     "spelling (identifier-like columns are left out of the metrics).")
+                    raise InputError(_(NOT_A_COLUMN[option]).format(name=name))
         both = [name for name in self.sensitive if name in self.known]
         if both:
-            raise InputError(f"'{both[0]}' is both known and sensitive: an attacker who knows it has nothing to learn. "
-                             "Keep it in one list.")
+            raise InputError(_("'{name}' is both known and sensitive: an attacker who knows it has nothing to learn. "
+                               "Keep it in one list.").format(name=both[0]))
         return self
 
     def to_json(self) -> dict[str, object]:

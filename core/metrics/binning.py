@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from core.i18n import N_
+
 MIN_BINS, MAX_BINS = 20, 200
 BIN_SCALE = 0.75
 SKEWNESS_LIMIT = 1.0
@@ -41,7 +43,7 @@ class Grid:
     """Bin edges for one numeric variable and how they were chosen."""
 
     edges: np.ndarray
-    binning: str  # "equal-width" or "equal-count"
+    binning: str  # "equal-width" or "equal-count" (marked: shown translated, with _())
 
     @property
     def n_bins(self) -> int:
@@ -57,11 +59,11 @@ def common_grid(pooled: np.ndarray) -> Grid:
     """
     minimum, maximum = float(pooled.min()), float(pooled.max())
     if minimum == maximum:
-        return Grid(np.array([minimum, maximum]), "equal-width")
+        return Grid(np.array([minimum, maximum]), N_("equal-width"))
     n_bins = bin_count(minimum, maximum)
     if abs(skewness(pooled)) > SKEWNESS_LIMIT:
-        return Grid(np.unique(np.quantile(pooled, np.linspace(0.0, 1.0, n_bins + 1))), "equal-count")
-    return Grid(np.linspace(minimum, maximum, n_bins + 1), "equal-width")
+        return Grid(np.unique(np.quantile(pooled, np.linspace(0.0, 1.0, n_bins + 1))), N_("equal-count"))
+    return Grid(np.linspace(minimum, maximum, n_bins + 1), N_("equal-width"))
 
 
 def binned_distribution(values: np.ndarray, grid: Grid) -> np.ndarray:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from core.i18n import N_
 from core.metrics.definition import LINKABILITY, MetricDefinition
 from core.metrics.result import MetricResult
 
@@ -15,9 +16,9 @@ if TYPE_CHECKING:
     from core.metrics.context import PrivacyContext
 
 DEFINITION = MetricDefinition(
-    name="closest_distances_ratio", label="Closest distances ratio", unit="", goal="maximize", bounds=(0.0, 1.0),
-    interpretation="For a typical avatar, the distance to its nearest real individual divided by the distance to "
-    "the second nearest. Near 0, an avatar points at one person; near 1, it sits between several.",
+    name="closest_distances_ratio", label=N_("Closest distances ratio"), unit="", goal="maximize", bounds=(0.0, 1.0),
+    interpretation=N_("For a typical avatar, the distance to its nearest real individual divided by the distance to "
+                      "the second nearest. Near 0, an avatar points at one person; near 1, it sits between several."),
     criterion=LINKABILITY, target=0.3,
 )
 
@@ -31,7 +32,7 @@ def distance_ratios(nearest: np.ndarray, second: np.ndarray) -> np.ndarray:
 def compute(context: PrivacyContext) -> MetricResult:
     """The median of d1 / d2 over avatars (at least two originals)."""
     if context.reference.tree is None:
-        return DEFINITION.result(None, not_applicable="Not applicable: it needs at least two originals.")
+        return DEFINITION.result(None, not_applicable=N_("Not applicable: it needs at least two originals."))
     ratios = distance_ratios(*context.nearest_two)
     return DEFINITION.result(float(np.median(ratios)), breakdown={"ratios": ratios},
                              note=context.reference.repeated_note)

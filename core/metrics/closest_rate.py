@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from core.i18n import N_
 from core.metrics.closest_distances_ratio import distance_ratios
 from core.metrics.definition import SINGLING_OUT, MetricDefinition
 from core.metrics.result import MetricResult
@@ -20,11 +21,11 @@ if TYPE_CHECKING:
     from core.metrics.context import PrivacyContext
 
 DEFINITION = MetricDefinition(
-    name="closest_rate", label="Closest rate", unit="%", goal="maximize", bounds=(0.0, 100.0),
-    interpretation="Share of avatars that are no closer to a real person than a new real person usually is: an "
-    "avatar closer than 95 % of newcomers points at someone.", criterion=SINGLING_OUT, target=90.0,
-    computation="At risk: an avatar whose distance to the nearest real person and whose ratio of the two nearest "
-    "distances are both below the 5th percentile of the same figures for real people of the holdout.",
+    name="closest_rate", label=N_("Closest rate"), unit="%", goal="maximize", bounds=(0.0, 100.0),
+    interpretation=N_("Share of avatars that are no closer to a real person than a new real person usually is: an "
+                      "avatar closer than 95 % of newcomers points at someone."), criterion=SINGLING_OUT, target=90.0,
+    computation=N_("At risk: an avatar whose distance to the nearest real person and whose ratio of the two nearest "
+                   "distances are both below the 5th percentile of the same figures for real people of the holdout."),
 )
 CONTROL_PERCENTILE = 5.0
 
@@ -32,8 +33,8 @@ CONTROL_PERCENTILE = 5.0
 def compute(context: PrivacyContext) -> MetricResult:
     """100 x (1 - the share of avatars below both control percentiles)."""
     if context.sides is None or len(context.reference.coordinates) < 3 or len(context.sides.controls) == 0:
-        return DEFINITION.result(None, not_applicable="Not applicable: it needs real people kept apart (a holdout) "
-                                 "and at least three originals.")
+        return DEFINITION.result(None, not_applicable=N_(
+            "Not applicable: it needs real people kept apart (a holdout) and at least three originals."))
     control_nearest, control_second = context.control_nearest_two
     distance_limit = np.percentile(control_nearest, CONTROL_PERCENTILE)
     ratio_limit = np.percentile(distance_ratios(control_nearest, control_second), CONTROL_PERCENTILE)

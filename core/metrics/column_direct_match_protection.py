@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from core.i18n import N_
 from core.metrics.definition import INFERENCE, MetricDefinition
 from core.metrics.result import MetricResult
 
@@ -16,9 +17,10 @@ if TYPE_CHECKING:
     from core.metrics.context import PrivacyContext
 
 DEFINITION = MetricDefinition(
-    name="column_direct_match_protection", label="Column direct match protection", unit="%", goal="maximize",
-    bounds=(0.0, 100.0), interpretation="For the most exposed column: how rarely avatars copy their own original's "
-    "value, weighted by how identifying that column's values are.", criterion=INFERENCE, target=50.0,
+    name="column_direct_match_protection", label=N_("Column direct match protection"), unit="%", goal="maximize",
+    bounds=(0.0, 100.0), interpretation=N_("For the most exposed column: how rarely avatars copy their own original's "
+                                           "value, weighted by how identifying that column's values are."),
+    criterion=INFERENCE, target=50.0,
 )
 
 

@@ -17,11 +17,12 @@ from scipy.spatial import cKDTree
 
 from core.engine.encoding import datetime_microseconds, numeric_values
 from core.engine.schema import Kind
+from core.i18n import N_, Message, Number
 from core.metrics.attack import Knowledge
 from core.metrics.local_cloaking import CloserAvatars, count_closer_avatars
 from core.metrics.space import MetricSpace
 
-NOT_PAIRED = "Not applicable: it needs each avatar paired with the original it was made from."
+NOT_PAIRED = N_("Not applicable: it needs each avatar paired with the original it was made from.")
 REPEATED_ROWS_SHARE = 0.5  # beyond, the distance metrics are shown with a note and leave the verdict (SPEC 6.1)
 
 
@@ -54,12 +55,13 @@ class PrivacyReference:
         return float(np.mean(self.row_group_sizes >= 2)) if len(self.row_group_sizes) else 0.0
 
     @property
-    def repeated_note(self) -> str | None:
+    def repeated_note(self) -> Message | None:
         """Why the distance metrics leave the verdict when most rows repeat (SPEC 6.1), else None."""
         if self.repeated_share <= REPEATED_ROWS_SHARE:
             return None
-        return (f"{100 * self.repeated_share:.0f} % of the real rows are repeated exactly by another person: avatars "
-                "then sit on points many people share, so distances say little. Shown, but left out of the verdict.")
+        return Message(N_("{share} % of the real rows are repeated exactly by another person: avatars then sit on "
+                          "points many people share, so distances say little. Shown, but left out of the verdict."),
+                       share=Number(100 * self.repeated_share, ".0f"))
 
     @classmethod
     def of(cls, coordinates: np.ndarray, originals: pd.DataFrame, kinds: Mapping[str, Kind]) -> PrivacyReference:

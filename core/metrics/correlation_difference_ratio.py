@@ -11,19 +11,20 @@ import pandas as pd
 
 from core.engine.encoding import numeric_values
 from core.engine.schema import Kind
+from core.i18n import N_, _, number
 from core.metrics.definition import SIGNAL, MetricDefinition
 from core.metrics.result import MetricResult
 
 if TYPE_CHECKING:
     from core.metrics.context import SignalContext
 
-CORRELATION_TEXT = (
+CORRELATION_TEXT = N_(
     "How closely the avatars keep the correlations between numeric variables, measured against the natural "
     "variability of the data. Close to 100: the avatars' correlations differ from the originals' as much as two "
     "halves of the original data differ from each other (good retention). Below 100: the avatars' correlations "
     "drift further than natural variability would suggest. Only numeric variables and linear relationships count."
 )
-CORRELATION_COMPUTATION = (
+CORRELATION_COMPUTATION = N_(
     "Mean gap between two correlation matrices: Delta = mean over pairs of 100 x |r1 - r2| / 2. Score = 100 x "
     "kappa x Delta(originals, holdout) / Delta(originals, avatars), at most 100; kappa = sqrt(N / 2000) above "
     "2000 rows, else 1."
@@ -32,10 +33,10 @@ KAPPA_ROWS = 2000
 STRENGTH_TIE = 0.005  # a mean change of |correlation| smaller than this is "about as strong"
 # Readings (no target). The ratio is 100 x natural gap / avatars' gap: 80 is a gap 1.25 times the natural one, 50 twice.
 DEFINITION = MetricDefinition(
-    name="correlation_difference_ratio", label="Correlation Difference Ratio", unit="/ 100", goal="maximize",
+    name="correlation_difference_ratio", label=N_("Correlation Difference Ratio"), unit="/ 100", goal="maximize",
     bounds=(0.0, 100.0), interpretation=CORRELATION_TEXT, computation=CORRELATION_COMPUTATION, criterion=SIGNAL,
-    bands=((80.0, "good", "close to natural variability"), (50.0, "fair", "gaps up to 2x the natural ones"),
-           (-np.inf, "poor", "gaps over 2x the natural ones")),
+    bands=((80.0, "good", N_("close to natural variability")), (50.0, "fair", N_("gaps up to 2x the natural ones")),
+           (-np.inf, "poor", N_("gaps over 2x the natural ones"))),
 )
 
 
@@ -76,8 +77,8 @@ def correlation_difference_ratio(
     }
     if len(numeric) < 2 or not defined.any():
         reason = (
-            "It needs at least two numeric variables." if len(numeric) < 2
-            else "No pair of numeric variables has a defined correlation in all three samples (constant columns)."
+            N_("It needs at least two numeric variables.") if len(numeric) < 2
+            else N_("No pair of numeric variables has a defined correlation in all three samples (constant columns).")
         )
         return DEFINITION.result(None, not_applicable=reason,
                                  breakdown={**breakdown, "reference_difference": None, "avatar_difference": None})
@@ -99,18 +100,25 @@ def correlation_difference_ratio(
 
 
 def correlation_direction(result: MetricResult) -> str | None:
-    """Whether the avatars weaken or strengthen the correlations, in one or two plain sentences."""
+    """Whether the avatars weaken or strengthen the correlations, in two plain sentences (in the current language:
+    it is written when shown)."""
     change = result.breakdown.get("strength_change")
     if change is None:
         return None
     reference, largest = result.breakdown["reference_strength_change"], result.breakdown["largest_change"]
     if abs(change) < STRENGTH_TIE:
-        direction = "The avatars keep the correlations about as strong as in the originals"
+        direction = _("The avatars keep the correlations about as strong as in the originals, against {reference} "
+                      "between two halves of the real data.")
+    elif change > 0:
+        direction = _("The avatars strengthen the correlations: on average a correlation is {change} stronger (in "
+                      "absolute value), against {reference} between two halves of the real data.")
     else:
-        direction = (f"The avatars {'strengthen' if change > 0 else 'weaken'} the correlations: on average a "
-                     f"correlation is {abs(change):.2f} {'stronger' if change > 0 else 'weaker'} (in absolute value)")
+        direction = _("The avatars weaken the correlations: on average a correlation is {change} weaker (in absolute "
+                      "value), against {reference} between two halves of the real data.")
     first, second = largest["variables"]
-    return (
-        f"{direction}, against {reference:+.2f} between two halves of the real data. Largest change: {first} and "
-        f"{second}, {largest['original']:.2f} in the originals, {largest['avatars']:.2f} in the avatars."
-    )
+    largest_change = _("Largest change: {first} and {second}, {original} in the originals, {avatars} in the avatars.")
+    return " ".join((
+        direction.format(change=number(abs(change), ".2f"), reference=number(reference, "+.2f")),
+        largest_change.format(first=first, second=second, original=number(largest["original"], ".2f"),
+                              avatars=number(largest["avatars"], ".2f")),
+    ))

@@ -18,6 +18,7 @@ import pandas as pd
 from scipy.spatial import cKDTree
 
 from core.engine.schema import Kind
+from core.i18n import N_
 from core.metrics.attack import CHOOSE_KNOWN
 from core.metrics.definition import LINKABILITY, MetricDefinition
 from core.metrics.result import MetricResult
@@ -26,11 +27,13 @@ if TYPE_CHECKING:
     from core.metrics.context import PrivacyContext
 
 DEFINITION = MetricDefinition(
-    name="correlation_protection_rate", label="Correlation protection rate", unit="%", goal="maximize",
-    bounds=(0.0, 100.0), interpretation="Share of people who cannot be found by matching what an attacker knows "
-    "of them (the known variables) to a single avatar.", criterion=LINKABILITY, target=95.0,
-    computation="Among the people unique on the known variables, those matched by exactly one avatar (same "
-    "categories, numbers within 5 % of the column's mean absolute value), less those the hidden rate hides.",
+    name="correlation_protection_rate", label=N_("Correlation protection rate"), unit="%", goal="maximize",
+    bounds=(0.0, 100.0), interpretation=N_("Share of people who cannot be found by matching what an attacker knows "
+                                           "of them (the known variables) to a single avatar."),
+    criterion=LINKABILITY, target=95.0,
+    computation=N_("Among the people unique on the known variables, those matched by exactly one avatar (same "
+                   "categories, numbers within 5 % of the column's mean absolute value), less those the hidden rate "
+                   "hides."),
 )
 TOLERANCE = 0.05
 _APART = 10.0  # categorical codes (and the missing flag) spread so that two different ones are never within 1

@@ -10,15 +10,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from core.i18n import N_
 from core.metrics import registry
 from core.metrics.definition import INFERENCE, LINKABILITY, SINGLING_OUT
 from core.metrics.result import MetricResult
 
 CRITERIA = (SINGLING_OUT, LINKABILITY, INFERENCE)
-QUESTIONS = {
-    SINGLING_OUT: "Can someone be picked out of the avatars?",
-    LINKABILITY: "Can records about the same person be linked through the avatars?",
-    INFERENCE: "Can something sensitive about a person be deduced from the avatars?",
+QUESTIONS = {  # English, as the JSON has them: shown with _(QUESTIONS[criterion])
+    SINGLING_OUT: N_("Can someone be picked out of the avatars?"),
+    LINKABILITY: N_("Can records about the same person be linked through the avatars?"),
+    INFERENCE: N_("Can something sensitive about a person be deduced from the avatars?"),
 }
 
 

@@ -9,9 +9,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from core.i18n import N_, _
 from core.metrics.result import MetricResult, with_target
 
-SIGNAL, SINGLING_OUT, LINKABILITY, INFERENCE = "signal", "singling out", "linkability", "inference"
+# The criteria's names are keys (JSON, code); marked so that they can be shown translated, with _(criterion).
+SIGNAL, SINGLING_OUT, LINKABILITY, INFERENCE = "signal", N_("singling out"), N_("linkability"), N_("inference")
 
 
 @dataclass(frozen=True)
@@ -23,6 +25,9 @@ class MetricDefinition:
     on ``bands`` instead: ``(limit, level, band)`` from the best down, a value at or above ``limit`` (below it, for
     a metric to minimise) taking that reading. ``criterion`` is the question it answers: the signal, or one of the
     three a regulator asks about (SPEC section 6.2).
+
+    The texts (``label``, ``interpretation``, ``computation``, the bands' names) are English, as the JSON has them,
+    marked ``N_`` where each metric defines them: they are shown translated, with ``_()``.
     """
 
     name: str
@@ -53,6 +58,12 @@ class MetricDefinition:
     def axis_label(self) -> str:
         """``hidden rate (%)``, ``Hellinger Mean``: the label in a table header or on an axis."""
         head = self.label if self.criterion == SIGNAL else self.label[0].lower() + self.label[1:]
+        return f"{head} (%)" if self.unit == "%" else head
+
+    def shown_axis_label(self) -> str:
+        """:attr:`axis_label` in the current language (``axis_label`` itself stays English, for files)."""
+        label = _(self.label)
+        head = label if self.criterion == SIGNAL else label[0].lower() + label[1:]
         return f"{head} (%)" if self.unit == "%" else head
 
     def band(self, value: float) -> tuple[str, str]:

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from core.i18n import N_
 from core.metrics.definition import LINKABILITY, MetricDefinition
 from core.metrics.result import MetricResult
 
@@ -13,16 +14,16 @@ if TYPE_CHECKING:
     from core.metrics.context import PrivacyContext
 
 DEFINITION = MetricDefinition(
-    name="distance_to_closest", label="Distance to closest", unit="", goal="maximize", bounds=(0.0, None),
-    interpretation="Typical distance from an avatar to the nearest real individual in the latent space. Near 0, "
-    "avatars sit on top of real people.", criterion=LINKABILITY, target=0.2,
+    name="distance_to_closest", label=N_("Distance to closest"), unit="", goal="maximize", bounds=(0.0, None),
+    interpretation=N_("Typical distance from an avatar to the nearest real individual in the latent space. Near 0, "
+                      "avatars sit on top of real people."), criterion=LINKABILITY, target=0.2,
 )
 
 
 def compute(context: PrivacyContext) -> MetricResult:
     """The median over avatars of the distance to the nearest original (at least two originals)."""
     if context.reference.tree is None:
-        return DEFINITION.result(None, not_applicable="Not applicable: it needs at least two originals.")
+        return DEFINITION.result(None, not_applicable=N_("Not applicable: it needs at least two originals."))
     nearest, _ = context.nearest_two
     return DEFINITION.result(float(np.median(nearest)), breakdown={"distances": nearest},
                              note=context.reference.repeated_note)

@@ -25,6 +25,7 @@ from core.engine.schema import Kind, apply_kinds, resolve_kinds, with_text_names
 from core.engine.split import split_holdout
 from core.engine.timing import timed
 from core.errors import InputError
+from core.i18n import N_, _
 from core.metrics.analysis.request import AnalysisRequest, run_analyses
 from core.metrics.attack import Knowledge
 from core.metrics.context import NOT_PAIRED, AttackSides, PrivacyContext, PrivacyReference, SignalContext
@@ -35,8 +36,13 @@ from core.metrics.space import MetricSpaces
 from core.validation import check_seed, check_whole_number
 
 SECTION_7_SIGNAL = ("hellinger_mean", "correlation_difference_ratio", "multivariate_hellinger_distance")
-NOT_MADE_FROM_ONE_PERSON = (
+NOT_MADE_FROM_ONE_PERSON = N_(
     "Not applicable: AvatarFastDP samples new points, so no avatar is made from one particular person."
+)
+NOT_PAIRED_ROW_BY_ROW = N_("Not applicable: the avatars are not paired with the originals row by row (--not-paired).")
+NOT_PAIRED_ROW_COUNTS = N_(
+    "Not applicable: the avatars are not paired with the originals row by row (the two files have different row "
+    "counts)."
 )
 
 
@@ -164,41 +170,40 @@ def evaluate(
     """
     seed = check_seed(seed)
     if ncp is not None:
-        check_whole_number("ncp", ncp, minimum=1, hint="ncp is the number of latent dimensions, for example 5.")
+        check_whole_number("ncp", ncp, minimum=1, hint=_("ncp is the number of latent dimensions, for example 5."))
     common = [name for name in originals.columns if name in set(avatars.columns)]
     if not common:
-        raise InputError("The originals and the avatars have no column in common: check that they are the same table.")
+        raise InputError(_("The originals and the avatars have no column in common: check that they are the same "
+                           "table."))
     left_out = [name for name in originals.columns if name not in common] + [
         name for name in avatars.columns if name not in set(originals.columns)
     ]
     if analysis is not None:
-        analysis.checked(common, {name: "is not in both files: the analyses need it in the originals and the avatars"
-                                  for name in left_out})
+        why = _("is not in both files: the analyses need it in the originals and the avatars")
+        analysis.checked(common, dict.fromkeys(left_out, why))
     kinds = resolve_kinds(originals[common], column_kinds)
     typed_originals = apply_kinds(originals[common], kinds)
     if not avatars[common].notna().to_numpy().any():
-        raise InputError("The avatars hold no value at all: there is nothing to score. Check the avatars' file.")
-    typed_avatars = _typed_like(avatars[common], kinds, "the avatars")
+        raise InputError(_("The avatars hold no value at all: there is nothing to score. Check the avatars' file."))
+    typed_avatars = _typed_like(avatars[common], kinds, N_("In the avatars: {error}"))
     unseen = _unseen_modalities(typed_originals, avatars[common], kinds)
     paired = len(originals) == len(avatars) if paired is None else paired
     if paired and len(originals) != len(avatars):
-        raise InputError(
-            f"The avatars cannot be paired with the originals: {len(avatars)} avatars for {len(originals)} originals."
-        )
+        raise InputError(_("The avatars cannot be paired with the originals: {avatars} avatars for {originals} "
+                           "originals.").format(avatars=len(avatars), originals=len(originals)))
     rng = np.random.default_rng(seed)
     if holdout is not None:
         missing = [name for name in common if name not in holdout.columns]
         if missing:
-            raise InputError(f"The holdout has no column '{missing[0]}': it must have the originals' columns.")
-        split = HoldoutSplit(typed_originals, _typed_like(holdout[common], kinds, "the holdout"), typed_avatars, "given")
+            raise InputError(_("The holdout has no column '{name}': it must have the originals' columns.").format(
+                name=missing[0]))
+        split = HoldoutSplit(typed_originals, _typed_like(holdout[common], kinds, N_("In the holdout: {error}")),
+                             typed_avatars, "given")
     else:
         working_rows, holdout_rows, avatar_rows = approximate_rows(len(typed_originals), len(typed_avatars), paired, rng)
         split = HoldoutSplit(_rows(typed_originals, working_rows), _rows(typed_originals, holdout_rows),
                              _rows(typed_avatars, avatar_rows), "approximate", holdout_rows)
-    reason = (
-        "Not applicable: the avatars are not paired with the originals row by row "
-        + ("(--not-paired)." if len(originals) == len(avatars) else "(the two files have different row counts).")
-    )
+    reason = NOT_PAIRED_ROW_BY_ROW if len(originals) == len(avatars) else NOT_PAIRED_ROW_COUNTS
     evaluation = score(split, typed_originals, typed_avatars, kinds, paired=paired, ncp=ncp, unpaired_reason=reason,
                        ncp_at_most_axes=True, knowledge=knowledge)
     evaluation.left_out_columns = left_out
@@ -273,7 +278,7 @@ def score(
     """
     spaces = spaces or MetricSpaces()
     if len(split.holdout) == 0 or len(split.working) == 0:
-        raise InputError("The metrics need at least two original rows, to compare two halves of the data.")
+        raise InputError(_("The metrics need at least two original rows, to compare two halves of the data."))
     timings: dict[str, float] = {}
     signal = signal_metrics(SignalContext(split.working, split.holdout, split.working_avatars, kinds,
                                           spaces.of(split.working, kinds)), timings)
@@ -281,7 +286,8 @@ def score(
         space = spaces.of(originals, kinds)
         n_axes = min(ncp or DEFAULT_NCP, len(space.projection.components_))
         if ncp_at_most_axes and ncp is not None and ncp > n_axes:
-            raise InputError(f"ncp must be at most {n_axes}, the number of scaled columns of the originals, got {ncp}.")
+            raise InputError(_("ncp must be at most {n_axes}, the number of scaled columns of the originals, got "
+                               "{ncp}.").format(n_axes=n_axes, ncp=ncp))
         reference = space.kept(("privacy", n_axes), lambda: PrivacyReference.of(
             space.projection.transform(space.table, n_axes), originals, kinds
         ))
@@ -320,11 +326,12 @@ def _unseen_modalities(originals: pd.DataFrame, avatars: pd.DataFrame, kinds: Ma
     return said
 
 
-def _typed_like(frame: pd.DataFrame, kinds: Mapping[str, Kind], what: str) -> pd.DataFrame:
+def _typed_like(frame: pd.DataFrame, kinds: Mapping[str, Kind], where: str) -> pd.DataFrame:
+    """``frame`` typed as ``kinds`` say, else the error that says which file: ``where``, a message with ``{error}``."""
     try:
         return apply_kinds(frame, kinds)
     except InputError as error:
-        raise InputError(f"In {what}: {error}") from None
+        raise InputError(_(where).format(error=error)) from None
 
 
 def evaluate_avatarization(avatarizer: Avatarizer, spaces: MetricSpaces | None = None,

@@ -14,6 +14,7 @@ import pandas as pd
 
 from core.engine.encoding import numeric_values
 from core.engine.schema import Kind
+from core.i18n import N_
 from core.metrics.binning import binned_distribution, common_grid, hellinger_distance
 from core.metrics.definition import SIGNAL, MetricDefinition
 from core.metrics.result import MetricResult
@@ -21,13 +22,13 @@ from core.metrics.result import MetricResult
 if TYPE_CHECKING:
     from core.metrics.context import SignalContext
 
-HELLINGER_MEAN_TEXT = (
+HELLINGER_MEAN_TEXT = N_(
     "The closer to 100, the more the avatars preserve the natural variability of the data. Close to 100: the "
     "avatars differ from the original data as much as two halves of the original data differ from each other "
     "(good signal retention). Below 100: the avatars' distributions drift further from the originals' than "
     "natural variability would suggest (signal degradation)."
 )
-HELLINGER_MEAN_COMPUTATION = (
+HELLINGER_MEAN_COMPUTATION = N_(
     "For each variable, the Hellinger distance (0 = same distribution, 1 = nothing in common) between the avatars "
     "and the holdout half is compared with the distance between the two real halves; only the part natural "
     "variability does not explain counts: score = 100 x (1 - sqrt(max(0, avatar distance^2 - reference "
@@ -35,10 +36,10 @@ HELLINGER_MEAN_COMPUTATION = (
 )
 # Readings (no target): 95 and above close to natural variability, 80 to 95 some drift, below 80 strong drift.
 DEFINITION = MetricDefinition(
-    name="hellinger_mean", label="Hellinger Mean", unit="/ 100", goal="maximize", bounds=(0.0, 100.0),
+    name="hellinger_mean", label=N_("Hellinger Mean"), unit="/ 100", goal="maximize", bounds=(0.0, 100.0),
     interpretation=HELLINGER_MEAN_TEXT, computation=HELLINGER_MEAN_COMPUTATION, criterion=SIGNAL,
-    bands=((95.0, "good", "close to natural variability"), (80.0, "fair", "drifts beyond natural variability"),
-           (-np.inf, "poor", "strong drift from the originals")),
+    bands=((95.0, "good", N_("close to natural variability")), (80.0, "fair", N_("drifts beyond natural variability")),
+           (-np.inf, "poor", N_("strong drift from the originals"))),
 )
 
 
@@ -84,7 +85,7 @@ def hellinger_mean(
                 value for frame in (working, holdout, avatars) for value in present_modalities(frame[name])
             )), dtype=object)
             wo, ho, wa = (category_shares(frame[name], modalities) for frame in (working, holdout, avatars))
-            kind, binning, n_bins = "categorical", "categories", len(modalities)
+            kind, binning, n_bins = "categorical", N_("categories"), len(modalities)
         else:
             values = [numeric_values(frame[name]) for frame in (working, holdout, avatars)]
             pooled = np.concatenate([v[~np.isnan(v)] for v in values])
@@ -103,4 +104,4 @@ def hellinger_mean(
     value = float(np.mean(scores)) if rows else None
     return DEFINITION.result(value, breakdown={"per_variable": rows,
                                                "standard_deviation": float(np.std(scores)) if rows else None},
-                             not_applicable=None if rows else "No variable has any value.")
+                             not_applicable=None if rows else N_("No variable has any value."))

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from core.i18n import N_
 from core.metrics.definition import SINGLING_OUT, MetricDefinition
 from core.metrics.result import MetricResult
 
@@ -20,9 +21,9 @@ if TYPE_CHECKING:
     from core.metrics.context import PrivacyContext
 
 DEFINITION = MetricDefinition(
-    name="hidden_rate", label="Hidden rate", unit="%", goal="maximize", bounds=(0.0, 100.0),
-    interpretation="Share of individuals whose own avatar is not the closest one to them: an attacker who links "
-    "each person to the nearest avatar is wrong this often.", criterion=SINGLING_OUT, target=90.0,
+    name="hidden_rate", label=N_("Hidden rate"), unit="%", goal="maximize", bounds=(0.0, 100.0),
+    interpretation=N_("Share of individuals whose own avatar is not the closest one to them: an attacker who links "
+                      "each person to the nearest avatar is wrong this often."), criterion=SINGLING_OUT, target=90.0,
 )
 
 

@@ -19,6 +19,7 @@ import pandas as pd
 
 from core.engine.encoding import numeric_values
 from core.engine.schema import Kind
+from core.i18n import N_
 from core.metrics.attack import CHOOSE_KNOWN, AttackRisk, KnownSpace
 from core.metrics.definition import INFERENCE, MetricDefinition
 from core.metrics.result import MetricResult
@@ -27,11 +28,12 @@ if TYPE_CHECKING:
     from core.metrics.context import PrivacyContext
 
 DEFINITION = MetricDefinition(
-    name="inference_risk", label="Inference risk", unit="%", goal="minimize", bounds=(0.0, 100.0),
-    interpretation="How much better than for people never used an attacker who knows a person's known variables "
-    "guesses a sensitive one from the nearest avatar (the worst sensitive variable).", criterion=INFERENCE,
-    target=10.0, computation="Per sensitive variable, risk = (r_a - r_c) / (1 - r_c), counted only when the attack "
-    "beats guessing the most common value; the target is judged on the upper end of the 95 % interval.",
+    name="inference_risk", label=N_("Inference risk"), unit="%", goal="minimize", bounds=(0.0, 100.0),
+    interpretation=N_("How much better than for people never used an attacker who knows a person's known variables "
+                      "guesses a sensitive one from the nearest avatar (the worst sensitive variable)."),
+    criterion=INFERENCE, target=10.0,
+    computation=N_("Per sensitive variable, risk = (r_a - r_c) / (1 - r_c), counted only when the attack beats "
+                   "guessing the most common value; the target is judged on the upper end of the 95 % interval."),
 )
 TOLERANCE = 0.05
 
@@ -42,10 +44,12 @@ def compute(context: PrivacyContext) -> MetricResult:
     if not knowledge.known:
         return DEFINITION.result(None, not_applicable=CHOOSE_KNOWN)
     if not knowledge.sensitive:
-        return DEFINITION.result(None, not_applicable="Choose the sensitive variables an attacker would want to "
-                                 "learn (a diagnosis, an income): this metric measures how well the avatars reveal them.")
+        return DEFINITION.result(None, not_applicable=N_(
+            "Choose the sensitive variables an attacker would want to learn (a diagnosis, an income): this metric "
+            "measures how well the avatars reveal them."))
     if context.sides is None or len(context.sides.controls) == 0:
-        return DEFINITION.result(None, not_applicable="Not applicable: it needs real people kept apart as a control.")
+        return DEFINITION.result(None, not_applicable=N_(
+            "Not applicable: it needs real people kept apart as a control."))
     sides, kinds = context.sides, context.reference.kinds
     space = KnownSpace(sides.members, context.avatars, knowledge.known, kinds)
     wanted = context.avatars[list(knowledge.sensitive)]
@@ -90,7 +94,7 @@ def _variable_risk(name: str, categorical: bool, members: pd.DataFrame, controls
     beats = risk.members > baseline
     shown = risk.to_percent() if beats else {**risk.to_percent(), "risk": 0.0, "low": 0.0, "high": 0.0}
     return {"variable": name, **shown, "baseline": 100 * baseline, "beats_guessing": bool(beats),
-            "baseline_guess": "the most common value" if categorical else "the median"}
+            "baseline_guess": N_("the most common value") if categorical else N_("the median")}
 
 
 def _values(column: pd.Series) -> np.ndarray:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from core.i18n import N_
 from core.metrics.attack import CHOOSE_KNOWN, AttackRisk, KnownSpace
 from core.metrics.definition import LINKABILITY, MetricDefinition
 from core.metrics.result import MetricResult
@@ -20,11 +21,12 @@ if TYPE_CHECKING:
     from core.metrics.context import PrivacyContext
 
 DEFINITION = MetricDefinition(
-    name="linkability_risk", label="Linkability risk", unit="%", goal="minimize", bounds=(0.0, 100.0),
-    interpretation="How much more often than for people never used an attacker holding two parts of a person's "
-    "record (the known variables, split in two) joins them through one avatar.", criterion=LINKABILITY,
-    target=10.0, computation="risk = (r_a - r_c) / (1 - r_c): r_a the links made for the people the avatars come "
-    "from, r_c for real people of the holdout; the target is judged on the upper end of the 95 % interval.",
+    name="linkability_risk", label=N_("Linkability risk"), unit="%", goal="minimize", bounds=(0.0, 100.0),
+    interpretation=N_("How much more often than for people never used an attacker holding two parts of a person's "
+                      "record (the known variables, split in two) joins them through one avatar."),
+    criterion=LINKABILITY, target=10.0,
+    computation=N_("risk = (r_a - r_c) / (1 - r_c): r_a the links made for the people the avatars come from, r_c for "
+                   "real people of the holdout; the target is judged on the upper end of the 95 % interval."),
 )
 
 
@@ -34,10 +36,11 @@ def compute(context: PrivacyContext) -> MetricResult:
     if not context.knowledge.known:
         return DEFINITION.result(None, not_applicable=CHOOSE_KNOWN)
     if not first or not second:
-        return DEFINITION.result(None, not_applicable="Not applicable: it needs at least two known variables, one "
-                                 "for each part of the record.")
+        return DEFINITION.result(None, not_applicable=N_(
+            "Not applicable: it needs at least two known variables, one for each part of the record."))
     if context.sides is None or len(context.sides.controls) == 0:
-        return DEFINITION.result(None, not_applicable="Not applicable: it needs real people kept apart as a control.")
+        return DEFINITION.result(None, not_applicable=N_(
+            "Not applicable: it needs real people kept apart as a control."))
     sides, kinds = context.sides, context.reference.kinds
     on_first = KnownSpace(sides.members, context.avatars, first, kinds)
     on_second = KnownSpace(sides.members, context.avatars, second, kinds)

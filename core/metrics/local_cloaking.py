@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from scipy.spatial import cKDTree
 
+from core.i18n import N_
 from core.metrics.definition import SINGLING_OUT, MetricDefinition
 from core.metrics.result import MetricResult
 
@@ -35,9 +36,9 @@ STRICTLY_CLOSER = 1 - 1e-9  # radius factor: rounding never counts the own avata
 AS_CLOSE = 1 + 1e-9  # radius factor of the avatars exactly as close as the own one (SPEC 6.1: within 1e-9 relative)
 
 DEFINITION = MetricDefinition(
-    name="local_cloaking", label="Local cloaking", unit="avatars", goal="maximize", bounds=(0.0, None),
-    interpretation="For a typical individual, how many other avatars are closer to them than their own avatar: the "
-    "crowd their avatar hides in.", criterion=SINGLING_OUT, target=5.0,
+    name="local_cloaking", label=N_("Local cloaking"), unit="avatars", goal="maximize", bounds=(0.0, None),
+    interpretation=N_("For a typical individual, how many other avatars are closer to them than their own avatar: "
+                      "the crowd their avatar hides in."), criterion=SINGLING_OUT, target=5.0,
 )
 
 

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from core.engine.schema import Kind
+from core.i18n import N_
 from core.metrics.binning import SortedColumns, column_distances
 from core.metrics.definition import SIGNAL, MetricDefinition
 from core.metrics.result import MetricResult
@@ -18,13 +19,13 @@ if TYPE_CHECKING:
     from core.metrics.context import SignalContext
 from core.metrics.space import AXIS_BLOCK_VALUES, MetricSpace
 
-MULTIVARIATE_TEXT = (
+MULTIVARIATE_TEXT = N_(
     "Compares the distributions of originals and avatars on every axis of the projection, weighted by the "
     "variance each axis explains: 0 means identical, 1 completely different. Below 0.1 the distributions on the "
     "axes are almost identical; between 0.1 and 0.3 the avatars are faithful; above 0.3 the structure linking "
     "the variables (clusters, relationships) has been distorted."
 )
-MULTIVARIATE_COMPUTATION = (
+MULTIVARIATE_COMPUTATION = N_(
     "A projection is fitted on the originals; on each of its axes the originals' and the avatars' coordinates are "
     "binned on one grid and their Hellinger distance H_j computed; the value is sum_j w_j H_j with w_j the axis's "
     "share of the explained variance. The source's formula line also divides by the number of axes q; that "
@@ -32,9 +33,10 @@ MULTIVARIATE_COMPUTATION = (
 )
 # Seed 001's bands, upper limits: below 0.1 almost identical, 0.1 to 0.3 good fidelity, above distorted.
 DEFINITION = MetricDefinition(
-    name="multivariate_hellinger_distance", label="Multivariate Hellinger distance", unit="", goal="minimize",
+    name="multivariate_hellinger_distance", label=N_("Multivariate Hellinger distance"), unit="", goal="minimize",
     bounds=(0.0, 1.0), interpretation=MULTIVARIATE_TEXT, computation=MULTIVARIATE_COMPUTATION, criterion=SIGNAL,
-    bands=((0.1, "good", "almost identical"), (0.3, "good", "good fidelity"), (np.inf, "poor", "distorted")),
+    bands=((0.1, "good", N_("almost identical")), (0.3, "good", N_("good fidelity")),
+           (np.inf, "poor", N_("distorted"))),
 )
 
 
@@ -59,7 +61,7 @@ def multivariate_hellinger(
     projection, avatar_table = space.projection, space.encode(avatars)
     n_axes = projection.n_components_
     if n_axes == 0:
-        return DEFINITION.result(None, not_applicable="The originals have no variance: every row is the same.")
+        return DEFINITION.result(None, not_applicable=N_("The originals have no variance: every row is the same."))
     eigenvalues = projection.eigenvalues_[:n_axes]
     weights = eigenvalues / eigenvalues.sum()
     distances = np.empty(n_axes)

@@ -18,6 +18,9 @@ class MetricResult:
     metric, which has no target, has a ``band``: a plain reading of its value, with its
     ``level`` ("good", "fair" or "poor") for colour. A ``note`` says why a value is shown but
     leaves the verdict (``passed`` is then None).
+
+    The texts are English (the JSON's): shown, they go through ``_()`` (``label``, ``interpretation``,
+    ``computation``, ``band``, ``not_applicable``, and ``note``, a :class:`~core.i18n.Message`).
     """
 
     name: str

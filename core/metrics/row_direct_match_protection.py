@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from core.i18n import N_
 from core.metrics.definition import SINGLING_OUT, MetricDefinition
 from core.metrics.result import MetricResult
 
@@ -17,9 +18,10 @@ if TYPE_CHECKING:
     from core.metrics.context import PrivacyContext
 
 DEFINITION = MetricDefinition(
-    name="row_direct_match_protection", label="Row direct match protection", unit="%", goal="maximize",
-    bounds=(0.0, 100.0), interpretation="Share of real people whose rare row (shared by fewer than 5 people) does "
-    "not appear, identical in every column, among the avatars.", criterion=SINGLING_OUT, target=90.0,
+    name="row_direct_match_protection", label=N_("Row direct match protection"), unit="%", goal="maximize",
+    bounds=(0.0, 100.0), interpretation=N_("Share of real people whose rare row (shared by fewer than 5 people) does "
+                                           "not appear, identical in every column, among the avatars."),
+    criterion=SINGLING_OUT, target=90.0,
 )
 RARE_GROUP = 5
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
+from core.i18n import N_, _
 from core.metrics.analysis.regression import RegressionResult
 from core.metrics.analysis.survival import SurvivalResult
 from core.presentation.analysis_text import term_label
@@ -12,7 +13,8 @@ from core.presentation.figures import AVATAR_COLOUR, HOLDOUT_COLOUR, ORIGINAL_CO
 
 GROUP_COLOURS = ("#3b6ea5", "#e07b24", "#2e8540", "#8e44ad", "#c0392b", "#16a085", "#7f8c8d", "#d4ac0d",
                  "#34495e", "#e84393")
-SIDE_STYLES = {"real": ("real rows", "solid"), "avatars": ("avatars", "dash"), "holdout": ("holdout", "dot")}
+SIDE_STYLES = {"real": (N_("real rows"), "solid"), "avatars": (N_("avatars"), "dash"),
+               "holdout": (N_("holdout"), "dot")}
 SIDE_COLOURS = {"real": ORIGINAL_COLOUR, "avatars": AVATAR_COLOUR, "holdout": HOLDOUT_COLOUR}
 
 
@@ -21,6 +23,7 @@ def survival_figure(result: SurvivalResult, sides: tuple[str, ...] = ("real", "a
     figure = go.Figure()
     for side in sides:
         name, dash = SIDE_STYLES[side]
+        name = _(name)
         for index, curve in enumerate(result.curves[side]):
             if not curve.survival:
                 continue
@@ -30,14 +33,15 @@ def survival_figure(result: SurvivalResult, sides: tuple[str, ...] = ("real", "a
                 x=result.times, y=curve.survival, mode="lines", line={"shape": "hv", "dash": dash, "color": colour,
                                                                        "width": 2.5 if side == "real" else 2},
                 name=label, legendgroup=str(curve.group),
-                hovertemplate=f"{label}<br>time %{{x:.0f}}<br>still without the event %{{y:.1%}}<extra></extra>"))
+                hovertemplate=label + "<br>" + _("time %{x:.0f}<br>still without the event %{y:.1%}")
+                + "<extra></extra>"))
     unit = f" ({result.unit})" if result.unit else ""
-    by = f" by {result.group}" if result.group else ""
-    figure = layout(figure, f"Kaplan-Meier curves{by}: real rows (solid) and avatars (dashed); event: "
-                            f"{result.event} = {result.event_value}", height=500)
+    title = _("Kaplan-Meier curves by {group}: real rows (solid) and avatars (dashed); event: {event} = {value}") \
+        if result.group else _("Kaplan-Meier curves: real rows (solid) and avatars (dashed); event: {event} = {value}")
+    figure = layout(figure, title.format(group=result.group, event=result.event, value=result.event_value), height=500)
     figure.update_layout(legend={"orientation": "h", "yanchor": "top", "y": -0.18, "xanchor": "left", "x": 0.0})
     figure.update_xaxes(title=f"{result.time}{unit}")
-    figure.update_yaxes(title="share without the event", tickformat=".0%", range=[0, 1.02])
+    figure.update_yaxes(title=_("share without the event"), tickformat=".0%", range=[0, 1.02])
     return figure
 
 
@@ -55,15 +59,16 @@ def coefficients_figure(result: RegressionResult) -> go.Figure:
         if not rows:
             continue
         figure.add_trace(go.Scatter(
-            x=[e.value * scale[i] for i, e in rows], y=[i + offset for i, _ in rows], mode="markers",
-            marker={"color": SIDE_COLOURS[side], "size": 8}, name=SIDE_STYLES[side][0],
+            x=[e.value * scale[i] for i, e in rows], y=[i + offset for i, _point in rows], mode="markers",
+            marker={"color": SIDE_COLOURS[side], "size": 8}, name=_(SIDE_STYLES[side][0]),
             error_x={"type": "data", "symmetric": False, "array": [(e.high - e.value) * scale[i] for i, e in rows],
                      "arrayminus": [(e.value - e.low) * scale[i] for i, e in rows], "color": SIDE_COLOURS[side]},
             customdata=[[effects[i].term, e.value, e.low, e.high] for i, e in rows],
-            hovertemplate="%{customdata[0]}: coefficient %{customdata[1]:.3g} [%{customdata[2]:.3g}, "
-                          "%{customdata[3]:.3g}]<extra>" + SIDE_STYLES[side][0] + "</extra>"))
-    what = "log odds" if result.model == "logistic" else result.outcome
-    figure = layout(figure, f"Effects on {result.outcome}, with 95 % intervals", height=max(380, 140 + 30 * len(effects)))
+            hovertemplate=_("%{customdata[0]}: coefficient %{customdata[1]:.3g} [%{customdata[2]:.3g}, "
+                            "%{customdata[3]:.3g}]") + "<extra>" + _(SIDE_STYLES[side][0]) + "</extra>"))
+    figure = layout(figure, _("Effects on {outcome}, with {level} intervals").format(outcome=result.outcome,
+                                                                                     level="95 %"),
+                    height=max(380, 140 + 30 * len(effects)))
     bounds = [bound * factor for c, factor in zip(effects, scale, strict=True) if c.real is not None
               for bound in (c.real.low, c.real.high)]
     if bounds:
@@ -73,12 +78,15 @@ def coefficients_figure(result: RegressionResult) -> go.Figure:
         every = [bound * factor for c, factor in zip(effects, scale, strict=True) for side in ("avatars", "holdout")
                  if getattr(c, side) is not None for bound in (getattr(c, side).low, getattr(c, side).high)]
         if any(bound < low - padding or bound > high + padding for bound in every):
-            figure.update_layout(title_text=f"{figure.layout.title.text}<br><sup>Bars cut at the edge run further: "
-                                            "see the table.</sup>")
+            cut = _("Bars cut at the edge run further: see the table.")
+            figure.update_layout(title_text=f"{figure.layout.title.text}<br><sup>{cut}</sup>")
     figure.add_vline(x=0, line={"color": "#9aa5b1", "width": 1})
     figure.update_yaxes(tickvals=list(range(len(effects))), autorange="reversed",
                         ticktext=[term_label(c.term, result.reference_levels) for c in effects])
-    figure.update_xaxes(title=f"effect on the {what}: per SD for numbers, vs the first level for categories")
+    figure.update_xaxes(title=_("effect on the log odds: per SD for numbers, vs the first level for categories")
+                        if result.model == "logistic" else
+                        _("effect on the {outcome}: per SD for numbers, vs the first level for categories").format(
+                            outcome=result.outcome))
     return figure
 
 

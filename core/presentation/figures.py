@@ -12,6 +12,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from core.engine.encoding import datetime_microseconds, numeric_values
+from core.i18n import N_, _, number, plotly_separators
 from core.metrics import hellinger_mean
 from core.metrics.registry import DEFINITIONS
 from core.metrics.result import MetricResult
@@ -41,6 +42,7 @@ def layout(figure: go.Figure, title: str, height: int = 420) -> go.Figure:
                "yanchor": "top"},
         template="plotly_white",
         font=FONT,
+        separators=plotly_separators(),  # the language's decimal and thousands symbols in ticks and hover texts
         height=height,
         margin={"l": 10, "r": 10, "t": 95, "b": 10},
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "right", "x": 1.0},
@@ -66,37 +68,42 @@ def hellinger_scores_figure(result: MetricResult) -> go.Figure:
         y=[row["variable"] for row in rows],
         orientation="h",
         marker_color=[score_colour(row["score"]) for row in rows],
-        text=[f"{row['score']:.1f}" for row in rows],
+        text=[number(row["score"], ".1f") for row in rows],
         textposition="outside",
         customdata=[[row["reference_distance"], row["avatar_distance"], row["bins"], row["binning"]] for row in rows],
-        hovertemplate=(
-            "<b>%{y}</b><br>score %{x:.1f} / 100<br>distance between the two original halves: %{customdata[0]:.3f}"
+        hovertemplate="<b>%{y}</b><br>" + _(
+            "score %{x:.1f} / 100<br>distance between the two original halves: %{customdata[0]:.3f}"
             "<br>distance from the avatars to the holdout: %{customdata[1]:.3f}"
-            "<br>%{customdata[2]} bins (%{customdata[3]})<extra></extra>"
-        ),
+            "<br>%{customdata[2]} bins (%{customdata[3]})"
+        ) + "<extra></extra>",
     ))
-    figure.update_xaxes(title="score (100 = as close as two halves of the real data)", range=[0, 109])
+    figure.update_xaxes(title=_("score (100 = as close as two halves of the real data)"), range=[0, 109])
     figure.update_yaxes(title=None)
-    return layout(figure, "How well each variable's distribution is kept (worst at the top)",
+    return layout(figure, _("How well each variable's distribution is kept (worst at the top)"),
                    height=max(300, 90 + 26 * len(rows)))
+
+
+SIDE_NAMES = {"originals": N_("originals"), "avatars": N_("avatars")}  # the traces' names, as the legends show them
 
 
 def distribution_figure(original: pd.Series, avatars: pd.Series, name: str, categorical: bool) -> go.Figure:
     """The variable's distribution in the originals and the avatars, as shares, missing values included."""
     figure = go.Figure()
     if categorical:
+        missing = _("(missing)")
         shares = pd.DataFrame({
-            "originals": original.astype(object).fillna("(missing)").value_counts(normalize=True),
-            "avatars": avatars.astype(object).fillna("(missing)").value_counts(normalize=True),
+            "originals": original.astype(object).fillna(missing).value_counts(normalize=True),
+            "avatars": avatars.astype(object).fillna(missing).value_counts(normalize=True),
         }).fillna(0.0).sort_values("originals", ascending=False)
         if len(shares) > MAX_CATEGORIES:
-            other = shares.iloc[MAX_CATEGORIES:].sum().rename("(all others)")
+            other = shares.iloc[MAX_CATEGORIES:].sum().rename(_("(all others)"))
             shares = pd.concat([shares.iloc[:MAX_CATEGORIES], other.to_frame().T])
         labels = [str(label) for label in shares.index]
         for column, colour in (("originals", ORIGINAL_COLOUR), ("avatars", AVATAR_COLOUR)):
+            shown = _(SIDE_NAMES[column])
             figure.add_bar(
-                x=labels, y=shares[column] * 100, name=column, marker_color=colour,
-                hovertemplate="%{x}: %{y:.1f} %<extra>" + column + "</extra>",
+                x=labels, y=shares[column] * 100, name=shown, marker_color=colour,
+                hovertemplate="%{x}: %{y:.1f} %<extra>" + shown + "</extra>",
             )
         figure.update_layout(barmode="group")
         figure.update_xaxes(title=name, type="category")
@@ -108,17 +115,19 @@ def distribution_figure(original: pd.Series, avatars: pd.Series, name: str, cate
         size = (high - low) / 40 if high > low else 1.0
         for data, label, colour in zip(values, ("originals", "avatars"), (ORIGINAL_COLOUR, AVATAR_COLOUR)):
             missing = np.mean(np.isnan(data)) * 100 if len(data) else 0.0
+            shown = _(SIDE_NAMES[label])
             figure.add_histogram(
-                x=data[~np.isnan(data)], name=f"{label} ({missing:.0f} % missing)", marker_color=colour, opacity=0.6,
+                x=data[~np.isnan(data)], name=_("{side} ({missing} % missing)").format(
+                    side=shown, missing=number(missing, ".0f")), marker_color=colour, opacity=0.6,
                 histnorm="percent", xbins={"start": low, "end": high + size, "size": size},
-                hovertemplate="%{x}: %{y:.1f} %<extra>" + label + "</extra>",
+                hovertemplate="%{x}: %{y:.1f} %<extra>" + shown + "</extra>",
             )
         figure.update_layout(barmode="overlay")
-        figure.update_xaxes(title=f"{name} ({unit_name})" if unit_name else name)
+        figure.update_xaxes(title=f"{name} ({_(unit_name)})" if unit_name else name)
         if pd.api.types.is_datetime64_any_dtype(original):
             figure.update_xaxes(type="date")
-    figure.update_yaxes(title="share of rows (%)")
-    return layout(figure, f"Distribution of {name}: originals and avatars")
+    figure.update_yaxes(title=_("share of rows (%)"))
+    return layout(figure, _("Distribution of {name}: originals and avatars").format(name=name))
 
 
 def _plottable(column: pd.Series) -> np.ndarray:
@@ -129,7 +138,7 @@ def _plottable(column: pd.Series) -> np.ndarray:
     return numeric_values(column)
 
 
-DURATION_UNITS = (("days", 86_400.0), ("hours", 3_600.0), ("minutes", 60.0), ("seconds", 1.0))
+DURATION_UNITS = ((N_("days"), 86_400.0), (N_("hours"), 3_600.0), (N_("minutes"), 60.0), (N_("seconds"), 1.0))
 
 
 def _duration_unit(column: pd.Series) -> tuple[str, float]:
@@ -150,7 +159,7 @@ def correlation_figure(result: MetricResult) -> go.Figure:
     reach = _round_up(largest) if largest > 0 else 0.1
     figure = make_subplots(
         rows=1, cols=3, horizontal_spacing=0.09,
-        subplot_titles=("Originals", "Avatars", "Difference (avatars − originals)"),
+        subplot_titles=(_("Originals"), _("Avatars"), _("Difference (avatars − originals)")),
     )
     values_in_cells = "%{z:.2f}" if len(names) <= MAX_ANNOTATED_VARIABLES else None
     for column, (matrix, axis) in enumerate(((original, "coloraxis"), (avatars, "coloraxis"),
@@ -164,14 +173,14 @@ def correlation_figure(result: MetricResult) -> go.Figure:
     bar = {"len": 0.45, "thickness": 14, "title": {"side": "right"}}
     figure.update_layout(
         coloraxis={"colorscale": "RdBu", "reversescale": True, "cmin": -1, "cmax": 1,
-                   "colorbar": {**bar, "title": {**bar["title"], "text": "correlation"}, "y": 0.77}},
+                   "colorbar": {**bar, "title": {**bar["title"], "text": _("correlation")}, "y": 0.77}},
         coloraxis2={"colorscale": "RdBu", "reversescale": True, "cmin": -reach, "cmax": reach,
-                    "colorbar": {**bar, "title": {**bar["title"], "text": "difference"}, "y": 0.23}},
+                    "colorbar": {**bar, "title": {**bar["title"], "text": _("difference")}, "y": 0.23}},
     )
     figure.update_yaxes(autorange="reversed")
     figure.update_xaxes(tickangle=-45)
     size = max(460, 200 + 34 * len(names))
-    return layout(figure, "Correlations between numeric variables (−1 to 1); their difference on its own scale",
+    return layout(figure, _("Correlations between numeric variables (−1 to 1); their difference on its own scale"),
                    height=size)
 
 
@@ -183,16 +192,17 @@ def latent_figure(latent: LatentView, axes: tuple[int, ...], exposure: np.ndarra
     """Originals and avatars on two or three chosen axes of the projection (numbered from 0); with ``exposure``
     (per original avatarized, an index into :data:`~core.workflows.exposure.LEVELS`), the originals coloured by
     how exposed each is, the most exposed drawn last (on top)."""
-    titles = [f"axis {a + 1} ({100 * latent.explained_variance_ratio[a]:.1f} % of variance)" for a in axes]
+    titles = [_("axis {number} ({share} of variance)").format(  # the share with its "%": no "% o" in the message
+        number=a + 1, share=f"{number(100 * latent.explained_variance_ratio[a], '.1f')} %") for a in axes]
     figure = go.Figure()
     by_exposure = exposure is not None and latent.original_rows is not None
-    layers = [(latent.avatars, "avatars", FAINT_AVATARS if by_exposure else AVATAR_COLOUR)]
+    layers = [(latent.avatars, _("avatars"), FAINT_AVATARS if by_exposure else AVATAR_COLOUR)]
     if by_exposure:
         shown = exposure[latent.original_rows]
-        layers += [(latent.originals[shown == level], f"real person: {LEVELS[level]}", EXPOSURE_COLOURS[level])
-                   for level in (2, 1, 0)]
+        layers += [(latent.originals[shown == level], _("real person: {level}").format(level=_(LEVELS[level])),
+                    EXPOSURE_COLOURS[level]) for level in (2, 1, 0)]
     else:
-        layers.insert(0, (latent.originals, "originals", ORIGINAL_COLOUR))
+        layers.insert(0, (latent.originals, _("originals"), ORIGINAL_COLOUR))
     for points, label, colour in layers:
         if len(axes) == 3:
             figure.add_scatter3d(
@@ -210,30 +220,30 @@ def latent_figure(latent: LatentView, axes: tuple[int, ...], exposure: np.ndarra
         figure.update_xaxes(title=titles[0])
         figure.update_yaxes(title=titles[1])
     if by_exposure:  # four entries: under the plot, where they do not run into the title
-        return layout(figure, "Each real person coloured by how exposed they are (avatars in grey)",
+        return layout(figure, _("Each real person coloured by how exposed they are (avatars in grey)"),
                        height=640).update_layout(legend={"orientation": "h", "yanchor": "top", "y": -0.16, "x": 0})
-    return layout(figure, "Originals and avatars in the latent space", height=560)
+    return layout(figure, _("Originals and avatars in the latent space"), height=560)
 
 
 def multivariate_axes_figure(result: MetricResult) -> go.Figure:
     """Hellinger distance per projection axis, with the axis's weight (share of variance)."""
     axes = result.breakdown.get("per_axis", [])[:MAX_AXES_SHOWN]
-    labels = [f"axis {row['axis']}" for row in axes]
+    labels = [_("axis {number}").format(number=row["axis"]) for row in axes]
     figure = make_subplots(specs=[[{"secondary_y": True}]])
     figure.add_bar(
-        x=labels, y=[row["distance"] for row in axes], name="distance on the axis (0 to 1)",
-        marker_color=AVATAR_COLOUR, hovertemplate="%{x}: distance %{y:.3f}<extra></extra>",
+        x=labels, y=[row["distance"] for row in axes], name=_("distance on the axis (0 to 1)"),
+        marker_color=AVATAR_COLOUR, hovertemplate=_("%{x}: distance %{y:.3f}") + "<extra></extra>",
     )
     figure.add_scatter(
-        x=labels, y=[100 * row["weight"] for row in axes], name="weight: share of variance (%)",
+        x=labels, y=[100 * row["weight"] for row in axes], name=_("weight: share of variance (%)"),
         mode="lines+markers", line={"color": ORIGINAL_COLOUR}, secondary_y=True,
-        hovertemplate="%{x}: %{y:.1f} % of variance<extra></extra>",
+        hovertemplate=_("{axis}: {share} of variance").format(axis="%{x}", share="%{y:.1f} %") + "<extra></extra>",
     )
-    figure.update_yaxes(title="Hellinger distance", range=[0, 1], secondary_y=False)
+    figure.update_yaxes(title=_("Hellinger distance"), range=[0, 1], secondary_y=False)
     top = _round_up(max([100 * row["weight"] for row in axes] or [1.0]))
-    figure.update_yaxes(title="share of variance (%)", secondary_y=True, showgrid=False, range=[0, top],
+    figure.update_yaxes(title=_("share of variance (%)"), secondary_y=True, showgrid=False, range=[0, top],
                         tickmode="linear", tick0=0, dtick=top / 5, tickformat=".3~g")  # ticks on the left's grid
-    figure = layout(figure, "Distance between originals and avatars on each axis")
+    figure = layout(figure, _("Distance between originals and avatars on each axis"))
     return figure.update_layout(legend={"xanchor": "left", "x": 0.0})  # clear of the right axis's top label
 
 
@@ -248,23 +258,25 @@ def _round_up(value: float) -> float:
 def axes_figure_caption(result: MetricResult) -> str:
     """How the multivariate Hellinger value relates to the bars of :func:`multivariate_axes_figure`."""
     n_axes = len(result.breakdown.get("per_axis", []))
-    shown = f" The chart shows the first {MAX_AXES_SHOWN} of them." if n_axes > MAX_AXES_SHOWN else ""
-    return (
-        f"The multivariate value is the mean of the {n_axes} per-axis distances weighted by their shares of "
-        f"variance (the line): axes that explain much of the data count most.{shown}"
-    )
+    shown = " " + _("The chart shows the first {count} of them.").format(count=number(MAX_AXES_SHOWN, ",")) \
+        if n_axes > MAX_AXES_SHOWN else ""
+    return _(
+        "The multivariate value is the mean of the {count} per-axis distances weighted by their shares of "
+        "variance (the line): axes that explain much of the data count most."
+    ).format(count=number(n_axes, ",")) + shown
 
 
 def distance_histogram_figure(values: np.ndarray, target: float, title: str, axis_title: str) -> go.Figure:
     """Distribution of a privacy distance or ratio, with its target as a dashed line."""
     figure = go.Figure(go.Histogram(
         x=np.asarray(values), nbinsx=50, marker_color=AVATAR_COLOUR, histnorm="percent",
-        hovertemplate="%{x}: %{y:.1f} % of avatars<extra></extra>",
+        hovertemplate=_("{value}: {share} of avatars").format(value="%{x}", share="%{y:.1f} %") + "<extra></extra>",
     ))
-    figure.add_vline(x=target, line_dash="dash", line_color=POOR, annotation_text=f"target {target:g}",
+    figure.add_vline(x=target, line_dash="dash", line_color=POOR,
+                     annotation_text=_("target {target}").format(target=number(target, "g")),
                      annotation_position="top right")
     figure.update_xaxes(title=axis_title)
-    figure.update_yaxes(title="share (%)")
+    figure.update_yaxes(title=_("share (%)"))
     return layout(figure, title, height=360)
 
 
@@ -275,14 +287,14 @@ def privacy_figures(privacy: dict[str, MetricResult]) -> dict[str, go.Figure]:
     shown = {}
     if closest.value is not None:
         shown["distance_to_closest"] = distance_histogram_figure(
-            closest.breakdown["distances"], closest.target, "Distance from each avatar to the nearest real person",
-            "distance in the latent space",
+            closest.breakdown["distances"], closest.target, _("Distance from each avatar to the nearest real person"),
+            _("distance in the latent space"),
         )
     if ratio.value is not None:
         shown["closest_distances_ratio"] = distance_histogram_figure(
             ratio.breakdown["ratios"], ratio.target,
-            "Nearest / second-nearest real person, for each avatar (near 0: the avatar points at one person)",
-            "ratio of the two distances",
+            _("Nearest / second-nearest real person, for each avatar (near 0: the avatar points at one person)"),
+            _("ratio of the two distances"),
         )
     if cloaking.value is not None:
         shown["local_cloaking"] = cloaking_histogram_figure(
@@ -308,19 +320,24 @@ def cloaking_histogram_figure(counts: np.ndarray, target: float, censored_at: in
     edges = np.array([0, *range(first, limit + 1, width)])
     index = np.searchsorted(edges, counts, side="right") - 1  # the last edge starts "limit or more"
     shares = np.bincount(index, minlength=len(edges)) / len(counts) * 100
-    labels = [str(low) if high - low == 1 else f"{low} to {high - 1}" for low, high in zip(edges[:-1], edges[1:])]
+    labels = [str(low) if high - low == 1 else _("{low} to {high}").format(low=low, high=high - 1)
+              for low, high in zip(edges[:-1], edges[1:])]
     sizes = np.append(np.diff(edges), width)
     figure = go.Figure(go.Bar(
         x=edges + (sizes - 1) / 2, y=shares, width=0.9 * sizes,
         marker_color=[AVATAR_COLOUR] * (len(edges) - 1) + [ORIGINAL_COLOUR],
-        customdata=[*labels, f"{edges[-1]} or more"], text=[""] * (len(edges) - 1) + [f"{edges[-1]}+"],
-        textposition="outside", hovertemplate="%{customdata} avatars closer: %{y:.1f} % of people<extra></extra>",
+        customdata=[*labels, _("{count} or more").format(count=edges[-1])],
+        text=[""] * (len(edges) - 1) + [f"{edges[-1]}+"], textposition="outside",
+        hovertemplate=_("{count} avatars closer: {share} of people").format(count="%{customdata}", share="%{y:.1f} %")
+        + "<extra></extra>",
     ))
     figure.add_vline(x=int(target) + 0.5, line_dash="dash", line_color=POOR,
-                     annotation_text=f"target: more than {target:g}", annotation_position="top right")
-    figure.update_xaxes(title=f"number of avatars closer than the person's own (last bar: {edges[-1]} or more)")
-    figure.update_yaxes(title="share of people (%)")
-    return layout(figure, "For each person: how many avatars are closer to them than their own", height=360)
+                     annotation_text=_("target: more than {target}").format(target=number(target, "g")),
+                     annotation_position="top right")
+    figure.update_xaxes(title=_("number of avatars closer than the person's own (last bar: {count} or more)").format(
+        count=edges[-1]))
+    figure.update_yaxes(title=_("share of people (%)"))
+    return layout(figure, _("For each person: how many avatars are closer to them than their own"), height=360)
 
 
 def tradeoff_figure(
@@ -359,13 +376,16 @@ def tradeoff_figure(
                 marker={"size": 11, "color": colour, "line": {"color": colour, "width": 2},
                         "symbol": symbol if safe else f"{symbol}-open"},
                 customdata=chosen, hovertext=[
-                    f"seeds: {labels[privacy]} {seed_range_text(points[i], privacy)}, {labels[utility]} "
-                    f"{seed_range_text(points[i], utility)}<br>privacy targets: {points[i].targets_text()}"
-                    + (f"<br>{labels[privacy]}: at least this (some counts stopped at their cap)"
-                       if privacy in points[i].lower_bounds else "")
+                    _("seeds: {privacy} {privacy_range}, {utility} {utility_range}<br>privacy targets: "
+                      "{targets}").format(
+                        privacy=labels[privacy], privacy_range=seed_range_text(points[i], privacy),
+                        utility=labels[utility], utility_range=seed_range_text(points[i], utility),
+                        targets=points[i].targets_text())
+                    + ("<br>" + _("{metric}: at least this (some counts stopped at their cap)").format(
+                        metric=labels[privacy]) if privacy in points[i].lower_bounds else "")
                     for i in chosen
                 ],
-                name=name if safe else f"{name}: a target missed",
+                name=name if safe else _("{method}: a target missed").format(method=name),
                 hovertemplate="<b>%{text}</b><br>" + labels[privacy] + ": %{x:.3g}<br>" + labels[utility]
                 + ": %{y:.3g}<br>%{hovertext}<extra></extra>",
             )
@@ -374,14 +394,16 @@ def tradeoff_figure(
     if len(front) > 1:
         figure.add_scatter(
             x=[points[i].mean(privacy) for i in front], y=[points[i].mean(utility) for i in front], mode="lines",
-            line={"color": HOLDOUT_COLOUR, "dash": "dot"}, name="best trade-offs (Pareto front)", hoverinfo="skip",
+            line={"color": HOLDOUT_COLOUR, "dash": "dot"}, name=_("best trade-offs (Pareto front)"), hoverinfo="skip",
         )
     if target is not None:
-        figure.add_vline(x=target, line_dash="dash", line_color=POOR, annotation_text=f"privacy target {target:g}",
+        figure.add_vline(x=target, line_dash="dash", line_color=POOR,
+                         annotation_text=_("privacy target {target}").format(target=number(target, "g")),
                          annotation_position="bottom right")
-    figure.update_xaxes(title=f"{labels[privacy]} (more private →)", autorange="reversed" if sign < 0 else True)
-    figure.update_yaxes(title=f"{labels[utility]} (more signal ↑)")
-    return layout(figure, "Utility against privacy, one point per setting", height=TRADEOFF_HEIGHT)
+    figure.update_xaxes(title=_("{metric} (more private →)").format(metric=labels[privacy]),
+                        autorange="reversed" if sign < 0 else True)
+    figure.update_yaxes(title=_("{metric} (more signal ↑)").format(metric=labels[utility]))
+    return layout(figure, _("Utility against privacy, one point per setting"), height=TRADEOFF_HEIGHT)
 
 
 TRADEOFF_HEIGHT = 560
@@ -470,7 +492,7 @@ def comparison_figure(first: SweepPoint, second: SweepPoint) -> go.Figure:
             hovertemplate="%{y}: %{x:.1f}<extra>" + point.setting.label + "</extra>",
         )
     figure.update_layout(barmode="group")
-    figure.update_xaxes(title="Hellinger score per variable (100 = as close as two halves of the real data)",
+    figure.update_xaxes(title=_("Hellinger score per variable (100 = as close as two halves of the real data)"),
                         range=[0, 105])
-    return layout(figure, "Each variable's score for the two settings (worst at the top)",
+    return layout(figure, _("Each variable's score for the two settings (worst at the top)"),
                    height=max(320, 100 + 40 * len(names)))

@@ -2,54 +2,100 @@
 
 from __future__ import annotations
 
-from core.metrics.definition import MetricDefinition
+from collections.abc import Callable
+from functools import wraps
+from typing import ParamSpec, TypeVar
+
+from core.i18n import N_, SOURCE_LANGUAGE, _, language, localized_number, number
+from core.metrics.definition import INFERENCE, LINKABILITY, SINGLING_OUT, MetricDefinition
 from core.metrics.evaluation import ATTACKS, Evaluation
 from core.metrics.result import MetricResult
 
 AT_LEAST = ">= "  # before a value that is only a lower bound (a local cloaking whose counts stopped at their cap)
 SHOWN_UNITS = ("%", "/ 100")  # units written after a value; others ("avatars") are in the label or the target
+CRITERION_NAMES = {SINGLING_OUT: N_("Singling out"), LINKABILITY: N_("Linkability"), INFERENCE: N_("Inference")}
+BASELINE_GUESSES = (N_("the most common value"), N_("the median"))  # an inference risk's breakdown, shown translated
+
+Parameters, Returned = ParamSpec("Parameters"), TypeVar("Returned")
+
+
+def in_english(function: Callable[Parameters, Returned]) -> Callable[Parameters, Returned]:
+    """``function`` run in English whatever the language shown (SPEC section 11): the command line's text and the
+    JSON, which the dashboard offers to download too."""
+
+    @wraps(function)
+    def english(*args: Parameters.args, **kwargs: Parameters.kwargs) -> Returned:
+        with language(SOURCE_LANGUAGE):
+            return function(*args, **kwargs)
+
+    return english
 
 
 def number_text(value: float, unit: str = "") -> str:
     """Three decimals below 1, one from 1 on; a percentage always one (``0.0 %``, not ``0.000``)."""
-    return f"{value:.3f}" if abs(value) < 1 and unit != "%" else f"{value:.1f}"
+    return number(value, ".3f") if abs(value) < 1 and unit != "%" else number(value, ".1f")
 
 
 def metric_text(result: MetricResult, unit: str = "") -> str:
     """``result``'s value as shown everywhere: "n/a" when it does not apply, ``>= `` when only a lower bound, then
     the number and ``unit`` (see :data:`SHOWN_UNITS`)."""
     if result.value is None:
-        return "n/a"
+        return _("n/a")
     prefix = AT_LEAST if result.breakdown.get("at_least") else ""
     suffix = f" {unit}" if unit in SHOWN_UNITS else ""
     return f"{prefix}{number_text(result.value, result.unit)}{suffix}"
 
 
+def percent(value: float) -> str:
+    """``12.3 %``: a percentage with one decimal and its sign, passed whole into a message (a message with "% of"
+    would be taken for a printf format by the catalogue's checks)."""
+    return f"{number(value, '.1f')} %"
+
+
+def target_text(result: MetricResult) -> str:
+    """``result``'s target as the cards and tables show it (``> 90 %``, ``> 0,3`` in French); "" without one."""
+    return localized_number(result.target_text or "")
+
+
+def criterion_name(criterion: str) -> str:
+    """``Singling out``: a privacy criterion (SPEC 6.2) named as a heading, in the current language."""
+    return _(CRITERION_NAMES[criterion])
+
+
 def holdout_sentence(evaluation: Evaluation) -> str:
     """Which holdout the signal metrics compared with (SPEC section 5), in one sentence."""
     rows = evaluation.rows
-    how = {
-        "real": f"a real holdout: {rows['holdout']:,} real rows set aside before the avatars were made and never "
-                f"used to make them ({rows['working']:,} rows avatarized)",
-        "given": f"the holdout file given: {rows['holdout']:,} real rows kept apart ({rows['working']:,} originals)",
-        "approximate": f"an approximate holdout: every row was avatarized, so half of the originals "
-                       f"({rows['holdout']:,} rows) were drawn at random as the reference when scoring",
+    sentence = {
+        "real": _("Compared with a real holdout: {holdout} real rows set aside before the avatars were made and never "
+                  "used to make them ({working} rows avatarized); {avatars} avatars."),
+        "given": _("Compared with the holdout file given: {holdout} real rows kept apart ({working} originals); "
+                   "{avatars} avatars."),
+        "approximate": _("Compared with an approximate holdout: every row was avatarized, so half of the originals "
+                         "({holdout} rows) were drawn at random as the reference when scoring; {avatars} avatars."),
     }[evaluation.holdout]
-    return f"Compared with {how}; {rows['avatars']:,} avatars."
+    return sentence.format(holdout=number(rows["holdout"], ","), working=number(rows["working"], ","),
+                           avatars=number(rows["avatars"], ","))
 
 
 def bands_text(definition: MetricDefinition) -> str:
     """A signal metric's bands in words: ``below 0.1: almost identical; 0.1 to 0.3: good fidelity; ...``."""
     bands, parts = list(definition.bands), []
-    for index, (limit, _, band) in enumerate(bands):
+    for index, (limit, _level, band) in enumerate(bands):
+        band = _(band)
         if definition.goal == "minimize":
             lower = bands[index - 1][0] if index else None
-            parts.append(f"below {limit:g}: {band}" if lower is None else
-                         f"above {lower:g}: {band}" if limit == float("inf") else f"{lower:g} to {limit:g}: {band}")
+            parts.append(_("below {limit}: {band}").format(limit=number(limit, "g"), band=band) if lower is None else
+                         _("above {lower}: {band}").format(lower=number(lower, "g"), band=band)
+                         if limit == float("inf") else
+                         _("{lower} to {limit}: {band}").format(lower=number(lower, "g"), limit=number(limit, "g"),
+                                                                band=band))
         else:
             upper = bands[index - 1][0] if index else None
-            parts.append(f"{limit:g} and above: {band}" if upper is None else
-                         f"below {upper:g}: {band}" if limit == float("-inf") else f"{limit:g} to {upper:g}: {band}")
+            parts.append(_("{limit} and above: {band}").format(limit=number(limit, "g"), band=band) if upper is None
+                         else _("below {upper}: {band}").format(upper=number(upper, "g"), band=band)
+                         if limit == float("-inf") else
+                         _("{limit} to {upper}: {band}").format(limit=number(limit, "g"), upper=number(upper, "g"),
+                                                                band=band))
     return "; ".join(parts)
 
 
@@ -60,12 +106,15 @@ def attack_readings(result: MetricResult) -> list[str]:
     if result.value is None or result.name not in ATTACKS:
         return []
     if result.name == "linkability_risk":
-        return [f"Links made for {details['members']:.1f} % of the people the avatars come from, "
-                f"{details['controls']:.1f} % of people never used."]
+        return [_("Links made for {members} of the people the avatars come from, {controls} of people never "
+                  "used.").format(members=percent(details["members"]), controls=percent(details["controls"]))]
     readings = []
     for entry in details["per_variable"]:
-        figures = (f"right for {entry['members']:.1f} % of the people used, {entry['controls']:.1f} % of people never "
-                   f"used; guessing {entry['baseline_guess']} of the avatars for everyone: {entry['baseline']:.1f} %")
-        verdict = "" if entry["beats_guessing"] else " no better than guessing:"
-        readings.append(f"{entry['variable']}:{verdict} {figures}.")
+        reading = _("{variable}: right for {members} of the people used, {controls} of people never used; "
+                    "guessing {guess} of the avatars for everyone: {baseline}.") if entry["beats_guessing"] else \
+            _("{variable}: no better than guessing: right for {members} of the people used, {controls} of people "
+              "never used; guessing {guess} of the avatars for everyone: {baseline}.")
+        readings.append(reading.format(
+            variable=entry["variable"], members=percent(entry["members"]), controls=percent(entry["controls"]),
+            guess=_(entry["baseline_guess"]), baseline=percent(entry["baseline"])))
     return readings

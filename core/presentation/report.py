@@ -12,6 +12,7 @@ import html
 
 import plotly.io as pio
 
+from core.i18n import _, current_language, date_time, number
 from core.metrics.analysis.request import TITLES
 from core.metrics.correlation_difference_ratio import correlation_direction
 from core.metrics.criteria import QUESTIONS
@@ -19,7 +20,7 @@ from core.metrics.result import MetricResult
 from core.presentation import figures
 from core.presentation.analysis_figures import analysis_figures
 from core.presentation.analysis_text import analysis_notes, analysis_tables, hellinger_spread, reading
-from core.presentation.format import attack_readings, holdout_sentence, metric_text
+from core.presentation.format import attack_readings, criterion_name, holdout_sentence, metric_text, target_text
 from core.presentation.verdict_text import caveat, fix_sentence, headline, reasons
 from core.workflows.run import GenerationRun
 from core.workflows.verdict import verdict_of_run
@@ -35,28 +36,33 @@ th { background: #f5f7fa; } .pass, .good { color: #2e8540; font-weight: bold; } 
 """
 
 
+
 def build_html_report(run: GenerationRun) -> str:
     """The report of ``run`` as one HTML document."""
     evaluation = run.evaluation
     signal, privacy = evaluation.signal, evaluation.privacy
+    title = _text(_("Avatar report: {name}").format(name=run.table_name))
     parts = [
-        f"<h1>Avatar report: {_text(run.table_name)}</h1>",
+        f"<h1>{title}</h1>",
         *_verdict_block(run),
         f"<p>{_text(run.summary())}</p>",
-        f"<p class='muted'>Data fingerprint (SHA-256, first 16 digits): <code>{run.fingerprint}</code>. "
-        f"Seed: {run.avatarizer.seed_}. Made on {dt.datetime.now().strftime('%Y-%m-%d %H:%M')}.</p>",
+        "<p class='muted'>" + _("Data fingerprint (SHA-256, first 16 digits): {fingerprint}. Seed: {seed}. Made on "
+                                "{date}.").format(fingerprint=f"<code>{run.fingerprint}</code>",
+                                                  seed=run.avatarizer.seed_, date=_text(date_time(dt.datetime.now())))
+        + "</p>",
     ]
     if run.settings.method == "fast_dp":
-        parts.append(
-            "<p class='note'>AvatarFastDP uses differential-privacy mechanisms but is <b>not end-to-end "
-            "differentially private</b>: the projection is fitted on the real data without noise.</p>"
-        )
-    parts += ["<h2>Parameters</h2>", _table(["parameter", "value"], _parameters(run))]
+        parts.append("<p class='note'>" + _(
+            "AvatarFastDP uses differential-privacy mechanisms but is <b>not end-to-end differentially private</b>: "
+            "the projection is fitted on the real data without noise.") + "</p>")
+    parts += [_element("h2", _("Parameters")), _table([_("parameter"), _("value")], _parameters(run))]
 
-    parts += ["<h2>Utility: how much signal the avatars keep</h2>", f"<p>{_text(holdout_sentence(run.evaluation))}</p>"]
-    parts.append(_table(["metric", "value", "reading", "what it means"], [
-        [result.label, metric_text(result), f"<span class='{result.level}'>{_text(result.band)}</span>" if result.band else "",
-         " ".join(filter(None, (result.not_applicable or result.interpretation, result.computation)))]
+    parts += [_element("h2", _("Utility: how much signal the avatars keep")),
+              f"<p>{_text(holdout_sentence(run.evaluation))}</p>"]
+    parts.append(_table([_("metric"), _("value"), _("reading"), _("what it means")], [
+        [_shown(result.label), metric_text(result),
+         f"<span class='{result.level}'>{_text(_(result.band))}</span>" if result.band else "",
+         " ".join(filter(None, (_shown(result.not_applicable or result.interpretation), _shown(result.computation))))]
         for result in signal.values()
     ], raw_columns={2}))
     direction = correlation_direction(signal["correlation_difference_ratio"])
@@ -74,27 +80,29 @@ def build_html_report(run: GenerationRun) -> str:
     if run.latent.originals.shape[1] >= 2:
         parts.append(_figure(figures.latent_figure(run.latent, (0, 1))))
 
-    parts += ["<h2>Privacy: how well individuals are protected</h2>"]
+    parts += [_element("h2", _("Privacy: how well individuals are protected"))]
     for criterion, group in evaluation.criteria().items():
-        state = {True: "<span class='pass'>met</span>", False: "<span class='fail'>not met</span>",
-                 None: "<span class='muted'>not assessed</span>"}[group.met]
-        parts.append(f"<h3>{_text(criterion.capitalize())}: {_text(QUESTIONS[criterion])} {state}</h3>")
-        parts.append(_table(["metric", "value", "target", "verdict", "what it means"], [
-            [result.label, metric_text(result, result.unit), result.target_text or "", _verdict(result),
-             " ".join([*attack_readings(result), result.not_applicable or result.note or result.interpretation])]
+        state = {True: _element("span", _("met"), "pass"),
+                 False: _element("span", _("not met"), "fail"),
+                 None: _element("span", _("not assessed"), "muted")}[group.met]
+        parts.append("<h3>" + _text(_("{criterion}: {question} {state}")).format(
+            criterion=_text(criterion_name(criterion)), question=_text(_(QUESTIONS[criterion])), state=state) + "</h3>")
+        parts.append(_table([_("metric"), _("value"), _("target"), _("verdict"), _("what it means")], [
+            [_shown(result.label), metric_text(result, result.unit), target_text(result),
+             _verdict(result), " ".join([*attack_readings(result),
+                                         _shown(result.not_applicable or result.note or result.interpretation)])]
             for result in group.results
         ], raw_columns={3}))
     parts += [_figure(figure) for figure in figures.privacy_figures(privacy).values()]
     parts += _analyses_block(evaluation)
-    parts.append(
-        "<p class='muted'>Metric definitions: Hellinger Mean, multivariate Hellinger distance and Correlation "
-        "Difference Ratio against a holdout half of the data; privacy metrics in the latent space of a "
-        "projection fitted on the originals.</p>"
-    )
+    parts.append("<p class='muted'>" + _text(_(
+        "Metric definitions: Hellinger Mean, multivariate Hellinger distance and Correlation Difference Ratio against "
+        "a holdout half of the data; privacy metrics in the latent space of a projection fitted on the originals.")) +
+        "</p>")
     body = "\n".join(parts)
     return (
-        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
-        f"<title>Avatar report: {_text(run.table_name)}</title><style>{STYLE}</style></head><body>{body}</body></html>"
+        f"<!DOCTYPE html><html lang='{current_language()}'><head><meta charset='utf-8'>"
+        f"<title>{title}</title><style>{STYLE}</style></head><body>{body}</body></html>"
     )
 
 
@@ -102,12 +110,12 @@ def _analyses_block(evaluation) -> list[str]:
     """Does the analysis still hold (SPEC section 9): each analysis run, its reading, tables and figures."""
     if not evaluation.analyses:
         return []
-    parts = ["<h2>Does the analysis still hold</h2>",
-             "<p>Each analysis is run on the real rows and on the avatars. The holdout, real rows kept apart, shows how "
-             "much two real samples of the same people differ: the avatars do as well as real data when their gap "
-             "is no larger than that.</p>"]
+    parts = [_element("h2", _("Does the analysis still hold")),
+             "<p>" + _text(_("Each analysis is run on the real rows and on the avatars. The holdout, real rows kept "
+                             "apart, shows how much two real samples of the same people differ: the avatars do as well "
+                             "as real data when their gap is no larger than that.")) + "</p>"]
     for name, result in evaluation.analyses.items():
-        parts += [f"<h3>{_text(TITLES[name])}</h3>", f"<p>{_text(reading(name, result, evaluation.holdout))}</p>",
+        parts += [f"<h3>{_text(_(TITLES[name]))}</h3>", f"<p>{_text(reading(name, result, evaluation.holdout))}</p>",
                   *(f"<p class='muted'>{_text(note)}</p>" for note in analysis_notes(result))]
         for caption, table in analysis_tables(name, result):
             if caption:
@@ -119,24 +127,28 @@ def _analyses_block(evaluation) -> list[str]:
 
 def _parameters(run: GenerationRun) -> list[list[str]]:
     settings, plan = run.settings, run.plan
-    rows = [["method", settings.describe()]]
+    none = _("none")
+    rows = [[_("method"), settings.describe()]]
     if settings.method == "fast_dp":
-        rows.append(["mechanism options", f"gmm components {settings.gmm_n_components}, histogram bins "
-                     f"{settings.histogram_n_bins}, bounds percentile {settings.bounds_percentile:g}"])
+        rows.append([_("mechanism options"), _("gmm components {components}, histogram bins {bins}, bounds percentile "
+                                               "{percentile}").format(
+            components=settings.gmm_n_components, bins=settings.histogram_n_bins,
+            percentile=number(settings.bounds_percentile, "g"))])
     rows += [
-        ["latent dimensions (ncp)", str(run.avatarizer.ncp_)],
-        ["imputation of missing values", settings.imputation],
-        ["holdout", "real: half set aside" if run.avatarizer.holdout_ == "real" else "off: approximate at scoring"],
-        ["categorical reduction", {True: "on", False: "off", None: "columns with more than 100 values"}[
+        [_("latent dimensions (ncp)"), str(run.avatarizer.ncp_)],
+        [_("imputation of missing values"), settings.imputation],
+        [_("holdout"), _("real: half set aside") if run.avatarizer.holdout_ == "real" else
+         _("off: approximate at scoring")],
+        [_("categorical reduction"), {True: _("on"), False: _("off"), None: _("columns with more than 100 values")}[
             settings.use_categorical_reduction]],
-        ["dropped columns", ", ".join(plan.dropped) or "none"],
-        ["excluded columns", (", ".join(plan.excluded) + f" (re-attached by {settings.exclude_strategy})")
-         if plan.excluded else "none"],
-        ["column kinds set by hand", ", ".join(f"{k}: {v}" for k, v in plan.kinds.items()) or "none"],
-        ["column weights", ", ".join(f"{k}: {v:g}" for k, v in plan.weights.items()) or "none"],
-        ["what an attacker could know (the attacks)", ", ".join(plan.known) or "not chosen: attacks not run"],
-        ["sensitive variables", ", ".join(plan.sensitive) or "not chosen"],
-        ["seed", str(run.avatarizer.seed_)],
+        [_("dropped columns"), ", ".join(plan.dropped) or none],
+        [_("excluded columns"), _("{columns} (re-attached by {strategy})").format(
+            columns=", ".join(plan.excluded), strategy=settings.exclude_strategy) if plan.excluded else none],
+        [_("column kinds set by hand"), ", ".join(f"{k}: {_(v)}" for k, v in plan.kinds.items()) or none],
+        [_("column weights"), ", ".join(f"{k}: {number(v, 'g')}" for k, v in plan.weights.items()) or none],
+        [_("what an attacker could know (the attacks)"), ", ".join(plan.known) or _("not chosen: attacks not run")],
+        [_("sensitive variables"), ", ".join(plan.sensitive) or _("not chosen")],
+        [_("seed"), str(run.avatarizer.seed_)],
     ]
     return rows
 
@@ -154,10 +166,11 @@ def _verdict_block(run: GenerationRun) -> list[str]:
 
 def _verdict(result: MetricResult) -> str:
     if result.note:
-        return "<span class='muted'>not counted</span>"
+        return _element("span", _("not counted"), "muted")
     if result.passed is None:
         return ""
-    return "<span class='pass'>pass</span>" if result.passed else "<span class='fail'>missed</span>"
+    return _element("span", _("pass"), "pass") if result.passed else \
+        _element("span", _("missed"), "fail")
 
 
 def _table(header: list[str], rows: list[list[str]], raw_columns: set[int] = frozenset()) -> str:
@@ -177,3 +190,13 @@ def _figure(figure, first: bool = False) -> str:
 
 def _text(value: object) -> str:
     return html.escape(str(value))
+
+
+def _element(tag: str, text: str, css: str | None = None) -> str:
+    """``text`` escaped in an HTML element (with a CSS class)."""
+    return f"<{tag} class='{css}'>{_text(text)}</{tag}>" if css else f"<{tag}>{_text(text)}</{tag}>"
+
+
+def _shown(text: str | None) -> str | None:
+    """A text defined elsewhere (a metric's label, reading...), in the current language; None stays None."""
+    return _(text) if text else text

@@ -7,11 +7,12 @@ from core.metrics.criteria import QUESTIONS
 from core.metrics.evaluation import Evaluation
 from core.metrics.registry import DEFINITIONS
 from core.presentation.analysis_text import analysis_notes, hellinger_spread, reading
-from core.presentation.format import SHOWN_UNITS, holdout_sentence, metric_text, number_text
+from core.presentation.format import SHOWN_UNITS, holdout_sentence, in_english, metric_text, number_text
 
 CRITERION_STATES = {True: "met", False: "NOT MET", None: "not assessed"}
 
 
+@in_english
 def summary_lines(evaluation: Evaluation) -> list[str]:
     """A plain-text table of every metric: signal with its reading, privacy by criterion (SPEC 6.2) with each
     metric's target and verdict."""
@@ -29,6 +30,7 @@ def summary_lines(evaluation: Evaluation) -> list[str]:
     return lines
 
 
+@in_english
 def analysis_lines(evaluation: Evaluation) -> list[str]:
     """The analyses of SPEC section 9 in words, one line each ("a model trained on the avatars reaches 97 % of the
     real model's ROC AUC on real people it never saw"), and the Hellinger scores' spread."""
@@ -41,6 +43,7 @@ def analysis_lines(evaluation: Evaluation) -> list[str]:
             f"  {hellinger_spread(evaluation)}"]
 
 
+@in_english
 def batch_summary_lines(summary: dict) -> list[str]:
     """The metrics of a run made batch by batch (:func:`~core.metrics.batch_summary.batch_summary`): each metric's
     mean over the batches and its worst batch, how many batches meet each privacy target, and the verdict."""

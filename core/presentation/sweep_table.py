@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core.presentation.format import AT_LEAST
+from core.i18n import N_, _, number
+from core.metrics.definition import SIGNAL
+from core.metrics.registry import DEFINITIONS
+from core.presentation.format import AT_LEAST, in_english
 from core.workflows.sweep import PRIVACY_METRICS, UTILITY_METRICS, SweepPoint
 
 
@@ -13,29 +16,41 @@ def seed_range_text(point: SweepPoint, metric: str) -> str:
     seed's value is only a lower bound (a local cloaking whose counts stopped at their cap), or "n/a"."""
     mean = point.mean(metric)
     if mean is None:
-        return "n/a"
+        return _("n/a")
     if metric in point.lower_bounds:
-        return f"{AT_LEAST}{mean:.2f}"
+        return f"{AT_LEAST}{number(mean, '.2f')}"
     if len(point._present(metric)) == 1:
-        return f"{mean:.2f}"
-    return f"{mean:.2f} ({point.low(metric):.2f} to {point.high(metric):.2f})"
+        return number(mean, ".2f")
+    return _("{mean} ({low} to {high})").format(mean=number(mean, ".2f"), low=number(point.low(metric), ".2f"),
+                                               high=number(point.high(metric), ".2f"))
 
 
 TABLE_COLUMNS = {
-    "hellinger_mean": "Hellinger Mean", "correlation_difference_ratio": "corr. diff. ratio",
-    "hidden_rate": "hidden rate (%)", "local_cloaking": "local cloaking", "distance_to_closest": "dist. to closest",
+    "hellinger_mean": N_("Hellinger Mean"), "correlation_difference_ratio": N_("corr. diff. ratio"),
+    "hidden_rate": N_("hidden rate (%)"), "local_cloaking": N_("local cloaking"),
+    "distance_to_closest": N_("dist. to closest"),
 }
+
+
+def metric_heading(name: str) -> str:
+    """A metric's :attr:`~core.metrics.definition.MetricDefinition.axis_label` (``hidden rate (%)``) in the current
+    language: the label in a table header or on an axis."""
+    definition = DEFINITIONS[name]
+    label = _(definition.label)
+    head = label if definition.criterion == SIGNAL else label[0].lower() + label[1:]
+    return f"{head} (%)" if definition.unit == "%" else head
 
 
 def sweep_rows(points: Sequence[SweepPoint]) -> dict[str, list[str]]:
     """The points as table columns: each main metric's mean (lowest to highest seed), and the privacy targets."""
     return {
-        "setting": [point.setting.label for point in points],
-        **{label: [seed_range_text(point, name) for point in points] for name, label in TABLE_COLUMNS.items()},
-        "privacy targets": [point.targets_text() for point in points],
+        _("setting"): [point.setting.label for point in points],
+        **{_(label): [seed_range_text(point, name) for point in points] for name, label in TABLE_COLUMNS.items()},
+        _("privacy targets"): [point.targets_text() for point in points],
     }
 
 
+@in_english
 def sweep_table(points: Sequence[SweepPoint]) -> list[str]:
     """:func:`sweep_rows` as plain text, for the command line."""
     columns = sweep_rows(points)
@@ -54,7 +69,7 @@ def comparison_table(first: SweepPoint, second: SweepPoint) -> dict[str, list[st
     """Two settings side by side: every metric (mean, lowest to highest seed) and their privacy targets."""
     labels = {**UTILITY_METRICS, **PRIVACY_METRICS}
     return {
-        "metric": [*labels.values(), "privacy targets, every seed"],
+        _("metric"): [*(metric_heading(name) for name in labels), _("privacy targets, every seed")],
         **{point.setting.label: [*(seed_range_text(point, name) for name in labels), point.targets_text()]
            for point in (first, second)},
     }

@@ -3,27 +3,32 @@ assessed; one line for the command line, a dict for the JSON."""
 
 from __future__ import annotations
 
+from core.i18n import _, ngettext, number
 from core.metrics.result import MetricResult
-from core.presentation.format import metric_text
+from core.presentation.format import criterion_name, in_english, metric_text, target_text
 from core.workflows.run import GenerationRun, run_metrics
 from core.workflows.verdict import Fix, Verdict, failing_results, verdict_of_run
 
 
 def headline(verdict: Verdict) -> str:
-    return "Ready to share" if verdict.ready else "Not ready to share"
+    return _("Ready to share") if verdict.ready else _("Not ready to share")
 
 
 def figure(result: MetricResult) -> str:
     """``hidden rate 84.2 %``; a risk with the upper end of its interval, on which its target is judged."""
-    text = f"{result.label.lower()} {metric_text(result, result.unit)}"
+    text = f"{_(result.label).lower()} {metric_text(result, result.unit)}"
     high = result.breakdown.get("high") if result.value is not None else None
-    return text if high is None else f"{text} (up to {high:.1f} % at 95 %)"
+    if high is None:
+        return text
+    return _("{figure} (up to {high} % at 95 %)").format(figure=text, high=number(high, ".1f"))
 
 
 def reasons(verdict: Verdict) -> list[str]:
     """One sentence per failing criterion: "Singling out: hidden rate 84.2 %, target > 90 %"."""
-    return [f"{criterion.capitalize()}: " + "; ".join(f"{figure(result)}, target {result.target_text}"
-                                                      for result in results)
+    return [_("{criterion}: {figures}").format(
+        criterion=criterion_name(criterion),
+        figures="; ".join(_("{figure}, target {target}").format(figure=figure(result), target=target_text(result))
+                          for result in results))
             for criterion, results in verdict.failing.items()]
 
 
@@ -32,18 +37,19 @@ def fix_sentence(verdict: Verdict) -> str | None:
     if verdict.ready:
         return None
     if not verdict.searched:  # avatars made elsewhere, or --no-fix: nothing re-run
-        return ("No fix was checked here: make them again with more protective settings (a larger k, a smaller "
-                "epsilon) or set aside the columns that make people unique; `avatarize` checks a fix by re-running.")
+        return _("No fix was checked here: make them again with more protective settings (a larger k, a smaller "
+                 "epsilon) or set aside the columns that make people unique; `avatarize` checks a fix by re-running.")
     if verdict.fix is not None:
-        return f"Fix: {verdict.fix.instruction} (checked by a re-run: {_reached(verdict, verdict.fix)}; every " \
-               "target is then met)."
+        return _("Fix: {instruction} (checked by a re-run: {reached}; every target is then met).").format(
+            instruction=_(verdict.fix.instruction), reached=_reached(verdict, verdict.fix))
     if not verdict.tried:
-        return ("No more protective setting to try: set aside or drop the columns that make people unique "
-                "(identifiers, exact dates, rare codes).")
-    tries = "; ".join(f"{fix.instruction}: {_reached(verdict, fix)}" for fix in verdict.tried)
-    return (f"No setting tried meets every target ({tries}). Set aside or drop the columns that make people "
-            "unique (identifiers, exact dates, rare codes), or lower the weight of those the most exposed records "
-            "stand out on.")
+        return _("No more protective setting to try: set aside or drop the columns that make people unique "
+                 "(identifiers, exact dates, rare codes).")
+    tries = "; ".join(_("{instruction}: {reached}").format(instruction=_(fix.instruction),
+                                                            reached=_reached(verdict, fix)) for fix in verdict.tried)
+    return _("No setting tried meets every target ({tries}). Set aside or drop the columns that make people "
+             "unique (identifiers, exact dates, rare codes), or lower the weight of those the most exposed records "
+             "stand out on.").format(tries=tries)
 
 
 def _reached(verdict: Verdict, fix: Fix) -> str:
@@ -51,10 +57,12 @@ def _reached(verdict: Verdict, fix: Fix) -> str:
     failed = [result.name for results in verdict.failing.values() for result in results]
     privacy = fix.evaluation.privacy
     figures = [figure(privacy[name]) for name in failed if privacy[name].value is not None]
-    gone = [privacy[name].label.lower() for name in failed if privacy[name].value is None]
+    gone = [_(privacy[name].label).lower() for name in failed if privacy[name].value is None]
     if gone:
-        figures.append(f"{' and '.join(gone)} then {'does' if len(gone) == 1 else 'do'} not apply")
-    figures += [f"but {figure(result)} misses its target" for results in failing_results(fix.evaluation).values()
+        figures.append(ngettext("{metrics} then does not apply", "{metrics} then do not apply", len(gone)).format(
+            metrics=_(" and ").join(gone)))
+    figures += [_("but {figure} misses its target").format(figure=figure(result))
+                for results in failing_results(fix.evaluation).values()
                 for result in results if result.name not in failed]
     return ", ".join(figures)
 
@@ -63,11 +71,12 @@ def caveat(verdict: Verdict) -> str | None:
     """The attacks the verdict does not cover, and what to choose to run them."""
     if not verdict.not_assessed:
         return None
-    labels = " and ".join(result.label.lower() for result in verdict.not_assessed)
-    return (f"Not assessed: {labels}. Choose the variables an attacker could know and the sensitive ones "
-            "(--known, --sensitive; the Privacy page) to run those attacks.")
+    labels = _(" and ").join(_(result.label).lower() for result in verdict.not_assessed)
+    return _("Not assessed: {labels}. Choose the variables an attacker could know and the sensitive ones "
+             "(--known, --sensitive; the Privacy page) to run those attacks.").format(labels=labels)
 
 
+@in_english
 def verdict_line(verdict: Verdict) -> str:
     """The verdict in one line, the command line's last."""
     head = headline(verdict) if verdict.ready else headline(verdict).upper()
@@ -75,8 +84,9 @@ def verdict_line(verdict: Verdict) -> str:
                      *(text for text in (fix_sentence(verdict), caveat(verdict)) if text)])
 
 
+@in_english
 def verdict_json(verdict: Verdict) -> dict[str, object]:
-    """The JSON's ``verdict``."""
+    """The JSON's ``verdict``, in English whatever the language shown (the dashboard's download too)."""
     fix = verdict.fix
     return {
         "ready": verdict.ready, "headline": headline(verdict), "reasons": reasons(verdict),
@@ -90,6 +100,7 @@ def verdict_json(verdict: Verdict) -> dict[str, object]:
     }
 
 
+@in_english
 def metrics_with_verdict(run: GenerationRun) -> dict[str, object]:
-    """The metrics JSON of a run (SPEC section 7) with its ``verdict``."""
+    """The metrics JSON of a run (SPEC section 7) with its ``verdict``, in English whatever the language shown."""
     return {**run_metrics(run), "verdict": verdict_json(verdict_of_run(run))}

@@ -8,9 +8,10 @@ import pandas as pd
 
 from core.engine.encoding import numeric_values
 from core.engine.schema import Kind
+from core.i18n import N_, _
 from core.metrics.evaluation import Evaluation
 
-LEVELS = ("own avatar is the nearest", "fewer than 5 avatars closer", "5 or more avatars closer")
+LEVELS = (N_("own avatar is the nearest"), N_("fewer than 5 avatars closer"), N_("5 or more avatars closer"))
 CROWD = 5
 STANDING_OUT = 3  # variables named per record
 
@@ -39,8 +40,8 @@ def most_exposed(originals: pd.DataFrame, kinds: dict[str, Kind], evaluation: Ev
     rarity = pd.DataFrame({name: _rarity(originals[name], kind) for name, kind in kinds.items()
                            if name in originals.columns}).iloc[order]
     shown = originals.iloc[order].copy()
-    shown.insert(0, "avatars closer than its own", np.round(ranks[order], 1))
-    shown.insert(1, "stands out on", [", ".join(row.nsmallest(STANDING_OUT).index) for _, row in rarity.iterrows()])
+    shown.insert(0, _("avatars closer than its own"), np.round(ranks[order], 1))
+    shown.insert(1, _("stands out on"), [", ".join(row.nsmallest(STANDING_OUT).index) for _, row in rarity.iterrows()])
     return shown.reset_index(drop=True)
 
 

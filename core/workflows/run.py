@@ -19,6 +19,7 @@ import pandas as pd
 
 from core.engine.pipeline import Avatarizer
 from core.engine.schema import drop_columns, with_text_names
+from core.i18n import N_, _, number
 from core.metrics.attack import Knowledge
 from core.metrics.evaluation import Evaluation, evaluate_avatarization
 from core.metrics.space import MetricSpace
@@ -68,8 +69,9 @@ class Settings:
 
     def describe(self) -> str:
         if self.method == "avatar":
-            return f"Avatar, k = {self.k}"
-        return f"AvatarFastDP ({self.mechanism}), epsilon = {self.epsilon:g}"
+            return _("Avatar, k = {k}").format(k=self.k)
+        return _("AvatarFastDP ({mechanism}), epsilon = {epsilon}").format(mechanism=self.mechanism,
+                                                                          epsilon=number(self.epsilon, "g"))
 
 
 @dataclass(frozen=True)
@@ -105,17 +107,18 @@ class GenerationRun:
         """One sentence saying what was done."""
         avatarizer = self.avatarizer
         n_avatars, n_working = len(avatarizer.avatars_), len(avatarizer.working_data_)
+        values = dict(avatars=number(n_avatars, ","), table=self.table_name, working=number(n_working, ","),
+                      settings=self.settings.describe(), seed=avatarizer.seed_, seconds=number(self.elapsed_s, ".1f"))
         if avatarizer.holdout_ == "real":
-            rows = (
-                f"{n_working:,} of the {n_working + len(avatarizer.holdout_data_):,} rows "
-                "(the other half is kept apart as the holdout the metrics compare with)"
-            )
-        else:
-            rows = f"all {n_working:,} rows (the metrics draw an approximate holdout: half of the originals)"
-        return (
-            f"{n_avatars:,} avatars of {self.table_name} made from {rows} with {self.settings.describe()}, "
-            f"seed {avatarizer.seed_}, in {self.elapsed_s:.1f} s."
-        )
+            return _(
+                "{avatars} avatars of {table} made from {working} of the {total} rows "
+                "(the other half is kept apart as the holdout the metrics compare with) with {settings}, "
+                "seed {seed}, in {seconds} s."
+            ).format(total=number(n_working + len(avatarizer.holdout_data_), ","), **values)
+        return _(
+            "{avatars} avatars of {table} made from all {working} rows (the metrics draw an approximate holdout: "
+            "half of the originals) with {settings}, seed {seed}, in {seconds} s."
+        ).format(**values)
 
 
 def run_metrics(run: GenerationRun) -> dict:
@@ -172,13 +175,13 @@ def generate(
     """Avatarize ``frame`` as planned and score the avatars with every metric."""
     start = time.perf_counter()
     report = progress or (lambda step, share: None)
-    frame = drop_columns(frame, list(plan.dropped), "The columns to drop")
+    frame = drop_columns(frame, list(plan.dropped), _("The columns to drop"))
     avatarizer = build_avatarizer(plan, settings)
-    avatarizer.fit(frame, progress=lambda step, share: report(_STEP_LABELS[step], share * GENERATION_SHARE))
-    report("Measuring utility and privacy", GENERATION_SHARE)
+    avatarizer.fit(frame, progress=lambda step, share: report(_(_STEP_LABELS[step]), share * GENERATION_SHARE))
+    report(_("Measuring utility and privacy"), GENERATION_SHARE)
     run = scored_run(avatarizer, plan, settings, table_name=table_name, fingerprint=fingerprint, start=start,
-                     progress=lambda: report("Preparing the figures", 0.97))
-    report("Done", 1.0)
+                     progress=lambda: report(_("Preparing the figures"), 0.97))
+    report(_("Done"), 1.0)
     return run
 
 
@@ -187,7 +190,8 @@ def evaluation_with(frame: pd.DataFrame, plan: ColumnPlan, settings: Settings) -
     first run said about the columns is not said again)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        avatarizer = build_avatarizer(plan, settings).fit(drop_columns(frame, list(plan.dropped), "The columns to drop"))
+        avatarizer = build_avatarizer(plan, settings).fit(
+            drop_columns(frame, list(plan.dropped), _("The columns to drop")))
     return evaluate_avatarization(avatarizer, knowledge=plan.knowledge)
 
 
@@ -215,11 +219,11 @@ def scored_run(
 
 
 _STEP_LABELS = {
-    "typing": "Reading the column types",
-    "encoding and imputation": "Handling missing values",
-    "projection": "Projecting into the latent space",
-    "synthesis": "Generating the avatars",
-    "decoding": "Bringing the avatars back to the original columns",
+    "typing": N_("Reading the column types"),
+    "encoding and imputation": N_("Handling missing values"),
+    "projection": N_("Projecting into the latent space"),
+    "synthesis": N_("Generating the avatars"),
+    "decoding": N_("Bringing the avatars back to the original columns"),
 }
 
 

@@ -18,6 +18,7 @@ import pandas as pd
 
 from core.engine.schema import drop_columns
 from core.errors import InputError
+from core.i18n import _, ngettext, number
 from core.metrics.evaluation import Evaluation, evaluate_avatarization
 from core.metrics.registry import DEFINITIONS, TARGETS
 from core.metrics.space import MetricSpaces
@@ -40,7 +41,7 @@ class SweepSetting:
     def label(self) -> str:
         if self.method == "avatar":
             return f"k = {int(self.value)}"
-        return f"epsilon = {self.value:g} ({self.mechanism})"
+        return f"epsilon = {number(self.value, 'g')} ({self.mechanism})"
 
     def variant(self) -> dict[str, object]:
         if self.method == "avatar":
@@ -113,12 +114,9 @@ class SweepPoint:
         """``met`` or ``missed: hidden rate (%) (1 of 3 seeds), ...``: the privacy targets in a few words."""
         missed = self.missed_targets()
         if not missed:
-            return "met"
-        seeds = len(self.seeds)
-        return "missed: " + ", ".join(
-            PRIVACY_METRICS[name] + (f" ({self.seeds_missing(name)} of {seeds} seeds)" if seeds > 1 else "")
-            for name in missed
-        )
+            return _("met")
+        return _("missed: {metrics}").format(metrics=", ".join(
+            _with_seeds(self, name, DEFINITIONS[name].shown_axis_label()) for name in missed))
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -146,7 +144,7 @@ def sweep_settings(
     settings = [SweepSetting("avatar", k) for k in k_values]
     settings += [SweepSetting("fast_dp", epsilon, mechanism) for mechanism in mechanisms for epsilon in epsilon_values]
     if not settings:
-        raise InputError("The sweep needs at least one k value or one epsilon value.")
+        raise InputError(_("The sweep needs at least one k value or one epsilon value."))
     return settings
 
 
@@ -163,7 +161,7 @@ def run_sweep(
     Stopping is the caller's: what has finished is in the points passed to ``on_result``.
     """
     n_seeds = check_whole_number("seeds", n_seeds, minimum=1)
-    frame = drop_columns(frame, list(plan.dropped), "The columns to drop")
+    frame = drop_columns(frame, list(plan.dropped), _("The columns to drop"))
     points = [SweepPoint(setting) for setting in settings]
     first_seed = base.seed if base.seed is not None else 0
     for seed in range(first_seed, first_seed + n_seeds):
@@ -198,42 +196,57 @@ def recommendation(points: Sequence[SweepPoint]) -> str:
     """
     scored = [p for p in points if p.mean("hellinger_mean") is not None]
     if not scored:
-        return "No setting has finished yet."
+        return _("No setting has finished yet.")
     safe = sorted((p for p in scored if p.meets_targets()), key=lambda p: -p.mean("hellinger_mean"))
     if not safe:
         return _none_safe(scored)
     best = safe[0]
     tied = [best, *(p for p in safe[1:] if p.high("hellinger_mean") >= best.low("hellinger_mean"))]
-    seeds = f" with each of its {len(best.seeds)} seeds" if len(best.seeds) > 1 else ""
+    several = len(best.seeds) > 1
     if len(tied) == 1:
-        runner_up = (f", above the next, {safe[1].setting.label}, at {_range(safe[1], 'hellinger_mean')}"
-                     if len(safe) > 1 else "")
-        return (
-            f"{best.setting.label} keeps the most signal while meeting every privacy target{seeds}: Hellinger Mean "
-            f"{_range(best, 'hellinger_mean')} / 100{runner_up}, and it {_protection(best)}."
-        )
+        values = dict(setting=best.setting.label, seeds=number(len(best.seeds), ","),
+                      mean=_range(best, "hellinger_mean"), protection=_protection(best))
+        if len(safe) > 1:
+            values.update(next=safe[1].setting.label, next_mean=_range(safe[1], "hellinger_mean"))
+            return (_("{setting} keeps the most signal while meeting every privacy target with each of its {seeds} "
+                      "seeds: Hellinger Mean {mean} / 100, above the next, {next}, at {next_mean}, and {protection}.")
+                    if several else
+                    _("{setting} keeps the most signal while meeting every privacy target: Hellinger Mean {mean} "
+                      "/ 100, above the next, {next}, at {next_mean}, and {protection}.")).format(**values)
+        return (_("{setting} keeps the most signal while meeting every privacy target with each of its {seeds} seeds: "
+                  "Hellinger Mean {mean} / 100, and {protection}.")
+                if several else
+                _("{setting} keeps the most signal while meeting every privacy target: Hellinger Mean {mean} / 100, "
+                  "and {protection}.")).format(**values)
     privacy = "hidden_rate" if all(p.mean("hidden_rate") is not None for p in tied) else "distance_to_closest"
     safest = max(tied, key=lambda p: p.mean(privacy))
-    names = ", ".join(p.setting.label for p in tied[:-1]) + f" and {tied[-1].setting.label}"
-    return (
-        f"{names} are a tie on signal (Hellinger Mean {', '.join(_range(p, 'hellinger_mean') for p in tied)}: "
-        "their seeds' ranges overlap) and meet every privacy target"
-        f"{' with each of their seeds' if len(best.seeds) > 1 else ''}; of these, {safest.setting.label} protects "
-        f"the most: it {_protection(safest)}."
-    )
+    names = _("{names} and {last}").format(names=", ".join(p.setting.label for p in tied[:-1]),
+                                           last=tied[-1].setting.label)
+    values = dict(settings=names, means=", ".join(_range(p, "hellinger_mean") for p in tied),
+                  safest=safest.setting.label, protection=_protection(safest))
+    return (_("{settings} are a tie on signal (Hellinger Mean {means}: their seeds' ranges overlap) and meet every "
+              "privacy target with each of their seeds; of these, {safest} protects the most: {protection}.")
+            if several else
+            _("{settings} are a tie on signal (Hellinger Mean {means}: their seeds' ranges overlap) and meet every "
+              "privacy target; of these, {safest} protects the most: {protection}.")).format(**values)
 
 
 def _range(point: SweepPoint, metric: str) -> str:
     """``91.1`` with one seed, ``91.1 (90.8 to 91.4)`` with several."""
     mean, low, high = point.mean(metric), point.low(metric), point.high(metric)
-    return f"{mean:.1f}" if len(point.seeds) == 1 else f"{mean:.1f} ({low:.1f} to {high:.1f})"
+    if len(point.seeds) == 1:
+        return number(mean, ".1f")
+    return _("{mean} ({low} to {high})").format(mean=number(mean, ".1f"), low=number(low, ".1f"),
+                                                high=number(high, ".1f"))
 
 
 def _protection(point: SweepPoint) -> str:
+    """``it hides 92 % of individuals``: how the setting protects, as a clause."""
     hidden = point.mean("hidden_rate")
     if hidden is not None:
-        return f"hides {hidden:.0f} % of individuals"
-    return f"keeps avatars {point.mean('distance_to_closest'):.2f} away from the nearest real person"
+        return _("it hides {share} % of individuals").format(share=number(hidden, ".0f"))
+    return _("it keeps avatars {distance} away from the nearest real person").format(
+        distance=number(point.mean("distance_to_closest"), ".2f"))
 
 
 def _none_safe(scored: Sequence[SweepPoint]) -> str:
@@ -244,15 +257,25 @@ def _none_safe(scored: Sequence[SweepPoint]) -> str:
     described = ", ".join(_missed(closest, name) for name in closest.missed_targets())
     k_values = [p.setting.value for p in scored if p.setting.method == "avatar"]
     epsilons = [p.setting.value for p in scored if p.setting.method == "fast_dp"]
-    tries = ([f"k values above {int(max(k_values))}"] if k_values else []) + (
-        [f"epsilon values below {min(epsilons):g}"] if epsilons else [])
-    return (
-        f"No setting meets every privacy target. The closest, {closest.setting.label}, misses {described}. "
-        f"Try {' or '.join(tries)}, or drop the columns that make people unique."
-    )
+    tries = ([_("k values above {k}").format(k=int(max(k_values)))] if k_values else []) + (
+        [_("epsilon values below {epsilon}").format(epsilon=number(min(epsilons), "g"))] if epsilons else [])
+    tried = _("{first} or {second}").format(first=tries[0], second=tries[1]) if len(tries) > 1 else tries[0]
+    return _("No setting meets every privacy target. The closest, {setting}, misses {missed}. Try {tries}, or drop the "
+             "columns that make people unique.").format(setting=closest.setting.label, missed=described, tries=tried)
 
 
 def _missed(point: SweepPoint, metric: str) -> str:
     """``hidden rate (%) 88.00 for > 90 %``, with how many seeds miss it when there are several."""
-    seeds = f" ({point.seeds_missing(metric)} of {len(point.seeds)} seeds)" if len(point.seeds) > 1 else ""
-    return f"{PRIVACY_METRICS[metric]} {point.worst(metric):.2f} for {DEFINITIONS[metric].target_text}{seeds}"
+    missed = _("{metric} {value} for {target}").format(metric=DEFINITIONS[metric].shown_axis_label(),
+                                                       value=number(point.worst(metric), ".2f"),
+                                                       target=DEFINITIONS[metric].target_text)
+    return _with_seeds(point, metric, missed)
+
+
+def _with_seeds(point: SweepPoint, metric: str, text: str) -> str:
+    """``text (1 of 3 seeds)``: how many seeds miss ``metric``'s target, when there are several."""
+    if len(point.seeds) < 2:
+        return text
+    missing = point.seeds_missing(metric)
+    return ngettext("{text} ({missing} of {seeds} seeds)", "{text} ({missing} of {seeds} seeds)", missing).format(
+        text=text, missing=missing, seeds=len(point.seeds))

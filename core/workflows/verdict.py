@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
+from core.i18n import N_, Message, Number, _
 from core.metrics.evaluation import ATTACKS, Evaluation, evaluate_avatarization
 from core.metrics.result import MetricResult
 from core.workflows.advice import EPSILON_STEPS, K_STEPS
@@ -79,19 +80,21 @@ def candidate_fixes(evaluation: Evaluation, settings: Settings, plan: ColumnPlan
     if column is not None and column.passed is False and column.breakdown.get("per_variable"):
         weakest = min(column.breakdown["per_variable"], key=lambda row: row["protection"])["variable"]
         if weakest not in plan.excluded:
-            candidates.append((f"set '{weakest}' aside (re-attached from similar people)", settings,
-                               replace(plan, excluded=(*plan.excluded, weakest))))
+            candidates.append((Message(N_("set '{variable}' aside (re-attached from similar people)"),
+                                       variable=weakest), settings, replace(plan, excluded=(*plan.excluded, weakest))))
     if settings.method == "avatar":
         larger = [step for step in K_STEPS if settings.k < step < n_avatarized]
         reach = list(dict.fromkeys(larger[:1] + larger[-1:]))  # the next k, and the largest offered
-        candidates += [(f"raise k from {settings.k} to {k}", replace(settings, k=k), plan)
+        candidates += [(Message(N_("raise k from {old} to {new}"), old=settings.k, new=k), replace(settings, k=k), plan)
                        for k in reach][:MAX_TRIES - 1 - len(candidates)]
-        candidates.append((f"switch to AvatarFastDP (gaussian, epsilon {FALLBACK_EPSILON:g})", replace(
-            settings, method="fast_dp", mechanism="gaussian", epsilon=FALLBACK_EPSILON), plan))
+        candidates.append((Message(N_("switch to AvatarFastDP (gaussian, epsilon {epsilon})"),
+                                   epsilon=Number(FALLBACK_EPSILON, "g")),
+            replace(settings, method="fast_dp", mechanism="gaussian", epsilon=FALLBACK_EPSILON), plan))
     else:
         smaller = [step for step in EPSILON_STEPS if step < settings.epsilon][::-1]
-        candidates += [(f"lower epsilon from {settings.epsilon:g} to {epsilon:g}", replace(settings, epsilon=epsilon),
-                        plan) for epsilon in _spread(smaller)]
+        candidates += [(Message(N_("lower epsilon from {old} to {new}"), old=Number(settings.epsilon, "g"),
+                                new=Number(epsilon, "g")),
+                        replace(settings, epsilon=epsilon), plan) for epsilon in _spread(smaller)]
     return candidates[:MAX_TRIES]
 
 
@@ -140,9 +143,9 @@ def generate_judged(frame: pd.DataFrame, plan: ColumnPlan, settings: Settings, *
     report = progress or (lambda step, share: None)
     run = generate(frame, plan, settings, table_name=table_name, fingerprint=fingerprint,
                    progress=lambda step, share: report(step, 0.85 * share))
-    report("Checking whether the avatars can be shared", 0.85)
+    report(_("Checking whether the avatars can be shared"), 0.85)
     judged(run, lambda: frame)
-    report("Done", 1.0)
+    report(_("Done"), 1.0)
     return run
 
 
@@ -151,9 +154,9 @@ def rescored(run: GenerationRun, plan: ColumnPlan, frame: pd.DataFrame,
     """``run`` scored again for another attacker (``plan``'s known and sensitive variables: the avatars do not
     change), with its verdict."""
     report = progress or (lambda step, share: None)
-    report("Running the attacks", 0.1)
+    report(_("Running the attacks"), 0.1)
     evaluation = evaluate_avatarization(run.avatarizer, knowledge=plan.knowledge)
-    report("Checking whether the avatars can be shared", 0.6)
+    report(_("Checking whether the avatars can be shared"), 0.6)
     rescored_run = judged(replace(run, plan=plan, evaluation=evaluation, verdict=None), lambda: frame)
-    report("Done", 1.0)
+    report(_("Done"), 1.0)
     return rescored_run

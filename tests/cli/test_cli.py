@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tests.support import mixed_table
+from tests.support import english_fragments, english_left, mixed_table, report_texts
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -110,6 +110,10 @@ BAD_ARGUMENTS = {
     ),
     "unknown excluded column": (["--k", 5, "--exclude", "nope"], "exclude_variable_names names column 'nope'"),
     "report in missing folder": (["--k", 5, "--report", "no/r.html"], "--report no/r.html: the folder no does not exist"),
+    "report language alone": (["--k", 5, "--report-language", "fr"],
+                              "--report-language goes with --report REPORT.html"),
+    "unknown report language": (["--k", 5, "--report", "r.html", "--report-language", "de"],
+                                "argument --report-language: invalid choice: 'de'"),
     "paired out with fast dp": (["--fast-dp-epsilon", 1, "--paired-out", "p.csv"], "--paired-out needs the Avatar method"),
     "drop unknown": (["--k", 5, "--drop", "nope"], "--drop names column 'nope'"),
     "unknown column kind": (["--k", 5, "--column-kind", "nope=numeric"], "column_kinds names column 'nope'"),
@@ -155,6 +159,17 @@ def test_avatarize_report(table_csv, tmp_path):
     assert "closer to them than their own" in text
     assert "per-axis distances weighted by their shares of variance" in text
     assert "Largest change:" in text  # which way the avatars move the correlations
+
+
+def test_the_report_in_french_and_the_command_line_in_english(table_csv, tmp_path):
+    report = tmp_path / "rapport.html"
+    result = run("avatarize", table_csv, "--k", 10, "--seed", 3, "--out", tmp_path / "a.csv", "--report", report,
+                 "--report-language", "fr")
+    assert result.returncode == 0, result.stderr
+    assert "Hidden rate" in result.stdout and "avatars of table.csv written to" in result.stderr
+    text = report.read_text()
+    assert "lang='fr'" in text or 'lang="fr"' in text
+    assert not english_left(report_texts(text), english_fragments(), "report")
 
 
 def test_known_and_sensitive_variables_run_the_attacks_and_the_verdict_ends_the_summary(table_csv, tmp_path):

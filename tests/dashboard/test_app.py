@@ -365,5 +365,5 @@ def test_the_analysis_page_answers_the_suggested_study_and_reruns_one_analysis_a
     assert app.selectbox(key="prediction_outcome").value == "readmitted_30d"
     visit(app, "pages/report.py")  # ... and built again with them
     report = next(button for button in app.get("download_button") if "report" in button.proto.label.lower())
-    assert report is not None and "group_statistics" in app.session_state["run_files"][0][1]["metrics"]
+    assert report is not None and "group_statistics" in app.session_state["run_files"][0][-1]["metrics"]
     assert generations == ["demo_clinical.csv"]  # no analysis makes avatars again

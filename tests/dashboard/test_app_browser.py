@@ -323,3 +323,35 @@ def test_the_privacy_page_answers_three_questions_and_runs_the_attacks_chosen(pa
     page.get_by_text("diabetes:").first.wait_for(timeout=30_000)
     assert page.get_by_text("Choose the variables an attacker could know").count() == 0
     page.get_by_text("Each real person coloured by how exposed they are").wait_for(timeout=30_000)
+
+
+def test_a_french_browser_gets_french_and_the_switch_keeps_the_table_the_run_and_the_choices(dashboard, tmp_path):
+    """SPEC section 11: the browser's language first; the sidebar's switch changes every text and keeps the rest."""
+    from playwright.sync_api import sync_playwright
+
+    url, chromium = dashboard
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+        page = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="fr-FR").new_page()
+        page.goto(url)
+        page.get_by_role("heading", level=1).filter(has_text="Données").wait_for(timeout=60_000)
+        page.get_by_text("Importer un fichier").click()
+        table = tmp_path / "patients.csv"
+        mixed_table(2_000, missing=0.05).to_csv(table, index=False)
+        page.locator("input[type=file]").set_input_files(str(table))
+        page.get_by_text("Table\u00a0: patients.csv (2\u202f000 lignes)").wait_for(timeout=60_000)
+        page.get_by_role("link", name="Générer", exact=True).click()
+        page.get_by_role("button", name="Générer les avatars").click()
+        page.get_by_text("1\u202f000 avatars de patients.csv").wait_for(timeout=120_000)
+        page.get_by_role("link", name="Utilité", exact=True).click()
+        page.locator(".js-plotly-plot").nth(1).wait_for(timeout=30_000)
+        choose(page, "Comparer les distributions de", "score")
+        page.locator('[data-testid="stSidebar"]').get_by_text("English", exact=True).click()
+        page.get_by_role("heading", level=1).filter(has_text="Utility").wait_for(timeout=30_000)
+        wait_until_idle(page)
+        assert chosen(page, "Compare the distributions of") == "score"
+        assert "Table: patients.csv (2,000 rows)" in sidebar_text(page)
+        assert "Avatars: Avatar, k = 10, seed 0" in sidebar_text(page)
+        page.get_by_role("link", name="Generate", exact=True).click()
+        page.get_by_text("1,000 avatars of patients.csv").wait_for(timeout=30_000)
+        browser.close()

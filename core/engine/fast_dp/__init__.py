@@ -19,6 +19,7 @@ from core.engine.fast_dp.gmm import MixtureModel, component_shares
 from core.engine.fast_dp.histogram import HistogramModel
 from core.engine.fast_dp.noise import repair_positive_definite
 from core.errors import InputError
+from core.i18n import _
 from core.validation import check_choice, check_positive_number, check_whole_number
 
 # One module per mechanism, each a model class with fit(clipped, lower, upper, epsilon, rng, options) and sample.
@@ -65,7 +66,7 @@ class FastDPSynthesizer:
     def validate(self) -> None:
         """Check the parameters, raising an :class:`InputError` that names the first wrong one."""
         self.epsilon_ = check_positive_number(
-            "fast_dp_epsilon", self.epsilon, hint="It is the privacy budget, for example 1.0."
+            "fast_dp_epsilon", self.epsilon, hint=_("It is the privacy budget, for example 1.0.")
         )
         check_choice("mechanism", self.mechanism, MECHANISMS)
         self.gmm_n_components_ = check_whole_number("gmm_n_components", self.gmm_n_components, minimum=1)
@@ -73,7 +74,8 @@ class FastDPSynthesizer:
         percentile = self.bounds_percentile
         if isinstance(percentile, bool) or not isinstance(percentile, (int, float)) or not 0 < percentile < 50:
             raise InputError(
-                f"bounds_percentile must be a number between 0 and 50 (both excluded), got {percentile!r}."
+                _("bounds_percentile must be a number between 0 and 50 (both excluded), got {value}.").format(
+                    value=repr(percentile))
             )
 
     def fit(self, coordinates: np.ndarray, rng: np.random.Generator) -> FastDPSynthesizer:

@@ -1,4 +1,8 @@
 """Does my analysis still hold (SPEC section 9): analyses run on the real data and on the avatars, side by side."""
 
+from core.i18n import N_
+
 SIDES = ("real", "avatars", "holdout")  # WO, WA and HO: every analysis runs on the three
-SIDE_NAMES = {"real": "real rows", "avatars": "avatars", "holdout": "holdout"}  # as the readings name them
+SIDE_NAMES = {"real": N_("real rows"), "avatars": N_("avatars"), "holdout": N_("holdout")}  # as the readings name them
+ON_SIDE = {"real": N_("On the real rows: {note}"), "avatars": N_("On the avatars: {note}"),  # a side's note, shown
+           "holdout": N_("On the holdout: {note}")}

@@ -12,6 +12,7 @@ import pandas as pd
 from core.engine.encoding import numeric_values
 from core.engine.schema import Kind
 from core.errors import InputError
+from core.i18n import N_, _
 
 SECONDS_PER_DAY = 86_400.0
 MAX_LEVELS = 20  # a categorical with more levels is left out of the default predictors (its own model)
@@ -35,7 +36,7 @@ def _natural_key(text: str) -> tuple:
 
 def number_unit(column: pd.Series) -> str:
     """The unit a numeric column is read in: "days" for dates and durations, else "" (the column's own)."""
-    return "days" if (pd.api.types.is_datetime64_any_dtype(column) or pd.api.types.is_timedelta64_dtype(column)) \
+    return N_("days") if (pd.api.types.is_datetime64_any_dtype(column) or pd.api.types.is_timedelta64_dtype(column)) \
         else ""
 
 
@@ -74,7 +75,9 @@ def checked_predictors(frame: pd.DataFrame, predictors: Sequence[str], kinds: Ma
     ``max_levels``, a categorical with more values than a model can show an effect for."""
     for name in predictors:
         if not frame[name].notna().any():
-            raise InputError(f"The predictor '{name}' has no value in the real rows: leave it out.")
+            raise InputError(_("The predictor '{column}' has no value in the real rows: leave it out.").format(
+                column=name))
         if max_levels is not None and kinds[name] is Kind.CATEGORICAL and frame[name].nunique() > max_levels:
-            raise InputError(f"The predictor '{name}' has {frame[name].nunique()} values: an effect per value is "
-                             f"shown for at most {max_levels}; leave it out, or group its values.")
+            raise InputError(_("The predictor '{column}' has {count} values: an effect per value is shown for at most "
+                               "{most}; leave it out, or group its values.").format(
+                column=name, count=frame[name].nunique(), most=max_levels))

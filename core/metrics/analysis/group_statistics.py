@@ -15,10 +15,11 @@ import pandas as pd
 
 from core.engine.schema import Kind
 from core.errors import InputError
+from core.i18n import N_, _
 from core.metrics.analysis import SIDES
 from core.metrics.analysis.design import MAX_LEVELS, number_unit, ordered_levels, readable_numbers
 
-MISSING_GROUP = "(missing)"
+MISSING_GROUP = N_("(missing)")  # a group's name, as the JSON has it: shown translated, with _()
 
 
 @dataclass(frozen=True)
@@ -74,18 +75,19 @@ def group_statistics(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.D
                      ) -> GroupStatisticsResult:
     """Each number of ``values`` (default: every numeric, date or duration column) by ``group``."""
     if group not in kinds:
-        raise InputError(f"The group column '{group}' is not a column of the table: check its spelling.")
+        raise InputError(_("The group column '{column}' is not a column of the table: check its spelling.").format(
+            column=group))
     values = tuple(name for name in kinds if name != group and kinds[name] is not Kind.CATEGORICAL) \
         if values is None else tuple(values)
     wrong = [name for name in values if name not in kinds or kinds[name] is Kind.CATEGORICAL or name == group]
     if wrong:
-        raise InputError(f"Group statistics need numbers other than the group, got '{wrong[0]}': choose a numeric "
-                         "column.")
+        raise InputError(_("Group statistics need numbers other than the group, got '{column}': choose a numeric "
+                           "column.").format(column=wrong[0]))
     frames = dict(zip(SIDES, (working, avatars, holdout), strict=True))
     levels = ordered_levels(working[group], avatars[group])
     if len(levels) > MAX_LEVELS:
-        raise InputError(f"The group column '{group}' has {len(levels)} values; group statistics take at most "
-                         f"{MAX_LEVELS}: choose a column with fewer.")
+        raise InputError(_("The group column '{column}' has {count} values; group statistics take at most {most}: "
+                           "choose a column with fewer.").format(column=group, count=len(levels), most=MAX_LEVELS))
     labels = {side: frame[group].astype(object).map(lambda value: MISSING_GROUP if pd.isna(value) else str(value))
               for side, frame in frames.items()}
     if any((label == MISSING_GROUP).any() for label in labels.values()):

@@ -25,12 +25,18 @@ from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder, StandardScaler
 from core.engine.encoding import numeric_values
 from core.engine.schema import Kind
 from core.errors import InputError
+from core.i18n import N_, _
 from core.metrics.analysis.design import checked_predictors
 
 MODELS = ("boosting", "linear")
 BOOTSTRAP_RESAMPLES = 200
 BOOSTING_MAX_CATEGORIES = 250  # a category's rarer values grouped beyond this (the trees' bins hold 255)
-SCORES = {"binary": "ROC AUC", "multiclass": "balanced accuracy", "numeric": "R^2"}
+SCORES = {"binary": N_("ROC AUC"), "multiclass": N_("balanced accuracy"), "numeric": N_("R^2")}  # JSON: shown with _()
+NOTHING_TO_PREDICT = {  # the outcome has no value on a side
+    "real": N_("The outcome '{column}' has no value in the real rows: there is nothing to predict."),
+    "holdout": N_("The outcome '{column}' has no value in the holdout: there is nothing to predict."),
+    "avatars": N_("The outcome '{column}' has no value in the avatars: there is nothing to predict."),
+}
 
 
 @dataclass(frozen=True)
@@ -73,22 +79,25 @@ def prediction(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFra
                seed: int = 0) -> PredictionResult:
     """Train on WO and on WA, score both on HO (typed frames, the columns of ``kinds``)."""
     if outcome not in kinds:
-        raise InputError(f"The outcome '{outcome}' is not a column of the table: check its spelling.")
+        raise InputError(_("The outcome '{column}' is not a column of the table: check its spelling.").format(
+            column=outcome))
     if model not in MODELS:
-        raise InputError(f"The model must be one of {', '.join(MODELS)}, got {model!r}.")
+        raise InputError(_("The model must be one of {models}, got {model}.").format(models=", ".join(MODELS),
+                                                                                     model=repr(model)))
     predictors = tuple(name for name in kinds if name != outcome) if predictors is None else tuple(predictors)
     unknown = [name for name in predictors if name not in kinds or name == outcome]
     if unknown or not predictors:
-        raise InputError(f"The predictors must be other columns of the table than the outcome, got {unknown or '()'}.")
+        raise InputError(_("The predictors must be other columns of the table than the outcome, got {got}.").format(
+            got=unknown or "()"))
     checked_predictors(working, predictors, kinds)
     categorical = kinds[outcome] is Kind.CATEGORICAL
     frames = [frame.dropna(subset=[outcome]).reset_index(drop=True) for frame in (working, holdout, avatars)]
-    empty = [side for side, frame in zip(("real rows", "holdout", "avatars"), frames, strict=True) if len(frame) == 0]
+    empty = [side for side, frame in zip(("real", "holdout", "avatars"), frames, strict=True) if len(frame) == 0]
     if empty:
-        raise InputError(f"The outcome '{outcome}' has no value in the {empty[0]}: there is nothing to predict.")
+        raise InputError(_(NOTHING_TO_PREDICT[empty[0]]).format(column=outcome))
     if frames[0][outcome].nunique() < 2:
-        raise InputError(f"The outcome '{outcome}' takes a single value in the real rows: there is nothing to "
-                         "predict.")
+        raise InputError(_("The outcome '{column}' takes a single value in the real rows: there is nothing to "
+                           "predict.").format(column=outcome))
     classes = sorted(set(frames[0][outcome].astype(str)) | set(frames[2][outcome].astype(str)))
     task = "numeric" if not categorical else "binary" if len(classes) == 2 else "multiclass"
     features = [_features(frame, predictors, kinds) for frame in frames]

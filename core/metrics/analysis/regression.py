@@ -23,7 +23,8 @@ from statsmodels.tools.sm_exceptions import ConvergenceWarning, PerfectSeparatio
 
 from core.engine.schema import Kind
 from core.errors import InputError
-from core.metrics.analysis import SIDE_NAMES, SIDES
+from core.i18n import N_, Message, _, ngettext
+from core.metrics.analysis import ON_SIDE, SIDES
 from core.metrics.analysis.design import (
     MAX_LEVELS,
     checked_predictors,
@@ -34,7 +35,15 @@ from core.metrics.analysis.design import (
 )
 from core.metrics.analysis.interval_overlap import SIGNIFICANCE, ComparedEstimate, Estimate
 
-INTERCEPT = "(intercept)"
+INTERCEPT = N_("(intercept)")  # a term's name, as the JSON has it: shown translated, with _()
+NOT_ESTIMABLE = {  # terms a side's model left out
+    "real": N_("On the real rows, not estimable (constant, or redundant with other predictors, in the complete rows): "
+               "{terms}."),
+    "avatars": N_("On the avatars, not estimable (constant, or redundant with other predictors, in the complete "
+                  "rows): {terms}."),
+    "holdout": N_("On the holdout, not estimable (constant, or redundant with other predictors, in the complete "
+                  "rows): {terms}."),
+}
 
 
 def significant_sign_change(real: Estimate, other: Estimate) -> bool:
@@ -129,29 +138,33 @@ def regression(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFra
                outcome: str, predictors: Sequence[str] | None = None) -> RegressionResult:
     """Fit the outcome's model on WO, WA and HO (typed frames, the columns of ``kinds``)."""
     if outcome not in kinds:
-        raise InputError(f"The outcome '{outcome}' is not a column of the table: check its spelling.")
+        raise InputError(_("The outcome '{column}' is not a column of the table: check its spelling.").format(
+            column=outcome))
     predictors = default_predictors(kinds, working, [outcome]) if predictors is None else tuple(predictors)
     unknown = [name for name in predictors if name not in kinds or name == outcome]
     if unknown or not predictors:
-        raise InputError(f"The predictors must be other columns of the table than the outcome, got {unknown or '()'}.")
+        raise InputError(_("The predictors must be other columns of the table than the outcome, got {got}.").format(
+            got=unknown or "()"))
     checked_predictors(working, predictors, kinds, MAX_LEVELS)
     frames = dict(zip(SIDES, (working, avatars, holdout), strict=True))
     modelled = None
     if kinds[outcome] is Kind.CATEGORICAL:
         outcome_levels = ordered_levels(working[outcome], avatars[outcome])
         if len(outcome_levels) != 2:
-            return RegressionResult(outcome, "none", None, predictors, {}, (), not_applicable=(
-                f"Regression coefficients need a numeric or two-valued outcome; '{outcome}' has "
-                f"{len(outcome_levels)} value{'s' if len(outcome_levels) != 1 else ''}."))
+            return RegressionResult(outcome, "none", None, predictors, {}, (), not_applicable=ngettext(
+                "Regression coefficients need a numeric or two-valued outcome; '{column}' has {count} value.",
+                "Regression coefficients need a numeric or two-valued outcome; '{column}' has {count} values.",
+                len(outcome_levels)).format(column=outcome, count=len(outcome_levels)))
         modelled = outcome_levels[1]
     elif working[outcome].nunique() < 2:
-        return RegressionResult(outcome, "none", None, predictors, {}, (), not_applicable=(
-            f"The outcome '{outcome}' takes a single value in the real rows: there is no regression to fit."))
+        return RegressionResult(outcome, "none", None, predictors, {}, (), not_applicable=Message(N_(
+            "The outcome '{column}' takes a single value in the real rows: there is no regression to fit."), 
+            column=outcome))
     levels = {name: ordered_levels(working[name]) for name in predictors if kinds[name] is Kind.CATEGORICAL}
     terms = [INTERCEPT, *design(working.iloc[:0], predictors, kinds, levels).columns]
     if len(terms) == 1:
-        return RegressionResult(outcome, "none", None, predictors, {}, (), not_applicable=(
-            "Every predictor takes a single value in the real rows: there is no effect to compare."))
+        return RegressionResult(outcome, "none", None, predictors, {}, (), not_applicable=Message(N_(
+            "Every predictor takes a single value in the real rows: there is no effect to compare.")))
     fits, rows, notes, spreads, unreliable = {}, {}, [], {}, []
     for side, frame in frames.items():
         target = readable_numbers(frame[outcome]) if modelled is None else np.where(
@@ -159,12 +172,11 @@ def regression(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFra
         features = design(frame, predictors, kinds, levels)
         fits[side], rows[side], note = _fit(target, features, modelled is not None)
         if note:
-            notes.append(f"On the {SIDE_NAMES[side]}: {note}")
+            notes.append(Message(ON_SIDE[side], note=note))
             unreliable += [side] if fits[side] else []
         left_out = [term for term in features.columns if fits[side] and term not in fits[side]]
         if left_out:
-            notes.append(f"On the {SIDE_NAMES[side]}, not estimable (constant, or redundant with other predictors, "
-                         f"in the complete rows): {', '.join(left_out)}.")
+            notes.append(Message(NOT_ESTIMABLE[side], terms=", ".join(left_out)))
         if side == "real":
             numeric = [name for name in predictors if kinds[name] is not Kind.CATEGORICAL]
             spreads = {name: float(np.nanstd(features[name])) for name in numeric}
@@ -179,8 +191,8 @@ def _fit(target: np.ndarray, features: pd.DataFrame, logistic: bool) -> tuple[di
     complete = np.isfinite(target) & np.isfinite(features.to_numpy(dtype=float)).all(axis=1)
     y, x = target[complete], features.loc[complete].to_numpy(dtype=float)
     if len(y) < 3 or (logistic and len(set(y)) < 2):
-        return {}, int(len(y)), "too few complete rows" + (" with both outcomes" if logistic else "") + \
-            " to fit the model."
+        return {}, int(len(y)), (Message(N_("too few complete rows with both outcomes to fit the model.")) if logistic
+                                 else Message(N_("too few complete rows to fit the model.")))
     kept = _independent(x)
     exog = np.column_stack([np.ones(len(y)), x[:, kept]])
     names = [INTERCEPT, *features.columns[kept]]
@@ -189,14 +201,14 @@ def _fit(target: np.ndarray, features: pd.DataFrame, logistic: bool) -> tuple[di
         try:
             fitted = (sm.Logit(y, exog).fit(disp=0, maxiter=200) if logistic else sm.OLS(y, exog).fit())
         except np.linalg.LinAlgError:
-            return {}, int(len(y)), "the model could not be fitted (its predictors are redundant)."
+            return {}, int(len(y)), Message(N_("the model could not be fitted (its predictors are redundant)."))
     intervals = fitted.conf_int(SIGNIFICANCE)
     estimates = {name: Estimate(float(fitted.params[i]), float(intervals[i, 0]), float(intervals[i, 1]),
                                 float(fitted.pvalues[i])) for i, name in enumerate(names)}
     unreliable = any(issubclass(warning.category, (ConvergenceWarning, PerfectSeparationWarning))
                      for warning in caught)
-    return estimates, int(len(y)), ("the logistic model did not converge (a predictor separates the outcome): "
-                                    "its intervals are not reliable." if unreliable else None)
+    return estimates, int(len(y)), (Message(N_("the logistic model did not converge (a predictor separates the "
+                                               "outcome): its intervals are not reliable.")) if unreliable else None)
 
 
 def _independent(x: np.ndarray) -> np.ndarray:

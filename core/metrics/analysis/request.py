@@ -10,6 +10,7 @@ import pandas as pd
 
 from core.engine.schema import Kind
 from core.errors import InputError
+from core.i18n import N_, _
 from core.metrics.analysis.group_statistics import GroupStatisticsResult, group_statistics
 from core.metrics.analysis.missing_shares import MissingShares, missing_shares
 from core.metrics.analysis.prediction import MODELS, PredictionResult, prediction
@@ -17,8 +18,8 @@ from core.metrics.analysis.regression import RegressionResult, regression
 from core.metrics.analysis.survival import SurvivalResult, survival
 
 ANALYSES = ("prediction", "regression", "survival", "group_statistics", "missing_shares")
-TITLES = {"prediction": "Prediction", "regression": "Regression coefficients", "survival": "Survival",
-          "group_statistics": "Group statistics", "missing_shares": "Missing values"}
+TITLES = {"prediction": N_("Prediction"), "regression": N_("Regression coefficients"), "survival": N_("Survival"),
+          "group_statistics": N_("Group statistics"), "missing_shares": N_("Missing values")}
 OPTIONS_HELP = ("outcome=NAME [predictors=A,B] [model=boosting|linear] [time=NAME event=NAME] [group=NAME] "
                 "[event_value=VALUE] [covariate=NAME] [adjust=A,B] [value=NAME]")
 
@@ -106,6 +107,8 @@ def _names(text: str) -> tuple[str, ...]:
 
 NEEDED = {"prediction": ("outcome",), "regression": ("outcome",), "survival": ("time", "event"),
           "group_statistics": ("group",)}
+NEEDED_COLUMNS = {"outcome": N_("an outcome column"), "time": N_("a time column"), "event": N_("an event column"),
+                  "group": N_("a group column")}
 TIME_WORDS = ("time", "day", "week", "month", "year", "duration", "stay", "surv", "follow", "delay")
 EVENT_WORDS = ("event", "cens", "status", "death", "died", "dead", "relapse", "failure", "progress")
 GROUP_WORDS = ("arm", "treat", "group", "cohort", "department", "sex", "gender")
@@ -157,8 +160,11 @@ def run_analysis(name: str, working: pd.DataFrame, holdout: pd.DataFrame, avatar
     """One analysis of ``request`` on WO, HO and WA (typed frames)."""
     missing = [key for key in NEEDED.get(name, ()) if getattr(request, key) is None]
     if missing:
-        columns = " and ".join(("an " if key[0] in "aeiou" else "a ") + f"{key} column" for key in missing)
-        raise InputError(f"{TITLES[name]} needs {columns}: choose {'them' if len(missing) > 1 else 'it'}.")
+        columns = [_(NEEDED_COLUMNS[key]) for key in missing]
+        raise InputError(_("{analysis} needs {column}: choose it.").format(analysis=_(TITLES[name]), column=columns[0])
+                         if len(columns) == 1 else
+                         _("{analysis} needs {first} and {second}: choose them.").format(
+                             analysis=_(TITLES[name]), first=columns[0], second=columns[1]))
     if name == "prediction":
         return prediction(working, holdout, avatars, kinds, request.outcome, request.predictors, request.model, seed)
     if name == "regression":

@@ -23,13 +23,21 @@ from lifelines.statistics import multivariate_logrank_test
 
 from core.engine.schema import Kind
 from core.errors import InputError
-from core.metrics.analysis import SIDE_NAMES, SIDES
+from core.i18n import N_, Message, _
+from core.metrics.analysis import ON_SIDE, SIDES
 from core.metrics.analysis.design import MAX_LEVELS, design, number_unit, ordered_levels, readable_numbers
 from core.metrics.analysis.interval_overlap import ComparedEstimate, Estimate
 
 CURVE_POINTS = 201  # each curve read at this many times, from 0 to the last time of any side
 MAX_GROUPS = 10
 _TIME, _EVENT = "__time__", "__event__"
+NOT_A_COLUMN = {  # by the column's role
+    "time": N_("The time column '{column}' is not a column of the table: check its spelling."),
+    "event": N_("The event column '{column}' is not a column of the table: check its spelling."),
+    "group": N_("The group column '{column}' is not a column of the table: check its spelling."),
+    "covariate": N_("The covariate column '{column}' is not a column of the table: check its spelling."),
+    "adjustment": N_("The adjustment column '{column}' is not a column of the table: check its spelling."),
+}
 
 
 @dataclass(frozen=True)
@@ -92,42 +100,47 @@ def survival(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFrame
     covariate = group if covariate is None else covariate
     adjust = tuple(name for name in adjust if name != covariate)
     if adjust and covariate is None:
-        raise InputError("Adjusting a hazard ratio needs its covariate: name the covariate (or a group).")
+        raise InputError(_("Adjusting a hazard ratio needs its covariate: name the covariate (or a group)."))
     for role, name in (("time", time), ("event", event), ("group", group), ("covariate", covariate),
                        *(("adjustment", name) for name in adjust)):
         if name is not None and name not in kinds:
-            raise InputError(f"The {role} column '{name}' is not a column of the table: check its spelling.")
+            raise InputError(_(NOT_A_COLUMN[role]).format(column=name))
     if kinds[time] is Kind.CATEGORICAL:
-        raise InputError(f"The time column '{time}' must hold numbers or durations, not categories.")
+        raise InputError(_("The time column '{column}' must hold numbers or durations, not categories.").format(
+            column=time))
     if kinds[time] is Kind.DATETIME:
-        raise InputError(f"The time column '{time}' holds dates; survival needs the time until the event or the end of "
-                         "follow-up (a number of days, or the event date minus the start date).")
+        raise InputError(_("The time column '{column}' holds dates; survival needs the time until the event or the end "
+                           "of follow-up (a number of days, or the event date minus the start date).").format(
+            column=time))
     frames = dict(zip(SIDES, (working, avatars, holdout), strict=True))
     event_levels = ordered_levels(working[event], avatars[event])
     if len(event_levels) != 2:
-        raise InputError(f"The event column '{event}' must have two values (the event happened or not); it has "
-                         f"{len(event_levels)}.")
+        raise InputError(_("The event column '{column}' must have two values (the event happened or not); it has "
+                           "{count}.").format(column=event, count=len(event_levels)))
     if event_value is None:
         event_value = event_of(event, event_levels)
     elif event_value not in event_levels:
-        raise InputError(f"The event value '{event_value}' is not one of '{event}''s values "
-                         f"({', '.join(event_levels)}).")
+        raise InputError(_("The event value '{value}' is not one of '{column}''s values ({values}).").format(
+            value=event_value, column=event, values=", ".join(event_levels)))
     group_levels = ordered_levels(working[group], avatars[group]) if group else []
     if len(group_levels) > MAX_GROUPS:
-        raise InputError(f"The group column '{group}' has {len(group_levels)} values; curves are drawn for at most "
-                         f"{MAX_GROUPS}: choose a column with fewer.")
+        raise InputError(_("The group column '{column}' has {count} values; curves are drawn for at most {most}: "
+                           "choose a column with fewer.").format(column=group, count=len(group_levels),
+                                                                 most=MAX_GROUPS))
     covariates = [covariate, *adjust] if covariate else []
     covariate_levels = {name: ordered_levels(working[name]) for name in covariates
                         if kinds[name] is Kind.CATEGORICAL}
     crowded = next((name for name, levels in covariate_levels.items() if len(levels) > MAX_LEVELS), None)
     if crowded:
-        raise InputError(f"The covariate '{crowded}' has {len(covariate_levels[crowded])} values; a hazard ratio per "
-                         f"value is shown for at most {MAX_LEVELS}: choose a column with fewer, or group its values.")
+        raise InputError(_("The covariate '{column}' has {count} values; a hazard ratio per value is shown for at "
+                           "most {most}: choose a column with fewer, or group its values.").format(
+            column=crowded, count=len(covariate_levels[crowded]), most=MAX_LEVELS))
     tables = {side: _table(frame, time, event, event_value, group, covariates, kinds, covariate_levels)
               for side, frame in frames.items()}
     negative = [side for side, table in tables.items() if (table[_TIME] < 0).any()]
     if negative:
-        raise InputError(f"The time column '{time}' has negative values: survival times start at 0.")
+        raise InputError(_("The time column '{column}' has negative values: survival times start at 0.").format(
+            column=time))
     last = max((float(table[_TIME].max()) for table in tables.values() if len(table)), default=0.0)
     times = np.linspace(0.0, last, CURVE_POINTS)
     notes: list[str] = []
@@ -140,7 +153,7 @@ def survival(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFrame
         for side, table in tables.items():
             fitted[side], note = _cox(table, terms)
             if note:
-                notes.append(f"On the {SIDE_NAMES[side]}: {note}")
+                notes.append(Message(ON_SIDE[side], note=note))
     ratios = tuple(HazardRatio(term, *(fitted[side].get(term) for side in SIDES)) for term in terms)
     return SurvivalResult(time, event, event_value, group, covariate, adjust, number_unit(working[time]),
                           tuple(times.tolist()), curves, logrank, ratios,
@@ -165,8 +178,9 @@ def event_of(event: str, levels: Sequence[str]) -> str:
         found = [i for i, text in enumerate(lowered) if text in words]
         if len(found) == 1:
             return levels[pick(found[0])]
-    raise InputError(f"The event column '{event}' holds {levels[0]!r} and {levels[1]!r}: say which value means the "
-                     f"event (event_value={levels[1]}, for example).")
+    raise InputError(_("The event column '{column}' holds {first} and {second}: say which value means the event "
+                       "(event_value={value}, for example).").format(column=event, first=repr(levels[0]),
+                                                                     second=repr(levels[1]), value=levels[1]))
 
 
 def _table(frame: pd.DataFrame, time: str, event: str, event_value: str, group: str | None,
@@ -209,16 +223,17 @@ def _cox(table: pd.DataFrame, terms: list[str]) -> tuple[dict[str, Estimate], st
               and table.loc[table[term] == 1, _EVENT].sum() == 0]  # an indicator whose rows never have the event
     varying = [term for term in terms if table[term].nunique() > 1 and term not in silent]
     if not varying:
-        return {}, None if not terms else (f"not estimable (no event in the level): {', '.join(silent)}." if silent
-                                           else "the covariate does not vary: no hazard ratio.")
+        return {}, None if not terms else (
+            Message(N_("not estimable (no event in the level): {terms}."), terms=", ".join(silent)) if silent
+            else Message(N_("the covariate does not vary: no hazard ratio.")))
     if table[_EVENT].sum() == 0:
-        return {}, "no event: no hazard ratio."
+        return {}, Message(N_("no event: no hazard ratio."))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
             fitter = CoxPHFitter().fit(table[[_TIME, _EVENT, *varying]], _TIME, _EVENT)
         except ConvergenceError:
-            return {}, "the Cox model did not converge (a level with no event?): no hazard ratio."
+            return {}, Message(N_("the Cox model did not converge (a level with no event?): no hazard ratio."))
     summary = fitter.summary
     estimates = {term: Estimate(float(summary.at[term, "exp(coef)"]), float(summary.at[term, "exp(coef) lower 95%"]),
                                 float(summary.at[term, "exp(coef) upper 95%"]), float(summary.at[term, "p"]))
@@ -227,4 +242,5 @@ def _cox(table: pd.DataFrame, terms: list[str]) -> tuple[dict[str, Estimate], st
                  if not all(np.isfinite([estimate.value, estimate.low, estimate.high])) or estimate.low <= 0]
     left_out = [*silent, *unbounded]
     return ({term: estimate for term, estimate in estimates.items() if term not in unbounded},
-            f"not estimable (no event in the level, or no bound): {', '.join(left_out)}." if left_out else None)
+            Message(N_("not estimable (no event in the level, or no bound): {terms}."), terms=", ".join(left_out))
+            if left_out else None)
