@@ -19,6 +19,7 @@ from core.i18n import (
     date_time,
     language,
     language_of_locale,
+    ngettext,
     number,
     plotly_separators,
 )
@@ -106,3 +107,13 @@ def test_no_message_is_formatted_by_position():
 def test_the_compiled_catalogue_is_the_one_of_the_po_file():
     assert FRENCH_PO.with_suffix(".mo").read_bytes() == compiled_catalogue(FRENCH_PO), "run `make translations`"
 
+
+
+def test_french_counts_0_and_1_in_the_singular_and_a_million_in_the_plural():
+    def fields(count: int) -> str:
+        return ngettext("{count} field", "{count} fields", count).format(count=count)
+
+    assert [fields(count) for count in (0, 1, 2)] == ["0 fields", "1 field", "2 fields"]
+    with language("fr"):
+        assert [fields(count) for count in (0, 1, 2, 1_000_000)] == ["0 champ", "1 champ", "2 champs",
+                                                                      "1000000 champs"]

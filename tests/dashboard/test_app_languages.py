@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.i18n import _, language
 from tests.dashboard.test_app import APP, PAGES, visit
-from tests.support import english_fragments, english_left
+from tests.support import english_fragments, english_left, mixed_table
 
 NOT_SHOWN = {"id", "formId", "key", "icon", "type", "url", "pageScriptHash", "dataType", "width", "height"}
 
@@ -119,6 +119,35 @@ def test_every_page_in_french_shows_no_english_message(in_french):
     app.slider[0].set_value(1)
     click(app, "Run the sweep")
     check("trade-off, after a sweep")
+    assert not left, "\n".join(sorted(set(left)))
+
+
+def test_an_uploaded_table_a_refused_file_and_avatarfastdp_in_french_show_no_english(in_french):
+    """A first French user's other path: a file refused, a table uploaded (its warnings), AvatarFastDP's pages."""
+    fragments, left = english_fragments(), []
+
+    def check(where: str) -> None:
+        assert not app.exception, (where, app.exception)
+        left.extend(english_left(shown_texts(app), fragments, where))
+
+    app = french_app()
+    app.radio(key="source").set_value("Upload a file").run()
+    app.file_uploader(key="upload").set_value(("dup.csv", b"a,a\n1,2\n", "text/csv")).run()
+    assert "dup.csv" in app.error[0].value and "deux colonnes nommées" in app.error[0].value
+    check("data, a refused file")
+    data = mixed_table(1_200, missing=0.05).assign(code=lambda frame: frame.index % 7).to_csv(index=False)
+    app.file_uploader(key="upload").set_value(("patients.csv", data.encode(), "text/csv")).run()
+    check("data, an uploaded table")
+    visit(app, "pages/generate.py")
+    [method] = [radio for radio in app.radio if radio.key.startswith("method_")]
+    method.set_value("AvatarFastDP: sample from a noisy model").run()
+    check("generate, AvatarFastDP chosen")
+    click(app, "Generate avatars")
+    assert app.session_state["run"].settings.method == "fast_dp"
+    check("generate, AvatarFastDP")
+    for page in PAGES[2:]:
+        visit(app, page)
+        check(page)
     assert not left, "\n".join(sorted(set(left)))
 
 
