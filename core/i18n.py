@@ -27,6 +27,7 @@ from babel.numbers import get_decimal_symbol, get_group_symbol
 DOMAIN = "workbench"
 LOCALES = Path(__file__).resolve().parent / "locales"
 LANGUAGES = {"en": "English", "fr": "Français"}  # code: the language's own name, as the switch shows it
+UNIT_SPACES = {"fr": "\u202f"}  # between a number and its unit, where not a plain space
 SOURCE_LANGUAGE = "en"
 
 _language: contextvars.ContextVar[str] = contextvars.ContextVar("language", default=SOURCE_LANGUAGE)
@@ -118,6 +119,17 @@ def localized_number(text: str) -> str:
 def number(value: float, spec: str = "") -> str:
     """``format(value, spec)`` in the current language's symbols (``spec`` ``,`` for thousands, ``.1f``...)."""
     return localized_number(format(value, spec))
+
+
+def with_unit(text: str, unit: str) -> str:
+    """A number written and its unit (``12.3 %``, ``93.5 / 100``), apart by the language's space: French, a narrow
+    no-break space, so that the unit never starts a line."""
+    return f"{text}{UNIT_SPACES.get(_language.get(), ' ')}{unit}"
+
+
+def percent(value: float, spec: str = ".1f") -> str:
+    """``12.3 %`` in the current language (``12,3 %`` in French)."""
+    return with_unit(number(value, spec), "%")
 
 
 def plotly_separators() -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from core.engine.schema import ColumnProfile, WarningKind
-from core.i18n import N_, _
+from core.i18n import N_, _, number
 from core.workflows.run import ColumnPlan
 
 # The values of the table's "role" and "kind" cells: the same in every language (the table is kept when the language
@@ -22,15 +22,18 @@ def plan_table(profiles: list[ColumnProfile]) -> pd.DataFrame:
         "kind": [p.kind.value for p in profiles],
         "role": [_default_role(p) for p in profiles],
         "weight": [1.0] * len(profiles),
-        "missing (%)": [round(100 * p.missing_share, 1) for p in profiles],
-        "distinct values": [p.n_distinct for p in profiles],
-        "warnings": warnings_text(profiles),
+        **described_columns(profiles),
     })
 
 
-def warnings_text(profiles: list[ColumnProfile]) -> list[str]:
-    """Each column's warnings, named in the current language (shown each run: a switch of language follows)."""
-    return [", ".join(_(warning.kind.value) for warning in profile.warnings) for profile in profiles]
+def described_columns(profiles: list[ColumnProfile]) -> dict[str, list[str]]:
+    """The table's read-only columns in the current language: the missing share and the distinct values with its
+    numbers' symbols, the warnings named in it (written again at each run: a switch of language follows)."""
+    return {
+        "missing (%)": [number(100 * profile.missing_share, ".1f") for profile in profiles],
+        "distinct values": [number(profile.n_distinct, ",") for profile in profiles],
+        "warnings": [", ".join(_(warning.kind.value) for warning in profile.warnings) for profile in profiles],
+    }
 
 
 def _default_role(profile: ColumnProfile) -> str:

@@ -13,7 +13,7 @@ from core.engine.identifiers import identifier_columns
 from core.engine.schema import Kind, apply_kinds
 from core.engine.split import HOLDOUT_MIN_ROWS
 from core.errors import InputError
-from core.i18n import N_, _, number
+from core.i18n import N_, _, number, percent
 from core.metrics.result import MetricResult
 from core.metrics.risk_profile import risk_profile
 from core.presentation.format import attack_readings, metric_text, target_text
@@ -209,9 +209,9 @@ def risk_profile_section(loaded: LoadedTable, plan: ColumnPlan) -> None:
     kinds.update({name: Kind(kind) for name, kind in plan.kinds.items() if name in known})
     profile = risk_profile(apply_kinds(loaded.frame[known], kinds), kinds, known)
     first, second = st.columns(2)
-    first.metric(_("People unique on them"), f"{number(profile.unique_share, '.1f')} %",
+    first.metric(_("People unique on them"), percent(profile.unique_share),
                  help=_("No one else in the table has the same values (numbers and dates counted by tenth)."))
-    second.metric(_("People in groups of fewer than 5"), f"{number(profile.small_group_share, '.1f')} %",
+    second.metric(_("People in groups of fewer than 5"), percent(profile.small_group_share),
                   help=_("What k-anonymity with k = 5 would flag."))
     if profile.removals:
         steps = [(_("then without **{name}**: {share} % unique") if index

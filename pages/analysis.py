@@ -22,8 +22,8 @@ st.title(_("Does my analysis still hold?"))
 run = state.require_run()
 evaluation = run.evaluation
 st.write(_("Each analysis runs on the real rows the avatars were made from and on the avatars, side by side. A third "
-           "sample, the **holdout** (real rows kept apart), shows how much two real samples of the same population differ: "
-           "the avatars do as well as real data when their gap is no larger than that."))
+           "sample, the **holdout** (real rows kept apart), shows how much two real samples of the same population "
+           "differ: the avatars do as well as real data when their gap is no larger than that."))
 study = request(run)
 if "missing_shares" not in evaluation.analyses:  # first visit for these avatars: the analyses the columns suggest
     run_analyses(run, {}, study.names())

@@ -6,7 +6,7 @@ from core.engine.schema import apply_kinds, column_warning_lines, resolve_kinds
 from core.errors import InputError
 from core.i18n import N_, _, ngettext, number
 from dashboard import state
-from dashboard.plan import KIND_LABELS, ROLES, plan_from_table, plan_problem, warnings_text
+from dashboard.plan import KIND_LABELS, ROLES, described_columns, plan_from_table, plan_problem
 from dashboard.widgets import preview_columns, risk_profile_section
 
 UPLOAD = N_("Upload a file")  # an option value, as the tests and the session hold it; shown translated
@@ -71,7 +71,7 @@ st.write(_(
     "**Weight** makes a column count more (above 1) or less (below 1) when people are compared."
 ))
 edited = st.data_editor(
-    st.session_state["plan_table"].assign(warnings=warnings_text(loaded.profiles)),
+    st.session_state["plan_table"].assign(**described_columns(loaded.profiles)),
     key=f"plan_editor_{loaded.source_id}",
     hide_index=True,
     height=min(35 * (frame.shape[1] + 1) + 3, 800),
@@ -83,8 +83,8 @@ edited = st.data_editor(
         "role": st.column_config.SelectboxColumn(_("role"), options=list(ROLES.values()), required=True,
                                                  format_func=_),
         "weight": st.column_config.NumberColumn(_("weight"), min_value=0.1, max_value=10.0, step=0.1, format="%.1f"),
-        "missing (%)": st.column_config.NumberColumn(_("missing (%)"), format="%.1f"),
-        "distinct values": st.column_config.NumberColumn(_("distinct values")),
+        "missing (%)": st.column_config.TextColumn(_("missing (%)")),
+        "distinct values": st.column_config.TextColumn(_("distinct values")),
         "warnings": st.column_config.TextColumn(_("warnings"), width="medium"),
     },
 )

@@ -21,7 +21,9 @@ from core.i18n import (
     language_of_locale,
     ngettext,
     number,
+    percent,
     plotly_separators,
+    with_unit,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,7 +57,8 @@ def test_numbers_keep_their_digits_and_take_the_language_symbols():
         assert number(1234567.891, ",.1f") == f"1{NARROW_NO_BREAK_SPACE}234{NARROW_NO_BREAK_SPACE}567,9"
         assert number(0.0456, ".3f") == "0,046" and number(12, ",") == "12"
         assert plotly_separators() == f",{NARROW_NO_BREAK_SPACE}"
-    assert plotly_separators() == ".,"
+        assert percent(12.345) == f"12,3{NARROW_NO_BREAK_SPACE}%" and with_unit("93,5", "/ 100").endswith("\u202f/ 100")
+    assert plotly_separators() == ".," and percent(12.345) == "12.3 %" and with_unit("93.5", "/ 100") == "93.5 / 100"
 
 
 def test_dates_are_written_the_language_way():

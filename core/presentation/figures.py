@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from core.engine.encoding import datetime_microseconds, numeric_values
-from core.i18n import N_, _, number, plotly_separators
+from core.i18n import N_, _, number, percent, plotly_separators
 from core.metrics import hellinger_mean
 from core.metrics.registry import DEFINITIONS
 from core.metrics.result import MetricResult
@@ -193,7 +193,7 @@ def latent_figure(latent: LatentView, axes: tuple[int, ...], exposure: np.ndarra
     (per original avatarized, an index into :data:`~core.workflows.exposure.LEVELS`), the originals coloured by
     how exposed each is, the most exposed drawn last (on top)."""
     titles = [_("axis {number} ({share} of variance)").format(  # the share with its "%": no "% o" in the message
-        number=a + 1, share=f"{number(100 * latent.explained_variance_ratio[a], '.1f')} %") for a in axes]
+        number=a + 1, share=percent(100 * latent.explained_variance_ratio[a])) for a in axes]
     figure = go.Figure()
     by_exposure = exposure is not None and latent.original_rows is not None
     layers = [(latent.avatars, _("avatars"), FAINT_AVATARS if by_exposure else AVATAR_COLOUR)]

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import ParamSpec, TypeVar
 
-from core.i18n import N_, SOURCE_LANGUAGE, _, language, localized_number, number
+from core.i18n import N_, SOURCE_LANGUAGE, _, language, localized_number, number, percent, with_unit
 from core.metrics.definition import INFERENCE, LINKABILITY, SINGLING_OUT, MetricDefinition
 from core.metrics.evaluation import ATTACKS, Evaluation
 from core.metrics.result import MetricResult
@@ -42,14 +42,8 @@ def metric_text(result: MetricResult, unit: str = "") -> str:
     if result.value is None:
         return _("n/a")
     prefix = AT_LEAST if result.breakdown.get("at_least") else ""
-    suffix = f" {unit}" if unit in SHOWN_UNITS else ""
-    return f"{prefix}{number_text(result.value, result.unit)}{suffix}"
-
-
-def percent(value: float) -> str:
-    """``12.3 %``: a percentage with one decimal and its sign, passed whole into a message (a message with "% of"
-    would be taken for a printf format by the catalogue's checks)."""
-    return f"{number(value, '.1f')} %"
+    value = number_text(result.value, result.unit)
+    return prefix + (with_unit(value, unit) if unit in SHOWN_UNITS else value)
 
 
 def target_text(result: MetricResult) -> str:

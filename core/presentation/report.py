@@ -112,8 +112,8 @@ def _analyses_block(evaluation) -> list[str]:
         return []
     parts = [_element("h2", _("Does the analysis still hold")),
              "<p>" + _text(_("Each analysis is run on the real rows and on the avatars. The holdout, real rows kept "
-                             "apart, shows how much two real samples of the same population differ: the avatars do as well "
-                             "as real data when their gap is no larger than that.")) + "</p>"]
+                             "apart, shows how much two real samples of the same population differ: the avatars do as "
+                             "well as real data when their gap is no larger than that.")) + "</p>"]
     for name, result in evaluation.analyses.items():
         parts += [f"<h3>{_text(_(TITLES[name]))}</h3>", f"<p>{_text(reading(name, result, evaluation.holdout))}</p>",
                   *(f"<p class='muted'>{_text(note)}</p>" for note in analysis_notes(result))]

@@ -113,6 +113,9 @@ def test_every_page_in_french_shows_no_english_message(in_french):
     for page in ("pages/utility.py", "pages/report.py", "pages/data.py"):
         visit(app, page)
         check(page)
+    metrics = app.session_state["run_files"][0][-1]["metrics"]  # the JSON stays English, the contract of SPEC 7
+    assert "ready to share" in json.loads(metrics)["verdict"]["headline"].lower()
+    assert not re.search("[éèàçù«]", metrics), "French in the metrics JSON"
     visit(app, "pages/tradeoff.py")
     app.multiselect[0].set_value([2, 10])
     app.multiselect[1].set_value([])

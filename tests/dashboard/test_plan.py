@@ -28,7 +28,7 @@ def test_identifiers_get_new_ones_empty_columns_start_dropped_and_the_rest_synth
     assert list(table["role"]) == [ROLES["identifiers"], ROLES["synthesize"], ROLES["synthesize"],
                                    ROLES["synthesize"], ROLES["drop"]]
     assert list(table["kind"][:4]) == ["categorical", "numeric", "categorical", "categorical"]  # stage: a code
-    assert list(table["missing (%)"]) == [0.0, 0.0, 0.0, 0.0, 100.0] and (table["weight"] == 1.0).all()
+    assert list(table["missing (%)"]) == ["0.0", "0.0", "0.0", "0.0", "100.0"] and (table["weight"] == 1.0).all()
     assert plan_from_table(table, profiles_of(clinic())) == ColumnPlan(dropped=("empty",))  # new ids: the default
     assert plan_problem(table, profiles_of(clinic())) is None
 
