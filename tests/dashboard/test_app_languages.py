@@ -164,12 +164,16 @@ def switch_to(app: AppTest, code: str) -> AppTest:
 
 def test_switching_the_language_keeps_the_table_the_run_and_the_widgets():
     app = AppTest.from_file(APP, default_timeout=180).run()
+    table = app.session_state["plan_table"].copy()
+    table.loc[table["column"] == "department", "role"] = "set aside, re-attach"  # the column plan, edited
+    app.session_state["plan_table"] = table
+    app.run()
     visit(app, "pages/generate.py")
     [k] = [slider for slider in app.slider if slider.key.startswith("k_")]
     k.set_value(7)
     app.button(key="FormSubmitter:settings-Generate avatars").click().run()
     table, run = app.session_state["table"], app.session_state["run"]
-    assert run.settings.k == 7
+    assert run.settings.k == 7 and run.plan.excluded == ("department",)
     visit(app, "pages/utility.py")
     app.selectbox(key="distribution_variable").set_value("bmi").run()
     app.segmented_control(key="latent_view").set_value("3-D").run()
@@ -179,6 +183,8 @@ def test_switching_the_language_keeps_the_table_the_run_and_the_widgets():
         assert app.session_state["table"] is table and app.session_state["run"] is run
         assert app.selectbox(key="distribution_variable").value == "bmi"
         assert app.segmented_control(key="latent_view").value == "3-D"
+        visit(app, "pages/data.py")
+        assert app.session_state["plan"].excluded == ("department",)
         visit(app, "pages/generate.py")
         assert [slider.value for slider in app.slider if slider.key.startswith("k_")] == [7]
         switch_to(app, "en")
