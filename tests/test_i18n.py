@@ -1,7 +1,10 @@
 """The languages (SPEC section 11): the switch's mechanics, numbers and dates per language, and the catalogues
 complete: every message marked in the code translated into French, with the same placeholders, and compiled."""
 
+import copy
 import datetime as dt
+import json
+import pickle
 import re
 from pathlib import Path
 
@@ -13,6 +16,9 @@ from babel.messages.pofile import read_po
 from core.i18n import (
     DOMAIN,
     LOCALES,
+    N_,
+    Message,
+    Number,
     _,
     compiled_catalogue,
     current_language,
@@ -120,3 +126,13 @@ def test_french_counts_0_and_1_in_the_singular_and_a_million_in_the_plural():
     with language("fr"):
         assert [fields(count) for count in (0, 1, 2, 1_000_000)] == ["0 champ", "1 champ", "2 champs",
                                                                       "1000000 champs"]
+
+
+def test_a_message_kept_for_later_is_english_as_a_string_and_translated_when_shown():
+    with language("fr"):  # made in a French session...
+        kept = Message(N_("Table: {name} ({rows} rows)"), name="a.csv", rows=Number(12_345, ","))
+    assert kept == "Table: a.csv (12,345 rows)" and json.dumps(kept) == '"Table: a.csv (12,345 rows)"'  # ...the JSON's
+    assert _(kept) == "Table: a.csv (12,345 rows)"
+    for copied in (pickle.loads(pickle.dumps(kept)), copy.deepcopy(kept)):
+        with language("fr"):
+            assert _(copied) == f"Table\u00a0: a.csv (12{NARROW_NO_BREAK_SPACE}345 lignes)"
