@@ -7,7 +7,7 @@ import streamlit as st
 from core.engine.fast_dp import MECHANISMS
 from core.errors import InputError
 from core.i18n import N_, _, number
-from core.metrics.registry import TARGETS
+from core.metrics.registry import DEFINITIONS, TARGETS
 from core.presentation import figures
 from core.presentation.sweep_table import comparison_table, sweep_rows
 from core.workflows.advice import EPSILON_STEPS, K_STEPS
@@ -29,7 +29,7 @@ st.write(_(
     "Try several settings at once: each is run with several seeds and scored with every metric, so that each point "
     "shows its average and how much it varies from seed to seed. Up and right is better: more signal, more privacy."
 ))
-shown_labels = {name: _(label) for name, label in LABELS.items()}  # the metrics' axis labels, in the language
+shown_labels = {name: DEFINITIONS[name].axis_label for name in LABELS}  # the metrics' axis labels, in the language
 
 with st.form("sweep"):
     k_values = st.multiselect(_("Avatar: k values"), K_STEPS, default=[2, 5, 10, 20, 50], key="sweep_k",

@@ -56,12 +56,8 @@ class MetricDefinition:
 
     @property
     def axis_label(self) -> str:
-        """``hidden rate (%)``, ``Hellinger Mean``: the label in a table header or on an axis."""
-        head = self.label if self.criterion == SIGNAL else self.label[0].lower() + self.label[1:]
-        return f"{head} (%)" if self.unit == "%" else head
-
-    def shown_axis_label(self) -> str:
-        """:attr:`axis_label` in the current language (``axis_label`` itself stays English, for files)."""
+        """``hidden rate (%)``, ``Hellinger Mean``: the label in a table header or on an axis, in the current
+        language."""
         label = _(self.label)
         head = label if self.criterion == SIGNAL else label[0].lower() + label[1:]
         return f"{head} (%)" if self.unit == "%" else head

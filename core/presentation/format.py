@@ -14,7 +14,6 @@ from core.metrics.result import MetricResult
 AT_LEAST = ">= "  # before a value that is only a lower bound (a local cloaking whose counts stopped at their cap)
 SHOWN_UNITS = ("%", "/ 100")  # units written after a value; others ("avatars") are in the label or the target
 CRITERION_NAMES = {SINGLING_OUT: N_("Singling out"), LINKABILITY: N_("Linkability"), INFERENCE: N_("Inference")}
-BASELINE_GUESSES = (N_("the most common value"), N_("the median"))  # an inference risk's breakdown, shown translated
 
 Parameters, Returned = ParamSpec("Parameters"), TypeVar("Returned")
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.i18n import N_, _, number
-from core.metrics.definition import SIGNAL
 from core.metrics.registry import DEFINITIONS
 from core.presentation.format import AT_LEAST, in_english
 from core.workflows.sweep import PRIVACY_METRICS, UTILITY_METRICS, SweepPoint
@@ -30,15 +29,6 @@ TABLE_COLUMNS = {
     "hidden_rate": N_("hidden rate (%)"), "local_cloaking": N_("local cloaking"),
     "distance_to_closest": N_("dist. to closest"),
 }
-
-
-def metric_heading(name: str) -> str:
-    """A metric's :attr:`~core.metrics.definition.MetricDefinition.axis_label` (``hidden rate (%)``) in the current
-    language: the label in a table header or on an axis."""
-    definition = DEFINITIONS[name]
-    label = _(definition.label)
-    head = label if definition.criterion == SIGNAL else label[0].lower() + label[1:]
-    return f"{head} (%)" if definition.unit == "%" else head
 
 
 def sweep_rows(points: Sequence[SweepPoint]) -> dict[str, list[str]]:
@@ -69,7 +59,7 @@ def comparison_table(first: SweepPoint, second: SweepPoint) -> dict[str, list[st
     """Two settings side by side: every metric (mean, lowest to highest seed) and their privacy targets."""
     labels = {**UTILITY_METRICS, **PRIVACY_METRICS}
     return {
-        _("metric"): [*(metric_heading(name) for name in labels), _("privacy targets, every seed")],
+        _("metric"): [*(DEFINITIONS[name].axis_label for name in labels), _("privacy targets, every seed")],
         **{point.setting.label: [*(seed_range_text(point, name) for name in labels), point.targets_text()]
            for point in (first, second)},
     }

@@ -116,7 +116,7 @@ class SweepPoint:
         if not missed:
             return _("met")
         return _("missed: {metrics}").format(metrics=", ".join(
-            _with_seeds(self, name, DEFINITIONS[name].shown_axis_label()) for name in missed))
+            _with_seeds(self, name, DEFINITIONS[name].axis_label) for name in missed))
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -266,7 +266,7 @@ def _none_safe(scored: Sequence[SweepPoint]) -> str:
 
 def _missed(point: SweepPoint, metric: str) -> str:
     """``hidden rate (%) 88.00 for > 90 %``, with how many seeds miss it when there are several."""
-    missed = _("{metric} {value} for {target}").format(metric=DEFINITIONS[metric].shown_axis_label(),
+    missed = _("{metric} {value} for {target}").format(metric=DEFINITIONS[metric].axis_label,
                                                        value=number(point.worst(metric), ".2f"),
                                                        target=DEFINITIONS[metric].target_text)
     return _with_seeds(point, metric, missed)

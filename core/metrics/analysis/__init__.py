@@ -3,6 +3,5 @@
 from core.i18n import N_
 
 SIDES = ("real", "avatars", "holdout")  # WO, WA and HO: every analysis runs on the three
-SIDE_NAMES = {"real": N_("real rows"), "avatars": N_("avatars"), "holdout": N_("holdout")}  # as the readings name them
 ON_SIDE = {"real": N_("On the real rows: {note}"), "avatars": N_("On the avatars: {note}"),  # a side's note, shown
            "holdout": N_("On the holdout: {note}")}
