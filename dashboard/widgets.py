@@ -78,8 +78,7 @@ def privacy_card(result: MetricResult) -> None:
                                                                    high=number(interval, ".1f")))
         for reading in attack_readings(result):
             st.caption(plain(reading))
-        st.caption(_(result.not_applicable) if result.not_applicable
-                   else _(result.note or result.interpretation))
+        st.caption(_(result.not_applicable or result.note or result.interpretation))
 
 
 MECHANISM_LABELS = {  # shown through _()
