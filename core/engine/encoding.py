@@ -145,6 +145,12 @@ class TableCodec:
             categories=tuple(self.categories_.values()),
         )
 
+    def steps(self) -> list[float]:
+        """Per numeric column, the step its decoded values are written with: ``10^-decimals``, a date's or a
+        duration's resolution in seconds, 0 when kept in full precision."""
+        return [(column.datetime_resolution_s or 0.0) if column.is_datetime or column.duration_unit
+                else 0.0 if column.decimals is None else 10.0 ** -column.decimals for column in self.numeric_columns_]
+
     def decode(self, table: EncodedTable) -> pd.DataFrame:
         """A frame with the fitted columns, in their order and types."""
         columns: dict[str, pd.Series] = {}

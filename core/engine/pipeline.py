@@ -304,7 +304,7 @@ class Avatarizer:
             del synthetic, complete
             if release_model_table:
                 prepared.complete = prepared.model_table = prepared.coordinates = None
-            restored = restore_indicated(decoded, prepared.indicators)
+            restored = restore_indicated(decoded, prepared.indicators, prepared.codec.steps())
             if self.method_ == "avatar":  # shuffled before decoding: one frame, the pairing kept as an order
                 order = rng.permutation(restored.n_rows)
                 _permute_rows(restored, order)

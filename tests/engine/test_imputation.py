@@ -75,6 +75,20 @@ def test_most_frequent_breaks_ties_by_nearest():
     assert most_frequent(codes).tolist() == [2, 3, 1]
 
 
+def test_a_value_not_marked_as_the_spike_is_moved_one_step_off_it():
+    layout_frame = pd.DataFrame({"years": [12.0] * 20 + [float(v) for v in range(0, 24)], "c": ["a", "b"] * 22})
+    table = encode(layout_frame)
+    extended, layout = add_indicators(table)
+    assert layout.spikes == ((0, 1, 12.0),)
+    synthetic = extended.with_arrays(np.array([[12.0], [12.3], [11.6], [12.5], [11.4], [12.2]]),
+                                     np.array([[0, 1], [0, 0], [0, 0], [0, 0], [0, 0], [0, 1]], dtype=np.int8))
+    restored = restore_indicated(synthetic, layout, steps=[1.0])  # written as whole numbers
+    assert restored.numeric[:, 0].tolist() == [12.0, 13.0, 11.0, 13.0, 11.4, 12.0]  # the last: marked, at the spike
+    unmoved = restore_indicated(extended.with_arrays(np.array([[12.3]]), np.array([[0, 0]], dtype=np.int8)), layout,
+                                steps=[0.0])  # full precision: 12.3 is not written as 12
+    assert unmoved.numeric[0, 0] == 12.3
+
+
 def test_a_column_named_like_an_indicator_is_left_alone():
     # the user's own column "c (missing)" is not the indicator of "c": positions, never names
     frame = pd.DataFrame({"c": ["a", "b", "a", "b"], "c (missing)": [1.5, 2.5, 3.5, 4.5]})
