@@ -103,7 +103,7 @@ def set_attacker(knowledge: Knowledge) -> None:
 def generation_plan() -> ColumnPlan:
     """The column plan with the attacker's choice: what a generation is made and scored with."""
     knowledge = attacker()
-    return replace(plan(), known=knowledge.known, sensitive=knowledge.sensitive)
+    return replace(plan(), known=knowledge.known, sensitive=knowledge.sensitive, known_groups=knowledge.groups)
 
 
 def current_settings() -> Settings:

@@ -17,9 +17,19 @@ from core.i18n import N_, _, number, percent
 from core.metrics.result import MetricResult
 from core.metrics.risk_profile import risk_profile
 from core.presentation.format import attack_readings, metric_text, target_text
-from core.presentation.verdict_text import caveat, fix_sentence, headline, reasons
+from core.metrics.criteria import MET, NOT_ASSESSED, NOT_MET, PARTLY_ASSESSED, STATES, CriterionResult
+from core.presentation.verdict_text import (
+    DASHBOARD,
+    bound_note,
+    caveat,
+    fix_sentence,
+    headline,
+    reasons,
+    relationships,
+    subject,
+)
 from core.workflows.run import ColumnPlan, GenerationRun
-from core.workflows.verdict import generate_judged, verdict_of_run
+from core.workflows.verdict import READY, generate_judged, verdict_of_run
 from dashboard import state
 
 if TYPE_CHECKING:
@@ -78,6 +88,8 @@ def privacy_card(result: MetricResult) -> None:
                                                                    high=number(interval, ".1f")))
         for reading in attack_readings(result):
             st.caption(plain(reading))
+        if bound_note(result):
+            st.caption(plain(bound_note(result)))
         st.caption(_(result.not_applicable or result.note or result.interpretation))
 
 
@@ -119,17 +131,34 @@ def plain(text: str) -> str:
 
 
 def verdict_box(run: GenerationRun) -> None:
-    """The verdict of SPEC 6.3: ready to share or not, why, the fix checked by a re-run, what is not assessed."""
+    """The verdict of SPEC 6.3: ready to share or not, which avatars it is about, why, the fix checked by a re-run
+    and its cost, what is not assessed, and the relationships beside it."""
     verdict = verdict_of_run(run)
-    if verdict.ready:
-        st.success(_("**{headline}**: every privacy target that applies is met.").format(headline=headline(verdict)),
-                   icon=":material/verified_user:")
+    about = plain(subject(run))
+    if verdict.status == READY:
+        st.success(_("**{headline}**: every privacy target is assessed and met. {about}").format(
+            headline=headline(verdict), about=about), icon=":material/verified_user:")
+    elif verdict.status == PARTLY_ASSESSED:
+        st.warning(_("**{headline}**, but not every target could be assessed. {about}").format(
+            headline=headline(verdict), about=about), icon=":material/help:")
     else:
         why = "\n".join(f"- {plain(reason)}" for reason in reasons(verdict))
-        st.error(f"**{headline(verdict)}**\n\n{why}", icon=":material/gpp_bad:")
-        st.info(plain(fix_sentence(verdict)), icon=":material/build:")
-    if caveat(verdict):
-        st.warning(plain(caveat(verdict)), icon=":material/help:")
+        st.error(f"**{headline(verdict)}**. {about}\n\n{why}", icon=":material/gpp_bad:")
+        st.info(plain(fix_sentence(verdict, DASHBOARD)), icon=":material/build:")
+    if caveat(verdict, DASHBOARD):
+        st.warning(plain(caveat(verdict, DASHBOARD)), icon=":material/help:")
+    said = relationships(run.evaluation)
+    if said:
+        distorted = run.evaluation.signal["correlation_difference_ratio"].level == "poor"
+        (st.warning if distorted else st.caption)(plain(said), **({"icon": ":material/link_off:"} if distorted else {}))
+
+
+CRITERION_COLOURS = {MET: "green", NOT_MET: "red", PARTLY_ASSESSED: "orange", NOT_ASSESSED: "gray"}
+
+
+def criterion_state(group: CriterionResult) -> str:
+    """A criterion's state as a coloured word for a heading (met, not met, partly assessed, not assessed)."""
+    return f":{CRITERION_COLOURS[group.state]}[{_(STATES[group.state])}]"
 
 
 def run_with_progress(make: Callable[[Callable[[str, float], None]], GenerationRun]) -> GenerationRun:
@@ -198,7 +227,7 @@ def risk_profile_section(loaded: LoadedTable, plan: ColumnPlan) -> None:
         help=_("What someone could learn elsewhere: age, sex, postcode, admission date... The privacy attacks use "
                "them too (they can be changed on the Privacy page)."), placeholder=_("Choose options"))
     if tuple(known) != chosen.known:
-        state.set_attacker(replace(chosen, known=tuple(known), sensitive=tuple(
+        state.set_attacker(replace(chosen, known=tuple(known), groups=None, sensitive=tuple(
             name for name in chosen.sensitive if name not in known)))
     if not known:
         st.caption(_("Tick the variables someone could know to see how many people they single out in the real "

@@ -7,6 +7,8 @@ from core.engine.fast_dp import MECHANISMS
 from core.engine.imputation import IMPUTATION_METHODS
 from core.engine.split import HOLDOUT_MIN_ROWS
 from core.i18n import N_, _, number
+from core.presentation.epsilon_ledger import ledger_rows, not_covered_sentence
+from core.presentation.format import metric_text
 from core.workflows.advice import EPSILON_STEPS
 from core.workflows.run import Settings
 from core.workflows.verdict import generate_judged
@@ -18,6 +20,7 @@ from dashboard.widgets import (
     columns_caption,
     holdout_plan,
     run_with_progress,
+    signal_badge,
     verdict_box,
 )
 
@@ -132,14 +135,26 @@ if current is not None:
     st.success(current.summary(), icon=":material/check_circle:")
     if current.settings.exclude_strategy == "row_order" and current.plan.excluded:
         st.warning(_("Set-aside columns were copied from each avatar's own original: check them before sharing."))
-    hellinger = current.evaluation.signal["hellinger_mean"].value
+    signal = current.evaluation.signal
     met, applicable = current.evaluation.privacy_targets_met()
-    first, second = st.columns(2)
-    first.metric(_("Signal kept (Hellinger Mean)"),
-                 number(hellinger, ".1f") + " / 100" if hellinger is not None else _("n/a"))
-    second.metric(_("Privacy targets met"), _("{met} of {applicable}").format(met=met, applicable=applicable),
-                  help=_("Of the targets that apply to these avatars (see the Privacy page for each)."))
+    first, second, third = st.columns(3)
+    with first:
+        st.metric(_("Each variable's distribution (Hellinger Mean)"), metric_text(signal["hellinger_mean"], "/ 100"))
+        signal_badge(signal["hellinger_mean"])
+    with second:
+        st.metric(_("Relationships (Correlation Difference Ratio)"),
+                  metric_text(signal["correlation_difference_ratio"], "/ 100"),
+                  help=_(signal["correlation_difference_ratio"].interpretation))
+        signal_badge(signal["correlation_difference_ratio"])
+    third.metric(_("Privacy targets met"), _("{met} of {applicable}").format(met=met, applicable=applicable),
+                 help=_("Of the targets assessed for these avatars (see the Privacy page for each)."))
     verdict_box(current)
+    if current.avatarizer.method_ == "fast_dp":
+        ledger = current.avatarizer.synthesizer_.ledger()
+        with st.expander(_("Where epsilon = {epsilon} goes").format(epsilon=number(ledger["epsilon"], "g")),
+                         icon=":material/account_balance:"):
+            st.dataframe(ledger_rows(ledger), hide_index=True)
+            st.caption(not_covered_sentence(ledger))
     columns = st.columns(3)
     columns[0].page_link("pages/utility.py", label=_("See the utility"), icon=":material/insights:")
     columns[1].page_link("pages/privacy.py", label=_("See the privacy"), icon=":material/shield:")

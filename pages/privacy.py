@@ -13,7 +13,7 @@ from core.presentation.format import criterion_name
 from core.workflows.exposure import LEVELS, exposure_levels, most_exposed
 from core.workflows.verdict import rescored
 from dashboard import state
-from dashboard.widgets import plot, privacy_card, run_with_progress, verdict_box
+from dashboard.widgets import criterion_state, plot, privacy_card, run_with_progress, verdict_box
 
 state.use_session_language()  # first: this run's messages in the session's language
 st.title(_("Privacy"))
@@ -42,20 +42,27 @@ with st.form("attacker"):
         _("Sensitive variables an attacker would want to learn"), scored,
         default=[name for name in chosen.sensitive if name in scored], key="attacker_sensitive",
         help=_("A diagnosis, an income, an outcome: one inference risk each."), placeholder=_("Choose options"))
+    first_part = st.multiselect(
+        _("Linkability: the known variables of the first part of a record"), scored,
+        default=[name for name in (chosen.groups or ((),))[0] if name in scored], key="attacker_first_part",
+        help=_("The linkability attack holds two parts of a person's record and tries to join them through the "
+               "avatars: these known variables, and the other known ones. Empty: the first half of the known "
+               "variables, in the order chosen."), placeholder=_("The first half of the known variables"))
     if st.form_submit_button(_("Run the attacks"), icon=":material/policy:",
                              key="FormSubmitter:attacker-Run the attacks"):
-        plan = replace(run.plan, known=tuple(known), sensitive=tuple(sensitive))
+        groups = (tuple(first_part), tuple(name for name in known if name not in first_part)) if first_part else None
+        plan = replace(run.plan, known=tuple(known), sensitive=tuple(sensitive), known_groups=groups)
         rescored_run = run_with_progress(lambda progress: rescored(run, plan, loaded.frame, progress))  # a bad choice:
         state.set_attacker(plan.knowledge)  # its one-line message, and nothing kept
         state.set_run(rescored_run)
         st.rerun()
 if evaluation.holdout == "approximate":
-    st.caption(_("Every row was avatarized: the attacks' control (real people never used) is approximate, half of "
-                 "the originals, who were used too. Make the avatars with a holdout for a true control."))
+    st.caption(_("Every row was avatarized, so no real person was kept apart as the attacks' control: each attack is "
+                 "taken against its baseline (random linkage, guessing the most common value), which can only "
+                 "overstate the risk. Make the avatars with a holdout for a true control."))
 
 for criterion, group in evaluation.criteria().items():
-    state_text = {True: _(":green[met]"), False: _(":red[not met]"), None: _(":gray[not assessed]")}[group.met]
-    st.header(_("{criterion}: {state}").format(criterion=criterion_name(criterion), state=state_text))
+    st.header(_("{criterion}: {state}").format(criterion=criterion_name(criterion), state=criterion_state(group)))
     st.write(_(QUESTIONS[criterion]))
     for row in range(0, len(group.results), 2):
         for column, result in zip(st.columns(2), group.results[row: row + 2]):

@@ -77,7 +77,12 @@ def mixed_table(n_rows: int = 400, seed: int = 0, missing: float = 0.0) -> pd.Da
 
 def typed(*frames: pd.DataFrame):
     """The frames typed with the kinds detected on the first, and those kinds."""
-    kinds = resolve_kinds(frames[0])
+    return typed_as(None, *frames)
+
+
+def typed_as(overrides: dict[str, str] | None, *frames: pd.DataFrame):
+    """The frames typed with the kinds detected on the first, ``overrides`` applied, and those kinds."""
+    kinds = resolve_kinds(frames[0], overrides)
     return [apply_kinds(frame, kinds) for frame in frames], kinds
 
 

@@ -18,7 +18,7 @@ from core.i18n import SOURCE_LANGUAGE, language
 from core.metrics.analysis.request import AnalysisRequest
 from core.metrics.evaluation import analyse
 from core.presentation.summary import analysis_lines, batch_summary_lines, summary_lines
-from core.presentation.verdict_text import metrics_with_verdict, verdict_line
+from core.presentation.verdict_text import metrics_with_verdict, relationships, verdict_line
 from core.workflows.batch_run import BatchSettings, avatarize_in_batches, batch_metrics
 from core.workflows.run import build_avatarizer, data_fingerprint, replace_method, scored_run
 from core.workflows.verdict import judged
@@ -35,12 +35,22 @@ def avatarize(arguments: argparse.Namespace) -> int:
                              f"{option} out.")
     if arguments.report_language and not arguments.report:
         raise InputError("--report-language goes with --report REPORT.html: add it, or leave --report-language out.")
-    inputs = [arguments.input]
-    output = output_path("--out", arguments.out, inputs)
-    inputs.append(arguments.out)
-    metrics_path = output_path("--json", arguments.json, inputs) if arguments.json else None
-    report_path = output_path("--report", arguments.report, inputs) if arguments.report else None
-    paired_path = output_path("--paired-out", arguments.paired_out, inputs) if arguments.paired_out else None
+    taken = [arguments.input]  # inputs and outputs so far: no output may be one of them
+    output = output_path("--out", arguments.out, taken)
+    taken.append(arguments.out)
+
+    def another(option: str, text: str | None) -> Path | None:
+        if not text:
+            return None
+        path = output_path(option, text, taken)
+        taken.append(text)
+        return path
+
+    metrics_path, report_path = another("--json", arguments.json), another("--report", arguments.report)
+    paired_path, holdout_path = another("--paired-out", arguments.paired_out), another("--holdout-out",
+                                                                                       arguments.holdout_out)
+    if holdout_path and arguments.no_holdout:
+        raise InputError("--holdout-out writes the rows set aside, and --no-holdout sets none aside: leave one out.")
     if paired_path and arguments.k is None:
         raise InputError("--paired-out needs the Avatar method (--k): AvatarFastDP avatars are not paired with originals.")
     plan = column_plan(arguments)
@@ -59,6 +69,9 @@ def avatarize(arguments: argparse.Namespace) -> int:
                                                 reduced=settings.use_categorical_reduction):
                 say("warning", message)
             plan.knowledge.checked(avatarizer.kinds_)  # a misspelt --known stops here, not after the work
+            if holdout_path and avatarizer.holdout_ != "real":
+                raise InputError(f"--holdout-out: {avatarizer.prepared_.n_total} rows are too few to set a holdout "
+                                 f"aside (it takes at least {avatarizer.holdout_min_rows}); leave --holdout-out out.")
             if request is not None:
                 request.checked((name for name in avatarizer.kinds_ if name not in avatarizer.identifier_columns_),
                                 {name: "looks like an identifier: the avatars get new values for it, so no analysis "
@@ -68,7 +81,7 @@ def avatarize(arguments: argparse.Namespace) -> int:
         warnings.simplefilter("always")
         # No reference to the table read is kept here: without metrics, the originals go once encoded.
         avatarizer.fit(drop_columns(read_table(arguments.input), list(plan.dropped), "--drop"),
-                       progress=say_what_is_done, low_memory=not scored)
+                       progress=say_what_is_done, low_memory=not (scored or holdout_path))
     for warning in caught:
         say("warning", warning.message)
     run = judged(scored_run(
@@ -80,6 +93,8 @@ def avatarize(arguments: argparse.Namespace) -> int:
     writers = [(output, lambda: write_csv(avatarizer.avatars_, output))]
     if paired_path:  # sensitive: readable by the owner only
         writers.append((paired_path, lambda: write_csv(avatarizer.paired_avatars_, paired_path, private=True)))
+    if holdout_path:  # real rows: readable by the owner only
+        writers.append((holdout_path, lambda: write_csv(avatarizer.holdout_data_, holdout_path, private=True)))
     if metrics_path:
         writers.append((metrics_path, lambda: write_json(metrics_with_verdict(run), metrics_path)))
     if report_path:
@@ -87,8 +102,12 @@ def avatarize(arguments: argparse.Namespace) -> int:
     write_all(writers)
     if paired_path:
         say("warning", f"{paired_path} holds the avatars paired with their originals: keep it private.")
+    if holdout_path:
+        say("warning", f"{holdout_path} holds real rows (the holdout): keep it private.")
     if run is not None:
-        print("\n".join([*summary_lines(run.evaluation), *analysis_lines(run.evaluation), verdict_line(run.verdict)]))
+        said = relationships(run.evaluation)
+        print("\n".join([*summary_lines(run.evaluation), *analysis_lines(run.evaluation), *([said] if said else []),
+                         verdict_line(run.verdict)]))
     holdout = f"{avatarizer.holdout_rows_} rows set aside as the holdout" if avatarizer.holdout_rows_ else "no holdout"
     print(
         f"{len(avatarizer.avatars_)} avatars of {Path(arguments.input).name} written to {output} "
@@ -102,7 +121,8 @@ def avatarize(arguments: argparse.Namespace) -> int:
 def _in_batches(arguments: argparse.Namespace) -> int:
     """``avatarize --batch-rows N``: the avatars made batch by batch on Dask, one part per batch in ``--out``."""
     for option, value in (("--report", arguments.report), ("--report-language", arguments.report_language),
-                          ("--paired-out", arguments.paired_out), ("--analysis", arguments.analysis)):
+                          ("--paired-out", arguments.paired_out), ("--holdout-out", arguments.holdout_out),
+                          ("--analysis", arguments.analysis)):
         if value:
             raise InputError(f"{option} needs every avatar in memory: leave it out with --batch-rows (--json scores "
                              "each batch against its own holdout half).")

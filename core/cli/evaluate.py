@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from core.cli.parser import output_path, say
+from core.cli.parser import knowledge, output_path, say
 from core.engine.io import read_table, write_json
 from core.metrics.analysis.request import AnalysisRequest
-from core.metrics.attack import Knowledge
 from core.metrics.evaluation import evaluate
 from core.presentation.summary import analysis_lines, summary_lines
 from core.presentation.verdict_text import verdict_json, verdict_line
@@ -23,7 +22,7 @@ def evaluate_command(arguments: argparse.Namespace) -> int:
     evaluation = evaluate(
         originals, avatars, holdout=holdout, paired=False if arguments.not_paired else None,
         column_kinds=dict(arguments.column_kind), ncp=arguments.ncp, seed=arguments.seed,
-        knowledge=Knowledge(known=tuple(arguments.known), sensitive=tuple(arguments.sensitive)),
+        knowledge=knowledge(arguments),
         analysis=request,
     )
     verdict = verdict_of(evaluation)  # made elsewhere: no fix can be checked by a re-run here

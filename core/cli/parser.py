@@ -15,6 +15,7 @@ from core.engine.pipeline import EXCLUSION_STRATEGIES
 from core.errors import InputError
 from core.i18n import LANGUAGES
 from core.workflows.batch_run import PART_FORMATS
+from core.metrics.attack import Knowledge
 from core.workflows.run import ColumnPlan, Settings
 
 EXIT_INPUT_ERROR = 2
@@ -81,13 +82,17 @@ def build_parser() -> argparse.ArgumentParser:
     avatarize.add_argument("--paired-out", metavar="PAIRED.csv",
                            help="SENSITIVE: also write the avatars in the originals' row order, for `evaluate` only; "
                                 "never share this file (Avatar method only)")
+    avatarize.add_argument("--holdout-out", metavar="HOLDOUT.csv",
+                           help="SENSITIVE: also write the real holdout (the rows set aside, never avatarized), so that "
+                                "an outside audit (`evaluate --holdout`) attacks with the same control; real people's "
+                                "rows: keep it private")
     avatarize.add_argument("--json", metavar="METRICS.json", help="also compute the metrics and write them as JSON")
     avatarize.add_argument("--report", metavar="REPORT.html", help="also write a self-contained HTML report")
     avatarize.add_argument("--report-language", choices=list(LANGUAGES), metavar="LANGUAGE",
                            help="with --report: the report's language, en (default) or fr")
     avatarize.add_argument("--no-fix", action="store_true",
-                           help="when the avatars are not ready to share, do not look for a fix (each setting tried "
-                                "is a full run: up to 3 more)")
+                           help="when the avatars miss a privacy target, do not look for a fix (each setting tried "
+                                "re-runs the synthesis and the metrics, the preparation shared)")
     _add_analysis_option(avatarize)
     _add_attacker_options(avatarize)
     batches = avatarize.add_argument_group("tables larger than memory (on Dask)")
@@ -154,6 +159,10 @@ def _add_attacker_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--sensitive", nargs="+", action="extend", default=[], metavar="NAME",
                          help="variables an attacker would want to learn (a diagnosis, an income): one inference "
                               "risk each")
+    command.add_argument("--known-groups", nargs=2, type=list_of(str), metavar=("A1,A2", "B1,B2"),
+                         help="the two parts of a record the linkability attack holds, each a comma-separated list "
+                              "of known variables (default: the known variables halved in the order given); with "
+                              "no --known, the known variables are both parts")
 
 
 def _add_preparation_options(command: argparse.ArgumentParser) -> None:
@@ -195,7 +204,7 @@ def output_path(option: str, text: str, inputs: list[str]) -> Path:
     """An output path that is not one of the inputs and whose folder exists."""
     path = Path(text)
     if any(path.resolve() == Path(other).resolve() for other in inputs):
-        raise InputError(f"{option} {path} is also an input: choose another path.")
+        raise InputError(f"{option} {path} is also an input or another output: choose another path.")
     if path.is_dir():
         raise InputError(f"{option} {path} is a folder: give a file name, for example {path / 'avatars.csv'}.")
     if not path.parent.resolve().is_dir():
@@ -204,14 +213,23 @@ def output_path(option: str, text: str, inputs: list[str]) -> Path:
     return path
 
 
+def knowledge(arguments: argparse.Namespace) -> Knowledge:
+    """What the attacker knows and wants (``--known``, ``--sensitive``, ``--known-groups``), checked in itself."""
+    groups = tuple(tuple(group) for group in arguments.known_groups) if arguments.known_groups else None
+    known = tuple(arguments.known) or (tuple(name for group in groups for name in group) if groups else ())
+    return Knowledge(known=known, sensitive=tuple(arguments.sensitive), groups=groups)
+
+
 def column_plan(arguments: argparse.Namespace) -> ColumnPlan:
+    attacker = knowledge(arguments)
     return ColumnPlan(
         kinds=dict(arguments.column_kind),
         dropped=tuple(arguments.drop),
         excluded=tuple(arguments.exclude),
         weights={name: _weight(name, value) for name, value in arguments.column_weight},
-        known=tuple(arguments.known),
-        sensitive=tuple(arguments.sensitive),
+        known=attacker.known,
+        sensitive=attacker.sensitive,
+        known_groups=attacker.groups,
     )
 
 

@@ -14,6 +14,7 @@ import inspect
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -42,6 +43,7 @@ STEP_SHARES = {  # share of the work done when each step starts, for progress ba
 Progress = Callable[[str, float], None]
 EXCLUSION_STRATEGIES = ("coordinate_similarity", "row_order")
 METHOD_PARAMETERS = ("k", "fast_dp_epsilon", "mechanism", "gmm_n_components", "histogram_n_bins", "bounds_percentile")
+VARIANT_PARAMETERS = (*METHOD_PARAMETERS, "ncp")  # what a variant may change, the preparation being shared
 
 
 def _from_prepared(name: str, doc: str) -> property:
@@ -177,44 +179,35 @@ class Avatarizer:
         del frame  # from here the originals live only in what the fit keeps
         self._encode(rng, low_memory)
         self._project()
+        self._variant_state = None if low_memory else rng.bit_generator.state  # where each variant starts
         self._finish(rng, release_model_table=low_memory)
         return self
 
     def fit_variants(self, frame: pd.DataFrame, variants: Sequence[Mapping[str, object]]) -> Iterator[Avatarizer]:
-        """One fitted copy per variant of the method parameters, sharing the work that does not depend on them.
-
-        A variant sets some of ``k``, ``fast_dp_epsilon``, ``mechanism``, ``gmm_n_components``,
-        ``histogram_n_bins``, ``bounds_percentile``. Each copy equals
-        ``Avatarizer(**{**self.get_params(), **variant}).fit(frame)``: typing, holdout split,
-        imputation and projection are done once, the neighbour search once at the
-        largest ``k``, and the random generator restarts from the same state for each
-        variant. (Where exact duplicates tie at the k-th neighbour, the shared search
-        may pick another of the tied rows than a search at that ``k`` would.)
-        """
-        unknown = {name for variant in variants for name in variant} - set(METHOD_PARAMETERS)
-        if unknown:
-            raise InputError(_("A variant may only set {parameters}; got {unknown}.").format(
-                parameters=", ".join(METHOD_PARAMETERS), unknown=", ".join(sorted(unknown))))
-        copies = [type(self)(**{**self.get_params(), **variant}) for variant in variants]
-        for copy in copies:
-            copy._validate_method()
+        """One fitted copy per variant, sharing the work that does not depend on it (see :class:`Variants`): typing,
+        holdout split, imputation and projection are done once, the neighbour search once at the largest ``k``."""
+        copies = [self._variant(variant) for variant in variants]  # every variant checked before any work
         k_values = [copy.k for copy in copies if copy.method_ == "avatar"]
         rng = self._prepare(frame, largest_k=max(k_values, default=None))
         self._encode(rng)
         self._project()
-        state = rng.bit_generator.state
-        if k_values:
-            distances, indices = neighbours_excluding_self(self.coordinates_, max(k_values))
-        for copy in copies:
-            copy.prepared_, copy.seed_, copy._progress = self.prepared_, self.seed_, None
-            copy.timings_s_ = dict(self.timings_s_)
-            if copy.method_ == "avatar":
-                copy._check_k(copy.k)
-            rng = np.random.default_rng()
-            rng.bit_generator.state = state
-            shared = (distances[:, : copy.k], indices[:, : copy.k]) if copy.method_ == "avatar" else None
-            copy._finish(rng, shared)
-            yield copy
+        self._variant_state = rng.bit_generator.state
+        shared = Variants(self, largest_k=max(k_values, default=0))
+        for variant in variants:
+            yield shared.fit(variant)
+
+    def _variant(self, variant: Mapping[str, object]) -> Avatarizer:
+        """An unfitted copy with ``variant``'s parameters, checked."""
+        unknown = set(variant) - set(VARIANT_PARAMETERS)
+        if unknown:
+            raise InputError(_("A variant may only set {parameters}; got {unknown}.").format(
+                parameters=", ".join(VARIANT_PARAMETERS), unknown=", ".join(sorted(unknown))))
+        copy = type(self)(**{**self.get_params(), **variant})
+        copy._validate_method()
+        if copy.ncp is not None:
+            check_whole_number("ncp", copy.ncp, minimum=1,
+                               hint=_("ncp is the number of latent dimensions, for example 5."))
+        return copy
 
     def _prepare(
         self, frame: pd.DataFrame, progress: Progress | None = None, largest_k: int | None = None, low_memory: bool = False
@@ -485,6 +478,57 @@ class Avatarizer:
         release_freed_memory()
         with timed(self.timings_s_, step):
             yield
+
+
+class Variants:
+    """Fitted copies of a fitted :class:`Avatarizer` for other method parameters or another ``ncp``
+    (:data:`VARIANT_PARAMETERS`), from its preparation (typing, holdout split, encoding, imputation, projection).
+
+    Each copy equals ``Avatarizer(**{**base.get_params(), **variant}).fit(frame)``: the random generator restarts
+    from the state the base's synthesis started from, and another ``ncp`` takes the first axes of the same
+    projection. The neighbours of each ``ncp`` are searched once, at the largest ``k`` asked so far (at least
+    ``largest_k``), and cut for a smaller one. (Where exact duplicates tie at the k-th neighbour, the shared search
+    may pick another of the tied rows than a search at that ``k`` would.) The base must keep its model table: not a
+    ``low_memory`` fit.
+    """
+
+    def __init__(self, base: Avatarizer, largest_k: int = 0):
+        if getattr(base, "_variant_state", None) is None or base.prepared_.model_table is None:
+            raise ValueError("variants need a fitted Avatarizer that kept its model table (not a low_memory fit)")
+        self.base, self.largest_k = base, largest_k
+        self._neighbours: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._prepared: dict[int, PreparedTable] = {base.prepared_.ncp: base.prepared_}
+
+    def fit(self, variant: Mapping[str, object]) -> Avatarizer:
+        base = self.base
+        copy = base._variant(variant)
+        copy.prepared_ = self._prepared_for(copy)
+        copy.seed_, copy._progress, copy._variant_state = base.seed_, None, base._variant_state
+        copy.timings_s_ = dict(base.timings_s_)
+        neighbours = None
+        if copy.method_ == "avatar":
+            copy._check_k(copy.k)
+            neighbours = self._neighbours_for(copy.prepared_, copy.k)
+        rng = np.random.default_rng()
+        rng.bit_generator.state = base._variant_state
+        copy._finish(rng, neighbours)
+        return copy
+
+    def _prepared_for(self, copy: Avatarizer) -> PreparedTable:
+        """The base's prepared table, with the coordinates of ``copy``'s ``ncp``."""
+        prepared = self.base.prepared_
+        ncp = copy._resolve_ncp(len(prepared.projection.components_))
+        if ncp not in self._prepared:
+            self._prepared[ncp] = replace(prepared, ncp=ncp,
+                                          coordinates=prepared.projection.transform(prepared.model_table, ncp))
+        return self._prepared[ncp]
+
+    def _neighbours_for(self, prepared: PreparedTable, k: int) -> tuple[np.ndarray, np.ndarray]:
+        found = self._neighbours.get(prepared.ncp)
+        if found is None or found[0].shape[1] < k:
+            found = neighbours_excluding_self(prepared.coordinates, max(k, self.largest_k))
+            self._neighbours[prepared.ncp] = found
+        return found[0][:, :k], found[1][:, :k]
 
 
 def _permute_rows(table: EncodedTable, order: np.ndarray) -> None:

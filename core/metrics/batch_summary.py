@@ -3,7 +3,7 @@ half; the table's figures are the mean over batches and the worst batch (the com
 
 The worst is the lowest value of a metric to maximise, the highest of one to minimise (its ``goal``, in
 :data:`~core.metrics.registry.DEFINITIONS`); a privacy target is met by the avatars only when every batch meets
-it, so the avatars are ready to share only when every batch is.
+it, so the avatars are ready to share only when every batch is, and every target was assessed (SPEC 6.3).
 """
 
 from __future__ import annotations
@@ -40,7 +40,9 @@ def batch_summary(batches: list[dict[str, Any]]) -> dict[str, Any]:
             summary["targets_met"][name] = {"batches": int(sum(judged)), "of": len(judged),
                                             "failing": [position + 1 for position, passed in enumerate(verdicts)
                                                         if passed is False]}
-    summary["not_assessed"] = [name for name in batches[0]["privacy_targets"]
-                               if all(batch["privacy"].get(name) is None for batch in batches)]
-    summary["ready"] = all(entry["batches"] == entry["of"] for entry in summary["targets_met"].values())
+    summary["not_assessed"] = [name for name, target in batches[0]["privacy_targets"].items()
+                               if target.get("awaits_choice")]  # the attacks without known or sensitive variables
+    met = all(entry["batches"] == entry["of"] for entry in summary["targets_met"].values())
+    summary["status"] = "not ready" if not met else "partly assessed" if summary["not_assessed"] else "ready"
+    summary["ready"] = summary["status"] == "ready"
     return summary

@@ -84,7 +84,8 @@ class AttackSides:
     """The persons the attacks of SPEC 6.2 run on: ``members``, typed, those the avatars were made from (WO), and
     ``controls``, real persons never used (HO), with the controls' ``coordinates`` in the privacy latent space;
     ``control_rows`` their row numbers among the reference's originals when they are part of them (an approximate
-    holdout: the control is then approximate too), else None."""
+    holdout), else None. An approximate holdout is no control for the attacks (its rows were avatarized too): its
+    members are then every original, and the attacks are judged against their baseline."""
 
     members: pd.DataFrame
     controls: pd.DataFrame

@@ -43,7 +43,7 @@ def compute(context: PrivacyContext) -> MetricResult:
     """``100 x (1 - round(n2 x (1 - HR / 100)) / N)``."""
     known = list(context.knowledge.known)
     if not known:
-        return DEFINITION.result(None, not_applicable=CHOOSE_KNOWN)
+        return DEFINITION.result(None, not_applicable=CHOOSE_KNOWN, awaits_choice=True)
     reference = context.reference
     originals, avatars = reference.rows[known], context.avatar_rows[known]
     unique = ~pd.util.hash_pandas_object(originals, index=False).duplicated(keep=False).to_numpy()

@@ -1,8 +1,8 @@
 """The three questions a regulator asks (SPEC section 6.2, EDPB WP216): singling out, linkability, inference.
 
 Each privacy metric answers one (its definition's ``criterion``); a criterion is met when every metric of it that
-applies meets its target, not met when one misses it, and not assessed when none applies (no pairing, no known
-variables chosen).
+can apply was assessed and meets its target, not met when one misses it, partly assessed or not assessed when some
+or all of them await the user's choice of variables (see :class:`CriterionResult`).
 """
 
 from __future__ import annotations
@@ -23,9 +23,17 @@ QUESTIONS = {  # English, as the JSON has them: shown with _(QUESTIONS[criterion
 }
 
 
+MET, NOT_MET, PARTLY_ASSESSED, NOT_ASSESSED = "met", "not met", "partly assessed", "not assessed"
+STATES = {MET: N_("met"), NOT_MET: N_("not met"), PARTLY_ASSESSED: N_("partly assessed"),
+          NOT_ASSESSED: N_("not assessed")}  # the JSON's keys; shown with _(STATES[state])
+
+
 @dataclass(frozen=True)
 class CriterionResult:
-    """A criterion's metrics, in the registry's order, and whether it is met (None: not assessed)."""
+    """A criterion's metrics, in the registry's order, and its state (SPEC 6.3, revised: never "met" beyond what
+    was measured): *not met* when one misses its target; else *partly assessed* when some are assessed and others
+    await the user's choice (no known or sensitive variables); *not assessed* when none is assessed; *met* when
+    every metric that can apply was assessed and meets its target."""
 
     criterion: str
     results: tuple[MetricResult, ...]
@@ -39,16 +47,30 @@ class CriterionResult:
         return [result for result in self.results if result.passed is not None]
 
     @property
-    def met(self) -> bool | None:
+    def awaiting(self) -> list[MetricResult]:
+        """The metrics not assessed because the user has not chosen what they need."""
+        return [result for result in self.results if result.awaits_choice]
+
+    @property
+    def state(self) -> str:
+        if self.failing:
+            return NOT_MET
         if not self.assessed:
-            return None
-        return not self.failing
+            return NOT_ASSESSED
+        return PARTLY_ASSESSED if self.awaiting else MET
+
+    @property
+    def met(self) -> bool | None:
+        """True when met, False when not met, None when not (or only partly) assessed."""
+        return {MET: True, NOT_MET: False}.get(self.state)
 
     def to_json(self) -> dict[str, object]:
-        return {"question": QUESTIONS[self.criterion], "met": self.met,
+        return {"question": QUESTIONS[self.criterion], "state": self.state, "met": self.met,
                 "metrics": [result.name for result in self.results],
                 "failing": [result.name for result in self.failing],
-                "not_assessed": [result.name for result in self.results if result.passed is None]}
+                "not_assessed": [result.name for result in self.awaiting],
+                "not_applicable": [result.name for result in self.results
+                                   if result.passed is None and not result.awaits_choice]}
 
 
 def criteria_of(privacy: Mapping[str, MetricResult]) -> dict[str, CriterionResult]:

@@ -70,7 +70,7 @@ class MetricDefinition:
 
     def result(
         self, value: float | None, *, not_applicable: str | None = None, breakdown: dict[str, Any] | None = None,
-        note: str | None = None, judged: float | None = None,
+        note: str | None = None, judged: float | None = None, awaits_choice: bool = False,
     ) -> MetricResult:
         """The :class:`MetricResult` of ``value`` (None, with the reason, when the metric does not apply; with a
         ``note``, shown but left out of the verdict). The target is judged on ``judged`` when given (the upper end
@@ -81,4 +81,5 @@ class MetricDefinition:
             target=self.target, target_text=self.target_text,
             passed=None if note else self.meets(value if judged is None else judged), not_applicable=not_applicable,
             breakdown=breakdown or {}, computation=self.computation, band=band, level=level, note=note, unit=self.unit,
+            awaits_choice=awaits_choice,
         )

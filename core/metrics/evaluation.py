@@ -72,6 +72,7 @@ class Evaluation:
     analyses: dict[str, Any] = field(default_factory=dict)  # SPEC section 9, by name: "prediction"...
     split: HoldoutSplit | None = field(default=None, repr=False, compare=False)  # what the analyses run on
     kinds: Mapping[str, Kind] = field(default_factory=dict, repr=False, compare=False)
+    spaces: MetricSpaces | None = field(default=None, repr=False, compare=False)  # for more avatars of the same rows
 
     def privacy_targets_met(self) -> tuple[int, int]:
         """How many privacy targets are met, of those that apply."""
@@ -111,7 +112,8 @@ class Evaluation:
             },
             "privacy_targets": {
                 name: {"target": result.target, "target_text": result.target_text, "passed": result.passed,
-                       "not_applicable": result.not_applicable, "note": result.note,
+                       "not_applicable": result.not_applicable, "awaits_choice": result.awaits_choice,
+                       "note": result.note,
                        "at_least": bool(result.breakdown.get("at_least"))}  # the value is a lower bound
                 for name, result in self.privacy.items()
             },
@@ -292,7 +294,8 @@ def score(
             space.projection.transform(space.table, n_axes), originals, kinds
         ))
         avatar_coordinates = space.projection.transform(space.encode(avatars), n_axes)
-        sides = AttackSides(split.working, split.holdout, space.projection.transform(space.encode(split.holdout), n_axes),
+        members = originals if split.holdout_rows is not None else split.working  # approximate: every original
+        sides = AttackSides(members, split.holdout, space.projection.transform(space.encode(split.holdout), n_axes),
                             split.holdout_rows, knowledge.checked(kinds))
     with timed(timings, "privacy"):
         privacy = privacy_metrics(PrivacyContext(reference, avatar_coordinates, avatars, paired, unpaired_reason,
@@ -346,11 +349,11 @@ def evaluate_avatarization(avatarizer: Avatarizer, spaces: MetricSpaces | None =
     spaces = spaces or MetricSpaces()
     paired = avatarizer.method_ == "avatar"
     left_out = avatarizer.identifier_columns_  # new identifiers: nothing of the originals to measure
-    originals = _without(avatarizer.working_data_, left_out)
+    originals = spaces.without(avatarizer.prepared_.working_data, left_out)  # one object per run: spaces kept
     kinds = {name: kind for name, kind in avatarizer.kinds_.items() if name not in left_out}
     avatars = apply_kinds(_without(avatarizer.paired_avatars_ if paired else avatarizer.avatars_, left_out), kinds)
     if avatarizer.holdout_ == "real":
-        split = HoldoutSplit(originals, _without(avatarizer.holdout_data_, left_out), avatars, "real")
+        split = HoldoutSplit(originals, spaces.without(avatarizer.prepared_.holdout_data, left_out), avatars, "real")
     else:
         working, holdout, avatar_rows, holdout_rows = spaces.approximate_split(
             originals, len(avatars), paired, lambda: approximate_rows(len(originals), len(avatars), paired,
@@ -363,11 +366,11 @@ def evaluate_avatarization(avatarizer: Avatarizer, spaces: MetricSpaces | None =
     evaluation.parameters = {**evaluation.parameters, "ncp": avatarizer.ncp_, "seed": avatarizer.seed_,
                              "paired": paired}
     evaluation.left_out_columns = list(left_out)
+    evaluation.spaces = spaces
     return evaluation
 
 
 def _without(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
-    """``frame``, its columns named as the engine names them, without ``columns`` (itself when there is nothing to
-    change: the metric spaces are kept by frame)."""
+    """``frame``, its columns named as the engine names them, without ``columns``."""
     frame = with_text_names(frame)
     return frame.drop(columns=columns) if columns else frame

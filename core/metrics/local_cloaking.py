@@ -33,6 +33,7 @@ LOCAL_CLOAKING_CHUNK = 2**16  # originals queried at a time, nearest own avatars
 EXACT_COUNT_PAIRS = 2**27  # originals x avatars up to which every count is exact (radius counts)
 COUNTING_LEAF_SIZE = 128  # radius counts of hundreds of avatars: big leaves (16: 1.5x to 2x the time; 64: 6 % more)
 STRICTLY_CLOSER = 1 - 1e-9  # radius factor: rounding never counts the own avatar, ties are not closer
+SMALLEST_BOUND = 1e-150  # its square is still positive
 AS_CLOSE = 1 + 1e-9  # radius factor of the avatars exactly as close as the own one (SPEC 6.1: within 1e-9 relative)
 
 DEFINITION = MetricDefinition(
@@ -115,9 +116,10 @@ def count_closer_avatars(original_coordinates: np.ndarray, avatar_coordinates: n
         for start in range(0, len(pending), chunk_rows):
             rows = pending[start: start + chunk_rows]
             own = own_distances[rows, None]
-            distances, _ = tree.query(  # avatars beyond the own distance never count: the search stops there
-                original_coordinates[rows], k=k, distance_upper_bound=np.nextafter(own.max() * AS_CLOSE, np.inf),
-                workers=-1)
+            # avatars beyond the own distance never count: the search stops there (the tree compares squares: a
+            # bound whose square is 0, own distances all 0, would find nothing)
+            bound = max(np.nextafter(own.max() * AS_CLOSE, np.inf), SMALLEST_BOUND)
+            distances, _ = tree.query(original_coordinates[rows], k=k, distance_upper_bound=bound, workers=-1)
             distances = distances.reshape(len(rows), k)
             counts[rows] = np.sum(distances < own * STRICTLY_CLOSER, axis=1)
             within[rows] = np.sum(distances <= own * AS_CLOSE, axis=1)

@@ -17,7 +17,9 @@ class MetricResult:
     documents and ``computation`` how the value is computed (the formula). A signal
     metric, which has no target, has a ``band``: a plain reading of its value, with its
     ``level`` ("good", "fair" or "poor") for colour. A ``note`` says why a value is shown but
-    leaves the verdict (``passed`` is then None).
+    leaves the verdict (``passed`` is then None). A metric that does not apply only because the user has not chosen
+    what it needs (an attack without known or sensitive variables) ``awaits_choice``: it is *not assessed*, which a
+    verdict must say, unlike one that cannot apply (a pairing FastDP does not make).
 
     The texts are English (the JSON's): shown, they go through ``_()`` (``label``, ``interpretation``,
     ``computation``, ``band``, ``not_applicable``, and ``note``, a :class:`~core.i18n.Message`).
@@ -37,6 +39,7 @@ class MetricResult:
     band: str | None = None
     level: str | None = None
     note: str | None = None  # why a value shown leaves the verdict (SPEC 6.1: most rows repeat)
+    awaits_choice: bool = False  # not assessed yet: it applies once the user chooses what it needs (SPEC 6.3)
     unit: str = ""  # "%", "avatars", "/ 100" or "" (a distance, a ratio)
 
 

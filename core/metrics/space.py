@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,7 +12,7 @@ import pandas as pd
 from core.engine.encoding import EncodedTable, TableCodec
 from core.engine.projection import Projection
 from core.engine.reduction import CategoricalReduction
-from core.engine.schema import MANY_MODALITIES, Kind
+from core.engine.schema import MANY_MODALITIES, Kind, with_text_names
 from core.metrics.binning import SortedColumns
 
 AXIS_BLOCK_VALUES = 2**22  # coordinates transformed at a time per sample (32 MB), whatever the row count
@@ -88,6 +88,15 @@ class MetricSpaces:
                 holdout_rows,
             )
         return self._splits[key][1:]
+
+    def without(self, frame: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
+        """``frame``, its columns named as the engine names them, without ``columns``: the same object for the same
+        frame and columns on every call, so that the spaces fitted on it are reused."""
+        key = ("without", id(frame), tuple(columns))
+        if key not in self._splits or self._splits[key][0] is not frame:
+            derived = with_text_names(frame)
+            self._splits[key] = (frame, derived.drop(columns=list(columns)) if columns else derived)
+        return self._splits[key][1]
 
     def of(self, frame: pd.DataFrame, kinds: Mapping[str, Kind]) -> MetricSpace:
         held = self._fitted.get(id(frame))

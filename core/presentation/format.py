@@ -94,20 +94,32 @@ def bands_text(definition: MetricDefinition) -> str:
 
 def attack_readings(result: MetricResult) -> list[str]:
     """What an attack achieved, in words: the links made (linkability) or, per sensitive variable, the right
-    guesses against guessing the most common value (inference); empty for other metrics or when it did not run."""
+    guesses, against the control (real people never used) and the baseline (random linkage, guessing the most
+    common value), or against the baseline alone when no real person was kept apart; empty for other metrics or
+    when it did not run."""
     details = result.breakdown
     if result.value is None or result.name not in ATTACKS:
         return []
     if result.name == "linkability_risk":
-        return [_("Links made for {members} of the people the avatars come from, {controls} of people never "
-                  "used.").format(members=percent(details["members"]), controls=percent(details["controls"]))]
+        if details["against"] == "baseline":
+            return [_("Links made for {members} of the people the avatars come from; random linkage would make "
+                      "{baseline}. No real people were kept apart, so the risk is taken against random linkage, "
+                      "which can only overstate it.").format(members=percent(details["members"]),
+                                                            baseline=percent(details["baseline"]))]
+        return [_("Links made for {members} of the people the avatars come from, {controls} of people never used "
+                  "(random linkage: {baseline}).").format(members=percent(details["members"]),
+                                                          controls=percent(details["controls"]),
+                                                          baseline=percent(details["baseline"]))]
     readings = []
     for entry in details["per_variable"]:
-        reading = _("{variable}: right for {members} of the people used, {controls} of people never used; "
-                    "guessing {guess} of the avatars for everyone: {baseline}.") if entry["beats_guessing"] else \
-            _("{variable}: no better than guessing: right for {members} of the people used, {controls} of people "
-              "never used; guessing {guess} of the avatars for everyone: {baseline}.")
-        readings.append(reading.format(
-            variable=entry["variable"], members=percent(entry["members"]), controls=percent(entry["controls"]),
-            guess=_(entry["baseline_guess"]), baseline=percent(entry["baseline"])))
+        values = dict(variable=entry["variable"], members=percent(entry["members"]), guess=_(entry["baseline_guess"]),
+                      baseline=percent(entry["baseline"]))
+        if entry["against"] == "baseline":
+            readings.append(_("{variable}: right for {members} of the people used; guessing {guess} of the avatars "
+                              "for everyone: {baseline}. No real people were kept apart, so the risk is taken against "
+                              "that guess, which can only overstate it.").format(**values))
+        else:
+            readings.append(_("{variable}: right for {members} of the people used, {controls} of people never used; "
+                              "guessing {guess} of the avatars for everyone: {baseline}.").format(
+                controls=percent(entry["controls"]), **values))
     return readings

@@ -15,15 +15,16 @@ import plotly.io as pio
 from core.i18n import _, current_language, date_time, number
 from core.metrics.analysis.request import TITLES
 from core.metrics.correlation_difference_ratio import correlation_direction
-from core.metrics.criteria import QUESTIONS
+from core.metrics.criteria import MET, NOT_ASSESSED, NOT_MET, PARTLY_ASSESSED, QUESTIONS, STATES
 from core.metrics.result import MetricResult
 from core.presentation import figures
 from core.presentation.analysis_figures import analysis_figures
 from core.presentation.analysis_text import analysis_notes, analysis_tables, hellinger_spread, reading
+from core.presentation.epsilon_ledger import ledger_rows, not_covered_sentence
 from core.presentation.format import attack_readings, criterion_name, holdout_sentence, metric_text, target_text
-from core.presentation.verdict_text import caveat, fix_sentence, headline, reasons
+from core.presentation.verdict_text import DASHBOARD, caveat, fix_sentence, headline, reasons, relationships, subject
 from core.workflows.run import GenerationRun
-from core.workflows.verdict import verdict_of_run
+from core.workflows.verdict import NOT_READY, READY, verdict_of_run
 
 STYLE = """
 body { font-family: Arial, Helvetica, sans-serif; max-width: 1100px; margin: 2em auto; color: #1f2933; line-height: 1.45; }
@@ -35,6 +36,7 @@ th { background: #f5f7fa; } .pass, .good { color: #2e8540; font-weight: bold; } 
 .note { background: #fff8e1; border-left: 4px solid #d9a21b; padding: .6em 1em; } .muted { color: #616e7c; font-size: .9em; }
 """
 
+CRITERION_CSS = {MET: "pass", NOT_MET: "fail", PARTLY_ASSESSED: "fair", NOT_ASSESSED: "muted"}
 
 
 def build_html_report(run: GenerationRun) -> str:
@@ -55,6 +57,11 @@ def build_html_report(run: GenerationRun) -> str:
         parts.append("<p class='note'>" + _(
             "AvatarFastDP uses differential-privacy mechanisms but is <b>not end-to-end differentially private</b>: "
             "the projection is fitted on the real data without noise.") + "</p>")
+        ledger = run.avatarizer.synthesizer_.ledger()
+        rows = ledger_rows(ledger)
+        parts += [_element("h2", _("Where epsilon = {epsilon} goes").format(epsilon=number(ledger["epsilon"], "g"))),
+                  _table(list(rows[0]), [list(row.values()) for row in rows]),
+                  f"<p class='muted'>{_text(not_covered_sentence(ledger))}</p>"]
     parts += [_element("h2", _("Parameters")), _table([_("parameter"), _("value")], _parameters(run))]
 
     parts += [_element("h2", _("Utility: how much signal the avatars keep")),
@@ -82,9 +89,7 @@ def build_html_report(run: GenerationRun) -> str:
 
     parts += [_element("h2", _("Privacy: how well individuals are protected"))]
     for criterion, group in evaluation.criteria().items():
-        state = {True: _element("span", _("met"), "pass"),
-                 False: _element("span", _("not met"), "fail"),
-                 None: _element("span", _("not assessed"), "muted")}[group.met]
+        state = _element("span", _(STATES[group.state]), CRITERION_CSS[group.state])
         parts.append("<h3>" + _text(_("{criterion}: {question} {state}")).format(
             criterion=_text(criterion_name(criterion)), question=_text(_(QUESTIONS[criterion])), state=state) + "</h3>")
         parts.append(_table([_("metric"), _("value"), _("target"), _("verdict"), _("what it means")], [
@@ -156,11 +161,15 @@ def _parameters(run: GenerationRun) -> list[list[str]]:
 def _verdict_block(run: GenerationRun) -> list[str]:
     """The verdict first (SPEC 6.3): ready or not, why, the fix checked by a re-run, what is not assessed."""
     verdict = verdict_of_run(run)
-    colour = "pass" if verdict.ready else "fail"
-    lines = [f"<p class='verdict {colour}'>{_text(headline(verdict))}</p>"]
-    details = [*reasons(verdict), *(text for text in (fix_sentence(verdict), caveat(verdict)) if text)]
+    colour = {READY: "pass", PARTLY_ASSESSED: "fair", NOT_READY: "fail"}[verdict.status]
+    lines = [f"<p class='verdict {colour}'>{_text(headline(verdict))}</p>", f"<p>{_text(subject(run))}</p>"]
+    details = [*reasons(verdict), *(text for text in (fix_sentence(verdict), caveat(verdict, DASHBOARD)) if text)]
     if details:
         lines.append("<ul>" + "".join(f"<li>{_text(detail)}</li>" for detail in details) + "</ul>")
+    said = relationships(run.evaluation)
+    if said:
+        distorted = run.evaluation.signal["correlation_difference_ratio"].level == "poor"
+        lines.append(f"<p class='{'note' if distorted else 'muted'}'>{_text(said)}</p>")
     return lines
 
 

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from core.metrics.analysis.request import TITLES
-from core.metrics.criteria import QUESTIONS
+from core.metrics.criteria import NOT_MET, QUESTIONS
 from core.metrics.evaluation import Evaluation
 from core.metrics.registry import DEFINITIONS
 from core.presentation.analysis_text import analysis_notes, hellinger_spread, reading
 from core.presentation.format import SHOWN_UNITS, holdout_sentence, in_english, metric_text, number_text
 
-CRITERION_STATES = {True: "met", False: "NOT MET", None: "not assessed"}
 
 
 @in_english
@@ -21,7 +20,8 @@ def summary_lines(evaluation: Evaluation) -> list[str]:
         lines.append(f"  {result.label:<34}{metric_text(result):>10}  {result.band or ''}".rstrip())
     lines.append(f"Privacy{'':<29}{'value':>10}  {'target':<12}")
     for criterion, group in evaluation.criteria().items():
-        lines.append(f" {criterion.capitalize()}: {QUESTIONS[criterion]} {CRITERION_STATES[group.met]}")
+        state = group.state.upper() if group.state == NOT_MET else group.state
+        lines.append(f" {criterion.capitalize()}: {QUESTIONS[criterion]} {state}")
         for result in group.results:
             verdict = "" if result.passed is None else ("pass" if result.passed else "FAIL")
             if result.note:
@@ -58,6 +58,9 @@ def batch_summary_lines(summary: dict) -> list[str]:
     failing = sorted({batch for entry in summary["targets_met"].values() for batch in entry["failing"]})
     if summary["ready"]:
         verdict = f"Verdict: ready to share. Every batch meets every privacy target ({count} of {count})."
+    elif summary["status"] == "partly assessed":
+        verdict = f"Verdict: MEETS EVERY TARGET ASSESSED. Every batch meets every privacy target assessed ({count} of " \
+                  f"{count})."
     else:
         names = [DEFINITIONS[name].label for name, entry in summary["targets_met"].items() if entry["failing"]]
         which = ", ".join(str(batch) for batch in failing)
@@ -66,8 +69,8 @@ def batch_summary_lines(summary: dict) -> list[str]:
                    "epsilon) and run again.")
     if summary["not_assessed"]:
         labels = " and ".join(DEFINITIONS[name].label.lower() for name in summary["not_assessed"])
-        verdict += (f" Not assessed: {labels}. Choose the variables an attacker could know and the sensitive ones "
-                    "(--known, --sensitive) to run those attacks.")
+        verdict += (f" Not assessed: {labels}. Name the variables an attacker could know and the sensitive ones "
+                    "(--known, --sensitive) to assess them.")
     return [*lines, verdict]
 
 

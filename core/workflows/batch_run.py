@@ -348,7 +348,8 @@ def batch_metrics(run: BatchRun, params: dict, settings: BatchSettings) -> dict:
     each target, the verdict, each batch's own metrics, the parameters and timings."""
     return {
         "batches": {**run.summary, "rows": run.rows_per_batch},
-        "verdict": {"ready": run.summary["ready"], "not_assessed": run.summary["not_assessed"],
+        "verdict": {"ready": run.summary["ready"], "status": run.summary["status"],
+                    "not_assessed": run.summary["not_assessed"],
                     "failing_batches": sorted({batch for entry in run.summary["targets_met"].values()
                                                for batch in entry["failing"]})},
         "per_batch": run.batches,

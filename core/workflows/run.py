@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from core.engine.pipeline import Avatarizer
+from core.engine.pipeline import VARIANT_PARAMETERS, Avatarizer
 from core.engine.schema import drop_columns, with_text_names
 from core.i18n import N_, _, number
 from core.metrics.attack import Knowledge
@@ -43,10 +43,11 @@ class ColumnPlan:
     weights: dict[str, float] = field(default_factory=dict)
     known: tuple[str, ...] = ()
     sensitive: tuple[str, ...] = ()
+    known_groups: tuple[tuple[str, ...], tuple[str, ...]] | None = None  # the linkability attack's two parts
 
     @property
     def knowledge(self) -> Knowledge:
-        return Knowledge(known=self.known, sensitive=self.sensitive)
+        return Knowledge(known=self.known, sensitive=self.sensitive, groups=self.known_groups)
 
 
 @dataclass(frozen=True)
@@ -127,6 +128,8 @@ def run_metrics(run: GenerationRun) -> dict:
     avatarizer = run.avatarizer
     metrics["parameters"] = {**avatarizer.get_params(), **metrics["parameters"], "method": avatarizer.method_}
     metrics["timings_s"] = {**avatarizer.timings_s_, **metrics["timings_s"]}
+    if avatarizer.method_ == "fast_dp":
+        metrics["epsilon_ledger"] = avatarizer.synthesizer_.ledger()
     return metrics
 
 
@@ -161,6 +164,14 @@ def build_avatarizer(plan: ColumnPlan, settings: Settings) -> Avatarizer:
         holdout=settings.holdout,
         seed=settings.seed,
     )
+
+
+def settings_variant(current: Settings, new: Settings) -> dict[str, object] | None:
+    """The parameters ``new`` changes from ``current``, when each of them can vary from one preparation (the
+    method's, ``ncp``: :data:`~core.engine.pipeline.VARIANT_PARAMETERS`), else None."""
+    before, after = (build_avatarizer(ColumnPlan(), settings).get_params() for settings in (current, new))
+    changed = {name: value for name, value in after.items() if before[name] != value}
+    return changed if set(changed) <= set(VARIANT_PARAMETERS) else None
 
 
 def generate(

@@ -387,3 +387,63 @@ def test_sentinel_dates_and_time_zones_go_through_every_command(tmp_path):
     assert "9999-12-31" in out.read_text() and metrics.exists() and report.exists()
     assert run("evaluate", source, out, "--not-paired", "--seed", 0).returncode == 0
     assert run("sweep", source, "--k", "2,3", "--seeds", 1).returncode == 0
+
+
+def test_the_holdout_written_out_is_the_control_an_outside_audit_attacks_with(table_csv, tmp_path):
+    """``--holdout-out``: the real rows set aside, private, so that ``evaluate --holdout`` reproduces the run's own
+    attacks against the same control."""
+    avatars, holdout, metrics = tmp_path / "a.csv", tmp_path / "holdout.csv", tmp_path / "m.json"
+    paired = tmp_path / "paired.csv"
+    attacker = ["--known", "age", "weight", "group", "--sensitive", "colour"]
+    result = run("avatarize", table_csv, "--k", 10, "--seed", 3, "--out", avatars, "--paired-out", paired,
+                 "--holdout-out", holdout, "--json", metrics, *attacker)
+    assert result.returncode == 0, result.stderr
+    assert "holds real rows (the holdout): keep it private" in result.stderr and holdout.stat().st_mode & 0o077 == 0
+    original, set_aside = pd.read_csv(table_csv), pd.read_csv(holdout)
+    assert len(set_aside) == 300 and list(set_aside.columns) == list(original.columns)
+    working = original.merge(set_aside, how="left", indicator=True).query("_merge == 'left_only'").drop(
+        columns="_merge")
+    working_csv, audit = tmp_path / "working.csv", tmp_path / "audit.json"
+    working.to_csv(working_csv, index=False)
+    assert len(working) == 300
+    result = run("evaluate", working_csv, avatars, "--holdout", holdout, "--not-paired", "--json", audit, *attacker)
+    assert result.returncode == 0, result.stderr
+    ours, theirs = (json.loads(path.read_text())["privacy"] for path in (metrics, audit))
+    for name in ("linkability_risk", "inference_risk"):
+        assert theirs["attacks"][name]["against"] == ours["attacks"][name]["against"] == "control"
+        assert theirs[name] == pytest.approx(ours[name]), name
+    assert run("avatarize", table_csv, "--k", 5, "--out", tmp_path / "b.csv", "--holdout-out", holdout,
+               "--no-holdout").returncode == 2
+    small = tmp_path / "small.csv"
+    original.head(100).to_csv(small, index=False)
+    refused = run("avatarize", small, "--k", 5, "--out", tmp_path / "c.csv", "--holdout-out", tmp_path / "h.csv")
+    assert refused.returncode == 2 and "--holdout-out: 100 rows are too few" in refused.stderr
+    assert not (tmp_path / "c.csv").exists()
+
+
+def test_known_groups_split_the_linkability_attack(table_csv, tmp_path):
+    metrics = tmp_path / "m.json"
+    result = run("avatarize", table_csv, "--k", 10, "--seed", 3, "--out", tmp_path / "a.csv", "--json", metrics,
+                 "--known-groups", "age,group", "weight,colour")
+    assert result.returncode == 0, result.stderr
+    attacker = json.loads(metrics.read_text())["parameters"]["attacker"]
+    assert attacker["known"] == ["age", "group", "weight", "colour"]
+    assert attacker["groups"] == [["age", "group"], ["weight", "colour"]]
+    for groups, message in ((["age", "age,weight"], "'age' is in both known groups"),
+                            (["age,visit", "weight"], "The known groups variable 'visit' is not among the known")):
+        refused = run("avatarize", table_csv, "--k", 10, "--out", tmp_path / "b.csv", "--known", "age", "weight",
+                      "--known-groups", *groups)
+        assert refused.returncode == 2 and message in refused.stderr and not (tmp_path / "b.csv").exists()
+
+
+def test_a_fast_dp_run_says_where_epsilon_goes_and_the_relationships_beside_the_verdict(table_csv, tmp_path):
+    metrics = tmp_path / "m.json"
+    result = run("avatarize", table_csv, "--fast-dp-epsilon", 2, "--mechanism", "gmm", "--gmm-n-components", 4,
+                 "--seed", 1, "--out", tmp_path / "a.csv", "--json", metrics)
+    assert result.returncode == 0, result.stderr
+    ledger = json.loads(metrics.read_text())["epsilon_ledger"]
+    assert [(share["statistic"], share["epsilon"], share["parts"]) for share in ledger["shares"]] == [
+        ("weights", 0.4, 4), ("means", 0.8, 4), ("covariances", 0.8, 4)]
+    assert "projection" in ledger["not_covered"]
+    assert "Correlation Difference Ratio" in result.stdout.splitlines()[-2]  # the relationships, then the verdict
+    assert result.stdout.splitlines()[-1].startswith("Verdict:")

@@ -71,7 +71,7 @@ def test_smoke_every_page_after_a_run(generations):
     assert "1,000 avatars of demo_clinical.csv" in app.success[0].value
     run = app.session_state["run"]
     met, applicable = run.evaluation.privacy_targets_met()
-    assert applicable == 7 and app.metric[1].value == f"{met} of 7"  # no known variables: the attacks do not run
+    assert applicable == 7 and app.metric[2].value == f"{met} of 7"  # no known variables: the attacks do not run
     headline = "Ready to share" if run.verdict.ready else "Not ready to share"
     assert any(headline in element.value for element in [*app.success, *app.error])
     for page in PAGES[2:4] + PAGES[5:6]:
@@ -123,7 +123,7 @@ def test_the_form_runs_the_engine_once_and_nothing_before_submit(generations):
     app.button(key="FormSubmitter:settings-Generate avatars").click().run()
     assert generations == ["demo_clinical.csv"]
     assert app.session_state["run"].settings.method == "fast_dp"
-    assert app.metric[1].value.endswith(" of 4")  # FastDP: the three pairing metrics do not apply
+    assert app.metric[2].value.endswith(" of 4")  # FastDP: the three pairing metrics do not apply
 
 
 def test_changing_a_figure_option_recomputes_nothing(generations):
@@ -309,7 +309,7 @@ def test_avatars_not_ready_to_share_take_a_confirmation(monkeypatch):
     app.session_state["not_ready_ok"] = False
     generate(app)
     run = app.session_state["run"]
-    app.session_state["run"] = replace(run, verdict=replace(run.verdict, ready=False, failing={
+    app.session_state["run"] = replace(run, verdict=replace(run.verdict, status="not ready", failing={
         "singling out": [run.evaluation.privacy["hidden_rate"]]}))
     visit(app, "pages/report.py")
     avatars = next(button for button in app.get("download_button") if "Avatars (CSV" in button.proto.label)

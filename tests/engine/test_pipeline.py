@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from core.engine.avatar import neighbours_excluding_self
 from core.engine.imputation import SPIKE_MIN_DISTINCT, SPIKE_MIN_ROWS, SPIKE_SHARE
 from core.engine.io import csv_bytes
-from core.engine.pipeline import Avatarizer
+from core.engine.pipeline import Avatarizer, Variants
 from core.errors import InputError
 from tests.support import mixed_table
 
@@ -533,7 +533,8 @@ def test_reduced_variable_weighs_like_one_numeric_column():
 @pytest.mark.parametrize("holdout", [True, False])
 def test_variants_equal_separate_runs_with_the_same_seed(holdout):
     frame = mixed_table(700, missing=0.1)
-    variants = [{"k": 20}, {"k": 5}, {"k": None, "fast_dp_epsilon": 1.0, "mechanism": "gmm"}, {"k": 12}]
+    variants = [{"k": 20}, {"k": 5}, {"k": None, "fast_dp_epsilon": 1.0, "mechanism": "gmm"}, {"k": 12},
+                {"k": 8, "ncp": 3}, {"k": None, "fast_dp_epsilon": 3.0, "ncp": 2}, {"k": 20, "ncp": 3}]
     base = Avatarizer(k=3, seed=11, holdout=holdout)
     for variant, shared in zip(variants, base.fit_variants(frame, variants)):
         alone = avatarize(frame, **{"k": 3, "seed": 11, "holdout": holdout, **variant})
@@ -541,11 +542,22 @@ def test_variants_equal_separate_runs_with_the_same_seed(holdout):
         assert shared.method_ == alone.method_ and shared.get_params() == alone.get_params()
 
 
+@pytest.mark.parametrize("holdout", [True, False])
+def test_variants_of_a_fitted_run_equal_separate_runs(holdout):
+    """The fix search's variants start from the run itself: no second preparation."""
+    frame = mixed_table(700, missing=0.1)
+    base = avatarize(frame, k=5, seed=4, holdout=holdout)
+    shared = Variants(base)
+    for variant in ({"k": 15}, {"k": 10, "ncp": 2}, {"k": None, "fast_dp_epsilon": 1.0}, {"k": 15, "ncp": 2}):
+        alone = avatarize(frame, **{"k": 5, "seed": 4, "holdout": holdout, **variant})
+        assert csv_bytes(shared.fit(variant).avatars_) == csv_bytes(alone.avatars_), variant
+
+
 def test_variants_are_validated_before_any_work():
     base = Avatarizer(k=5, seed=0)
     with pytest.raises(InputError, match="fast_dp_epsilon must be greater than 0"):
         list(base.fit_variants(mixed_table(50), [{"k": None, "fast_dp_epsilon": -1}]))
     with pytest.raises(InputError, match="A variant may only set"):
-        list(base.fit_variants(mixed_table(50), [{"ncp": 3}]))
+        list(base.fit_variants(mixed_table(50), [{"seed": 3}]))
     with pytest.raises(InputError, match="k must be smaller than the number of rows, 50, got 60"):
         list(base.fit_variants(mixed_table(50), [{"k": 5}, {"k": 60}]))

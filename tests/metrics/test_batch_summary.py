@@ -9,7 +9,7 @@ def batch(hellinger, hidden, distance, passed_distance, linkability=None):
         "signal": {"hellinger_mean": hellinger, "correlation_difference_ratio": None},
         "privacy": {"hidden_rate": hidden, "distance_to_closest": distance, "linkability_risk": linkability},
         "privacy_targets": {"hidden_rate": {"passed": hidden > 90}, "distance_to_closest": {"passed": passed_distance},
-                            "linkability_risk": {"passed": None}},
+                            "linkability_risk": {"passed": None, "awaits_choice": linkability is None}},
     }
 
 
@@ -25,5 +25,12 @@ def test_the_mean_and_the_worst_batch_follow_each_metrics_goal():
     assert "correlation_difference_ratio" not in summary["mean"]["signal"]  # applies to no batch
     assert "linkability_risk" not in summary["mean"]["privacy"] and "linkability_risk" not in summary["targets_met"]
     assert summary["not_assessed"] == ["linkability_risk"] and summary["holdouts"] == ["real"]
-    assert summary["ready"] is False
+    assert summary["ready"] is False and summary["status"] == "not ready"
+
+
+def test_batches_that_meet_every_target_assessed_are_not_called_ready_when_an_attack_awaits_its_variables():
+    summary = batch_summary([batch(88.0, 95.0, 0.30, True), batch(91.0, 92.0, 0.25, True)])
+    assert summary["status"] == "partly assessed" and not summary["ready"]
+    assessed = batch_summary([batch(88.0, 95.0, 0.30, True, linkability=1.0)])
+    assert assessed["status"] == "ready" and assessed["ready"]
 

@@ -8,7 +8,7 @@ from core.metrics.evaluation import Evaluation
 from core.metrics.registry import DEFINITIONS, TARGETS
 from core.presentation.verdict_text import verdict_json, verdict_line
 from core.workflows.run import ColumnPlan, Settings, evaluation_with, generate
-from core.workflows.verdict import candidate_fixes, checked_verdict, judged, verdict_of
+from core.workflows.verdict import checked_verdict, judged, verdict_of
 from tests.support import mixed_table
 
 PASSING = {"hidden_rate": 95.0, "local_cloaking": 10.0, "row_direct_match_protection": 100.0, "closest_rate": 96.0,
@@ -41,46 +41,124 @@ def test_not_ready_names_each_criterion_and_metric():
 
 
 def test_attacks_not_run_are_said():
-    verdict = verdict_of(evaluation_with_values(linkability_risk=None, inference_risk=None))
-    assert verdict.ready and [result.name for result in verdict.not_assessed] == ["linkability_risk", "inference_risk"]
-    assert "Not assessed: linkability risk and inference risk. Choose the variables an attacker could know" in \
-        verdict_line(verdict)
+    evaluation = evaluation_with_values()
+    for name in ("linkability_risk", "inference_risk"):
+        evaluation.privacy[name] = DEFINITIONS[name].result(None, not_applicable="choose", awaits_choice=True)
+    verdict = verdict_of(evaluation)
+    assert not verdict.ready and [result.name for result in verdict.not_assessed] == ["linkability_risk",
+                                                                                      "inference_risk"]
+    assert "Not assessed: linkability risk and inference risk. Name the variables an attacker could know and the " \
+        "sensitive ones (--known, --sensitive) to assess them." in verdict_line(verdict)
 
 
-def test_candidates_set_the_copied_column_aside_first_then_spread_the_knob():
-    failing = evaluation_with_values(column_direct_match_protection=40.0, hidden_rate=80.0)
-    candidates = candidate_fixes(failing, Settings(k=10), ColumnPlan(), n_avatarized=1_000)
-    assert [instruction for instruction, _, _ in candidates] == [
-        "set 'zip' aside (re-attached from similar people)", "raise k from 10 to 15",
-        "switch to AvatarFastDP (gaussian, epsilon 1)"]
-    assert candidates[0][2].excluded == ("zip",)
-    fast = candidate_fixes(evaluation_with_values(hidden_rate=None, closest_rate=50.0),
-                           Settings(method="fast_dp", epsilon=1.0), ColumnPlan(), 1_000)
-    assert [instruction for instruction, _, _ in fast] == [
-        "lower epsilon from 1 to 0.3", "lower epsilon from 1 to 0.03", "lower epsilon from 1 to 0.01"]
-    assert [instruction for instruction, _, _ in candidate_fixes(
-        evaluation_with_values(hidden_rate=80.0), Settings(k=99), ColumnPlan(), 100)] == [
-        "switch to AvatarFastDP (gaussian, epsilon 1)"]  # k already at its largest
+def signal_of(hellinger=92.0, correlation=60.0):
+    return {"hellinger_mean": DEFINITIONS["hellinger_mean"].result(hellinger),
+            "correlation_difference_ratio": DEFINITIONS["correlation_difference_ratio"].result(correlation)}
 
 
-def test_the_fix_kept_is_the_first_that_a_rerun_shows_ready():
+def run_evaluation(**values):
+    evaluation = evaluation_with_values(**values)
+    evaluation.signal, evaluation.parameters = signal_of(), {"ncp": 5}
+    return evaluation
+
+
+def test_the_fix_is_the_smallest_k_that_meets_every_target_found_by_bisection():
+    """At k = 10, k = 30 meets every target: the search finds it in three re-runs (30, 15, 20), where it used to
+    try 15 and 100 only and say "raise k from 10 to 100"."""
     tried = []
 
     def rerun(settings, plan):
         tried.append(settings.k)
-        return evaluation_with_values(hidden_rate=95.0 if settings.k >= 30 else 85.0)
+        evaluation = evaluation_with_values(hidden_rate=95.0 if settings.k >= 30 else 85.0)
+        evaluation.signal = signal_of(92.0 - settings.k / 100)
+        return evaluation
 
-    verdict = checked_verdict(evaluation_with_values(hidden_rate=80.0), Settings(k=10), ColumnPlan(), 1_000, rerun)
-    assert tried == [15, 100] and verdict.fix.settings.k == 100 and verdict.fix.ready
-    assert verdict_line(verdict).endswith("Fix: raise k from 10 to 100 (checked by a re-run: hidden rate 95.0 %; "
-                                          "every target is then met).")
-    never = checked_verdict(evaluation_with_values(hidden_rate=80.0), Settings(k=10), ColumnPlan(), 1_000,
-                            lambda settings, plan: evaluation_with_values(hidden_rate=85.0))
-    assert never.fix is None and [fix.instruction for fix in never.tried] == [
-        "raise k from 10 to 15", "raise k from 10 to 100", "switch to AvatarFastDP (gaussian, epsilon 1)"]
-    assert "No setting tried meets every target (raise k from 10 to 15: hidden rate 85.0 %; raise k from 10 to " \
-        "100: hidden rate 85.0 %; switch to AvatarFastDP (gaussian, epsilon 1): hidden rate 85.0 %)" in \
-        verdict_line(never)
+    verdict = checked_verdict(run_evaluation(hidden_rate=80.0), Settings(k=10), ColumnPlan(), 1_000, rerun)
+    assert tried == [30, 15, 20] and verdict.fix.settings.k == 30 and verdict.fix.ready
+    assert verdict_line(verdict).endswith(
+        "Fix: raise k from 10 to 30 (checked by a re-run: hidden rate 95.0 %; every target is then met, and the "
+        "signal is kept: Hellinger Mean 92.0 -> 91.7, correlation ratio 60.0 -> 60.0).")
+
+
+def test_a_fix_that_destroys_the_signal_is_never_preferred_and_its_cost_is_said():
+    """Wage, 100 000 rows: "switch to AvatarFastDP (gaussian, epsilon 1) ... every target is then met" with a
+    correlation ratio of 11 against 71 to 100 for the k settings. A setting that keeps the signal comes first; when
+    only a destructive one meets every target, the verdict says what it costs."""
+    def rerun(settings, plan):
+        if settings.method == "fast_dp":
+            evaluation = evaluation_with_values(hidden_rate=None)
+            evaluation.signal = signal_of(94.0, 11.0)
+            return evaluation
+        evaluation = evaluation_with_values(hidden_rate=95.0 if (settings.ncp or 5) <= 3 else 85.0)
+        evaluation.signal = signal_of(92.5, 58.0)
+        return evaluation
+
+    current = run_evaluation(hidden_rate=80.0)
+    verdict = checked_verdict(current, Settings(k=10), ColumnPlan(), 1_000, rerun)
+    assert verdict.fix.settings.ncp == 3 and verdict.fix.keeps_signal(current)
+    assert "compare people on 3 dimensions instead of 5 (ncp)" in verdict_line(verdict)
+    assert not any(fix.settings.method == "fast_dp" for fix in verdict.tried)  # an Avatar setting was enough
+
+    def only_fast_dp(settings, plan):
+        evaluation = evaluation_with_values(hidden_rate=None if settings.method == "fast_dp" else 85.0)
+        evaluation.signal = signal_of(76.3 if settings.method == "fast_dp" else 90.0, 11.0 if
+                                      settings.method == "fast_dp" else 60.0)
+        return evaluation
+
+    costly = checked_verdict(current, Settings(k=10), ColumnPlan(), 1_000, only_fast_dp)
+    assert costly.fix.settings.method == "fast_dp" and not costly.fix.keeps_signal(current)
+    assert "at a cost in signal: Hellinger Mean 92.0 -> 76.3, correlation ratio 60.0 -> 11.0. No setting tried " \
+        "meets every target and keeps the signal." in verdict_line(costly)
+    assert verdict_json(costly)["fix_keeps_signal"] is False
+
+
+def test_the_copied_column_is_set_aside_first_and_epsilon_is_bisected_from_the_largest():
+    plans = []
+
+    def rerun(settings, plan):
+        plans.append(plan.excluded)
+        return run_evaluation(column_direct_match_protection=90.0 if plan.excluded else 40.0)
+
+    verdict = checked_verdict(run_evaluation(column_direct_match_protection=40.0), Settings(k=10), ColumnPlan(),
+                              1_000, rerun)
+    assert plans[0] == ("zip",) and verdict.fix.plan.excluded == ("zip",)
+    epsilons = []
+
+    def lower(settings, plan):
+        epsilons.append(settings.epsilon)
+        return run_evaluation(closest_rate=95.0 if settings.epsilon <= 0.1 else 50.0)
+
+    fast = checked_verdict(run_evaluation(hidden_rate=None, closest_rate=50.0),
+                           Settings(method="fast_dp", epsilon=1.0), ColumnPlan(), 1_000, lower)
+    assert epsilons == [0.1, 0.3] and fast.fix.settings.epsilon == 0.1  # 0.3, 0.1, 0.03, 0.01: the largest passing
+
+
+def test_when_nothing_is_enough_every_setting_tried_is_said():
+    never = checked_verdict(run_evaluation(hidden_rate=80.0), Settings(k=50), ColumnPlan(), 1_000,
+                            lambda settings, plan: run_evaluation(hidden_rate=85.0))
+    assert never.fix is None and [str(fix.instruction) for fix in never.tried] == [
+        "raise k from 50 to 100", "compare people on 3 dimensions instead of 5 (ncp)",
+        "compare people on 2 dimensions instead of 5 (ncp)", "switch to AvatarFastDP (gaussian, epsilon 1)"]
+    assert "No setting tried meets every target (raise k from 50 to 100: hidden rate 85.0 %;" in verdict_line(never)
+
+
+def test_not_assessed_is_never_shown_as_met():
+    """SPEC 6.3, revised: "Inference: met" above "Inference risk n/a" read as assessed."""
+    evaluation = evaluation_with_values(linkability_risk=None, inference_risk=None, correlation_protection_rate=None)
+    for name in ("linkability_risk", "inference_risk", "correlation_protection_rate"):
+        evaluation.privacy[name] = DEFINITIONS[name].result(None, not_applicable="choose", awaits_choice=True)
+    criteria = evaluation.criteria()
+    assert criteria["singling out"].state == "met"
+    assert criteria["linkability"].state == "partly assessed" and criteria["linkability"].met is None
+    assert criteria["inference"].state == "partly assessed"
+    evaluation.privacy["column_direct_match_protection"] = DEFINITIONS["column_direct_match_protection"].result(
+        None, not_applicable="no pairing")
+    assert evaluation.criteria()["inference"].state == "not assessed"
+    verdict = verdict_of(evaluation)
+    assert not verdict.ready and verdict.status == "partly assessed"
+    assert verdict_line(verdict).startswith("Verdict: MEETS EVERY TARGET ASSESSED. Not assessed: linkability risk")
+    assert criteria["linkability"].to_json()["not_assessed"] == ["linkability_risk", "correlation_protection_rate"]
+    assert criteria["linkability"].to_json()["state"] == "partly assessed"
 
 
 def test_a_real_run_not_ready_gets_a_fix_that_a_fresh_run_confirms():

@@ -25,6 +25,8 @@ from core.validation import check_choice, check_positive_number, check_whole_num
 # One module per mechanism, each a model class with fit(clipped, lower, upper, epsilon, rng, options) and sample.
 MODELS = {"gaussian": GaussianModel, "gmm": MixtureModel, "histogram": HistogramModel}
 MECHANISMS = tuple(MODELS)
+NOT_COVERED = (  # what the DP noise does not cover: computed on the real values (keys of the JSON, shown translated)
+    "projection", "clipping bounds", "column types and decimals", "missing values and spikes")
 
 
 class FastDPSynthesizer:
@@ -120,6 +122,15 @@ class FastDPSynthesizer:
 
     def _options(self) -> dict[str, int]:
         return {"gmm_n_components": self.gmm_n_components_, "histogram_n_bins": self.histogram_n_bins_}
+
+    def ledger(self) -> dict[str, object]:
+        """The epsilon ledger: where the budget goes (each noisy statistic's share and its split) and what no
+        noise covers, in the terms of the JSON (SPEC 4: not end-to-end DP)."""
+        n_dims = len(self.lower_)
+        return {"epsilon": self.epsilon_, "mechanism": self.mechanism,
+                "shares": [share.to_json() for share in MODELS[self.mechanism].ledger(self.epsilon_, n_dims,
+                                                                                    self._options())],
+                "not_covered": list(NOT_COVERED)}
 
     def sample(self, n_rows: int, rng: np.random.Generator) -> np.ndarray:
         """``n_rows`` latent points drawn from the noisy model with ``rng`` (fresh draws on every call)."""

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.engine.fast_dp.noise import NoisyModel, repair_positive_definite, sample_normal, symmetric_laplace
+from core.engine.fast_dp.noise import BudgetShare, NoisyModel, repair_positive_definite, sample_normal, symmetric_laplace
 
 BUDGET = {"mean": 0.3, "covariance": 0.7}
 
@@ -59,6 +59,14 @@ class GaussianModel(NoisyModel):
         noisy_covariance = covariance + symmetric_laplace(covariance_scale, rng)
         return cls({"mean": mean, "covariance": covariance}, {"mean": mean_scale, "covariance": covariance_scale},
                    {"mean": noisy_mean, "covariance": repair_positive_definite(noisy_covariance, ranges)})
+
+    @classmethod
+    def ledger(cls, epsilon: float, n_dims: int, options: dict[str, int]) -> list[BudgetShare]:
+        """30 % on the mean (one Laplace scale for its ``d`` values), 70 % on the ``d (d + 1) / 2`` covariance
+        entries, split equally."""
+        return [BudgetShare("mean", BUDGET["mean"], BUDGET["mean"] * epsilon, 1, "mean vector"),
+                BudgetShare("covariance", BUDGET["covariance"], BUDGET["covariance"] * epsilon,
+                            n_dims * (n_dims + 1) // 2, "entry")]
 
     def sample(self, n_rows: int, rng: np.random.Generator) -> np.ndarray:
         return sample_normal(self.noisy["mean"], self.noisy["covariance"], n_rows, rng)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.engine.fast_dp.noise import NoisyModel, repair_positive_definite, sample_normal, symmetric_laplace
+from core.engine.fast_dp.noise import BudgetShare, NoisyModel, repair_positive_definite, sample_normal, symmetric_laplace
 
 BUDGET = {"weights": 0.2, "means": 0.4, "covariances": 0.4}
 WEIGHT_FLOOR = 1e-6
@@ -73,6 +73,13 @@ class MixtureModel(NoisyModel):
         return cls({"weights": exact_weights, "means": exact_means, "covariances": exact_covariances},
                    {"weights": weight_scale, "means": mean_scale, "covariances": covariance_scale},
                    {"weights": weights / weights.sum(), "means": means, "covariances": covariances})
+
+    @classmethod
+    def ledger(cls, epsilon: float, n_dims: int, options: dict[str, int]) -> list[BudgetShare]:
+        """20 % on the weights, 40 % on the means, 40 % on the covariances, each split equally over the components
+        (a component's covariance share over its ``d (d + 1) / 2`` entries)."""
+        components = options["gmm_n_components"]
+        return [BudgetShare(name, share, share * epsilon, components, "component") for name, share in BUDGET.items()]
 
     def sample(self, n_rows: int, rng: np.random.Generator) -> np.ndarray:
         """Counts per component from the noisy weights, normal draws in each, shuffled."""

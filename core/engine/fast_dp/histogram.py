@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.engine.fast_dp.noise import NoisyModel
+from core.engine.fast_dp.noise import BudgetShare, NoisyModel
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,11 @@ class HistogramModel(NoisyModel):
         probabilities = np.where(totals > 0, noisy / np.where(totals > 0, totals, 1.0), 1.0 / n_bins)
         return cls({"counts": counts}, {"counts": scale},
                    {"counts": noisy, "probabilities": probabilities, "edges": _edges(lower, upper, options)})
+
+    @classmethod
+    def ledger(cls, epsilon: float, n_dims: int, options: dict[str, int]) -> list[BudgetShare]:
+        """The whole budget on the bin counts, split equally over the ``d`` dimensions."""
+        return [BudgetShare("counts", 1.0, epsilon, n_dims, "dimension")]
 
     def sample(self, n_rows: int, rng: np.random.Generator) -> np.ndarray:
         """A bin per dimension from its probabilities, then a point uniformly inside it."""

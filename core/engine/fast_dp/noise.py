@@ -11,11 +11,28 @@ EIGENVALUE_FLOOR = 1e-6
 RELATIVE_FLOOR = 1e-9
 
 
+@dataclass(frozen=True)
+class BudgetShare:
+    """One statistic's share of epsilon (the epsilon ledger): the share and its epsilon, split equally over
+    ``parts`` noisy values (``part``: what one is, e.g. "component", "entry", "dimension")."""
+
+    statistic: str
+    share: float
+    epsilon: float
+    parts: int
+    part: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"statistic": self.statistic, "share": self.share, "epsilon": self.epsilon, "parts": self.parts,
+                "part": self.part, "epsilon_per_part": self.epsilon / self.parts}
+
+
 @dataclass
 class NoisyModel:
     """A mechanism's fitted model: the statistics with noise and repair (``noisy``, what is sampled), the exact
     statistics (for tests and diagnostics only) and the Laplace scales. Each mechanism's class adds
-    ``sample(n_rows, rng)`` and either ``fit(clipped, lower, upper, epsilon, rng, options)`` or, when its statistics
+    ``sample(n_rows, rng)``, ``ledger(epsilon, n_dims, options)`` (where the budget goes: a :class:`BudgetShare`
+    per noisy statistic) and either ``fit(clipped, lower, upper, epsilon, rng, options)`` or, when its statistics
     are sums over the rows (``summable``: the parts of a table, SPEC section 10), ``statistics(clipped, lower,
     upper, options)`` (an object with ``merged``) and ``fit_statistics(statistics, lower, upper, epsilon, rng,
     options)``: the noise is added once, to the statistics of every row."""
