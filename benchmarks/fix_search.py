@@ -21,7 +21,8 @@ from benchmarks.public_tables import table_csv
 from benchmarks.run import DATA, timed_command, update_section
 
 SHARED_AIDS = Path(__file__).resolve().parents[2] / "shared" / "reference" / "aids" / "original.csv"
-CASES = "wage_like:100000:10,diamonds_like:100000:10,diamonds_like:1000000:10,aids::10,wage::10,birthwt::10"
+CASES = ("wage_like:100000:10,wage_resampled:100000:10,diamonds_like:100000:10,diamonds_like:1000000:10,aids::10,wage::10,"
+         "birthwt::10,breast_cancer::10")
 
 
 def measured(path: Path, k: int, folder: Path, extra: list[str]) -> dict:

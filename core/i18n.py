@@ -127,6 +127,13 @@ def with_unit(text: str, unit: str) -> str:
     return f"{text}{UNIT_SPACES.get(_language.get(), ' ')}{unit}"
 
 
+def enumeration(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``, in the current language."""
+    if len(items) < 2:
+        return "".join(items)
+    return _("{names} and {last}").format(names=", ".join(items[:-1]), last=items[-1])
+
+
 def percent(value: float, spec: str = ".1f") -> str:
     """``12.3 %`` in the current language (``12,3 %`` in French)."""
     return with_unit(number(value, spec), "%")

@@ -80,8 +80,11 @@ def latent_section() -> None:
     latent = run.latent
     n_axes = latent.originals.shape[1]
     options = list(range(n_axes))
-    label = lambda axis: _("axis {axis} ({share} %)").format(
-        axis=axis + 1, share=number(100 * latent.explained_variance_ratio[axis], ".1f"))
+
+    def label(axis: int) -> str:
+        return _("axis {axis} ({share} %)").format(axis=axis + 1,
+                                                 share=number(100 * latent.explained_variance_ratio[axis], ".1f"))
+
     views = [N_("2-D"), N_("3-D")]  # option values; shown translated
     view = (st.segmented_control(_("View"), views, default="2-D", format_func=_, key="latent_view")
             if n_axes >= 3 else "2-D")

@@ -193,6 +193,8 @@ class Avatarizer:
         self._project()
         self._variant_state = rng.bit_generator.state
         shared = Variants(self, largest_k=max(k_values, default=0))
+        if k_values:  # one search at the largest k, as a sweep does
+            shared.search(self.prepared_, max(k_values))
         for variant in variants:
             yield shared.fit(variant)
 
@@ -486,8 +488,8 @@ class Variants:
 
     Each copy equals ``Avatarizer(**{**base.get_params(), **variant}).fit(frame)``: the random generator restarts
     from the state the base's synthesis started from, and another ``ncp`` takes the first axes of the same
-    projection. The neighbours of each ``ncp`` are searched once, at the largest ``k`` asked so far (at least
-    ``largest_k``), and cut for a smaller one. (Where exact duplicates tie at the k-th neighbour, the shared search
+    projection. The neighbours of each ``ncp`` are searched at the largest ``k`` asked so far (up to twice it, at
+    most ``largest_k``: the largest a caller will ask), and cut for a smaller one. (Where exact duplicates tie at the k-th neighbour, the shared search
     may pick another of the tied rows than a search at that ``k`` would.) The base must keep its model table: not a
     ``low_memory`` fit.
     """
@@ -523,10 +525,16 @@ class Variants:
                                           coordinates=prepared.projection.transform(prepared.model_table, ncp))
         return self._prepared[ncp]
 
+    def search(self, prepared: PreparedTable, k: int) -> None:
+        """The neighbours of ``prepared``'s rows searched now at ``k`` (the largest the caller will ask)."""
+        self._neighbours[prepared.ncp] = neighbours_excluding_self(prepared.coordinates, k)
+
     def _neighbours_for(self, prepared: PreparedTable, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """The neighbours at ``k``, cut from the largest search of this ``ncp`` so far; a new search reaches twice
+        ``k`` (at most ``largest_k``), so that settings tried in growing order search about log2 times."""
         found = self._neighbours.get(prepared.ncp)
         if found is None or found[0].shape[1] < k:
-            found = neighbours_excluding_self(prepared.coordinates, max(k, self.largest_k))
+            found = neighbours_excluding_self(prepared.coordinates, max(k, min(2 * k, self.largest_k)))
             self._neighbours[prepared.ncp] = found
         return found[0][:, :k], found[1][:, :k]
 

@@ -4,7 +4,7 @@ on every surface that shows a FastDP run (the Generate page, the report, the JSO
 
 from __future__ import annotations
 
-from core.i18n import N_, _, number
+from core.i18n import N_, _, number, percent
 
 STATISTICS = {"mean": N_("mean of the latent coordinates"), "covariance": N_("covariance of the latent coordinates"),
               "weights": N_("weights of the mixture's groups"), "means": N_("means of the mixture's groups"),
@@ -21,7 +21,7 @@ NOT_COVERED = {"projection": N_("the projection (fitted on the real values)"),
 def ledger_rows(ledger: dict) -> list[dict[str, str]]:
     """One row per noisy statistic: what it is, its share and epsilon, and how that is split."""
     return [{_("statistic"): _(STATISTICS[share["statistic"]]),
-             _("share of epsilon"): number(100 * share["share"], ".0f") + " %",
+             _("share of epsilon"): percent(100 * share["share"], ".0f"),
              _("epsilon"): number(share["epsilon"], ".4g"),
              _("split"): _(PARTS[share["part"]]).format(parts=number(share["parts"]),
                                                         each=number(share["epsilon_per_part"], ".3g"))}

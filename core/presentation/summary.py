@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from core.i18n import enumeration
 from core.metrics.analysis.request import TITLES
 from core.metrics.criteria import NOT_MET, QUESTIONS
 from core.metrics.evaluation import Evaluation
@@ -68,7 +69,7 @@ def batch_summary_lines(summary: dict) -> list[str]:
                    f"({', '.join(names)}): {'batch' if len(failing) == 1 else 'batches'} {which}. Raise k (or lower "
                    "epsilon) and run again.")
     if summary["not_assessed"]:
-        labels = " and ".join(DEFINITIONS[name].label.lower() for name in summary["not_assessed"])
+        labels = enumeration([DEFINITIONS[name].label.lower() for name in summary["not_assessed"]])
         verdict += (f" Not assessed: {labels}. Name the variables an attacker could know and the sensitive ones "
                     "(--known, --sensitive) to assess them.")
     return [*lines, verdict]

@@ -4,7 +4,7 @@ command line, a dict for the JSON."""
 
 from __future__ import annotations
 
-from core.i18n import N_, _, ngettext, number
+from core.i18n import N_, _, enumeration, ngettext, number
 from core.metrics.evaluation import Evaluation
 from core.metrics.result import MetricResult
 from core.presentation.format import criterion_name, in_english, metric_text, target_text
@@ -78,7 +78,19 @@ def signal_change(fix: Fix, current: Evaluation) -> str:
 
 def fix_sentence(verdict: Verdict, surface: str = COMMAND_LINE) -> str | None:
     """The fix, the figures a re-run reaches with it and what it costs in signal against the run judged, or, when no
-    setting tried is enough, what each reached."""
+    setting tried is enough, what each reached; and whether the search's budget stopped it."""
+    sentence = _fix_found(verdict, surface)
+    if sentence is None or not verdict.search_stopped:
+        return sentence
+    more = _("The sweep (`python -m core sweep`) tries more.") if surface == COMMAND_LINE else \
+        _("The Trade-off page tries more.")
+    return " ".join([sentence, _("The search stopped after {settings} settings, its budget for {rows} rows (about "
+                                 "twice the run's own time).").format(
+        settings=number(len(verdict.tried)), rows=number(verdict.evaluation.rows["avatars"], ","), ), more])
+
+
+def _fix_found(verdict: Verdict, surface: str) -> str | None:
+    """The fix and its figures, or what the settings tried reached (see :func:`fix_sentence`)."""
     if verdict.status != NOT_READY:
         return None
     if not verdict.searched:  # avatars made elsewhere, or --no-fix: nothing re-run
@@ -103,11 +115,16 @@ def fix_sentence(verdict: Verdict, surface: str = COMMAND_LINE) -> str | None:
     if not verdict.tried:
         return _("No more protective setting to try: set aside or drop the columns that make people unique "
                  "(identifiers, exact dates, rare codes).")
-    tries = "; ".join(_("{instruction}: {reached}").format(instruction=_(fix.instruction),
-                                                            reached=_reached(verdict, fix)) for fix in verdict.tried)
-    return _("No setting tried meets every target ({tries}). Set aside or drop the columns that make people "
-             "unique (identifiers, exact dates, rare codes), or lower the weight of those the most exposed records "
-             "stand out on.").format(tries=tries)
+    closest = min(verdict.tried, key=lambda fix: (sum(map(len, failing_results(fix.evaluation).values())),
+                                                  tuple(-value for value in fix.signal())))
+    return ngettext(
+        "No setting tried meets every target ({count} tried, {instruction}: {reached}). Set aside or drop the "
+        "columns that make people unique (identifiers, exact dates, rare codes), or lower the weight of those the most exposed records "
+        "stand out on.",
+        "No setting tried meets every target ({count} tried; the closest, {instruction}: {reached}). Set aside or "
+        "drop the columns that make people unique (identifiers, exact dates, rare codes), or lower the weight of "
+        "those the most exposed records stand out on.", len(verdict.tried)).format(
+        count=number(len(verdict.tried)), instruction=_(closest.instruction), reached=_reached(verdict, closest))
 
 
 def _reached(verdict: Verdict, fix: Fix) -> str:
@@ -118,7 +135,7 @@ def _reached(verdict: Verdict, fix: Fix) -> str:
     gone = [_(privacy[name].label).lower() for name in failed if privacy[name].value is None]
     if gone:
         figures.append(ngettext("{metrics} then does not apply", "{metrics} then do not apply", len(gone)).format(
-            metrics=_(" and ").join(gone)))
+            metrics=enumeration(gone)))
     figures += [_("but {figure} misses its target").format(figure=figure(result))
                 for results in failing_results(fix.evaluation).values()
                 for result in results if result.name not in failed]
@@ -130,7 +147,7 @@ def caveat(verdict: Verdict, surface: str = COMMAND_LINE) -> str | None:
     it is read (the command line's options, or the dashboard's Privacy page)."""
     if not verdict.not_assessed:
         return None
-    labels = _(" and ").join(_(result.label).lower() for result in verdict.not_assessed)
+    labels = enumeration([_(result.label).lower() for result in verdict.not_assessed])
     if surface == COMMAND_LINE:
         return _("Not assessed: {labels}. Name the variables an attacker could know and the sensitive ones (--known, "
                  "--sensitive) to assess them.").format(labels=labels)
@@ -178,11 +195,11 @@ def verdict_json(verdict: Verdict) -> dict[str, object]:
             "method": fix.settings.method, "k": fix.settings.k, "epsilon": fix.settings.epsilon,
             "ncp": fix.settings.ncp, "excluded": list(fix.plan.excluded)},
         "fix_keeps_signal": None if fix is None else fix.keeps_signal(verdict.evaluation),
-        "tried": [{"instruction": tried.instruction, "ready": tried.ready, "seconds": tried.seconds,
+        "tried": [{"instruction": tried.instruction, "ready": tried.ready,
                    "signal": {name: {"run": before, "fix": after}
                               for name, (before, after) in tried.signal_change(verdict.evaluation).items()}}
                   for tried in verdict.tried],
-        "search_seconds": verdict.search_seconds,
+        "search_budget": verdict.search_budget, "search_stopped": verdict.search_stopped,
         "not_assessed": [result.name for result in verdict.not_assessed], "caveat": caveat(verdict),
     }
 
@@ -190,5 +207,8 @@ def verdict_json(verdict: Verdict) -> dict[str, object]:
 @in_english
 def metrics_with_verdict(run: GenerationRun) -> dict[str, object]:
     """The metrics JSON of a run (SPEC section 7) with its ``verdict``, in English whatever the language shown."""
-    return {**run_metrics(run), "verdict": verdict_json(verdict_of_run(run)),
-            "relationships": relationships(run.evaluation)}
+    verdict = verdict_of_run(run)
+    metrics = {**run_metrics(run), "verdict": verdict_json(verdict), "relationships": relationships(run.evaluation)}
+    if verdict.searched:  # the seconds with the other timings: the rest is the same for the same seed
+        metrics["timings_s"] = {**metrics["timings_s"], "fix search": verdict.search_seconds}
+    return metrics

@@ -18,11 +18,12 @@ import pandas as pd
 
 from core.engine.schema import drop_columns
 from core.errors import InputError
-from core.i18n import _, ngettext, number
+from core.i18n import _, enumeration, ngettext, number
 from core.metrics.evaluation import Evaluation, evaluate_avatarization
 from core.metrics.registry import DEFINITIONS, TARGETS
 from core.metrics.space import MetricSpaces
 from core.validation import check_whole_number
+from core.workflows.advice import SIGNAL_SPREAD
 from core.workflows.run import ColumnPlan, Settings, build_avatarizer
 
 UTILITY_METRICS = {name: DEFINITIONS[name].axis_label for name in ("hellinger_mean", "correlation_difference_ratio")}
@@ -191,6 +192,10 @@ def pareto_front(xs: Sequence[float], ys: Sequence[float]) -> list[int]:
 def recommendation(points: Sequence[SweepPoint]) -> str:
     """One sentence: the best utility among the settings whose every seed meets every privacy target, or what fails.
 
+    Utility is the marginals (Hellinger Mean) and the relationships alike: a safe setting whose Correlation
+    Difference Ratio falls below the best safe one's by more than its seed-to-seed spread
+    (:data:`~core.workflows.advice.SIGNAL_SPREAD`) is not advised (FastDP on Wage kept the best Hellinger Mean at a
+    correlation ratio of 11 against 71 to 100 for the k settings), and the advice says what it would cost.
     Settings whose Hellinger Means' seed ranges overlap the best one's are a tie: the seeds cannot tell them
     apart, so the advice says so and names, among them, the one that protects the most.
     """
@@ -200,6 +205,29 @@ def recommendation(points: Sequence[SweepPoint]) -> str:
     safe = sorted((p for p in scored if p.meets_targets()), key=lambda p: -p.mean("hellinger_mean"))
     if not safe:
         return _none_safe(scored)
+    kept, distorting = _keeping_relationships(safe)
+    advice = _advice(kept)
+    if distorting and distorting[0].mean("hellinger_mean") > kept[0].mean("hellinger_mean"):
+        advice += " " + _("{setting} keeps a higher Hellinger Mean ({mean}) but distorts the relationships between "
+                          "variables: correlation ratio {ratio} against {best} for {advised}.").format(
+            setting=distorting[0].setting.label, mean=_range(distorting[0], "hellinger_mean"),
+            ratio=_range(distorting[0], "correlation_difference_ratio"),
+            best=_range(kept[0], "correlation_difference_ratio"), advised=kept[0].setting.label)
+    return advice
+
+
+def _keeping_relationships(safe: list[SweepPoint]) -> tuple[list[SweepPoint], list[SweepPoint]]:
+    """The safe settings whose Correlation Difference Ratio is within its spread of the best safe one's (or not
+    measured), and the others, each in the order given."""
+    ratios = [p.mean("correlation_difference_ratio") for p in safe]
+    best = max((ratio for ratio in ratios if ratio is not None), default=None)
+    spread = SIGNAL_SPREAD["correlation_difference_ratio"]
+    kept = [p for p, ratio in zip(safe, ratios) if best is None or ratio is None or ratio >= best - spread]
+    return kept, [p for p in safe if p not in kept]
+
+
+def _advice(safe: list[SweepPoint]) -> str:
+    """The sentence for the safe settings kept, the best Hellinger Mean first (see :func:`recommendation`)."""
     best = safe[0]
     tied = [best, *(p for p in safe[1:] if p.high("hellinger_mean") >= best.low("hellinger_mean"))]
     several = len(best.seeds) > 1
@@ -220,9 +248,7 @@ def recommendation(points: Sequence[SweepPoint]) -> str:
                   "and {protection}.")).format(**values)
     privacy = "hidden_rate" if all(p.mean("hidden_rate") is not None for p in tied) else "distance_to_closest"
     safest = max(tied, key=lambda p: p.mean(privacy))
-    names = _("{names} and {last}").format(names=", ".join(p.setting.label for p in tied[:-1]),
-                                           last=tied[-1].setting.label)
-    values = dict(settings=names, means=", ".join(_range(p, "hellinger_mean") for p in tied),
+    values = dict(settings=enumeration([p.setting.label for p in tied]), means=", ".join(_range(p, "hellinger_mean") for p in tied),
                   safest=safest.setting.label, protection=_protection(safest))
     return (_("{settings} are a tie on signal (Hellinger Mean {means}: their seeds' ranges overlap) and meet every "
               "privacy target with each of their seeds; of these, {safest} protects the most: {protection}.")

@@ -1,4 +1,4 @@
-"""Our attacks side by side with Anonymeter's on the same split (SPEC 6.2): ``python -m benchmarks.anonymeter``.
+"""Our attacks side by side with Anonymeter's on the same split (SPEC 6.2): ``python -m benchmarks.peer_anonymeter``.
 
 The AIDS table (``../shared/reference/aids/``), avatarized as the README's comparison does (``--drop pidnum --k 20``)
 but with the real holdout, seeds 1 to 3; the attacker of the README (known age, gender, race, wtkg; sensitive cens
@@ -65,8 +65,11 @@ def main() -> None:
             paths[3].write_text(json.dumps({"seeds": [seed], "known": list(ATTACKER.known),
                                             "sensitive": list(ATTACKER.sensitive), "numeric": ["cd420"],
                                             "groups": [list(first), list(second)]}))
-            peer = json.loads(subprocess.run([peer_python(), Path(__file__).with_name("anonymeter_side.py"),
-                                              *paths], capture_output=True, text=True, check=True).stdout)[str(seed)]
+            answer = subprocess.run([peer_python(), Path(__file__).with_name("peer_anonymeter_side.py"), *paths],
+                                    capture_output=True, text=True)
+            if answer.returncode:
+                raise SystemExit(f"Anonymeter failed: {answer.stderr.strip().splitlines()[-1]}")
+            peer = json.loads(answer.stdout)[str(seed)]
             peer = {name: {key: 100 * value for key, value in entry.items()} for name, entry in peer.items()}
             inference = {entry["variable"]: entry for entry in ours["inference_risk"].breakdown["per_variable"]}
             link = ours["linkability_risk"].breakdown

@@ -1,7 +1,7 @@
-"""Run inside the peer venv only (``benchmarks/anonymeter.py`` makes it): Anonymeter 1.1.0's linkability and
+"""Run inside the peer venv only (``benchmarks/peer_anonymeter.py`` makes it): Anonymeter 1.1.0's linkability and
 inference evaluators on the files given, every member and control attacked, the result as JSON on stdout.
 
-    PEER/bin/python benchmarks/anonymeter_side.py WORKING.csv AVATARS.csv HOLDOUT.csv SPEC.json
+    PEER/bin/python benchmarks/peer_anonymeter_side.py WORKING.csv AVATARS.csv HOLDOUT.csv SPEC.json
 
 It imports nothing of the project: the peer's own numpy and pandas (Anonymeter pins numpy < 1.27).
 """
@@ -22,7 +22,7 @@ def main() -> None:
     for seed in spec["seeds"]:
         np.random.seed(seed)  # Anonymeter samples its targets with numpy's global generator
         first, second = spec["groups"]
-        linkability = LinkabilityEvaluator(working, avatars, holdout, n_attacks=attacks, aux_cols=(first, second),
+        linkability = LinkabilityEvaluator(working, avatars, aux_cols=(first, second), n_attacks=attacks, control=holdout,
                                            n_neighbors=1).evaluate(n_jobs=1)
         risk = linkability.risk()
         entry = {"linkability": {"risk": risk.value, "low": risk.ci[0], "high": risk.ci[1]}}
