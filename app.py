@@ -6,10 +6,12 @@ import streamlit as st
 from core.engine.io import use_system_memory_pool
 from core.i18n import LANGUAGES, _, number
 from dashboard import state
+from dashboard.state import ASSETS
 
 use_system_memory_pool()  # uploads read with the C allocator: what they free goes back to the system
 language = state.use_session_language()  # before any message
-st.set_page_config(page_title=_("Avatar workbench"), page_icon=":material/shield_person:", layout="wide")
+# The icon is the project's own file: a material icon as page icon makes the browser fetch it from fonts.gstatic.com.
+st.set_page_config(page_title=_("Avatar workbench"), page_icon=str(ASSETS / "icon.png"), layout="wide")
 st.sidebar.segmented_control(_("Language"), list(LANGUAGES), default=language, required=True,
                              format_func=LANGUAGES.__getitem__, key="language_switch", on_change=state.switch_language)
 

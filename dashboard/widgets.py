@@ -74,6 +74,8 @@ def privacy_card(result: MetricResult) -> None:
         st.metric(_(result.label), metric_text(result, result.unit))
         if result.note:
             st.badge(_("not counted: most rows repeat"), color="gray")
+        elif result.awaits_choice:
+            st.badge(_("not assessed"), color="orange")
         elif result.passed is None:
             st.badge(_("not applicable") if result.value is None else _("not judged"), color="gray")
         elif result.passed:
