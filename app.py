@@ -5,7 +5,7 @@ import streamlit as st
 
 from core.engine.io import use_system_memory_pool
 from core.i18n import LANGUAGES, _, number
-from dashboard import state
+from dashboard import jobs, state
 from dashboard.state import ASSETS
 
 use_system_memory_pool()  # uploads read with the C allocator: what they free goes back to the system
@@ -33,4 +33,7 @@ st.sidebar.caption(_("Avatars: {settings}, seed {seed}").format(settings=run.set
 if state.release_run() is not None:
     st.sidebar.caption(_("Avatars of all {rows} rows made too").format(rows=number(len(state.release_run().avatars),
                                                                                    ",")))
+if jobs.current() is not None:  # work started on a page goes on whatever page is open
+    with st.sidebar:
+        jobs.sidebar_status()
 navigation.run()

@@ -90,9 +90,10 @@ def predictors_box(run: GenerationRun, name: str, outcome: str | None) -> tuple[
     evaluation, study = run.evaluation, request(run)
     every = [column for column in evaluation.kinds if column != outcome]
     chosen = shown(run, name, "predictors", study.predictors) or ()
-    chosen = () if set(chosen) in (set(every), set(default_predictors(evaluation.kinds, evaluation.split.working,
-                                                                           [outcome]))) else chosen
-    picked = st.multiselect(_("Predictors (empty: every other column)"), list(evaluation.kinds),
+    defaults = default_predictors(evaluation.kinds, evaluation.split.working, outcome)[0] if outcome else ()
+    chosen = () if set(chosen) in (set(every), set(defaults)) else chosen
+    picked = st.multiselect(_("Predictors (empty: every other column but those that give the outcome exactly)"),
+                            [column for column in evaluation.kinds if column != outcome],
                             key=f"{name}_predictors",
                             default=[column for column in chosen if column in evaluation.kinds],
                             help=_("Leave out what would not be known when predicting (a follow-up time, an "
@@ -100,11 +101,13 @@ def predictors_box(run: GenerationRun, name: str, outcome: str | None) -> tuple[
     return None if not picked or sorted(picked) == sorted(every) else tuple(picked)
 
 
-def columns_of(run: GenerationRun, *, numeric: bool | None = None, levels: tuple[int, int] | None = None) -> list[str]:
-    """The analysed columns: numbers only (``numeric``), categories only (not ``numeric``), or any with a number
-    of distinct values in ``levels``."""
+def columns_of(run: GenerationRun, *, numeric: bool | None = None, levels: tuple[int, int] | None = None,
+               dates: bool = True) -> list[str]:
+    """The analysed columns: numbers only (``numeric``; dates too unless ``dates`` is False), categories only (not
+    ``numeric``), or any with a number of distinct values in ``levels``."""
     kinds, working = run.evaluation.kinds, run.evaluation.split.working
     names = [name for name in kinds if numeric is None or (kinds[name] is not Kind.CATEGORICAL) == numeric]
+    names = [name for name in names if dates or kinds[name] is not Kind.DATETIME]
     if levels is not None:
         names = [name for name in names if levels[0] <= working[name].nunique() <= levels[1]]
     return names

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -12,7 +11,6 @@ import streamlit as st
 from core.engine.identifiers import identifier_columns
 from core.engine.schema import Kind, apply_kinds
 from core.engine.split import HOLDOUT_MIN_ROWS
-from core.errors import InputError
 from core.i18n import N_, _, number, percent
 from core.metrics.result import MetricResult
 from core.metrics.risk_profile import risk_profile
@@ -30,7 +28,7 @@ from core.presentation.verdict_text import (
 )
 from core.workflows.run import ColumnPlan, GenerationRun
 from core.workflows.verdict import READY, generate_judged, verdict_of_run
-from dashboard import state
+from dashboard import jobs, state
 
 if TYPE_CHECKING:
     from dashboard.state import LoadedTable
@@ -163,17 +161,6 @@ def criterion_state(group: CriterionResult) -> str:
     return f":{CRITERION_COLOURS[group.state]}[{_(STATES[group.state])}]"
 
 
-def run_with_progress(make: Callable[[Callable[[str, float], None]], GenerationRun]) -> GenerationRun:
-    """``make(progress)`` with a progress bar; a plain error message (and the page stops) on bad input."""
-    bar = st.progress(0.0, text=_("Starting"))
-    try:
-        return make(lambda step, share: bar.progress(share, text=f"{_(step)}…"))
-    except InputError as error:
-        bar.empty()
-        st.error(str(error))
-        st.stop()
-
-
 def columns_caption(loaded: LoadedTable, plan: ColumnPlan) -> str:
     """The table and what becomes of its columns, in one sentence."""
     renewed = [name for name in identifier_columns(loaded.profiles, set(plan.kinds), set(plan.excluded))
@@ -206,10 +193,11 @@ def avatars_of_every_row(loaded: LoadedTable, current: GenerationRun) -> None:
     if release is None:
         if st.button(_("Make the avatars to share from all {rows} rows with these settings").format(
                 rows=number(n_rows, ",")), icon=":material/select_all:", key="release"):
-            state.set_release_run(run_with_progress(lambda progress: generate_judged(
-                loaded.frame, current.plan, replace(current.settings, holdout=False), table_name=loaded.name,
-                fingerprint=loaded.fingerprint, progress=progress)))
-            st.rerun()
+            every_row = replace(current.settings, holdout=False)
+            jobs.wait(jobs.start("release", _("The avatars of all {rows} rows").format(rows=number(n_rows, ",")),
+                                 lambda progress: generate_judged(loaded.frame, current.plan, every_row,
+                                                                  table_name=loaded.name,
+                                                                  fingerprint=loaded.fingerprint, progress=progress)))
     else:
         st.success(_("{summary} Their privacy, measured on all rows:").format(summary=release.summary()),
                    icon=":material/select_all:")

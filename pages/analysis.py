@@ -3,6 +3,7 @@
 import streamlit as st
 
 from core.i18n import N_, _
+from core.metrics.analysis.request import TITLES
 from dashboard import state
 from dashboard.analysis import (
     GROUP_LEVELS,
@@ -25,9 +26,15 @@ st.write(_("Each analysis runs on the real rows the avatars were made from and o
            "sample, the **holdout** (real rows kept apart), shows how much two real samples of the same population "
            "differ: the avatars do as well as real data when their gap is no larger than that."))
 study = request(run)
-if "missing_shares" not in evaluation.analyses:  # first visit for these avatars: the analyses the columns suggest
-    run_analyses(run, {}, study.names())
-    st.rerun()
+if "missing_shares" not in evaluation.analyses:  # always (SPEC section 9): each variable's missing share
+    run_analyses(run, {}, ["missing_shares"])
+suggested = [name for name in study.names() if name not in evaluation.analyses]
+if suggested:  # nothing runs, nor reaches the report, that the user did not ask for
+    st.caption(_("The forms below start from what the columns' names suggest: {analyses}.").format(
+        analyses=", ".join(_(TITLES[name]).lower() for name in suggested)))
+    if st.button(_("Run the suggested analyses"), icon=":material/play_arrow:", key="run_suggested"):
+        run_analyses(run, {}, suggested)
+        st.rerun()
 
 
 @st.fragment
@@ -39,7 +46,7 @@ def prediction_section() -> None:
         first, second = st.columns([2, 1])
         with first:
             outcome = pick(_("Outcome to predict"), list(evaluation.kinds),
-                           shown(run, "prediction", "outcome", study.outcome), key="prediction_outcome")
+                           shown(run, "prediction", "outcome", study.outcome), optional=True, key="prediction_outcome")
         with second:
             current = shown(run, "prediction", "model", study.model)
             model = st.radio(_("Model"), list(MODELS), index=list(MODELS).index(current), horizontal=True,
@@ -60,7 +67,7 @@ def regression_section() -> None:
     options = columns_of(run, numeric=True) + columns_of(run, levels=(2, 2), numeric=False)
     with st.form("regression_form"):
         outcome = pick(_("Outcome (a number or a yes/no column)"), options,
-                       shown(run, "regression", "outcome", study.outcome), key="regression_outcome")
+                       shown(run, "regression", "outcome", study.outcome), optional=True, key="regression_outcome")
         predictors = predictors_box(run, "regression", outcome)
         if st.form_submit_button(_("Fit the regressions"), icon=":material/play_arrow:",
                                  key="FormSubmitter:regression_form-Fit the regressions"):
@@ -78,10 +85,10 @@ def survival_section() -> None:
         first, second, third = st.columns(3)
         with first:
             time = pick(_("Time (until the event or the end of follow-up)"), times,
-                        shown(run, "survival", "time", study.time), key="survival_time")
+                        shown(run, "survival", "time", study.time), optional=True, key="survival_time")
         with second:
             event = pick(_("Event (two values: it happened or not)"), events,
-                         shown(run, "survival", "event", study.event), key="survival_event")
+                         shown(run, "survival", "event", study.event), optional=True, key="survival_event")
         with third:
             group = pick(_("Curves by"), columns_of(run, levels=(2, 10)),
                          shown(run, "survival", "group", study.group), optional=True, key="survival_group")
@@ -102,8 +109,6 @@ def survival_section() -> None:
                                  key="FormSubmitter:survival_form-Run the survival analysis"):
             run_analyses(run, {"time": time, "event": event, "group": group, "covariate": covariate,
                                "adjust": tuple(adjust), "event_value": event_value.strip() or None}, ["survival"])
-    if "survival" not in evaluation.analyses:
-        st.caption(_("No column is named like a time and an event, so nothing was run: choose them above."))
     show_result(run, "survival")
 
 
@@ -111,15 +116,15 @@ def survival_section() -> None:
 def group_section() -> None:
     st.header(_("Group statistics"))
     st.caption(_("The mean and median of a number in each group, real against avatars."))
-    groups, numbers = columns_of(run, numeric=False, levels=GROUP_LEVELS), columns_of(run, numeric=True)
+    groups, numbers = columns_of(run, numeric=False, levels=GROUP_LEVELS), columns_of(run, numeric=True, dates=False)
     with st.form("group_form"):
         first, second = st.columns(2)
         with first:
-            group = pick(_("Groups"), groups, shown(run, "group_statistics", "group", study.group),
+            group = pick(_("Groups"), groups, shown(run, "group_statistics", "group", study.group), optional=True,
                          key="group_group")
         with second:
-            value = pick(_("Number"), numbers, shown(run, "group_statistics", "value", study.value),
-                         key="group_value")
+            value = pick(_("Number (none: every number)"), numbers,
+                         shown(run, "group_statistics", "value", study.value), optional=True, key="group_value")
         if st.form_submit_button(_("Compare the groups"), icon=":material/play_arrow:",
                                  key="FormSubmitter:group_form-Compare the groups"):
             run_analyses(run, {"group": group, "value": value}, ["group_statistics"])

@@ -12,14 +12,13 @@ from core.presentation.format import metric_text
 from core.workflows.advice import EPSILON_STEPS
 from core.workflows.run import Settings
 from core.workflows.verdict import generate_judged
-from dashboard import state
+from dashboard import jobs, state
 from dashboard.widgets import (
     IMPUTATION_LABELS,
     MECHANISM_LABELS,
     avatars_of_every_row,
     columns_caption,
     holdout_plan,
-    run_with_progress,
     signal_badge,
     verdict_box,
 )
@@ -115,10 +114,17 @@ with st.form("settings"):
                    "similar real row is used instead."),
         )
     st.caption(holdout_plan(n_rows, chosen.holdout))
+    running = jobs.current()
     submitted = st.form_submit_button(_("Generate avatars"), type="primary", icon=":material/auto_awesome:",
-                                      key="FormSubmitter:settings-Generate avatars")  # the key Streamlit gave it
+                                      key="FormSubmitter:settings-Generate avatars",  # the key Streamlit gave it
+                                      disabled=running is not None)
 
-if submitted:
+jobs.show_error()
+if running is not None:  # started here or elsewhere, and still going: this page waits on it too
+    st.info(_("Working on: {job}. It goes on whatever page you open; its progress is in the sidebar.").format(
+        job=running.label), icon=":material/hourglass_top:")
+    jobs.wait(running)
+elif submitted:
     settings = Settings(
         method="avatar" if method == AVATAR else "fast_dp", k=int(k), epsilon=float(epsilon), mechanism=mechanism,
         gmm_n_components=int(gmm_n_components), histogram_n_bins=int(histogram_n_bins),
@@ -126,10 +132,10 @@ if submitted:
         seed=int(seed), use_categorical_reduction=True if reduction else None,
         exclude_strategy="row_order" if row_order else "coordinate_similarity",
     )
-    state.set_run(run_with_progress(lambda progress: generate_judged(
-        loaded.frame, state.generation_plan(), settings, table_name=loaded.name, fingerprint=loaded.fingerprint,
-        progress=progress)))
-    st.rerun()
+    plan_used = state.generation_plan()
+    jobs.wait(jobs.start("run", _("Avatars with {settings}").format(settings=settings.describe()),
+                         lambda progress: generate_judged(loaded.frame, plan_used, settings, table_name=loaded.name,
+                                                          fingerprint=loaded.fingerprint, progress=progress)))
 
 if current is not None:
     st.success(current.summary(), icon=":material/check_circle:")

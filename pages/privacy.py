@@ -12,8 +12,8 @@ from core.presentation import figures
 from core.presentation.format import criterion_name
 from core.workflows.exposure import LEVELS, exposure_levels, most_exposed
 from core.workflows.verdict import rescored
-from dashboard import state
-from dashboard.widgets import criterion_state, plot, privacy_card, run_with_progress, verdict_box
+from dashboard import jobs, state
+from dashboard.widgets import criterion_state, plot, privacy_card, verdict_box
 
 state.use_session_language()  # first: this run's messages in the session's language
 st.title(_("Privacy"))
@@ -52,10 +52,9 @@ with st.form("attacker"):
                              key="FormSubmitter:attacker-Run the attacks"):
         groups = (tuple(first_part), tuple(name for name in known if name not in first_part)) if first_part else None
         plan = replace(run.plan, known=tuple(known), sensitive=tuple(sensitive), known_groups=groups)
-        rescored_run = run_with_progress(lambda progress: rescored(run, plan, loaded.frame, progress))  # a bad choice:
-        state.set_attacker(plan.knowledge)  # its one-line message, and nothing kept
-        state.set_run(rescored_run)
-        st.rerun()
+        jobs.wait(jobs.start("rescored", _("The attacks"), lambda progress: rescored(run, plan, loaded.frame, progress),
+                             knowledge=plan.knowledge))  # a bad choice: its one-line message, and nothing kept
+jobs.show_error()
 if evaluation.holdout == "approximate":
     st.caption(_("Every row was avatarized, so no real person was kept apart as the attacks' control: each attack is "
                  "taken against its baseline (random linkage, guessing the most common value), which can only "

@@ -14,8 +14,8 @@ from core.workflows.advice import EPSILON_STEPS, K_STEPS
 from core.workflows.run import replace_method
 from core.workflows.sweep import PRIVACY_METRICS, UTILITY_METRICS, recommendation, run_sweep, sweep_settings
 from core.workflows.verdict import generate_judged
-from dashboard import state
-from dashboard.widgets import plot, run_with_progress
+from dashboard import jobs, state
+from dashboard.widgets import plot
 
 LABELS = {**UTILITY_METRICS, **PRIVACY_METRICS}
 LIVE_REDRAW_S = 2.0
@@ -122,12 +122,13 @@ if st.button(_("Make {setting} the current run").format(setting=labels[pick]), i
              key=f"take_{sweep_number}"):
     plan, settings = sweep["base"]
     setting = points[pick].setting
-    state.set_run(run_with_progress(lambda progress: generate_judged(
-        loaded.frame, plan, replace_method(settings, setting.method, setting.value, setting.mechanism),
-        table_name=loaded.name, fingerprint=loaded.fingerprint, progress=progress)))
-    state.say_after_rerun(_("{setting} is now the current run: the Generate, Utility, Privacy and Report pages "
-                            "show it.").format(setting=labels[pick]))
-    st.rerun()
+    chosen = replace_method(settings, setting.method, setting.value, setting.mechanism)
+    jobs.wait(jobs.start("run", _("Avatars with {settings}").format(settings=chosen.describe()),
+                         lambda progress: generate_judged(loaded.frame, plan, chosen, table_name=loaded.name,
+                                                          fingerprint=loaded.fingerprint, progress=progress),
+                         said=_("{setting} is now the current run: the Generate, Utility, Privacy and Report pages "
+                                "show it.").format(setting=labels[pick])))
+jobs.show_error()
 state.show_what_was_said()
 
 st.header(_("Compare two settings"))

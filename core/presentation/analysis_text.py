@@ -31,17 +31,19 @@ def figure(value: float | None, digits: int = 3, decimals: int | None = None) ->
     """A number to a few significant digits, or with ``decimals``: 0.952, 12.4, 1,530; "n/a" when missing."""
     if value is None or not math.isfinite(value):
         return _("n/a")
-    if value == 0 and decimals is None:
-        return "0"
+    shown = decimals_for(value, digits) if decimals is None else decimals
+    if value == 0 or round(value, shown) == 0 and decimals is not None:  # never "-0"
+        return "0" if decimals is None else number(0.0, f".{decimals}f")
     if decimals is None and (abs(value) < 1e-4 or abs(value) >= 1e15):
         return number(value, f".{digits - 1}e")
-    return number(value, f",.{decimals_for(value, digits) if decimals is None else decimals}f")
+    return number(value, f",.{shown}f")
 
 
 def interval(estimate: Estimate | None, digits: int = 3, scale: float = 1.0) -> str:
-    """``0.490 [0.350, 0.700]``: the largest of the three to ``digits`` significant digits, the others with as
-    many decimals, and enough for the interval's width to show two (``0.9995 [0.9960, 1.0030]``, not
-    ``1.00 [1.00, 1.00]``); "not estimable" when missing. ``scale`` multiplies the three."""
+    """``0.490 (0.350 to 0.700)``: the largest of the three to ``digits`` significant digits, the others with as
+    many decimals, and enough for the interval's width to show two (``0.9995 (0.9960 to 1.0030)``, not
+    ``1.00 (1.00 to 1.00)``); "not estimable" when missing. The ends are joined by "to", never a comma: in
+    "-572 [-1,011, -133]" the thousands comma and the separator read alike. ``scale`` multiplies the three."""
     if estimate is None:
         return _("not estimable")
     value, low, high = (number * scale for number in (estimate.value, estimate.low, estimate.high))
@@ -49,10 +51,11 @@ def interval(estimate: Estimate | None, digits: int = 3, scale: float = 1.0) -> 
     width = high - low if math.isfinite(high - low) else 0.0
     decimals = max(decimals_for(largest, digits), decimals_for(width, 2) if width > 0 else 0)
     if decimals > 6 or largest >= 1e15:  # a tiny or a huge effect: significant digits instead
-        return _("{value} [{low}, {high}]").format(value=figure(value, digits), low=figure(low, digits),
-                                                   high=figure(high, digits))
-    return _("{value} [{low}, {high}]").format(value=figure(value, decimals=decimals),
-                                               low=figure(low, decimals=decimals), high=figure(high, decimals=decimals))
+        return _("{value} ({low} to {high})").format(value=figure(value, digits), low=figure(low, digits),
+                                                     high=figure(high, digits))
+    return _("{value} ({low} to {high})").format(value=figure(value, decimals=decimals),
+                                                 low=figure(low, decimals=decimals),
+                                                 high=figure(high, decimals=decimals))
 
 
 def p_text(p_value: float | None) -> str:
@@ -98,6 +101,9 @@ TESTED_ON = {  # the people the models are tested on, by holdout case (SPEC sect
 }
 
 
+CHANCE = {"binary": 0.5, "numeric": 0.0}  # a score no model needs: ROC AUC of a coin, R^2 of the mean
+
+
 def prediction_reading(result: PredictionResult, holdout: str = "real") -> str:
     score, tested, outcome = _(result.score_name), _(TESTED_ON[holdout]), result.outcome
     if not math.isfinite(result.real.value):
@@ -111,6 +117,18 @@ def prediction_reading(result: PredictionResult, holdout: str = "real") -> str:
         return _("Predicting {outcome}: even the model trained on the real rows predicts nothing on {tested} ({score} "
                  "{real}): there is no signal to keep for this outcome.").format(
             outcome=outcome, tested=tested, score=score, real=figure(result.real.value))
+    chance = CHANCE.get(result.task)
+    if chance is not None and result.real.low <= chance:
+        return _("Predicting {outcome}: the model trained on the real rows is no better than chance on {tested} "
+                 "({score} {real}, 95 % interval {low} to {high}; chance is {chance}): there is no signal for the "
+                 "avatars to keep, whatever they score ({avatars}).").format(
+            outcome=outcome, tested=tested, score=score, real=figure(result.real.value), low=figure(result.real.low),
+            high=figure(result.real.high), chance=figure(chance), avatars=figure(result.avatars.value))
+    if result.task == "numeric" and result.avatars.value < 0:
+        return _("A model trained on the avatars predicts {outcome} on {tested} worse than its mean does ({score} "
+                 "{avatars}, against {real} for the real model).").format(
+            outcome=outcome, tested=tested, score=score, avatars=figure(result.avatars.value),
+            real=figure(result.real.value))
     within = result.real.low <= result.avatars.value <= result.real.high
     binary = result.task == "binary"
     if within:
@@ -121,11 +139,11 @@ def prediction_reading(result: PredictionResult, holdout: str = "real") -> str:
                              "interval.")
     else:
         text = _("A model trained on the avatars reaches {ratio} % of the real model's {score} predicting {outcome} on "
-                 "{tested} ({avatars} against {real}; chance is 0.5): outside the real model's 95 % interval [{low}, "
-                 "{high}].") \
+                 "{tested} ({avatars} against {real}; chance is 0.5): outside the real model's 95 % interval, {low} "
+                 "to {high}.") \
             if binary else _("A model trained on the avatars reaches {ratio} % of the real model's {score} predicting "
                              "{outcome} on {tested} ({avatars} against {real}): outside the real model's 95 % "
-                             "interval [{low}, {high}].")
+                             "interval, {low} to {high}.")
     return text.format(ratio=number(100 * result.ratio, ".0f"), score=score, outcome=outcome, tested=tested,
                        avatars=figure(result.avatars.value), real=figure(result.real.value),
                        low=figure(result.real.low), high=figure(result.real.high))
@@ -359,7 +377,7 @@ def missing_table(result: MissingShares) -> pd.DataFrame:
 
 def prediction_table(result: PredictionResult) -> pd.DataFrame:
     return pd.DataFrame([{_("Trained on"): _(side), _(result.score_name): figure(score.value),
-                          _("95 % interval"): _("[{low}, {high}]").format(low=figure(score.low),
+                          _("95 % interval"): _("{low} to {high}").format(low=figure(score.low),
                                                                           high=figure(score.high))}
                          for side, score in ((THE_SIDES[("real",)], result.real),
                                              (THE_SIDES[("avatars",)], result.avatars))])

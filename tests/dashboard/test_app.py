@@ -343,10 +343,13 @@ def test_the_analysis_page_answers_the_suggested_study_and_reruns_one_analysis_a
     visit(app, "pages/analysis.py")
     assert [header.value for header in app.header] == ["Prediction", "Regression coefficients", "Survival",
                                                        "Group statistics", "Missing values"]
-    assert runs == ["prediction", "regression", "group_statistics", "missing_shares"]  # no time and event named so
+    assert runs == ["missing_shares"]  # nothing else runs, nor reaches the report, before the user asks
+    assert any("prediction, regression coefficients, group statistics" in caption.value for caption in app.caption)
+    app.button(key="run_suggested").click().run()
+    assert runs == ["missing_shares", "prediction", "regression", "group_statistics"]  # no time and event named so
     readings = [info.value for info in app.info]
     assert len(readings) == 4 and not app.error and "predicting readmitted\\_30d on real people" in readings[0]
-    assert len(app.get("plotly_chart")) == 1 and len(app.dataframe) == 4
+    assert len(app.get("plotly_chart")) == 1 and len(app.dataframe) == 9  # group statistics: each of 6 numbers
     evaluation = app.session_state["run"].evaluation
     kept = {name: evaluation.analyses[name] for name in ("prediction", "regression")}
     app.selectbox(key="group_group").set_value("smoker")

@@ -6,6 +6,7 @@ Skipped, saying so, where chromium is absent; in CI (CI=true) it must run.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import time
 from pathlib import Path
@@ -355,3 +356,20 @@ def test_a_french_browser_gets_french_and_the_switch_keeps_the_table_the_run_and
         page.get_by_role("link", name="Generate", exact=True).click()
         page.get_by_text("1,000 avatars of patients.csv").wait_for(timeout=30_000)
         browser.close()
+
+
+def test_a_run_goes_on_whatever_page_the_user_opens_with_its_progress_in_the_sidebar(page, tmp_path):
+    """Leaving the Generate page during a run threw it away, silently (issue 27): it now goes on, its step and time
+    in the sidebar, and lands as the current run."""
+    upload(page, tmp_path, 60_000)
+    open_page(page, "Generate avatars")
+    page.get_by_role("button", name="Generate avatars").click()
+    page.get_by_role("progressbar").first.wait_for(timeout=30_000)
+    page.get_by_role("link", name="Utility", exact=True).first.click()
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    sidebar.get_by_text("Avatars with Avatar, k = 10").wait_for(timeout=30_000)
+    assert re.search(r"… \(\d+ s\)", sidebar_text(page)), sidebar_text(page)  # the step named, the seconds so far
+    sidebar.get_by_text("Avatars: Avatar, k = 10, seed 0").wait_for(timeout=180_000)
+    sidebar.get_by_text("Avatars with Avatar, k = 10").wait_for(state="detached", timeout=30_000)  # the job ended
+    open_page(page, "Generate avatars")
+    page.get_by_text("30,000 avatars of patients.csv").wait_for(timeout=30_000)

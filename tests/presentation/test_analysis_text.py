@@ -3,6 +3,7 @@
 import pytest
 
 from core.metrics.analysis.interval_overlap import Estimate
+from core.metrics.analysis.prediction import PredictionResult, Score
 from core.metrics.analysis.request import AnalysisNotRun, AnalysisRequest, run_analyses
 from core.presentation.analysis_text import analysis_tables, figure, interval, reading
 from tests.metrics.analysis.test_prediction import halves, shuffled
@@ -16,10 +17,34 @@ def test_three_significant_digits(value, text):
 
 
 def test_an_interval_shares_its_values_decimals():
-    assert interval(Estimate(0.9995, 0.996, 1.003, 0.5)) == "0.9995 [0.9960, 1.0030]"  # not "1.00 [1.00, 1.00]"
-    assert interval(Estimate(0.49, 0.35, 0.7, 0.01)) == "0.490 [0.350, 0.700]"
-    assert interval(Estimate(0.0425, 0.0135, 0.0715, 0.01), scale=12.0) == "0.510 [0.162, 0.858]"
+    assert interval(Estimate(0.9995, 0.996, 1.003, 0.5)) == "0.9995 (0.9960 to 1.0030)"  # not "1.00 (1.00 to 1.00)"
+    assert interval(Estimate(0.49, 0.35, 0.7, 0.01)) == "0.490 (0.350 to 0.700)"
+    assert interval(Estimate(0.0425, 0.0135, 0.0715, 0.01), scale=12.0) == "0.510 (0.162 to 0.858)"
     assert interval(None) == "not estimable"
+
+
+def test_an_interval_of_thousands_reads_without_a_comma_between_its_ends_nor_a_minus_zero():
+    """"-572 [-1,011, -133]" read as four numbers; "191 [-0, 383]" carried a minus zero."""
+    assert interval(Estimate(-572.0, -1011.0, -133.0, 0.01)) == "-572 (-1,011 to -133)"
+    assert interval(Estimate(191.0, -0.3, 383.0, 0.05)) == "191 (0 to 383)"
+
+
+def prediction_of(task, real, avatars):
+    return PredictionResult("y", task, "boosting", ("x",), Score(*real), Score(*avatars))
+
+
+def test_a_model_at_chance_is_said_to_be_at_chance_and_a_negative_r2_worse_than_the_mean():
+    """birthwt: a chance-level model was called "within the real model's interval"; Wage: "-124 % of the real
+    model's R^2"."""
+    at_chance = prediction_of("binary", (0.56, 0.42, 0.70), (0.55, 0.41, 0.69))
+    assert reading("prediction", at_chance) == (
+        "Predicting y: the model trained on the real rows is no better than chance on real people it never saw (ROC "
+        "AUC 0.560, 95 % interval 0.420 to 0.700; chance is 0.500): there is no signal for the avatars to keep, "
+        "whatever they score (0.550).")
+    worse = prediction_of("numeric", (0.24, 0.20, 0.28), (-0.30, -0.35, -0.25))
+    assert reading("prediction", worse) == ("A model trained on the avatars predicts y on real people it never saw "
+                                            "worse than its mean does (R^2 -0.300, against 0.240 for the real "
+                                            "model).")
 
 
 def test_avatars_that_are_the_originals_read_as_identical():
@@ -44,6 +69,6 @@ def test_shuffled_avatars_read_as_further_apart_and_a_failed_analysis_says_why()
     results = run_analyses(working, holdout, shuffled(working, 3), kinds,
                            AnalysisRequest(outcome="weight", predictors=("age", "score")), seed=0)
     assert "further apart than two real samples are" in reading("regression", results["regression"])
-    assert "% of the real model's R^2" in reading("prediction", results["prediction"])
+    assert "worse than its mean does (R^2 " in reading("prediction", results["prediction"])  # shuffled: below the mean
     assert reading("survival", AnalysisNotRun("The event column 'e' must have two values.")) == \
         "Not run: The event column 'e' must have two values."

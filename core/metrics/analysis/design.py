@@ -4,7 +4,7 @@ since 1970-01-01, durations in days), each categorical as indicators of its leve
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -16,6 +16,9 @@ from core.i18n import N_, _
 
 SECONDS_PER_DAY = 86_400.0
 MAX_LEVELS = 20  # a categorical with more levels is left out of the default predictors (its own model)
+MAX_THRESHOLD_LEVELS = 10  # a number with more distinct values is read as a measure, which a threshold may cut
+LEFT_OUT = N_("Left out of the predictors: {columns} (each gives another column exactly: a model would read the "
+              "answer off it).")
 
 
 def ordered_levels(*columns: pd.Series) -> list[str]:
@@ -63,10 +66,55 @@ def design(frame: pd.DataFrame, predictors: Sequence[str], kinds: Mapping[str, K
     return pd.concat(parts, axis=1) if parts else pd.DataFrame(index=frame.index)
 
 
-def default_predictors(kinds: Mapping[str, Kind], frame: pd.DataFrame, exclude: Sequence[str]) -> tuple[str, ...]:
-    """Every column but ``exclude``, categoricals with more than :data:`MAX_LEVELS` levels left out."""
-    return tuple(name for name in kinds if name not in exclude and (
-        kinds[name] is not Kind.CATEGORICAL or frame[name].nunique() <= MAX_LEVELS))
+def default_predictors(kinds: Mapping[str, Kind], frame: pd.DataFrame, outcome: str,
+                       max_levels: int | None = MAX_LEVELS) -> tuple[tuple[str, ...], dict[str, str]]:
+    """Every column but the outcome (categoricals with more than ``max_levels`` levels left out), and without those
+    :func:`determined_predictors` finds: the predictors, and those left out with what each determines."""
+    candidates = [name for name in kinds if name != outcome and (
+        max_levels is None or kinds[name] is not Kind.CATEGORICAL or frame[name].nunique() <= max_levels)]
+    determined = determined_predictors(frame, outcome, candidates)
+    return tuple(name for name in candidates if name not in determined), determined
+
+
+def determined_predictors(frame: pd.DataFrame, outcome: str, predictors: Iterable[str]) -> dict[str, str]:
+    """The predictors a study should leave out, each with what it determines: one whose values give the outcome
+    exactly on every row where both are known (``low`` from ``bwt``: every baby under 2 500 g is ``low``, every other
+    is not; a code and its label), which a model would read the answer off; and the second of two predictors that
+    are each other's exact rank transform (``logwage`` beside ``wage``), which a regression cannot separate."""
+    rows = frame.dropna(subset=[outcome])
+    determined: dict[str, str] = {}
+    ranks: dict[str, pd.Series] = {}
+    for name in predictors:
+        both = rows[[name, outcome]].dropna()
+        if len(both) < 3 or both[name].nunique() < 2:
+            continue
+        if _gives(both[name], both[outcome]):
+            determined[name] = outcome
+            continue
+        if pd.api.types.is_numeric_dtype(both[name]) and not pd.api.types.is_bool_dtype(both[name]):
+            rank = frame[name].rank(method="dense")
+            twin = next((other for other, other_rank in ranks.items()
+                         if abs(rank.corr(other_rank, method="spearman")) > 1 - 1e-12), None)
+            if twin is not None:
+                determined[name] = twin
+            else:
+                ranks[name] = rank
+    return determined
+
+
+def _gives(predictor: pd.Series, outcome: pd.Series) -> bool:
+    """Whether ``predictor`` determines a categorical ``outcome`` (each of its values holds one outcome value, or, a
+    number, each outcome value's range of it lies apart from the others': a threshold) or is an exact monotone map
+    of a numeric one."""
+    numeric = pd.api.types.is_numeric_dtype(predictor) and not pd.api.types.is_bool_dtype(predictor)
+    if pd.api.types.is_numeric_dtype(outcome) and not pd.api.types.is_bool_dtype(outcome) and outcome.nunique() > 2:
+        return numeric and abs(predictor.corr(outcome, method="spearman")) > 1 - 1e-12
+    if numeric and predictor.nunique() > MAX_THRESHOLD_LEVELS:
+        ranges = predictor.groupby(outcome.astype(str)).agg(["min", "max"]).sort_values("min")
+        return bool((ranges["max"].to_numpy()[:-1] < ranges["min"].to_numpy()[1:]).all())
+    levels = pd.DataFrame({"p": predictor.astype(str), "o": outcome.astype(str)}).groupby("p")["o"].nunique()
+    return bool((levels == 1).all()) and len(levels) * 5 <= len(predictor)
+
 
 
 def checked_predictors(frame: pd.DataFrame, predictors: Sequence[str], kinds: Mapping[str, Kind],

@@ -73,11 +73,12 @@ class GroupStatisticsResult:
 def group_statistics(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFrame,
                      kinds: Mapping[str, Kind], group: str, values: Sequence[str] | None = None,
                      ) -> GroupStatisticsResult:
-    """Each number of ``values`` (default: every numeric, date or duration column) by ``group``."""
+    """Each number of ``values`` (default: every numeric column, dates only when named: a mean date by group is
+    rarely the question) by ``group``."""
     if group not in kinds:
         raise InputError(_("The group column '{column}' is not a column of the table: check its spelling.").format(
             column=group))
-    values = tuple(name for name in kinds if name != group and kinds[name] is not Kind.CATEGORICAL) \
+    values = tuple(name for name in kinds if name != group and kinds[name] is Kind.NUMERIC) \
         if values is None else tuple(values)
     wrong = [name for name in values if name not in kinds or kinds[name] is Kind.CATEGORICAL or name == group]
     if wrong:

@@ -25,8 +25,8 @@ from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder, StandardScaler
 from core.engine.encoding import numeric_values
 from core.engine.schema import Kind
 from core.errors import InputError
-from core.i18n import N_, _
-from core.metrics.analysis.design import checked_predictors
+from core.i18n import N_, Message, _
+from core.metrics.analysis.design import LEFT_OUT, checked_predictors, default_predictors
 
 MODELS = ("boosting", "linear")
 BOOTSTRAP_RESAMPLES = 200
@@ -58,6 +58,7 @@ class PredictionResult:
     predictors: tuple[str, ...]
     real: Score
     avatars: Score
+    notes: tuple[str, ...] = ()  # the predictors left out of the default, and why
 
     @property
     def score_name(self) -> str:
@@ -84,7 +85,10 @@ def prediction(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFra
     if model not in MODELS:
         raise InputError(_("The model must be one of {models}, got {model}.").format(models=", ".join(MODELS),
                                                                                      model=repr(model)))
-    predictors = tuple(name for name in kinds if name != outcome) if predictors is None else tuple(predictors)
+    left_out: dict[str, str] = {}
+    if predictors is None:
+        predictors, left_out = default_predictors(kinds, working, outcome, max_levels=None)
+    predictors = tuple(predictors)
     unknown = [name for name in predictors if name not in kinds or name == outcome]
     if unknown or not predictors:
         raise InputError(_("The predictors must be other columns of the table than the outcome, got {got}.").format(
@@ -109,7 +113,9 @@ def prediction(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFra
     rng = np.random.default_rng(seed)
     resamples = [rng.integers(0, len(targets[1]), len(targets[1])) for _ in range(BOOTSTRAP_RESAMPLES)]
     real, synthetic = (_score(task, targets[1], predicted, classes, resamples) for predicted in predictions)
-    return PredictionResult(outcome, task, model, predictors, real, synthetic)
+    notes = (Message(LEFT_OUT, columns=", ".join(f"{name} ({other})" for name, other in left_out.items())),) \
+        if left_out else ()
+    return PredictionResult(outcome, task, model, predictors, real, synthetic, notes)
 
 
 def _features(frame: pd.DataFrame, predictors: Sequence[str], kinds: Mapping[str, Kind]) -> pd.DataFrame:

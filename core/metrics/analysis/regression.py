@@ -28,6 +28,7 @@ from core.metrics.analysis import ON_SIDE, SIDES
 from core.metrics.analysis.design import (
     MAX_LEVELS,
     checked_predictors,
+    LEFT_OUT,
     default_predictors,
     design,
     ordered_levels,
@@ -140,7 +141,10 @@ def regression(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFra
     if outcome not in kinds:
         raise InputError(_("The outcome '{column}' is not a column of the table: check its spelling.").format(
             column=outcome))
-    predictors = default_predictors(kinds, working, [outcome]) if predictors is None else tuple(predictors)
+    left_out: dict[str, str] = {}
+    if predictors is None:
+        predictors, left_out = default_predictors(kinds, working, outcome)
+    predictors = tuple(predictors)
     unknown = [name for name in predictors if name not in kinds or name == outcome]
     if unknown or not predictors:
         raise InputError(_("The predictors must be other columns of the table than the outcome, got {got}.").format(
@@ -181,6 +185,8 @@ def regression(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFra
             numeric = [name for name in predictors if kinds[name] is not Kind.CATEGORICAL]
             spreads = {name: float(np.nanstd(features[name])) for name in numeric}
     coefficients = tuple(Coefficient(term, *(fits[side].get(term) for side in SIDES)) for term in terms)
+    if left_out:
+        notes.append(Message(LEFT_OUT, columns=", ".join(f"{name} ({other})" for name, other in left_out.items())))
     return RegressionResult(outcome, "linear" if modelled is None else "logistic", modelled, predictors, rows,
                             coefficients, spreads, {name: values[0] for name, values in levels.items() if values},
                             tuple(unreliable), tuple(notes))

@@ -109,30 +109,33 @@ NEEDED = {"prediction": ("outcome",), "regression": ("outcome",), "survival": ("
           "group_statistics": ("group",)}
 NEEDED_COLUMNS = {"outcome": N_("an outcome column"), "time": N_("a time column"), "event": N_("an event column"),
                   "group": N_("a group column")}
-TIME_WORDS = ("time", "day", "week", "month", "year", "duration", "stay", "surv", "follow", "delay")
+TIME_WORDS = ("time", "day", "week", "month", "duration", "stay", "surv", "follow", "delay")
 EVENT_WORDS = ("event", "cens", "status", "death", "died", "dead", "relapse", "failure", "progress")
+OUTCOME_WORDS = ("outcome", "target", "label", "response", "readmi", "mortal", "diagnos", "disease", "result", *EVENT_WORDS)
 GROUP_WORDS = ("arm", "treat", "group", "cohort", "department", "sex", "gender")
 MAX_SUGGESTED_GROUPS = 10
 
 
 def suggested_request(frame: pd.DataFrame, kinds: Mapping[str, Kind]) -> AnalysisRequest:
-    """A first guess at the study, from the columns alone (the dashboard's defaults, to be changed): the outcome is
-    the last two-valued column (else the last number); the time a number named like one (days, stay, survival...)
-    with an event a two-valued column named like one (cens, status, death...); the group a categorical of 2 to 10
-    values, one named like an arm or a group first, and the number compared by group the outcome, the time or the
-    first number."""
+    """A first guess at the study, from the columns alone, or nothing where the columns do not say (the dashboard's
+    defaults, to be changed): the outcome a two-valued column named like one (outcome, readmitted, status, death...),
+    else a number named like one; the time a number named like one (days, stay, survival...) with an event a
+    two-valued column named like one (cens, status, death...), or neither; the group a categorical of 2 to 10 values
+    named like an arm or a group (arm, treatment, group, sex...); the number compared by group the outcome or the
+    time when it is a number. The predictors are the analyses' own default (:func:`~core.metrics.analysis.design.
+    default_predictors`: never one that determines the outcome). A study a statistician would not accept (a yes/no column that happens to be last, an
+    age as the time of a survival, a date averaged by group) is never guessed: the forms then wait for a choice."""
     distinct = {name: frame[name].nunique() for name in kinds}
     two_valued = [name for name in kinds if distinct[name] == 2]
-    numbers = [name for name in kinds if kinds[name] is not Kind.CATEGORICAL and distinct[name] > 2]
-    outcome = (two_valued or numbers or [None])[-1]
+    numbers = [name for name in kinds if kinds[name] is Kind.NUMERIC and distinct[name] > 2]
+    outcome = next((name for name in (*two_valued, *numbers) if _named_like(name, OUTCOME_WORDS)), None)
     time = next((name for name in numbers if _named_like(name, TIME_WORDS)), None)
     event = next((name for name in two_valued if _named_like(name, EVENT_WORDS)), None)
+    time, event = (time, event) if time and event else (None, None)
     groups = [name for name in kinds if kinds[name] is Kind.CATEGORICAL and 2 <= distinct[name] <= MAX_SUGGESTED_GROUPS
               and name not in (outcome, event)]
-    group = next((name for word in GROUP_WORDS for name in groups if _named_like(name, [word])),
-                 groups[0] if groups else None)
-    time, event = (time, event) if time and event else (None, None)
-    value = next((name for name in (outcome, time, *numbers) if name in numbers), None) if group else None
+    group = next((name for word in GROUP_WORDS for name in groups if _named_like(name, [word])), None)
+    value = next((name for name in (outcome, time) if name in numbers), None) if group else None
     return AnalysisRequest(outcome=outcome, time=time, event=event, group=group, value=value)
 
 

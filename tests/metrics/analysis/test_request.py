@@ -2,11 +2,13 @@
 
 import json
 
+import numpy as np
 import pandas as pd
 import pytest
 
-from core.engine.schema import Kind
+from core.engine.schema import Kind, apply_kinds
 from core.errors import InputError
+from core.metrics.analysis.design import default_predictors
 from core.metrics.analysis.request import AnalysisNotRun, AnalysisRequest, run_analyses, suggested_request
 from core.metrics.evaluation import evaluate
 from tests.metrics.analysis.test_prediction import halves
@@ -76,11 +78,47 @@ def test_a_first_guess_at_the_study_from_the_columns():
                           "sex": list("FMFMFMFM")})
     kinds = {"arms": Kind.CATEGORICAL, "age": Kind.NUMERIC, "days": Kind.NUMERIC, "cens": Kind.CATEGORICAL,
              "sex": Kind.CATEGORICAL}
-    assert suggested_request(frame, kinds) == AnalysisRequest(outcome="sex", time="days", event="cens", group="arms",
+    assert suggested_request(frame, kinds) == AnalysisRequest(outcome="cens", time="days", event="cens", group="arms",
                                                               value="days")
     no_event = frame.drop(columns=["cens", "sex"])
     fewer = {name: kind for name, kind in kinds.items() if name in no_event}
-    assert suggested_request(no_event, fewer) == AnalysisRequest(outcome="days", group="arms", value="days")
+    assert suggested_request(no_event, fewer) == AnalysisRequest(group="arms")  # no outcome, no survival named
+
+
+def test_no_guess_a_statistician_would_not_make():
+    """Wage and birthwt: a yes/no column that happens to be last as the outcome, an age as the survival's time, the
+    first categorical as groups, a date averaged by group: none of them is guessed."""
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"year": rng.integers(2003, 2010, 50), "age": rng.integers(18, 80, 50),
+                          "jobclass": rng.choice(["industrial", "information"], 50),
+                          "visit": pd.Timestamp("2024-01-01") + pd.to_timedelta(rng.integers(0, 300, 50), unit="D"),
+                          "health_ins": rng.choice(["yes", "no"], 50)})
+    kinds = {"year": Kind.CATEGORICAL, "age": Kind.NUMERIC, "jobclass": Kind.CATEGORICAL, "visit": Kind.DATETIME,
+             "health_ins": Kind.CATEGORICAL}
+    assert suggested_request(frame, kinds) == AnalysisRequest()
+
+
+def test_predictors_that_give_the_outcome_exactly_are_left_out_of_the_default():
+    """birthwt: ``low`` is ``bwt < 2500`` on every row; Wage: ``logwage`` is ``log(wage)``. Neither is a default
+    predictor of the other, and the result says so."""
+    rng = np.random.default_rng(1)
+    weight = rng.normal(3000, 700, 400).round()
+    wage = rng.gamma(5, 20, 400)
+    frame = pd.DataFrame({"bwt": weight, "low": np.where(weight < 2500, "1", "0"), "age": rng.integers(15, 45, 400),
+                          "wage": wage, "logwage": np.log(wage), "code": rng.choice(["a", "b"], 400)})
+    frame["label"] = frame["code"].map({"a": "alpha", "b": "beta"})
+    kinds = {"bwt": Kind.NUMERIC, "low": Kind.CATEGORICAL, "age": Kind.NUMERIC, "wage": Kind.NUMERIC,
+             "logwage": Kind.NUMERIC, "code": Kind.CATEGORICAL, "label": Kind.CATEGORICAL}
+    typed = apply_kinds(frame, kinds)
+    predictors, left_out = default_predictors(kinds, typed, "low")
+    assert left_out == {"bwt": "low", "logwage": "wage"} and predictors == ("age", "wage", "code", "label")
+    assert default_predictors(kinds, typed, "label")[1] == {"code": "label", "logwage": "wage"}
+    assert default_predictors(kinds, typed, "wage")[1] == {"logwage": "wage"}
+    near = typed.assign(low=typed["low"].where(np.arange(400) != 7, "1" if typed["low"][7] == "0" else "0"))
+    assert "bwt" not in default_predictors(kinds, near, "low")[1]  # one row off: not exact
+    result = run_analyses(typed, typed, typed, kinds, AnalysisRequest(outcome="low"), seed=0, names=["prediction"])
+    assert result["prediction"].predictors == predictors
+    assert str(result["prediction"].notes[0]).startswith("Left out of the predictors: bwt (low), logwage (wage)")
 
 
 def test_an_analysis_the_data_do_not_allow_says_why_and_the_others_stand():

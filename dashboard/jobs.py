@@ -1,0 +1,158 @@
+"""Long work that goes on whatever page the user opens: a generation, the avatars of every row, a new attacker's
+scoring, a setting taken from the sweep.
+
+The work runs in a thread of its own (with the session's language), never in the page's script: leaving the page
+stops the page's script, not the work. The page that starts it waits on it with a progress bar (each step named,
+the seconds so far); the sidebar shows it on every other page, refreshed every second, and when it ends the result
+is applied to the session (the new run, or its one-line error, said on the next page shown). A session whose tab is
+closed stops its job at the next step.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import streamlit as st
+from streamlit import runtime
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from core.errors import InputError
+from core.i18n import _, number
+from dashboard import state
+
+Progress = Callable[[str, float], None]
+JOB_KEY = "job"
+POLL_S = 0.25
+
+
+class Cancelled(Exception):
+    """The session that started the job is gone."""
+
+
+@dataclass
+class Job:
+    """One piece of work and what it has done so far. ``kind`` names what its result becomes (see
+    :data:`APPLY`); ``label`` says what it is, for the sidebar."""
+
+    kind: str
+    label: str
+    started: float = field(default_factory=time.monotonic)
+    step: str = ""
+    share: float = 0.0
+    result: Any = None
+    error: str | None = None
+    done: bool = False
+    context: dict[str, Any] = field(default_factory=dict)  # what the page needs to apply the result
+
+    @property
+    def seconds(self) -> float:
+        return time.monotonic() - self.started
+
+    def progress(self, step: str, share: float) -> None:
+        self.step, self.share = step, share
+
+    def text(self) -> str:
+        """``Generating the avatars… (12 s)``: the step, in the language shown, and the time so far."""
+        return _("{step}… ({seconds} s)").format(step=_(self.step) if self.step else _("Starting"),
+                                                 seconds=number(self.seconds, ".0f"))
+
+
+def start(kind: str, label: str, make: Callable[[Progress], Any], **context: Any) -> Job:
+    """``make(progress)`` started in a thread, as the session's job (the session's language carried over)."""
+    job = Job(kind, label, context=context)
+    session = _session_id()
+
+    def progress(step: str, share: float) -> None:
+        if session is not None and not _alive(session):
+            raise Cancelled
+        job.progress(step, share)
+
+    def work() -> None:
+        try:
+            job.result = make(progress)
+        except InputError as error:
+            job.error = str(error)
+        except Cancelled:
+            job.error = _("Stopped: the page was closed.")
+        finally:
+            job.done = True
+
+    st.session_state[JOB_KEY] = job
+    threading.Thread(target=contextvars.copy_context().run, args=(work,), daemon=True).start()
+    return job
+
+
+def current() -> Job | None:
+    return st.session_state.get(JOB_KEY)
+
+
+def wait(job: Job) -> None:
+    """Wait on ``job`` with a progress bar (a rerun of this page, the user going elsewhere, leaves the job going),
+    then apply its result: the page reruns the app, so that the sidebar and every page show it."""
+    bar = st.progress(job.share, text=job.text())
+    while not job.done:
+        time.sleep(POLL_S)
+        bar.progress(min(max(job.share, 0.0), 1.0), text=job.text())
+    bar.empty()
+    finish(job)
+
+
+def finish(job: Job) -> None:
+    """A job that has ended applied to the session (its result, or its error said once), then the app rerun."""
+    if st.session_state.get(JOB_KEY) is job:
+        del st.session_state[JOB_KEY]
+    if job.error is not None:
+        st.session_state["job_error"] = job.error
+    else:
+        APPLY[job.kind](job)
+    st.rerun()
+
+
+def show_error() -> None:
+    """The one-line error of a job that ended on a bad input (once, on the page shown next)."""
+    error = st.session_state.pop("job_error", None)
+    if error:
+        st.error(error)
+
+
+@st.fragment(run_every=1.0)
+def sidebar_status() -> None:
+    """The session's job in the sidebar, on every page: its name, step and time; applied when it ends."""
+    job = current()
+    if job is None:
+        return
+    if job.done:
+        finish(job)
+    st.caption(job.label)
+    st.progress(min(max(job.share, 0.0), 1.0), text=job.text())
+
+
+def _session_id() -> str | None:
+    context = get_script_run_ctx()
+    return None if context is None else context.session_id
+
+
+def _alive(session: str) -> bool:
+    """Whether the browser session is still there (a closed tab: its session ends)."""
+    return not runtime.exists() or runtime.get_instance().is_active_session(session)
+
+
+def _taken(job: Job) -> None:
+    state.set_run(job.result)
+    if job.context.get("said"):
+        state.say_after_rerun(job.context["said"])
+
+
+def _rescored(job: Job) -> None:
+    state.set_attacker(job.context["knowledge"])
+    state.set_run(job.result)
+
+
+APPLY: dict[str, Callable[[Job], None]] = {  # what each kind of result becomes in the session
+    "run": _taken, "release": lambda job: state.set_release_run(job.result), "rescored": _rescored,
+}
