@@ -7,6 +7,7 @@ from core.engine.io import use_system_memory_pool
 from core.i18n import LANGUAGES, _, number
 from dashboard import jobs, state
 from dashboard.state import ASSETS
+from dashboard.text import plain
 
 use_system_memory_pool()  # uploads read with the C allocator: what they free goes back to the system
 language = state.use_session_language()  # before any message
@@ -25,7 +26,7 @@ navigation = st.navigation([
     st.Page("pages/report.py", title=_("Report"), icon=":material/download:"),
 ])
 loaded, run = state.table(), state.run()  # pages rerun the app when they load a table or make avatars
-st.sidebar.caption(_("Table: {name} ({rows} rows)").format(name=loaded.name, rows=number(len(loaded.frame), ","))
+st.sidebar.caption(_("Table: {name} ({rows} rows)").format(name=plain(loaded.name), rows=number(len(loaded.frame), ","))
                    if loaded else _("No table yet"))
 st.sidebar.caption(_("Avatars: {settings}, seed {seed}").format(settings=run.settings.describe(),
                                                                 seed=run.avatarizer.seed_)

@@ -1,8 +1,19 @@
-"""The engine: loading, typing, projection, avatar synthesis. Never imports Streamlit."""
+"""The engine: loading, typing, projection, avatar synthesis. Never imports Streamlit.
 
-from core.engine.io import read_table, write_csv
-from core.engine.pipeline import Avatarizer
-from core.engine.projection import Projection
-from core.errors import InputError
+The names below are imported on first use (PEP 562), so that importing a light module of the package (the command
+line's parser) does not import the numerical libraries.
+"""
+
+from __future__ import annotations
+
+import importlib
 
 __all__ = ["Avatarizer", "InputError", "Projection", "read_table", "write_csv"]
+_WHERE = {"Avatarizer": "core.engine.pipeline", "InputError": "core.errors", "Projection": "core.engine.projection",
+          "read_table": "core.engine.io", "write_csv": "core.engine.io"}
+
+
+def __getattr__(name: str) -> object:
+    if name not in _WHERE:
+        raise AttributeError(f"module 'core' has no attribute {name!r}")
+    return getattr(importlib.import_module(_WHERE[name]), name)

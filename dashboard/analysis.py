@@ -18,7 +18,8 @@ from core.presentation.analysis_figures import analysis_figures
 from core.presentation.analysis_text import analysis_notes, analysis_tables, reading
 from core.workflows.run import GenerationRun
 from dashboard import state
-from dashboard.widgets import plain, plot
+from dashboard.text import plain
+from dashboard.widgets import plot
 
 NONE = N_("(none)")  # the "no column" choice: this value, shown translated
 ROW_PX, MAX_ROWS_SHOWN = 35, 30  # tables shown whole up to this many rows, then scrolled

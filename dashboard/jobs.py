@@ -24,6 +24,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from core.errors import InputError
 from core.i18n import _, number
 from dashboard import state
+from dashboard.text import plain
 
 Progress = Callable[[str, float], None]
 JOB_KEY = "job"
@@ -117,7 +118,7 @@ def show_error() -> None:
     """The one-line error of a job that ended on a bad input (once, on the page shown next)."""
     error = st.session_state.pop("job_error", None)
     if error:
-        st.error(error)
+        st.error(plain(error))
 
 
 @st.fragment(run_every=1.0)
@@ -128,7 +129,7 @@ def sidebar_status() -> None:
         return
     if job.done:
         finish(job)
-    st.caption(job.label)
+    st.caption(plain(job.label))
     st.progress(min(max(job.share, 0.0), 1.0), text=job.text())
 
 

@@ -20,6 +20,7 @@ from core.i18n import N_, _, current_language, language_of_locale, set_language
 from core.metrics.attack import Knowledge
 from core.workflows.run import ColumnPlan, GenerationRun, Settings, data_fingerprint
 from dashboard.plan import plan_from_table, plan_table
+from dashboard.text import plain
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
 # The demo's name is the Table choice's value (the same in every language, so that switching language keeps the
@@ -149,7 +150,7 @@ def say_after_rerun(message: str) -> None:
 def show_what_was_said() -> None:
     message = st.session_state.pop("said", None)
     if message:
-        st.success(message, icon=":material/check_circle:")
+        st.success(plain(message), icon=":material/check_circle:")
 
 
 def run_files(current: GenerationRun, builders: dict[str, Callable[[], str | bytes]]) -> dict[str, str | bytes]:

@@ -29,6 +29,7 @@ from core.presentation.verdict_text import (
 from core.workflows.run import ColumnPlan, GenerationRun
 from core.workflows.verdict import READY, generate_judged, verdict_of_run
 from dashboard import jobs, state
+from dashboard.text import plain
 
 if TYPE_CHECKING:
     from dashboard.state import LoadedTable
@@ -120,14 +121,6 @@ def holdout_plan(n_rows: int, holdout: bool) -> str:
                  "approximate holdout.").format(rows=number(n_rows, ","), aside=number(HOLDOUT_MIN_ROWS // 2))
     return _("Every row gets an avatar ({rows}); the metrics draw an approximate holdout. (More settings: "
              "holdout.)").format(rows=number(n_rows, ","))
-
-
-MARKDOWN_SPECIALS = str.maketrans({character: "\\" + character for character in "\\`*_{}[]<>()#+-!|~$"})
-
-
-def plain(text: str) -> str:
-    """``text`` shown as written by ``st.markdown`` (a column name with ``*`` or ``$`` stays a name)."""
-    return text.translate(MARKDOWN_SPECIALS)
 
 
 def verdict_box(run: GenerationRun) -> None:

@@ -6,6 +6,7 @@ from core.engine.schema import apply_kinds, column_warning_lines, resolve_kinds
 from core.errors import InputError
 from core.i18n import N_, _, ngettext, number
 from dashboard import state
+from dashboard.text import plain
 from dashboard.plan import KIND_LABELS, ROLES, described_columns, plan_from_table, plan_problem
 from dashboard.widgets import preview_columns, risk_profile_section
 
@@ -40,21 +41,21 @@ try:
             st.stop()
         elif upload is None:
             st.caption(_("Showing {name}, uploaded earlier in this session. Upload another file to replace "
-                         "it (its avatars and sweep are then forgotten).").format(name=current.name))
+                         "it (its avatars and sweep are then forgotten).").format(name=plain(current.name)))
     else:
         path = state.DEMO_TABLES[source]
         if getattr(current, "source_id", None) != str(path):
             state.set_table(state.load(state.demo_bytes(str(path)), path.name, str(path)))
             st.rerun()
 except InputError as error:
-    st.error(str(error))
+    st.error(plain(error))
     st.stop()
 
 loaded = state.table()
 
 frame = loaded.frame
-st.subheader(_("{name}: {rows} rows, {columns} columns").format(name=loaded.name, rows=number(len(frame), ","),
-                                                                 columns=number(frame.shape[1])))
+st.subheader(_("{name}: {rows} rows, {columns} columns").format(name=plain(loaded.name), rows=number(len(frame), ","),
+                                                                 columns=number(frame.shape[1])), anchor=False)
 with st.expander(_("Preview of the first rows"), expanded=False):
     st.dataframe(frame.head(100), hide_index=True, column_config=preview_columns(frame))
     if frame.shape[1] > 8:
@@ -94,7 +95,7 @@ for line in column_warning_lines(
     dropped=[name for name, role in roles.items() if role == ROLES["drop"]],
     excluded=[name for name, role in roles.items() if role == ROLES["exclude"]],
 ):
-    st.warning(line, icon=":material/warning:")
+    st.warning(plain(line), icon=":material/warning:")
 st.session_state["plan_table"] = edited
 plan = plan_from_table(edited, loaded.profiles)
 try:
@@ -102,11 +103,11 @@ try:
         overridden = frame[list(plan.kinds)]
         apply_kinds(overridden, resolve_kinds(overridden, plan.kinds))
 except InputError as error:
-    st.error(str(error))
+    st.error(plain(error))
     st.stop()
 problem = plan_problem(edited, loaded.profiles)
 if problem:
-    st.error(problem)
+    st.error(plain(problem))
     st.stop()
 if plan != state.plan():
     st.session_state["plan"] = plan
@@ -126,6 +127,6 @@ if plan.excluded:
 if plan.dropped:
     clauses.append(ngettext("{count} dropped ({names})", "{count} dropped ({names})", len(plan.dropped))
                    .format(count=number(len(plan.dropped)), names=", ".join(plan.dropped)))
-st.success(", ".join(clauses) + ".")
+st.success(plain(", ".join(clauses) + "."))
 risk_profile_section(loaded, plan)
 st.page_link("pages/generate.py", label=_("Next: generate avatars"), icon=":material/arrow_forward:")

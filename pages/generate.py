@@ -3,8 +3,7 @@
 
 import streamlit as st
 
-from core.engine.fast_dp import MECHANISMS
-from core.engine.imputation import IMPUTATION_METHODS
+from core.engine.parameters import IMPUTATION_METHODS, MECHANISMS
 from core.engine.split import HOLDOUT_MIN_ROWS
 from core.i18n import N_, _, number
 from core.presentation.epsilon_ledger import ledger_rows, not_covered_sentence
@@ -13,6 +12,7 @@ from core.workflows.advice import EPSILON_STEPS
 from core.workflows.run import Settings
 from core.workflows.verdict import generate_judged
 from dashboard import jobs, state
+from dashboard.text import plain
 from dashboard.widgets import (
     IMPUTATION_LABELS,
     MECHANISM_LABELS,
@@ -30,7 +30,7 @@ st.title(_("Generate avatars"))
 loaded = state.require_table()
 plan, current, chosen, version = state.plan(), state.run(), state.current_settings(), state.run_version()
 n_rows = len(loaded.frame)
-st.caption(columns_caption(loaded, plan)
+st.caption(plain(columns_caption(loaded, plan))
            + (" " + _("The settings shown are those of the current avatars.") if current else ""))
 
 # The method and the model sit outside the form: each shows its own options at once. Keys carry the run's
@@ -138,7 +138,7 @@ elif submitted:
                                                           fingerprint=loaded.fingerprint, progress=progress)))
 
 if current is not None:
-    st.success(current.summary(), icon=":material/check_circle:")
+    st.success(plain(current.summary()), icon=":material/check_circle:")
     if current.settings.exclude_strategy == "row_order" and current.plan.excluded:
         st.warning(_("Set-aside columns were copied from each avatar's own original: check them before sharing."))
     signal = current.evaluation.signal

@@ -4,7 +4,7 @@ import time
 
 import streamlit as st
 
-from core.engine.fast_dp import MECHANISMS
+from core.engine.parameters import MECHANISMS
 from core.errors import InputError
 from core.i18n import N_, _, number
 from core.metrics.registry import DEFINITIONS, TARGETS
@@ -15,6 +15,7 @@ from core.workflows.run import replace_method
 from core.workflows.sweep import PRIVACY_METRICS, UTILITY_METRICS, recommendation, run_sweep, sweep_settings
 from core.workflows.verdict import generate_judged
 from dashboard import jobs, state
+from dashboard.text import plain
 from dashboard.widgets import plot
 
 LABELS = {**UTILITY_METRICS, **PRIVACY_METRICS}
@@ -48,7 +49,7 @@ if submitted:
     try:
         settings = sweep_settings(sorted(k_values), sorted(epsilons), mechanisms if epsilons else ())
     except InputError as error:
-        st.error(str(error))
+        st.error(plain(error))
         st.stop()
     base = state.generation_plan(), state.current_settings()
     total = len(settings) * seeds
@@ -78,7 +79,7 @@ if submitted:
     try:
         run_sweep(loaded.frame, base[0], base[1], settings, seeds, on_result=show)
     except InputError as error:
-        st.error(str(error))
+        st.error(plain(error))
         st.stop()
     st.rerun()
 

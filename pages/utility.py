@@ -10,6 +10,7 @@ from core.presentation import figures
 from core.presentation.analysis_text import hellinger_spread
 from core.presentation.format import bands_text, holdout_sentence, metric_text
 from dashboard import state
+from dashboard.text import plain
 from dashboard.widgets import plot, signal_badge
 
 state.use_session_language()  # first: this run's messages in the session's language
@@ -27,14 +28,14 @@ for column, result in zip(columns, signal.values()):
         st.metric(_(result.label), metric_text(result, DEFINITIONS[result.name].unit))
         signal_badge(result)
         if result is correlation and result.value is not None:
-            st.write(correlation_direction(result))
+            st.write(plain(correlation_direction(result)))
         st.caption(_(result.not_applicable or result.interpretation))
         if result.computation:
             with st.expander(_("How it is computed")):
                 st.caption(_(result.computation))
 
 st.header(_("Each variable"))
-st.write(hellinger_spread(run.evaluation))
+st.write(plain(hellinger_spread(run.evaluation)))
 plot(figures.hellinger_scores_figure(hellinger), key="hellinger_bars")
 
 
@@ -107,4 +108,4 @@ st.write(_("{label}: **{value}** ({band}). {bands}.").format(
     bands=bands_text(DEFINITIONS[multivariate.name]).capitalize()))
 if multivariate.value is not None:
     plot(figures.multivariate_axes_figure(multivariate), key="axes")
-    st.caption(figures.axes_figure_caption(multivariate))
+    st.caption(plain(figures.axes_figure_caption(multivariate)))

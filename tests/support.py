@@ -177,3 +177,8 @@ def report_texts(html: str) -> list[str]:
     parser = _ReportText()
     parser.feed(html)
     return parser.texts
+
+
+def as_read(markdown: str) -> str:
+    """A text the dashboard escaped for ``st.markdown`` (``dashboard.text.plain``) as the user reads it."""
+    return re.sub(r"\\(.)", r"\1", markdown).replace("\u2060", "")

@@ -6,24 +6,26 @@ code 2 and no output file written.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
 
-from core.cli.avatarize import avatarize
-from core.cli.evaluate import evaluate_command
 from core.cli.parser import EXIT_INPUT_ERROR, build_parser, say
-from core.cli.sweep import sweep
-from core.engine.io import use_system_memory_pool
 from core.errors import InputError
 
 EXIT_INTERRUPTED = 130  # as a shell reports a command stopped by Ctrl-C
-COMMANDS = {"avatarize": avatarize, "evaluate": evaluate_command, "sweep": sweep}
+# Each command's module, imported when it runs: a plain avatarize never imports the analyses, Dask or plotly.
+COMMANDS = {"avatarize": ("core.cli.avatarize", "avatarize"), "evaluate": ("core.cli.evaluate", "evaluate_command"),
+            "sweep": ("core.cli.sweep", "sweep")}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = build_parser().parse_args(argv)
-    use_system_memory_pool()
     try:
-        return COMMANDS[arguments.command](arguments)
+        from core.engine.io import use_system_memory_pool
+
+        use_system_memory_pool()
+        module, function = COMMANDS[arguments.command]
+        return getattr(importlib.import_module(module), function)(arguments)
     except InputError as error:
         say("error", error)
         return EXIT_INPUT_ERROR

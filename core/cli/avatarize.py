@@ -9,17 +9,15 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 
-from core.cli.parser import column_plan, common_settings, output_path, say
+from core.cli.options import column_plan, common_settings, output_path
+from core.cli.parser import say
 from core.engine.io import read_table, write_csv, write_json, write_text
 from core.engine.schema import column_warning_lines, drop_columns
 from core.engine.sources import input_files
 from core.errors import InputError
 from core.i18n import SOURCE_LANGUAGE, language
-from core.metrics.analysis.request import AnalysisRequest
-from core.metrics.evaluation import analyse
 from core.presentation.summary import analysis_lines, batch_summary_lines, summary_lines
 from core.presentation.verdict_text import metrics_with_verdict, relationships, verdict_line
-from core.workflows.batch_run import BatchSettings, avatarize_in_batches, batch_metrics
 from core.workflows.run import build_avatarizer, data_fingerprint, replace_method, scored_run
 from core.workflows.verdict import judged
 
@@ -56,7 +54,11 @@ def avatarize(arguments: argparse.Namespace) -> int:
     plan = column_plan(arguments)
     method, value = ("avatar", arguments.k) if arguments.k is not None else ("fast_dp", arguments.fast_dp_epsilon)
     settings = replace_method(common_settings(arguments), method, value, arguments.mechanism)
-    request = AnalysisRequest.from_options(arguments.analysis) if arguments.analysis else None
+    request = None
+    if arguments.analysis:  # the analyses' modules (scikit-learn, statsmodels) only when asked for
+        from core.metrics.analysis.request import AnalysisRequest
+
+        request = AnalysisRequest.from_options(arguments.analysis)
 
     start = time.perf_counter()
     avatarizer = build_avatarizer(plan, settings)
@@ -89,6 +91,8 @@ def avatarize(arguments: argparse.Namespace) -> int:
         fingerprint=data_fingerprint(Path(arguments.input).read_bytes()), start=start, with_latent=bool(report_path),
     ), lambda: read_table(arguments.input), search=not arguments.no_fix) if scored else None
     if request is not None:
+        from core.metrics.evaluation import analyse
+
         analyse(run.evaluation, request)
     writers = [(output, lambda: write_csv(avatarizer.avatars_, output))]
     if paired_path:  # sensitive: readable by the owner only
@@ -120,6 +124,8 @@ def avatarize(arguments: argparse.Namespace) -> int:
 
 def _in_batches(arguments: argparse.Namespace) -> int:
     """``avatarize --batch-rows N``: the avatars made batch by batch on Dask, one part per batch in ``--out``."""
+    from core.workflows.batch_run import BatchSettings, avatarize_in_batches, batch_metrics  # Dask: here only
+
     for option, value in (("--report", arguments.report), ("--report-language", arguments.report_language),
                           ("--paired-out", arguments.paired_out), ("--holdout-out", arguments.holdout_out),
                           ("--analysis", arguments.analysis)):

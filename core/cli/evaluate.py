@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from core.cli.parser import knowledge, output_path, say
+from core.cli.options import knowledge, output_path
+from core.cli.parser import say
 from core.engine.io import read_table, write_json
 from core.metrics.analysis.request import AnalysisRequest
 from core.metrics.evaluation import evaluate

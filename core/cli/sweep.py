@@ -6,8 +6,9 @@ import argparse
 import sys
 import time
 
-from core.cli.parser import column_plan, common_settings, output_path, say
-from core.engine.fast_dp import MECHANISMS
+from core.cli.options import column_plan, common_settings, output_path
+from core.cli.parser import say
+from core.engine.parameters import MECHANISMS
 from core.engine.io import read_table, write_json
 from core.engine.schema import column_warning_lines, drop_columns, profile_columns, resolve_kinds
 from core.errors import InputError

@@ -27,7 +27,6 @@ from scipy.spatial import cKDTree
 from core.engine.encoding import EncodedTable
 from core.engine.projection import Projection
 
-IMPUTATION_METHODS = ("fast_knn", "knn", "mode", "median", "mean")
 N_NEIGHBOURS = 5
 IMPUTATION_AXES = 5
 DONOR_FRACTION = 0.1

@@ -23,8 +23,9 @@ from scipy.spatial import cKDTree
 from core.engine.avatar import avatarize_rows, neighbours_excluding_self
 from core.engine.encoding import EncodedTable, TableCodec
 from core.engine.fast_dp import FastDPSynthesizer
-from core.engine.imputation import IMPUTATION_METHODS, Indicators, add_indicators, impute, restore_indicated
+from core.engine.imputation import Indicators, add_indicators, impute, restore_indicated
 from core.engine.io import release_freed_memory
+from core.engine.parameters import EXCLUSION_STRATEGIES, IMPUTATION_METHODS
 from core.engine.prepared import PreparedTable
 from core.engine.projection import Projection
 from core.engine.reduction import CategoricalReduction
@@ -41,7 +42,6 @@ STEP_SHARES = {  # share of the work done when each step starts, for progress ba
     "typing": 0.0, "encoding and imputation": 0.1, "projection": 0.25, "synthesis": 0.35, "decoding": 0.9,
 }
 Progress = Callable[[str, float], None]
-EXCLUSION_STRATEGIES = ("coordinate_similarity", "row_order")
 METHOD_PARAMETERS = ("k", "fast_dp_epsilon", "mechanism", "gmm_n_components", "histogram_n_bins", "bounds_percentile")
 VARIANT_PARAMETERS = (*METHOD_PARAMETERS, "ncp")  # what a variant may change, the preparation being shared
 

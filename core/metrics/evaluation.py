@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -26,7 +26,6 @@ from core.engine.split import split_holdout
 from core.engine.timing import timed
 from core.errors import InputError
 from core.i18n import N_, _
-from core.metrics.analysis.request import AnalysisRequest, run_analyses
 from core.metrics.attack import Knowledge
 from core.metrics.context import NOT_PAIRED, AttackSides, PrivacyContext, PrivacyReference, SignalContext
 from core.metrics.criteria import CriterionResult, criteria_of
@@ -34,6 +33,9 @@ from core.metrics.registry import privacy_metrics, signal_metrics
 from core.metrics.result import MetricResult
 from core.metrics.space import MetricSpaces
 from core.validation import check_seed, check_whole_number
+
+if TYPE_CHECKING:  # the analyses (scikit-learn, statsmodels) are imported when one is asked for
+    from core.metrics.analysis.request import AnalysisRequest
 
 SECTION_7_SIGNAL = ("hellinger_mean", "correlation_difference_ratio", "multivariate_hellinger_distance")
 NOT_MADE_FROM_ONE_PERSON = N_(
@@ -220,6 +222,8 @@ def analyse(evaluation: Evaluation, request: AnalysisRequest, names: Iterable[st
             progress: Callable[[str], None] | None = None) -> None:
     """Add to ``evaluation`` the analyses of SPEC section 9 that ``request`` asks for (or only ``names``), run on
     its WO, HO and WA, each timed in ``timings_s`` ("analysis: survival"); the request is kept in its parameters."""
+    from core.metrics.analysis.request import run_analyses
+
     split = evaluation.split
     request.checked(split.working.columns)
     avatars = _known_values_only(split.working_avatars, [split.working, split.holdout], evaluation.kinds)

@@ -10,6 +10,7 @@ from core.metrics.analysis.regression import RegressionResult
 from core.metrics.analysis.survival import SurvivalResult
 from core.presentation.analysis_text import term_label
 from core.presentation.figures import AVATAR_COLOUR, HOLDOUT_COLOUR, ORIGINAL_COLOUR, layout
+from core.presentation.format import figure_text
 
 GROUP_COLOURS = ("#3b6ea5", "#e07b24", "#2e8540", "#8e44ad", "#c0392b", "#16a085", "#7f8c8d", "#d4ac0d",
                  "#34495e", "#e84393")
@@ -27,20 +28,21 @@ def survival_figure(result: SurvivalResult, sides: tuple[str, ...] = ("real", "a
         for index, curve in enumerate(result.curves[side]):
             if not curve.survival:
                 continue
-            label = name if curve.group is None else f"{result.group} = {curve.group}, {name}"
+            label = name if curve.group is None else f"{figure_text(result.group)} = {figure_text(curve.group)}, {name}"
             colour = SIDE_COLOURS[side] if curve.group is None else GROUP_COLOURS[index % len(GROUP_COLOURS)]
             figure.add_trace(go.Scatter(
                 x=result.times, y=curve.survival, mode="lines", line={"shape": "hv", "dash": dash, "color": colour,
                                                                        "width": 2.5 if side == "real" else 2},
                 name=label, legendgroup=str(curve.group),
-                hovertemplate=label + "<br>" + _("time %{x:.0f}<br>still without the event %{y:.1%}")
+                hovertemplate="%{fullData.name}<br>" + _("time %{x:.0f}<br>still without the event %{y:.1%}")
                 + "<extra></extra>"))
     unit = f" ({result.unit})" if result.unit else ""
     title = _("Kaplan-Meier curves by {group}: real rows (solid) and avatars (dashed); event: {event} = {value}") \
         if result.group else _("Kaplan-Meier curves: real rows (solid) and avatars (dashed); event: {event} = {value}")
-    figure = layout(figure, title.format(group=result.group, event=result.event, value=result.event_value), height=500)
+    figure = layout(figure, title.format(group=figure_text(result.group), event=figure_text(result.event),
+                                         value=figure_text(result.event_value)), height=500)
     figure.update_layout(legend={"orientation": "h", "yanchor": "top", "y": -0.18, "xanchor": "left", "x": 0.0})
-    figure.update_xaxes(title=f"{result.time}{unit}")
+    figure.update_xaxes(title=f"{figure_text(result.time)}{unit}")
     figure.update_yaxes(title=_("share without the event"), tickformat=".0%", range=[0, 1.02])
     return figure
 
@@ -63,11 +65,11 @@ def coefficients_figure(result: RegressionResult) -> go.Figure:
             marker={"color": SIDE_COLOURS[side], "size": 8}, name=_(SIDE_STYLES[side][0]),
             error_x={"type": "data", "symmetric": False, "array": [(e.high - e.value) * scale[i] for i, e in rows],
                      "arrayminus": [(e.value - e.low) * scale[i] for i, e in rows], "color": SIDE_COLOURS[side]},
-            customdata=[[effects[i].term, e.value, e.low, e.high] for i, e in rows],
-            hovertemplate=_("%{customdata[0]}: coefficient %{customdata[1]:.3g} [%{customdata[2]:.3g}, "
-                            "%{customdata[3]:.3g}]") + "<extra>" + _(SIDE_STYLES[side][0]) + "</extra>"))
-    figure = layout(figure, _("Effects on {outcome}, with {level} intervals").format(outcome=result.outcome,
-                                                                                     level="95 %"),
+            customdata=[[figure_text(effects[i].term), e.value, e.low, e.high] for i, e in rows],
+            hovertemplate=_("%{customdata[0]}: coefficient %{customdata[1]:.3g} (%{customdata[2]:.3g} to "
+                            "%{customdata[3]:.3g})") + "<extra>" + _(SIDE_STYLES[side][0]) + "</extra>"))
+    figure = layout(figure, _("Effects on {outcome}, with {level} intervals").format(
+        outcome=figure_text(result.outcome), level="95 %"),
                     height=max(380, 140 + 30 * len(effects)))
     bounds = [bound * factor for c, factor in zip(effects, scale, strict=True) if c.real is not None
               for bound in (c.real.low, c.real.high)]
@@ -82,11 +84,11 @@ def coefficients_figure(result: RegressionResult) -> go.Figure:
             figure.update_layout(title_text=f"{figure.layout.title.text}<br><sup>{cut}</sup>")
     figure.add_vline(x=0, line={"color": "#9aa5b1", "width": 1})
     figure.update_yaxes(tickvals=list(range(len(effects))), autorange="reversed",
-                        ticktext=[term_label(c.term, result.reference_levels) for c in effects])
+                        ticktext=[figure_text(term_label(c.term, result.reference_levels)) for c in effects])
     figure.update_xaxes(title=_("effect on the log odds: per SD for numbers, vs the first level for categories")
                         if result.model == "logistic" else
                         _("effect on the {outcome}: per SD for numbers, vs the first level for categories").format(
-                            outcome=result.outcome))
+                            outcome=figure_text(result.outcome)))
     return figure
 
 

@@ -16,6 +16,7 @@ from core.i18n import N_, _, number, percent, plotly_separators
 from core.metrics import hellinger_mean
 from core.metrics.registry import DEFINITIONS
 from core.metrics.result import MetricResult
+from core.presentation.format import figure_text
 from core.presentation.sweep_table import seed_range_text
 from core.workflows.exposure import LEVELS
 from core.workflows.run import LatentView
@@ -65,7 +66,7 @@ def hellinger_scores_figure(result: MetricResult) -> go.Figure:
     rows = sorted(result.breakdown.get("per_variable", []), key=lambda row: row["score"], reverse=True)
     figure = go.Figure(go.Bar(
         x=[row["score"] for row in rows],
-        y=[row["variable"] for row in rows],
+        y=[figure_text(row["variable"]) for row in rows],
         orientation="h",
         marker_color=[score_colour(row["score"]) for row in rows],
         text=[number(row["score"], ".1f") for row in rows],
@@ -88,7 +89,7 @@ SIDE_NAMES = {"originals": N_("originals"), "avatars": N_("avatars")}  # the tra
 
 def distribution_figure(original: pd.Series, avatars: pd.Series, name: str, categorical: bool) -> go.Figure:
     """The variable's distribution in the originals and the avatars, as shares, missing values included."""
-    figure = go.Figure()
+    figure, name = go.Figure(), figure_text(name)
     if categorical:
         missing = _("(missing)")
         shares = pd.DataFrame({
@@ -98,7 +99,7 @@ def distribution_figure(original: pd.Series, avatars: pd.Series, name: str, cate
         if len(shares) > MAX_CATEGORIES:
             other = shares.iloc[MAX_CATEGORIES:].sum().rename(_("(all others)"))
             shares = pd.concat([shares.iloc[:MAX_CATEGORIES], other.to_frame().T])
-        labels = [str(label) for label in shares.index]
+        labels = [figure_text(label) for label in shares.index]
         for column, colour in (("originals", ORIGINAL_COLOUR), ("avatars", AVATAR_COLOUR)):
             shown = _(SIDE_NAMES[column])
             figure.add_bar(
@@ -151,7 +152,7 @@ def _duration_unit(column: pd.Series) -> tuple[str, float]:
 def correlation_figure(result: MetricResult) -> go.Figure:
     """Correlation matrices of the originals and of the avatars (on -1 to 1), and their difference on a scale
     fitted to its largest value (on -1 to 1 a difference of 0.1 would look white), each with its colour bar."""
-    names = result.breakdown.get("variables", [])
+    names = [figure_text(name) for name in result.breakdown.get("variables", [])]
     original = np.asarray(result.breakdown["original_correlations"])
     avatars = np.asarray(result.breakdown["avatars_correlations"])
     difference = avatars - original
@@ -487,7 +488,8 @@ def comparison_figure(first: SweepPoint, second: SweepPoint) -> go.Figure:
     figure = go.Figure()
     for point, colour in ((first, ORIGINAL_COLOUR), (second, AVATAR_COLOUR)):
         figure.add_bar(
-            y=names, x=[np.mean(point.variable_scores.get(name, [np.nan])) for name in names], orientation="h",
+            y=[figure_text(name) for name in names],
+            x=[np.mean(point.variable_scores.get(name, [np.nan])) for name in names], orientation="h",
             name=point.setting.label, marker_color=colour,
             hovertemplate="%{y}: %{x:.1f}<extra>" + point.setting.label + "</extra>",
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from functools import wraps
 from typing import ParamSpec, TypeVar
@@ -28,6 +29,13 @@ def in_english(function: Callable[Parameters, Returned]) -> Callable[Parameters,
             return function(*args, **kwargs)
 
     return english
+
+
+def figure_text(value: object) -> str:
+    """A text from the data (a column name, a category) as a plotly figure must receive it: HTML-escaped, since
+    plotly reads ``<b>``, ``<a href>`` and ``<br>`` in any text as markup (a column named ``<a href=...>`` was a live
+    link in every figure); plotly shows the escaped characters as typed."""
+    return html.escape(str(value), quote=False)
 
 
 def number_text(value: float, unit: str = "") -> str:

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from core.i18n import enumeration
-from core.metrics.analysis.request import TITLES
 from core.metrics.criteria import NOT_MET, QUESTIONS
 from core.metrics.evaluation import Evaluation
 from core.metrics.registry import DEFINITIONS
-from core.presentation.analysis_text import analysis_notes, hellinger_spread, reading
 from core.presentation.format import SHOWN_UNITS, holdout_sentence, in_english, metric_text, number_text
 
 
@@ -37,6 +35,9 @@ def analysis_lines(evaluation: Evaluation) -> list[str]:
     real model's ROC AUC on real people it never saw"), and the Hellinger scores' spread."""
     if not evaluation.analyses:
         return []
+    from core.metrics.analysis.request import TITLES  # here: the analyses' modules import scikit-learn, statsmodels
+    from core.presentation.analysis_text import analysis_notes, hellinger_spread, reading
+
     return ["Does the analysis still hold",
             *(line for name, result in evaluation.analyses.items()
               for line in (f"  {TITLES[name]}: {reading(name, result, evaluation.holdout)}",

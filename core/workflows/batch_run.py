@@ -33,6 +33,7 @@ import pandas as pd
 from core.engine.batched import BatchAvatarizer, Batches, WholeTable
 from core.engine.batches import batch_count, stage_group
 from core.engine.io import write_csv
+from core.engine.parameters import PART_FORMATS
 from core.engine.projection import Projection
 from core.engine.schema import column_warning_lines
 from core.engine.sources import TableInput, TypedColumns
@@ -49,7 +50,6 @@ from core.metrics.batch_summary import batch_summary
 from core.metrics.evaluation import evaluate_avatarization
 from core.validation import check_whole_number
 
-PART_FORMATS = ("parquet", "csv")
 _WORK = ".work"
 
 

@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 import core.workflows.run
 import core.workflows.verdict
-from tests.support import mixed_table
+from tests.support import as_read, mixed_table
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGES = [
@@ -64,11 +64,11 @@ def test_every_page_without_a_table_says_what_to_do():
 def test_smoke_every_page_after_a_run(generations):
     app = start()
     assert app.session_state["table"].name == "demo_clinical.csv"
-    assert "1 given new identifiers (patient_id)" in app.success[0].value  # an identifier: new ones by default
-    assert any("'patient_id' looks like an identifier" in warning.value for warning in app.warning)  # said
+    assert "1 given new identifiers (patient_id)" in as_read(app.success[0].value)  # new ones by default
+    assert any("'patient_id' looks like an identifier" in as_read(warning.value) for warning in app.warning)  # said
     generate(app)
     assert generations == ["demo_clinical.csv"]
-    assert "1,000 avatars of demo_clinical.csv" in app.success[0].value
+    assert "1,000 avatars of demo_clinical.csv" in as_read(app.success[0].value)
     run = app.session_state["run"]
     met, applicable = run.evaluation.privacy_targets_met()
     assert applicable == 7 and app.metric[2].value == f"{met} of 7"  # no known variables: the attacks do not run

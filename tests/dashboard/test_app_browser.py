@@ -116,8 +116,9 @@ def test_a_new_users_path(page, tmp_path):
     page.locator(".js-plotly-plot").first.wait_for(timeout=30_000)
     assert page.get_by_text("Hidden rate", exact=True).count() == 1
 
-    page.get_by_role("link", name="Analysis", exact=True).first.click()  # the study its columns suggest runs
-    page.get_by_text("A model trained on the avatars reaches").wait_for(timeout=90_000)
+    page.get_by_role("link", name="Analysis", exact=True).first.click()  # nothing runs before the user asks
+    page.get_by_role("button", name="Run the suggested analyses").click()  # the group statistics its names suggest
+    page.get_by_text("Mean age by group").first.wait_for(timeout=90_000)
     page.locator(".js-plotly-plot").first.wait_for(timeout=30_000)
 
     open_page(page, "Report and downloads")
@@ -132,7 +133,7 @@ def test_a_new_users_path(page, tmp_path):
     download(page, "Report (HTML, opens offline)", report)
     text = report.read_text()
     assert text.startswith("<!DOCTYPE html>") and "patients.csv" in text and "Hidden rate" in text
-    assert "Does the analysis still hold" in text and "A model trained on the avatars reaches" in text
+    assert "Does the analysis still hold" in text and "Mean age by group" in text
     offline = page.context.new_page()
     offline.goto(report.as_uri())  # every request but the file itself is refused: it must draw offline
     offline.locator(".js-plotly-plot").first.wait_for(timeout=30_000)
@@ -373,3 +374,66 @@ def test_a_run_goes_on_whatever_page_the_user_opens_with_its_progress_in_the_sid
     sidebar.get_by_text("Avatars with Avatar, k = 10").wait_for(state="detached", timeout=30_000)  # the job ended
     open_page(page, "Generate avatars")
     page.get_by_text("30,000 avatars of patients.csv").wait_for(timeout=30_000)
+
+
+BEACON = "http://127.0.0.1:9/"  # nothing listens there: a request to it is the leak, refused by the route below
+
+
+def hostile_table() -> bytes:
+    """Markdown images and links, HTML and bare addresses in a table's column names and values."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    n = 800
+    return pd.DataFrame({
+        f"![m]({BEACON}column.png)": rng.normal(50, 10, n).round(1),
+        f"[link]({BEACON}column)": rng.normal(5, 1, n).round(2),
+        "<b>bold</b>": rng.choice([f"![v]({BEACON}value.png)", f"<a href='{BEACON}a'>x</a>", f"{BEACON}bare"], n),
+        "group": rng.choice(["a", "b"], n),
+    }).to_csv(index=False).encode()
+
+
+def test_no_page_requests_anything_but_the_apps_own_address_nor_shows_a_link_from_the_data(dashboard):
+    """The page icon fetched from fonts.gstatic.com on every page; a file or column named with a markdown image made
+    the page fetch it, a link became a link, ``<b>`` rendered bold in the figures (issue 27, items 4 and 11)."""
+    from playwright.sync_api import sync_playwright
+
+    url, chromium = dashboard
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        outside = []
+        context.on("request", lambda request: outside.append(request.url) if not request.url.startswith(
+            (url, "data:", "blob:")) else None)
+        context.route("**/*", lambda route: route.continue_() if route.request.url.startswith((url, "data:", "blob:"))
+                      else route.abort())
+        page = context.new_page()
+        page.goto(url)
+        page.get_by_text("Columns", exact=True).wait_for(timeout=60_000)
+        page.get_by_text("Upload a file").click()
+        page.locator("input[type=file]").set_input_files({"name": f"![x]({BEACON}file.png).csv", "mimeType": "text/csv",
+                                                          "buffer": hostile_table()})
+        page.get_by_text("800 rows, 4 columns").wait_for(timeout=60_000)
+        links, bold = [], []
+
+        def look() -> None:
+            wait_until_idle(page)
+            links.extend(page.eval_on_selector_all("a[href], img[src]", "nodes => nodes.map(n => n.href || n.src)"
+                                                   ".filter(a => a.includes('127.0.0.1:9'))"))
+            bold.extend(page.eval_on_selector_all("b, strong", "nodes => nodes.map(n => n.textContent)"
+                                                  ".filter(t => t.includes('bold'))"))
+
+        look()
+        generate(page, "400 avatars of")
+        look()
+        for link, title in (("Utility", "Utility"), ("Privacy", "Privacy"), ("Trade-off", "Trade-off explorer"),
+                            ("Report", "Report and downloads"), ("Analysis", "Does my analysis still hold?")):
+            page.get_by_role("link", name=link, exact=True).first.click()
+            page.get_by_role("heading", level=1).filter(has_text=title).wait_for(timeout=30_000)
+            look()
+        page.get_by_role("button", name="Run the suggested analyses").click()
+        page.get_by_text("Mean [link]").first.wait_for(timeout=60_000)  # the group statistics of each number
+        look()
+        browser.close()
+    assert outside == [] and links == [] and bold == []

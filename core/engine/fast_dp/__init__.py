@@ -18,13 +18,13 @@ from core.engine.fast_dp.gaussian import GaussianModel
 from core.engine.fast_dp.gmm import MixtureModel, component_shares
 from core.engine.fast_dp.histogram import HistogramModel
 from core.engine.fast_dp.noise import repair_positive_definite
+from core.engine.parameters import MECHANISMS
 from core.errors import InputError
 from core.i18n import _
 from core.validation import check_choice, check_positive_number, check_whole_number
 
 # One module per mechanism, each a model class with fit(clipped, lower, upper, epsilon, rng, options) and sample.
-MODELS = {"gaussian": GaussianModel, "gmm": MixtureModel, "histogram": HistogramModel}
-MECHANISMS = tuple(MODELS)
+MODELS = dict(zip(MECHANISMS, (GaussianModel, MixtureModel, HistogramModel), strict=True))
 NOT_COVERED = (  # what the DP noise does not cover: computed on the real values (keys of the JSON, shown translated)
     "projection", "clipping bounds", "column types and decimals", "missing values and spikes")
 
