@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-from core.engine.schema import EXACT_WHOLE_LIMIT, Kind
+from core.engine.schema import EXACT_WHOLE_LIMIT, Kind, written_whole
 
 MAX_DECIMALS = 6
 USUAL_SHARE = 0.99
@@ -67,6 +67,7 @@ class _NumericColumn:
     # first ``_DECIMALS_SAMPLE`` values needs, and the largest magnitude
     needed_decimals: np.ndarray = field(default_factory=lambda: np.empty(0, np.int8), compare=False, repr=False)
     largest: float = 0.0
+    whole_type: bool = True  # read as whole numbers (int64, Int64): written back so; a float column stays float
 
 
 class TableCodec:
@@ -109,7 +110,7 @@ class TableCodec:
         observed = values[np.isfinite(values)]
         needed, largest = _needed_decimals(observed), float(np.abs(observed).max(initial=0.0))
         return _NumericColumn(name, False, _usual_decimals(needed, largest), None, None, needed_decimals=needed,
-                              largest=largest)
+                              largest=largest, whole_type=written_whole(column))
 
     def merged(self, other: TableCodec) -> TableCodec:
         """The codec of two parts of one table together (SPEC section 10), this part first: the modalities of
@@ -168,7 +169,8 @@ def _merged_numeric(first: _NumericColumn, second: _NumericColumn) -> _NumericCo
         return replace(first, datetime_resolution_s=finest)
     needed = np.concatenate([first.needed_decimals, second.needed_decimals])[:_DECIMALS_SAMPLE]
     largest = max(first.largest, second.largest)
-    return replace(first, decimals=_usual_decimals(needed, largest), needed_decimals=needed, largest=largest)
+    return replace(first, decimals=_usual_decimals(needed, largest), needed_decimals=needed, largest=largest,
+                   whole_type=first.whole_type and second.whole_type)
 
 
 def _modalities(column: pd.Series) -> np.ndarray:
@@ -260,7 +262,7 @@ def _decode_numeric(values: np.ndarray, column: _NumericColumn) -> pd.Series:
     if column.decimals is None:
         return pd.Series(values)
     rounded = np.round(values, column.decimals)
-    if column.decimals == 0:
+    if column.decimals == 0 and column.whole_type:  # 70.0 read as a float stays 70.0, never 70
         if missing.any():
             return pd.Series(pd.array(np.where(missing, 0, rounded).astype(np.int64), dtype="Int64")).mask(missing)
         return pd.Series(rounded.astype(np.int64))
@@ -269,8 +271,8 @@ def _decode_numeric(values: np.ndarray, column: _NumericColumn) -> pd.Series:
 
 def _decode_categorical(codes: np.ndarray, modalities: np.ndarray) -> pd.Series:
     """Booleans come back as pandas booleans, whole-number codes as integers (int64, or Int64 with missing
-    values: the dtype they were read with, SPEC section 2 step 1), other modalities as a pandas Categorical
-    (code -1: missing)."""
+    values: the dtype they were read with, SPEC section 2 step 1), codes written as floats (1.0) as floats, other
+    modalities as a pandas Categorical (code -1: missing)."""
     if len(modalities) and all(isinstance(value, (bool, np.bool_)) for value in modalities):
         lookup = np.append(modalities, None).astype(object)
         return pd.Series(lookup[codes], dtype=object).astype("boolean")
@@ -279,4 +281,6 @@ def _decode_categorical(codes: np.ndarray, modalities: np.ndarray) -> pd.Series:
         values = pd.Series(np.asarray(modalities, dtype=np.int64)[np.maximum(codes, 0)]).astype("Int64")
         values[codes < 0] = pd.NA
         return values if values.hasnans else values.astype(np.int64)
+    if len(modalities) and all(isinstance(value, (float, np.floating)) for value in modalities):  # codes 1.0, 2.0
+        return pd.Series(np.where(codes >= 0, np.asarray(modalities, dtype=float)[np.maximum(codes, 0)], np.nan))
     return pd.Series(pd.Categorical.from_codes(codes, categories=pd.Index(modalities, dtype=object)))

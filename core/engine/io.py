@@ -206,7 +206,24 @@ def _read_excel(data: bytes, file_name: str) -> pd.DataFrame:
     header = _name_columns([None if pd.isna(cell) else str(cell) for cell in raw.iloc[0]], file_name)
     frame = raw.iloc[1:].reset_index(drop=True)
     frame.columns = header
+    _refuse_second_header_row(frame, file_name)
     return frame.infer_objects()
+
+
+def _refuse_second_header_row(frame: pd.DataFrame, file_name: str) -> None:
+    """A header spanning two rows (``weight`` under ``Body``, then the weights) read its second row as data: a
+    word atop a column of numbers. Refused in one line, naming the columns, rather than read as a row."""
+    if len(frame) < 3:
+        return
+    first, rest = frame.iloc[0], frame.iloc[1:]
+    numbers = [name for name in frame.columns if isinstance(first[name], str)
+               and rest[name].notna().any() and pd.to_numeric(rest[name].dropna(), errors="coerce").notna().all()
+               and pd.to_numeric(pd.Series([first[name]]), errors="coerce").isna().all()]
+    if numbers:
+        raise InputError(_("{file_name}: the first row under the header holds words ({examples}) atop columns of "
+                           "numbers: a header on two rows? Keep the header on one row (merge the two), then load the "
+                           "file again.").format(file_name=file_name, examples=", ".join(
+                               repr(first[name]) for name in numbers[:3])))
 
 
 @dataclass(frozen=True)
@@ -358,6 +375,10 @@ def _missing_tokens(table: pa.Table, decimal_point: str, other_point: str | None
         if not pa.types.is_string(column.type) or name in keep_text:
             continue
         is_token = pa_compute.is_in(column, value_set=pa.array(NA_TOKENS))
+        if not as_text and (grouped := _grouped_numbers(
+                pa_compute.if_else(is_token, pa.scalar(None, pa.string()), column), decimal_point)) is not None:
+            table = table.set_column(position, name, grouped)  # 1,972 and 10,608: numbers, their separators dropped
+            continue
         if not pa_compute.any(is_token).as_py():
             if not as_text and other_point and (numbers := _as_numbers_or_dates(column, other_point)) is not None:
                 table = table.set_column(position, name, numbers)  # a column written 1.5 in a 1,5 file, or back
@@ -368,6 +389,30 @@ def _missing_tokens(table: pa.Table, decimal_point: str, other_point: str | None
             continue
         table = table.set_column(position, name, blanked if as_text or converted is None else converted)
     return table
+
+
+_GROUPED = {".": r"^\s*[-+]?\d{1,3}(,\d{3})+(\.\d+)?\s*$",
+            ",": r"^\s*[-+]?\d{1,3}([. " + "\u00a0\u202f" + r"]\d{3})+(,\d+)?\s*$"}
+_PLAIN = {".": r"^\s*[-+]?\d+(\.\d+)?\s*$", ",": r"^\s*[-+]?\d+(,\d+)?\s*$"}
+
+
+def _grouped_numbers(column: pa.ChunkedArray, decimal_point: str) -> pa.ChunkedArray | None:
+    """A text column of numbers written with thousands separators (``1,972``, ``10,608``; ``1.972,5`` or
+    ``1 972,5`` in a file of decimal commas), every value so or a plain number and one at least grouped, as numbers
+    (the separators dropped, the value unchanged), else None. A column of ``1,972`` read as text was judged
+    identifier-like and its values replaced."""
+    present = column.drop_null()
+    if len(present) == 0:
+        return None
+    grouped = pa_compute.match_substring_regex(present, _GROUPED[decimal_point])
+    if not pa_compute.any(grouped).as_py():
+        return None
+    plain = pa_compute.match_substring_regex(present, _PLAIN[decimal_point])
+    if not pa_compute.all(pa_compute.or_(grouped, plain)).as_py():
+        return None
+    separators = r"[,\s]" if decimal_point == "." else r"[.\s" + "\u00a0\u202f" + "]"
+    text = pa_compute.replace_substring_regex(column, separators, "")
+    return _as_numbers_or_dates(text, decimal_point)
 
 
 def _as_numbers_or_dates(column: pa.ChunkedArray, decimal_point: str) -> pa.ChunkedArray | None:
@@ -642,7 +687,23 @@ def _arrow_converter(column: pd.Series) -> Callable[[pd.Series], pa.Array]:
     if pd.api.types.is_bool_dtype(column):  # True / False as Python and pandas write them (Arrow: true / false)
         return lambda block: pa.array(block.map({True: "True", False: "False"}).astype(object), type=pa.string(),
                                       from_pandas=True)
+    if pd.api.types.is_float_dtype(column) and _has_whole_floats(column):
+        return _float_text  # Arrow writes 70.0 as 70: a float column keeps its point, as pandas writes it
     return lambda block: pa.array(block, from_pandas=True)
+
+
+def _has_whole_floats(column: pd.Series) -> bool:
+    values = column.to_numpy(dtype=float, na_value=np.nan)
+    finite = values[np.isfinite(values)]
+    return bool(finite.size) and bool(np.any(np.mod(finite, 1) == 0))
+
+
+def _float_text(block: pd.Series) -> pa.Array:
+    """Floats written with their point (70.0, 1.5, 1e+20), missing as null: Arrow's text of each, ".0" added to
+    a whole one."""
+    text = pa_compute.cast(pa.array(block, from_pandas=True), pa.string())
+    pointless = pa_compute.invert(pa_compute.match_substring_regex(text, r"[.eEna]"))
+    return pa_compute.if_else(pointless, pa_compute.binary_join_element_wise(text, pa.scalar(".0"), ""), text)
 
 
 def _text_array(block: pd.Series) -> pa.Array:

@@ -61,6 +61,7 @@ class WarningKind(StrEnum):
     MANY_MODALITIES = N_("many modalities")
     CODES = N_("codes")
     NOT_NUMBERS = N_("a few non-numbers")
+    MIXED_DATES = N_("dates in several formats")
 
 
 @dataclass(frozen=True)
@@ -186,6 +187,8 @@ def _convert(column: pd.Series, kind: Kind) -> pd.Series:
             ).format(name=name, example=column.abs().max()))
         if pd.api.types.is_timedelta64_dtype(column):
             return column  # durations stay durations: the codec reads them as seconds
+        if pd.api.types.is_integer_dtype(column) and not pd.api.types.is_bool_dtype(column):
+            return column  # whole numbers as read: the codec writes them back as whole numbers, floats as floats
         if pd.api.types.is_bool_dtype(column) or pd.api.types.is_numeric_dtype(column):
             return _finite(column.astype("float64"), name)
         present = column.dropna()
@@ -210,11 +213,20 @@ def _convert(column: pd.Series, kind: Kind) -> pd.Series:
         return parsed.reindex(column.index)
     if isinstance(column.dtype, pd.CategoricalDtype):
         return column
-    if pd.api.types.is_float_dtype(column) and is_code_like(column):
-        column = column.astype("Int64")  # codes written 1.0 become the modality 1
+    if pd.api.types.is_float_dtype(column) and is_code_like(column) and written_whole(column):
+        column = column.astype("Int64")  # codes 1, 2, 4 with a cell empty, which pandas holds as floats
     if pd.api.types.is_datetime64_any_dtype(column):
         column = column.astype(object)
     return column.astype("category")
+
+
+def written_whole(column: pd.Series) -> bool:
+    """Whether a numeric column was written as whole numbers: read as integers, or as floats only because a cell is
+    empty (a column of whole numbers without an empty cell read as floats was written ``70.0``, and stays so)."""
+    if pd.api.types.is_integer_dtype(column):
+        return True
+    return bool(pd.api.types.is_float_dtype(column) and column.isna().any()
+                and np.all(np.mod(column.dropna().to_numpy(), 1) == 0))
 
 
 def _beyond_exact_whole(column: pd.Series) -> bool:
@@ -355,6 +367,10 @@ def _warning_message(warning: ColumnWarning) -> str:
             "are numbers. Correct those values or leave them empty, then make it numeric.",
             warning.count,
         ).format(name=name, count=count, examples=warning.examples)
+    if warning.kind is WarningKind.MIXED_DATES:
+        return _("'{name}' holds dates written in several formats ({examples}): read as text, never replaced by new "
+                 "identifiers. Write them in one format (YYYY-MM-DD) to have them read as dates.").format(
+            name=name, examples=warning.examples)
     if warning.kind is WarningKind.CODES:
         return _("'{name}' holds {count} different whole values: taken as categorical codes, so the avatars keep "
                  "exactly those values. If it is a quantity to average instead, set its kind to numeric.").format(
@@ -374,6 +390,10 @@ def _warnings(name: str, values: pd.Series, kind: Kind, n_distinct: int) -> list
         kind is Kind.CATEGORICAL and n_distinct == len(values) >= MIN_ROWS_FOR_IDENTIFIER and _is_text(values))
     whole_numbers = (kind is Kind.NUMERIC and pd.api.types.is_numeric_dtype(values)  # read or typed values alike
                      and bool(np.all(np.mod(values.to_numpy(dtype=float), 1) == 0)))
+    if kind is Kind.CATEGORICAL and _is_text(values) and _all_date_like(values.astype(str)) \
+            and _parse_dates(values.astype(str)) is None:  # dates no single format reads: never identifiers
+        examples = ", ".join(_example_per_form(values.astype(str)))
+        return [ColumnWarning(WarningKind.MIXED_DATES, name, n_distinct, examples)]
     if all_different and (
         kind is Kind.CATEGORICAL
         or (whole_numbers and (values.is_monotonic_increasing or bool(_ID_NAME.search(name))))
@@ -389,6 +409,12 @@ def _warnings(name: str, values: pd.Series, kind: Kind, n_distinct: int) -> list
     ):
         warnings.append(ColumnWarning(WarningKind.MANY_MODALITIES, name, n_distinct))
     return warnings
+
+
+def _example_per_form(values: pd.Series) -> list[str]:
+    """One value of each way a date is written (digits as 9, other characters kept), at most three."""
+    forms = values.str.replace(r"\d", "9", regex=True)
+    return values.groupby(forms.to_numpy()).first().head(3).tolist()
 
 
 def _is_text(values: pd.Series) -> bool:

@@ -252,3 +252,52 @@ def test_a_quoted_header_name_with_a_line_break_is_one_name(tmp_path):
     path.write_text('"two\nlines";x\n1,5;a\n2,5;b\n')
     table = read_table(path)
     assert list(table.columns) == ["two\nlines", "x"] and table["two\nlines"].tolist() == [1.5, 2.5]
+
+
+def test_numbers_written_with_thousands_separators_are_read_as_numbers(tmp_path):
+    """``1,972`` and ``10,608`` were read as text, judged identifier-like and replaced (issue 27)."""
+    grouped = read_table(write(tmp_path, "t.csv", b'amount,name\n"1,972",a\n"10,608",b\n950,c\n"1,000,000.5",d\n'))
+    assert grouped["amount"].tolist() == [1972, 10608, 950, 1000000.5]
+    european = read_table(write(tmp_path, "e.csv", "amount;name\n1.972,5;a\n10 608,25;b\n950,0;c\n".encode()))
+    assert european["amount"].tolist() == [1972.5, 10608.25, 950.0]
+    for text in (b'x\n"1,97"\n"2,50"\n', b'x\n"1,972"\nabc\n'):  # not thousands: decimals, or a word among them
+        assert not pd.api.types.is_numeric_dtype(read_table(write(tmp_path, "n.csv", text))["x"])
+
+
+def test_floats_written_as_floats_stay_floats_and_whole_numbers_with_a_gap_stay_whole(tmp_path):
+    """A constant 70.0 came back as 70, codes 1.0 as 1."""
+    from core.engine.pipeline import Avatarizer
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"const": ["70.0"] * 80, "code": [f"{v}.0" for v in rng.integers(1, 3, 80)],
+                          "count": [str(v) if v % 5 else "" for v in rng.integers(1, 40, 80)],
+                          "x": rng.normal(size=80).round(2).astype(str)})
+    path = tmp_path / "f.csv"
+    frame.to_csv(path, index=False)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        avatars = Avatarizer(k=5, seed=0, holdout=False).fit(read_table(path)).avatars_
+    written = tmp_path / "a.csv"
+    write_csv(avatars, written)
+    rows = written.read_text().splitlines()
+    header = rows[0].split(",")
+    cells = [dict(zip(header, row.split(","))) for row in rows[1:]]
+    assert {cell["const"] for cell in cells} == {"70.0"} and {cell["code"] for cell in cells} <= {"1.0", "2.0"}
+    assert all(cell["count"] == "" or "." not in cell["count"] for cell in cells)  # read as 1, 2, 4: written so
+
+
+def test_an_excel_header_on_two_rows_is_refused_in_one_line(tmp_path):
+    """Its second row was read as data: 'weight' among the weights, 201 rows for 200."""
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet.append(["Body", None, "Info"])
+    sheet.append(["weight", "height", "name"])
+    for i in range(20):
+        sheet.append([70.0 + i, 170.0 - i, f"p{i}"])
+    book.save(tmp_path / "two.xlsx")
+    with pytest.raises(InputError, match=r"two.xlsx: the first row under the header holds words \('weight', "
+                                         r"'height'\) atop columns of numbers: a header on two rows\?"):
+        read_table(tmp_path / "two.xlsx")

@@ -38,7 +38,7 @@ def test_low_memory_fit_makes_the_same_avatars_and_keeps_no_originals(method, ho
     assert csv_bytes(lean.avatars_) == csv_bytes(plain.avatars_)
     if lean.method_ == "avatar":
         assert csv_bytes(lean.paired_avatars_) == csv_bytes(plain.paired_avatars_)
-    assert given["age"].dtype == "float64" and isinstance(given["colour"].dtype, pd.CategoricalDtype)  # in place
+    assert given["age"].dtype == "int64" and isinstance(given["colour"].dtype, pd.CategoricalDtype)  # in place
     assert lean.working_data_ is None and lean.holdout_data_ is None
     assert lean.imputed_table_ is None and lean.coordinates_ is None
     assert lean.holdout_rows_ == plain.holdout_rows_ == (150 if holdout else 0)

@@ -181,3 +181,17 @@ def test_a_text_column_different_on_every_row_is_an_identifier_even_in_a_small_t
     assert [w.kind for w in profiles["mail"].warnings] == [WarningKind.IDENTIFIER]
     small = frame.iloc[:4]  # four rows: too few to call anything an identifier
     assert not {p.name: p for p in profile_columns(small, resolve_kinds(small))}["mail"].warnings
+
+
+def test_dates_written_in_several_formats_are_said_and_never_made_identifiers():
+    """``01/05/2011`` beside ``2011-05-01``, a different date on every row: replaced by new identifiers before."""
+    from core.engine.schema import WarningKind, profile_columns, resolve_kinds
+
+    dates = pd.Timestamp("2011-01-01") + pd.to_timedelta(np.arange(300) * 3, unit="D")
+    frame = pd.DataFrame({"when": [d.strftime("%d/%m/%Y") if i % 3 == 0 else d.strftime("%Y-%m-%d")
+                                   for i, d in enumerate(dates)]})
+    kinds = resolve_kinds(frame)
+    (profile,) = profile_columns(apply_kinds(frame, kinds), kinds)
+    assert [warning.kind for warning in profile.warnings] == [WarningKind.MIXED_DATES]
+    assert profile.warnings[0].message.startswith("'when' holds dates written in several formats (01/01/2011, "
+                                                  "2011-01-04): read as text, never replaced by new identifiers.")
