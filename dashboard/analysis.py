@@ -50,7 +50,7 @@ def run_analyses(run: GenerationRun, changes: dict[str, object], names: Iterable
             try:
                 analyse(run.evaluation, chosen, [name])
             except InputError as error:  # a column of an earlier choice that these avatars no longer have
-                run.evaluation.analyses[name] = AnalysisNotRun(str(error))
+                run.evaluation.analyses[name] = AnalysisNotRun(str(error), error.on_dashboard)
     if bar is not None:
         bar.empty()
     state.forget_run_files(run)  # the report and the JSON now hold these analyses
@@ -62,7 +62,7 @@ def show_result(run: GenerationRun, name: str) -> None:
     if result is None:
         return
     if isinstance(result, AnalysisNotRun):
-        st.warning(plain(_(result.reason)), icon=":material/warning:")
+        st.warning(plain(_(result.on_dashboard or result.reason)), icon=":material/warning:")
         return
     st.info(plain(reading(name, result, run.evaluation.holdout)), icon=":material/lightbulb:")
     for note in analysis_notes(result):
@@ -94,9 +94,7 @@ def predictors_box(run: GenerationRun, name: str, outcome: str | None) -> tuple[
     defaults = default_predictors(evaluation.kinds, evaluation.split.working, outcome)[0] if outcome else ()
     chosen = () if set(chosen) in (set(every), set(defaults)) else chosen
     picked = st.multiselect(_("Predictors (empty: every other column but those that give the outcome exactly)"),
-                            [column for column in evaluation.kinds if column != outcome],
-                            key=f"{name}_predictors",
-                            default=[column for column in chosen if column in evaluation.kinds],
+                            every, key=f"{name}_predictors", default=[column for column in chosen if column in every],
                             help=_("Leave out what would not be known when predicting (a follow-up time, an "
                                    "identifier)."), placeholder=_("Choose options"))
     return None if not picked or sorted(picked) == sorted(every) else tuple(picked)

@@ -77,7 +77,7 @@ def start(kind: str, label: str, make: Callable[[Progress], Any], **context: Any
         try:
             job.result = make(progress)
         except InputError as error:
-            job.error = str(error)
+            job.error = error.dashboard_text()
         except Cancelled:
             job.error = _("Stopped: the page was closed.")
         finally:

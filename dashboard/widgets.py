@@ -11,7 +11,7 @@ import streamlit as st
 from core.engine.identifiers import identifier_columns
 from core.engine.schema import Kind, apply_kinds
 from core.engine.split import HOLDOUT_MIN_ROWS
-from core.i18n import N_, _, number, percent
+from core.i18n import _, number, percent
 from core.metrics.result import MetricResult
 from core.metrics.risk_profile import risk_profile
 from core.presentation.format import attack_readings, metric_text, target_text
@@ -92,20 +92,6 @@ def privacy_card(result: MetricResult) -> None:
         if bound_note(result):
             st.caption(plain(bound_note(result)))
         st.caption(_(result.not_applicable or result.note or result.interpretation))
-
-
-MECHANISM_LABELS = {  # shown through _()
-    "gaussian": N_("one multivariate normal distribution (best for one-peaked data)"),
-    "gmm": N_("a mixture of normal distributions (for data with several groups)"),
-    "histogram": N_("independent histograms per axis (simple, loses relationships)"),
-}
-IMPUTATION_LABELS = {  # shown through _()
-    "fast_knn": N_("from similar rows, found on a sample (fast; default)"),
-    "knn": N_("from similar rows (k nearest neighbours)"),
-    "mode": N_("the most common value"),
-    "median": N_("the median"),
-    "mean": N_("the mean"),
-}
 
 
 def holdout_plan(n_rows: int, holdout: bool) -> str:

@@ -42,16 +42,16 @@ def prediction_section() -> None:
     st.header(_("Prediction"))
     st.caption(_("A model trained on the real rows and the same model trained on the avatars, both tested on real "
                  "people neither has seen: does a model learnt from the avatars predict as well?"))
+    first, second = st.columns([2, 1])
+    with first:  # outside the form: the predictors offered follow the outcome chosen
+        outcome = pick(_("Outcome to predict"), list(evaluation.kinds),
+                       shown(run, "prediction", "outcome", study.outcome), optional=True, key="prediction_outcome")
+    with second:
+        current = shown(run, "prediction", "model", study.model)
+        model = st.radio(_("Model"), list(MODELS), index=list(MODELS).index(current), horizontal=True,
+                         format_func=lambda name: _(MODELS[name]), key="prediction_model",
+                         help=_("boosting: gradient-boosted trees; linear: logistic or linear regression."))
     with st.form("prediction_form"):
-        first, second = st.columns([2, 1])
-        with first:
-            outcome = pick(_("Outcome to predict"), list(evaluation.kinds),
-                           shown(run, "prediction", "outcome", study.outcome), optional=True, key="prediction_outcome")
-        with second:
-            current = shown(run, "prediction", "model", study.model)
-            model = st.radio(_("Model"), list(MODELS), index=list(MODELS).index(current), horizontal=True,
-                             format_func=lambda name: _(MODELS[name]), key="prediction_model",
-                             help=_("boosting: gradient-boosted trees; linear: logistic or linear regression."))
         predictors = predictors_box(run, "prediction", outcome)
         if st.form_submit_button(_("Run the prediction"), icon=":material/play_arrow:",
                                  key="FormSubmitter:prediction_form-Run the prediction"):
@@ -65,9 +65,9 @@ def regression_section() -> None:
     st.caption(_("The same regression fitted on the real rows and on the avatars: does each variable's effect keep "
                  "its size, sign and significance? Bars that overlap mean the same conclusion."))
     options = columns_of(run, numeric=True) + columns_of(run, levels=(2, 2), numeric=False)
+    outcome = pick(_("Outcome (a number or a yes/no column)"), options,  # outside the form: see the prediction's
+                   shown(run, "regression", "outcome", study.outcome), optional=True, key="regression_outcome")
     with st.form("regression_form"):
-        outcome = pick(_("Outcome (a number or a yes/no column)"), options,
-                       shown(run, "regression", "outcome", study.outcome), optional=True, key="regression_outcome")
         predictors = predictors_box(run, "regression", outcome)
         if st.form_submit_button(_("Fit the regressions"), icon=":material/play_arrow:",
                                  key="FormSubmitter:regression_form-Fit the regressions"):

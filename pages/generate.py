@@ -8,14 +8,13 @@ from core.engine.split import HOLDOUT_MIN_ROWS
 from core.i18n import N_, _, number
 from core.presentation.epsilon_ledger import ledger_rows, not_covered_sentence
 from core.presentation.format import metric_text
+from core.presentation.parameter_labels import IMPUTATION_LABELS, MECHANISM_LABELS
 from core.workflows.advice import EPSILON_STEPS
 from core.workflows.run import Settings
 from core.workflows.verdict import generate_judged
 from dashboard import jobs, state
 from dashboard.text import plain
 from dashboard.widgets import (
-    IMPUTATION_LABELS,
-    MECHANISM_LABELS,
     avatars_of_every_row,
     columns_caption,
     holdout_plan,

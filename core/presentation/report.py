@@ -21,6 +21,7 @@ from core.presentation import figures
 from core.presentation.analysis_figures import analysis_figures
 from core.presentation.analysis_text import analysis_notes, analysis_tables, hellinger_spread, reading
 from core.presentation.epsilon_ledger import ledger_rows, not_covered_sentence
+from core.presentation.parameter_labels import EXCLUSION_LABELS, IMPUTATION_LABELS
 from core.presentation.format import attack_readings, criterion_name, holdout_sentence, metric_text, target_text
 from core.presentation.verdict_text import DASHBOARD, caveat, fix_sentence, headline, reasons, relationships, subject
 from core.workflows.run import GenerationRun
@@ -141,14 +142,14 @@ def _parameters(run: GenerationRun) -> list[list[str]]:
             percentile=number(settings.bounds_percentile, "g"))])
     rows += [
         [_("latent dimensions (ncp)"), str(run.avatarizer.ncp_)],
-        [_("imputation of missing values"), settings.imputation],
+        [_("imputation of missing values"), _(IMPUTATION_LABELS[settings.imputation])],
         [_("holdout"), _("real: half set aside") if run.avatarizer.holdout_ == "real" else
          _("off: approximate at scoring")],
         [_("categorical reduction"), {True: _("on"), False: _("off"), None: _("columns with more than 100 values")}[
             settings.use_categorical_reduction]],
         [_("dropped columns"), ", ".join(plan.dropped) or none],
-        [_("excluded columns"), _("{columns} (re-attached by {strategy})").format(
-            columns=", ".join(plan.excluded), strategy=settings.exclude_strategy) if plan.excluded else none],
+        [_("excluded columns"), _("{columns} (re-attached {strategy})").format(
+            columns=", ".join(plan.excluded), strategy=_(EXCLUSION_LABELS[settings.exclude_strategy])) if plan.excluded else none],
         [_("column kinds set by hand"), ", ".join(f"{k}: {_(v)}" for k, v in plan.kinds.items()) or none],
         [_("column weights"), ", ".join(f"{k}: {number(v, 'g')}" for k, v in plan.weights.items()) or none],
         [_("what an attacker could know (the attacks)"), ", ".join(plan.known) or _("not chosen: attacks not run")],

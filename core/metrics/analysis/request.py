@@ -149,6 +149,7 @@ class AnalysisNotRun:
     analyses and the metrics stand."""
 
     reason: str
+    on_dashboard: str | None = None  # the reason in the dashboard's words, when it says what to do otherwise
 
     def to_json(self) -> dict[str, object]:
         return {"not_run": self.reason}
@@ -195,5 +196,5 @@ def run_analyses(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataF
         try:
             results[name] = run_analysis(name, working, holdout, avatars, kinds, request, seed)
         except InputError as error:
-            results[name] = AnalysisNotRun(str(error))
+            results[name] = AnalysisNotRun(str(error), error.on_dashboard)
     return results

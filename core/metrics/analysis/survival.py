@@ -178,9 +178,12 @@ def event_of(event: str, levels: Sequence[str]) -> str:
         found = [i for i, text in enumerate(lowered) if text in words]
         if len(found) == 1:
             return levels[pick(found[0])]
+    words = {"column": event, "first": repr(levels[0]), "second": repr(levels[1]), "value": levels[1]}
     raise InputError(_("The event column '{column}' holds {first} and {second}: say which value means the event "
-                       "(event_value={value}, for example).").format(column=event, first=repr(levels[0]),
-                                                                     second=repr(levels[1]), value=levels[1]))
+                       "(event_value={value}, for example).").format(**words),
+                     on_dashboard=_("The event column '{column}' holds {first} and {second}: say which value means "
+                                    "the event under \u201cThe value that means the event\u201d ({value}, for "
+                                    "example).").format(**words))
 
 
 def _table(frame: pd.DataFrame, time: str, event: str, event_value: str, group: str | None,
