@@ -3,19 +3,16 @@ table and run in the sidebar."""
 
 import streamlit as st
 
-from core.engine.io import use_system_memory_pool
-from core.i18n import LANGUAGES, _, number
-from dashboard import jobs, state
-from dashboard.state import ASSETS
-from dashboard.text import plain
+from core.i18n import LANGUAGES, _
+from dashboard.language import ASSETS, switch_language, use_session_language
 
-use_system_memory_pool()  # uploads read with the C allocator: what they free goes back to the system
-language = state.use_session_language()  # before any message
+language = use_session_language()  # before any message
 # The icon is the project's own file: a material icon as page icon makes the browser fetch it from fonts.gstatic.com.
 st.set_page_config(page_title=_("Avatar workbench"), page_icon=str(ASSETS / "icon.png"), layout="wide")
 st.sidebar.segmented_control(_("Language"), list(LANGUAGES), default=language, required=True,
-                             format_func=LANGUAGES.__getitem__, key="language_switch", on_change=state.switch_language)
-
+                             format_func=LANGUAGES.__getitem__, key="language_switch", on_change=switch_language)
+# The navigation comes before the engine's imports: until it is drawn, Streamlit lists the files of pages/ by their
+# lowercase names (for about a second and a half at the first load, while the imports below ran first).
 navigation = st.navigation([
     st.Page("pages/data.py", title=_("Data"), icon=":material/table:", default=True),
     st.Page("pages/generate.py", title=_("Generate"), icon=":material/auto_awesome:"),
@@ -25,6 +22,13 @@ navigation = st.navigation([
     st.Page("pages/tradeoff.py", title=_("Trade-off"), icon=":material/scatter_plot:"),
     st.Page("pages/report.py", title=_("Report"), icon=":material/download:"),
 ])
+
+from core.engine.io import use_system_memory_pool  # noqa: E402  (after the navigation: see above)
+from core.i18n import number  # noqa: E402
+from dashboard import jobs, state  # noqa: E402
+from dashboard.text import plain  # noqa: E402
+
+use_system_memory_pool()  # uploads read with the C allocator: what they free goes back to the system
 loaded, run = state.table(), state.run()  # pages rerun the app when they load a table or make avatars
 st.sidebar.caption(_("Table: {name} ({rows} rows)").format(name=plain(loaded.name), rows=number(len(loaded.frame), ","))
                    if loaded else _("No table yet"))

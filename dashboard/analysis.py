@@ -19,7 +19,7 @@ from core.presentation.analysis_text import analysis_notes, analysis_tables, rea
 from core.workflows.run import GenerationRun
 from dashboard import state
 from dashboard.text import plain
-from dashboard.widgets import plot
+from dashboard.widgets import choose, plot, table
 
 NONE = N_("(none)")  # the "no column" choice: this value, shown translated
 ROW_PX, MAX_ROWS_SHOWN = 35, 30  # tables shown whole up to this many rows, then scrolled
@@ -69,11 +69,10 @@ def show_result(run: GenerationRun, name: str) -> None:
         st.caption(plain(note))
     for index, figure in enumerate(analysis_figures(name, result)):
         plot(figure, key=f"{name}_figure_{index}")
-    for index, (caption, table) in enumerate(analysis_tables(name, result)):
+    for index, (caption, frame) in enumerate(analysis_tables(name, result)):
         if caption:
             st.caption(plain(caption))
-        st.dataframe(table, hide_index=True, width="stretch", height=ROW_PX * (min(len(table), MAX_ROWS_SHOWN) + 1) + 3,
-                     key=f"{name}_table_{index}")
+        table(frame, key=f"{name}_table_{index}", height=ROW_PX * (min(len(frame), MAX_ROWS_SHOWN) + 1) + 3)
 
 
 def shown(run: GenerationRun, name: str, field: str, default):
@@ -93,10 +92,10 @@ def predictors_box(run: GenerationRun, name: str, outcome: str | None) -> tuple[
     chosen = shown(run, name, "predictors", study.predictors) or ()
     defaults = default_predictors(evaluation.kinds, evaluation.split.working, outcome)[0] if outcome else ()
     chosen = () if set(chosen) in (set(every), set(defaults)) else chosen
-    picked = st.multiselect(_("Predictors (empty: every other column but those that give the outcome exactly)"),
+    picked = choose(_("Predictors (empty: every other column but those that give the outcome exactly)"),
                             every, key=f"{name}_predictors", default=[column for column in chosen if column in every],
                             help=_("Leave out what would not be known when predicting (a follow-up time, an "
-                                   "identifier)."), placeholder=_("Choose options"))
+                                   "identifier)."))
     return None if not picked or sorted(picked) == sorted(every) else tuple(picked)
 
 

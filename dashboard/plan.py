@@ -16,7 +16,7 @@ KIND_LABELS = (N_("numeric"), N_("categorical"), N_("datetime"))
 
 
 def plan_table(profiles: list[ColumnProfile]) -> pd.DataFrame:
-    """One editable row per column: identifier-like columns get new identifiers, empty ones start as dropped."""
+    """One editable row per column, each with its default role (:func:`_default_role`)."""
     return pd.DataFrame({
         "column": [p.name for p in profiles],
         "kind": [p.kind.value for p in profiles],
@@ -37,8 +37,10 @@ def described_columns(profiles: list[ColumnProfile]) -> dict[str, list[str]]:
 
 
 def _default_role(profile: ColumnProfile) -> str:
+    """New identifiers for identifier-like columns; dropped, as their warnings say, when empty or one value on
+    every row (synthesised, it would score a perfect 100 and lift the Hellinger Mean for nothing)."""
     kinds = {warning.kind for warning in profile.warnings}
-    if WarningKind.EMPTY in kinds:
+    if WarningKind.EMPTY in kinds or (WarningKind.CONSTANT in kinds and profile.missing_share == 0):
         return ROLES["drop"]
     return ROLES["identifiers"] if WarningKind.IDENTIFIER in kinds else ROLES["synthesize"]
 

@@ -16,16 +16,16 @@ import streamlit as st
 
 from core.engine.io import read_table
 from core.engine.schema import ColumnProfile, apply_kinds, profile_columns, resolve_kinds
-from core.i18n import N_, _, current_language, language_of_locale, set_language
+from core.i18n import N_, _, current_language
 from core.metrics.attack import Knowledge
 from core.workflows.run import ColumnPlan, GenerationRun, Settings, data_fingerprint
 from dashboard.plan import plan_from_table, plan_table
 from dashboard.text import plain
 
-ASSETS = Path(__file__).resolve().parents[1] / "assets"
+from dashboard.language import ASSETS
 # The demo's name is the Table choice's value (the same in every language, so that switching language keeps the
 # choice); it is shown translated, through ``_()`` (the Table radio's ``format_func``).
-DEMO_TABLES = {N_("Hospital stays (demo, 2 000 invented patients)"): ASSETS / "demo_clinical.csv"}
+DEMO_TABLES = {N_("Hospital stays (demo, 2,000 invented patients)"): ASSETS / "demo_clinical.csv"}
 
 
 @dataclass(frozen=True)
@@ -50,20 +50,6 @@ def load(data: bytes, name: str, source_id: str) -> LoadedTable:
 @st.cache_data(show_spinner=False)
 def demo_bytes(path: str) -> bytes:
     return Path(path).read_bytes()
-
-
-def use_session_language() -> str:
-    """The session's language (SPEC section 11), set for this run's messages: the browser's on the first run, then
-    the sidebar switch's. The router calls it first, and each page too, so that a page run on its own speaks it."""
-    language = st.session_state.setdefault("language", language_of_locale(st.context.locale))
-    set_language(language)
-    return language
-
-
-def switch_language() -> None:
-    """The sidebar switch's choice becomes the session's language (a key of its own: it stays when a run shows no
-    switch, and the table, the run and every setting stay with it)."""
-    st.session_state["language"] = st.session_state["language_switch"]
 
 
 def table() -> LoadedTable | None:

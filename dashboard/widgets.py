@@ -47,6 +47,31 @@ def preview_columns(frame: pd.DataFrame) -> dict[str, object]:
     return config
 
 
+def choose(label: str, options, **settings) -> list:
+    """A multiselect as every page shows one: "Choose options" until something is chosen, and no "Select all" (with
+    it, Enter on a typed name chose every option the name matches: "wage" chose logwage too)."""
+    return st.multiselect(label, options, **{"placeholder": _("Choose options"), **settings}, select_all=False)
+
+
+CHARACTER_PX, CELL_PADDING_PX = 7.5, 30  # the grid's 14 px text: a character's width, a cell's margins
+PAGE_TABLE_PX = 940  # the main area's width in a 1 400-pixel window (a laptop's)
+
+
+def table(rows: pd.DataFrame | list[dict], key: str | None = None, height: int | None = None,
+          columns: dict[str, dict] | None = None) -> None:
+    """A table whose every column is wide enough for its header and its longest value (nothing cut to "Sa..."),
+    the first column kept in view; said to scroll sideways only when wider than the page. ``columns``: column
+    settings of the caller's (a date's format), widened the same way."""
+    frame = rows if isinstance(rows, pd.DataFrame) else pd.DataFrame(rows)
+    widths = {name: int(CELL_PADDING_PX + CHARACTER_PX * max(
+        [len(str(name))] + [len(str(value)) for value in frame[name].head(500)])) for name in frame.columns}
+    config = {name: {**(columns or {}).get(name, st.column_config.Column(str(name))), "width": width,
+                     "pinned": index == 0} for index, (name, width) in enumerate(widths.items())}
+    st.dataframe(frame, hide_index=True, column_config=config, key=key, height=height or "auto")
+    if sum(widths.values()) > PAGE_TABLE_PX:
+        st.caption(_("Wider than the page: scroll the table sideways to see the columns on the right."))
+
+
 PLOT_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d", "zoomIn2d",
                                                                 "zoomOut2d", "toggleSpikelines"]}
 
@@ -103,8 +128,9 @@ def holdout_plan(n_rows: int, holdout: bool) -> str:
                  "same settings. (More settings: holdout.)").format(rows=number(n_rows, ","), half=number(half, ","),
                                                                      avatars=number(n_rows - half, ","))
     if holdout:
-        return _("Every row gets an avatar: {rows} rows are too few to set {aside} aside, so the metrics draw an "
-                 "approximate holdout.").format(rows=number(n_rows, ","), aside=number(HOLDOUT_MIN_ROWS // 2))
+        return _("Every row gets an avatar: a holdout is set aside from {least} rows on (this table has {rows}), so "
+                 "the metrics draw an approximate holdout.").format(rows=number(n_rows, ","),
+                                                                    least=number(HOLDOUT_MIN_ROWS, ","))
     return _("Every row gets an avatar ({rows}); the metrics draw an approximate holdout. (More settings: "
              "holdout.)").format(rows=number(n_rows, ","))
 
@@ -190,16 +216,16 @@ def risk_profile_section(loaded: LoadedTable, plan: ColumnPlan) -> None:
     st.subheader(_("Before generating: who stands out"))
     options = [name for name in loaded.frame.columns if name not in plan.dropped]
     chosen = state.attacker()
-    known = st.multiselect(
+    known = choose(
         _("Variables an attacker could know of a person (quasi-identifiers)"), options,
         default=[name for name in chosen.known if name in options], key=f"known_{loaded.source_id}",
         help=_("What someone could learn elsewhere: age, sex, postcode, admission date... The privacy attacks use "
-               "them too (they can be changed on the Privacy page)."), placeholder=_("Choose options"))
+               "them too (they can be changed on the Privacy page)."))
     if tuple(known) != chosen.known:
         state.set_attacker(replace(chosen, known=tuple(known), groups=None, sensitive=tuple(
             name for name in chosen.sensitive if name not in known)))
     if not known:
-        st.caption(_("Tick the variables someone could know to see how many people they single out in the real "
+        st.caption(_("Choose the variables someone could know to see how many people they single out in the real "
                      "data."))
         return
     kinds = {name: profile.kind for profile in loaded.profiles if (name := profile.name) in known}

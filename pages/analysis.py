@@ -4,7 +4,7 @@ import streamlit as st
 
 from core.i18n import N_, _
 from core.metrics.analysis.request import TITLES
-from dashboard import state
+from dashboard import language, state
 from dashboard.analysis import (
     GROUP_LEVELS,
     columns_of,
@@ -15,10 +15,11 @@ from dashboard.analysis import (
     show_result,
     shown,
 )
+from dashboard.widgets import choose
 
 MODELS = {"boosting": N_("boosting"), "linear": N_("linear")}  # option values: the names shown
 
-state.use_session_language()  # first: this run's messages in the session's language
+language.use_session_language()  # first: this run's messages in the session's language
 st.title(_("Does my analysis still hold?"))
 run = state.require_run()
 evaluation = run.evaluation
@@ -98,9 +99,8 @@ def survival_section() -> None:
                              shown(run, "survival", "covariate", study.covariate), optional=True,
                              key="survival_covariate")
         with second:
-            adjust = st.multiselect(_("Adjusted for"), list(evaluation.kinds), key="survival_adjust",
-                                    default=list(shown(run, "survival", "adjust", study.adjust)),
-                                    placeholder=_("Choose options"))
+            adjust = choose(_("Adjusted for"), list(evaluation.kinds), key="survival_adjust",
+                                    default=list(shown(run, "survival", "adjust", study.adjust)))
         with third:
             event_value = st.text_input(_("The value that means the event"), key="survival_event_value",
                                         value=study.event_value or "",

@@ -5,14 +5,14 @@ import streamlit as st
 from core.engine.schema import apply_kinds, column_warning_lines, resolve_kinds
 from core.errors import InputError
 from core.i18n import N_, _, ngettext, number
-from dashboard import state
+from dashboard import language, state
 from dashboard.text import plain
 from dashboard.plan import KIND_LABELS, ROLES, described_columns, plan_from_table, plan_problem
-from dashboard.widgets import preview_columns, risk_profile_section
+from dashboard.widgets import preview_columns, risk_profile_section, table
 
 UPLOAD = N_("Upload a file")  # an option value, as the tests and the session hold it; shown translated
 
-state.use_session_language()  # first: this run's messages in the session's language
+language.use_session_language()  # first: this run's messages in the session's language
 st.title(_("Data"))
 st.write(_(
     "Choose the table to protect. It is read on this computer and never sent anywhere; it stays in memory for "
@@ -57,10 +57,7 @@ frame = loaded.frame
 st.subheader(_("{name}: {rows} rows, {columns} columns").format(name=plain(loaded.name), rows=number(len(frame), ","),
                                                                  columns=number(frame.shape[1])), anchor=False)
 with st.expander(_("Preview of the first rows"), expanded=False):
-    st.dataframe(frame.head(100), hide_index=True, column_config=preview_columns(frame))
-    if frame.shape[1] > 8:
-        st.caption(_("{columns} columns: scroll the table sideways to see those on the right.").format(
-            columns=number(frame.shape[1])))
+    table(frame.head(100), columns=preview_columns(frame))
 
 st.subheader(_("Columns"))
 st.write(_(

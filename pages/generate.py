@@ -12,7 +12,7 @@ from core.presentation.parameter_labels import IMPUTATION_LABELS, MECHANISM_LABE
 from core.workflows.advice import EPSILON_STEPS
 from core.workflows.run import Settings
 from core.workflows.verdict import generate_judged
-from dashboard import jobs, state
+from dashboard import jobs, language, state
 from dashboard.text import plain
 from dashboard.widgets import (
     avatars_of_every_row,
@@ -24,13 +24,15 @@ from dashboard.widgets import (
 
 AVATAR, FAST_DP = N_("Avatar: mix each person's nearest neighbours"), N_("AvatarFastDP: sample from a noisy model")
 
-state.use_session_language()  # first: this run's messages in the session's language
+language.use_session_language()  # first: this run's messages in the session's language
 st.title(_("Generate avatars"))
 loaded = state.require_table()
 plan, current, chosen, version = state.plan(), state.run(), state.current_settings(), state.run_version()
 n_rows = len(loaded.frame)
-st.caption(plain(columns_caption(loaded, plan))
-           + (" " + _("The settings shown are those of the current avatars.") if current else ""))
+shown_method = st.session_state.get(f"method_{version}", FAST_DP if chosen.method == "fast_dp" else AVATAR)
+st.caption(plain(columns_caption(loaded, plan)) + (  # said only while the method shown is theirs
+    " " + _("The settings shown are those of the current avatars.")
+    if current and (shown_method == FAST_DP) == (current.settings.method == "fast_dp") else ""))
 
 # The method and the model sit outside the form: each shows its own options at once. Keys carry the run's
 # version, so that the widgets show the current run's settings whichever page made it.

@@ -5,17 +5,17 @@ from dataclasses import replace
 
 import streamlit as st
 
-from core.i18n import _, number
+from core.i18n import _, number, percent
 from core.metrics.attack import Knowledge
 from core.metrics.criteria import QUESTIONS
 from core.presentation import figures
 from core.presentation.format import criterion_name
-from core.workflows.exposure import LEVELS, exposure_levels, most_exposed
+from core.workflows.exposure import LEVELS, RARE_SHARE, exposure_levels, most_exposed
 from core.workflows.verdict import rescored
-from dashboard import jobs, state
-from dashboard.widgets import criterion_state, plot, privacy_card, verdict_box
+from dashboard import jobs, language, state
+from dashboard.widgets import choose, criterion_state, plot, privacy_card, table, verdict_box
 
-state.use_session_language()  # first: this run's messages in the session's language
+language.use_session_language()  # first: this run's messages in the session's language
 st.title(_("Privacy"))
 run = state.require_run()
 loaded = state.require_table()
@@ -33,16 +33,16 @@ if chosen != run.plan.knowledge:
     st.caption(_("The figures below were computed for the variables the run was scored with: press *Run the "
                  "attacks* to score the avatars for the choice shown."))
 with st.form("attacker"):
-    known = st.multiselect(
+    known = choose(
         _("Variables an attacker could know of a person (quasi-identifiers)"), scored,
         default=[name for name in chosen.known if name in scored], key="attacker_known",
         help=_("What someone could learn elsewhere: age, sex, postcode, dates of admission... Used to link records "
-               "to avatars and to guess the sensitive variables."), placeholder=_("Choose options"))
-    sensitive = st.multiselect(
+               "to avatars and to guess the sensitive variables."))
+    sensitive = choose(
         _("Sensitive variables an attacker would want to learn"), scored,
         default=[name for name in chosen.sensitive if name in scored], key="attacker_sensitive",
-        help=_("A diagnosis, an income, an outcome: one inference risk each."), placeholder=_("Choose options"))
-    first_part = st.multiselect(
+        help=_("A diagnosis, an income, an outcome: one inference risk each."))
+    first_part = choose(
         _("Linkability: the known variables of the first part of a record"), scored,
         default=[name for name in (chosen.groups or ((),))[0] if name in scored], key="attacker_first_part",
         help=_("The linkability attack holds two parts of a person's record and tries to join them through the "
@@ -84,10 +84,12 @@ if levels is not None:
         st.warning(_("These are real people's rows. Do not copy them into a report or a ticket."))
         kinds = {name: kind for name, kind in run.avatarizer.kinds_.items() if name in scored}
         exposed = most_exposed(run.avatarizer.working_data_[scored], kinds, evaluation)
-        st.dataframe(exposed, hide_index=True)
-        st.caption(_("'{column}': the variables whose values are rarest among the real people (a rare category, "
-                     "a value in a tail). Setting one aside or lowering its weight hides them better.").format(
-            column=_("stands out on")))  # the table's column, as core.workflows.exposure names it
+        table(exposed)
+        st.caption(_("'{column}': the person's values that are rare among the real people (a category that at "
+                     "most {share} of them hold, a number or date among the {tail} highest or lowest), rarest first; "
+                     "empty when none is. Setting such a variable aside or lowering its weight hides them better.")
+                   .format(column=_("stands out on"), share=percent(100 * RARE_SHARE),
+                           tail=percent(50 * RARE_SHARE)))  # the table's column, as core.workflows.exposure names it
 
 st.header(_("Distances"))
 for name, figure in figures.privacy_figures(evaluation.privacy).items():

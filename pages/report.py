@@ -9,11 +9,11 @@ from core.i18n import _, number
 from core.presentation.report import build_html_report
 from core.presentation.verdict_text import metrics_with_verdict
 from core.workflows.verdict import verdict_of_run
-from dashboard import state
+from dashboard import language, state
 from dashboard.text import plain
 from dashboard.widgets import verdict_box
 
-state.use_session_language()  # first: this run's messages in the session's language
+language.use_session_language()  # first: this run's messages in the session's language
 st.title(_("Report and downloads"))
 run = state.require_run()
 release = state.release_run()

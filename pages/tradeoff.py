@@ -14,16 +14,16 @@ from core.workflows.advice import EPSILON_STEPS, K_STEPS
 from core.workflows.run import replace_method
 from core.workflows.sweep import PRIVACY_METRICS, UTILITY_METRICS, recommendation, run_sweep, sweep_settings
 from core.workflows.verdict import generate_judged
-from dashboard import jobs, state
+from dashboard import jobs, language, state
 from dashboard.text import plain
-from dashboard.widgets import plot
+from dashboard.widgets import choose, plot, table
 
 LABELS = {**UTILITY_METRICS, **PRIVACY_METRICS}
 LIVE_REDRAW_S = 2.0
 SPREAD_NOTE = N_("Each marker is the mean over the seeds; its bars reach the lowest and the highest value a seed gave. "
                  "Filled marker: every seed meets every privacy target. Hollow marker: at least one seed misses one.")
 
-state.use_session_language()  # first: this run's messages in the session's language
+language.use_session_language()  # first: this run's messages in the session's language
 st.title(_("Trade-off explorer"))
 loaded = state.require_table()
 st.write(_(
@@ -33,13 +33,10 @@ st.write(_(
 shown_labels = {name: DEFINITIONS[name].axis_label for name in LABELS}  # the metrics' axis labels, in the language
 
 with st.form("sweep"):
-    k_values = st.multiselect(_("Avatar: k values"), K_STEPS, default=[2, 5, 10, 20, 50], key="sweep_k",
-                              placeholder=_("Choose options"))
-    epsilons = st.multiselect(_("AvatarFastDP: epsilon values"), EPSILON_STEPS, default=[0.1, 1.0, 10.0],
-                              format_func=lambda v: number(v, "g"), key="sweep_epsilons",
-                              placeholder=_("Choose options"))
-    mechanisms = st.multiselect(_("AvatarFastDP: models"), MECHANISMS, default=["gaussian"], key="sweep_mechanisms",
-                                placeholder=_("Choose options"))
+    k_values = choose(_("Avatar: k values"), K_STEPS, default=[2, 5, 10, 20, 50], key="sweep_k")
+    epsilons = choose(_("AvatarFastDP: epsilon values"), EPSILON_STEPS, default=[0.1, 1.0, 10.0],
+                              format_func=lambda v: number(v, "g"), key="sweep_epsilons")
+    mechanisms = choose(_("AvatarFastDP: models"), MECHANISMS, default=["gaussian"], key="sweep_mechanisms")
     seeds = st.slider(_("Seeds per setting"), 1, 5, 3, key="sweep_seeds",
                       help=_("More seeds: a better idea of the spread, a longer sweep."))
     submitted = st.form_submit_button(_("Run the sweep"), type="primary", icon=":material/scatter_plot:",
@@ -111,7 +108,7 @@ if hidden:
     ).format(settings=", ".join(hidden), metric=shown_labels[privacy]))
 clicked = [point["customdata"] for point in (selection.selection.points if selection else []) if "customdata" in point]
 with st.expander(_("All the figures, as a table")):
-    st.dataframe(sweep_rows(points), hide_index=True)
+    table(sweep_rows(points))
     st.caption(_("Each figure: the mean over the seeds, then the lowest and the highest seed in brackets."))
 
 st.header(_("Take a setting"))

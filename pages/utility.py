@@ -9,11 +9,11 @@ from core.metrics.registry import DEFINITIONS
 from core.presentation import figures
 from core.presentation.analysis_text import hellinger_spread
 from core.presentation.format import bands_text, holdout_sentence, metric_text
-from dashboard import state
+from dashboard import language, state
 from dashboard.text import plain
 from dashboard.widgets import plot, signal_badge
 
-state.use_session_language()  # first: this run's messages in the session's language
+language.use_session_language()  # first: this run's messages in the session's language
 st.title(_("Utility"))
 run = state.require_run()
 signal = run.evaluation.signal

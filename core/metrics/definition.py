@@ -55,12 +55,16 @@ class MetricDefinition:
         return bool(value < self.target) if self.goal == "minimize" else with_target(value, self.target)
 
     @property
+    def label_in_text(self) -> str:
+        """``hidden rate``, ``Hellinger Mean``: the label within a sentence, in the current language."""
+        label = _(self.label)
+        return label if self.criterion == SIGNAL else label[0].lower() + label[1:]
+
+    @property
     def axis_label(self) -> str:
         """``hidden rate (%)``, ``Hellinger Mean``: the label in a table header or on an axis, in the current
         language."""
-        label = _(self.label)
-        head = label if self.criterion == SIGNAL else label[0].lower() + label[1:]
-        return f"{head} (%)" if self.unit == "%" else head
+        return f"{self.label_in_text} (%)" if self.unit == "%" else self.label_in_text
 
     def band(self, value: float) -> tuple[str, str]:
         """The (level, band) reading of ``value``."""

@@ -27,7 +27,8 @@ DECILES = 10
 @dataclass(frozen=True)
 class RiskProfile:
     """Shares (0 to 100) of people unique on the known variables and in groups under ``SMALL_GROUP``; the greedy
-    removals, each ``(variable removed, unique share once it and those before are removed)``."""
+    removals, each ``(variable removed, unique share once it and those before are removed)``, while someone is
+    unique (none when no one is)."""
 
     known: tuple[str, ...]
     unique_share: float
@@ -40,14 +41,15 @@ def risk_profile(frame: pd.DataFrame, kinds: Mapping[str, Kind], known: Sequence
     known = tuple(known)
     codes = {name: _codes(frame[name], kinds[name]) for name in known}
     sizes = _group_sizes([codes[name] for name in known], len(frame))
+    unique = _unique_share(sizes)
     removals, kept = [], list(known)
-    while len(kept) > 1 and (not removals or removals[-1][1] > 0):
+    while len(kept) > 1 and (removals[-1][1] if removals else unique) > 0:  # none once no one is unique
         shares = {name: _unique_share(_group_sizes([codes[other] for other in kept if other != name], len(frame)))
                   for name in kept}
         best = min(kept, key=lambda name: (shares[name], kept.index(name)))
         removals.append((best, shares[best]))
         kept.remove(best)
-    return RiskProfile(known, _unique_share(sizes), float(100 * np.mean(sizes < SMALL_GROUP)) if len(sizes) else 0.0,
+    return RiskProfile(known, unique, float(100 * np.mean(sizes < SMALL_GROUP)) if len(sizes) else 0.0,
                        tuple(removals))
 
 

@@ -39,23 +39,41 @@ def figure(value: float | None, digits: int = 3, decimals: int | None = None) ->
     return number(value, f",.{shown}f")
 
 
-def interval(estimate: Estimate | None, digits: int = 3, scale: float = 1.0) -> str:
+TABLE_DECIMALS = 4  # at most, shared by a table's intervals; a row needing more (a tiny effect) shows its own
+
+
+def interval(estimate: Estimate | None, digits: int = 3, scale: float = 1.0, decimals: int | None = None) -> str:
     """``0.490 (0.350 to 0.700)``: the largest of the three to ``digits`` significant digits, the others with as
     many decimals, and enough for the interval's width to show two (``0.9995 (0.9960 to 1.0030)``, not
     ``1.00 (1.00 to 1.00)``); "not estimable" when missing. The ends are joined by "to", never a comma: in
-    "-572 [-1,011, -133]" the thousands comma and the separator read alike. ``scale`` multiplies the three."""
+    "-572 [-1,011, -133]" the thousands comma and the separator read alike. ``scale`` multiplies the three;
+    ``decimals`` (a table's, :func:`shared_decimals`) is used when it shows the interval as well."""
     if estimate is None:
         return _("not estimable")
     value, low, high = (number * scale for number in (estimate.value, estimate.low, estimate.high))
+    own = _interval_decimals(value, low, high, digits)
+    if own is None:  # a tiny or a huge effect: significant digits instead
+        return _("{value} ({low} to {high})").format(value=figure(value, digits), low=figure(low, digits),
+                                                     high=figure(high, digits))
+    shown = decimals if decimals is not None and decimals >= own else own
+    return _("{value} ({low} to {high})").format(value=figure(value, decimals=shown),
+                                                 low=figure(low, decimals=shown), high=figure(high, decimals=shown))
+
+
+def _interval_decimals(value: float, low: float, high: float, digits: int) -> int | None:
+    """The decimals :func:`interval` shows on its own; None when significant digits suit better."""
     largest = max((abs(number) for number in (value, low, high) if math.isfinite(number)), default=0.0)
     width = high - low if math.isfinite(high - low) else 0.0
     decimals = max(decimals_for(largest, digits), decimals_for(width, 2) if width > 0 else 0)
-    if decimals > 6 or largest >= 1e15:  # a tiny or a huge effect: significant digits instead
-        return _("{value} ({low} to {high})").format(value=figure(value, digits), low=figure(low, digits),
-                                                     high=figure(high, digits))
-    return _("{value} ({low} to {high})").format(value=figure(value, decimals=decimals),
-                                                 low=figure(low, decimals=decimals),
-                                                 high=figure(high, decimals=decimals))
+    return None if decimals > 6 or largest >= 1e15 else decimals
+
+
+def shared_decimals(estimates: list[tuple[Estimate | None, float]], digits: int = 3) -> int:
+    """One count of decimals for a table's intervals (each ``(estimate, scale)``), so that precision does not change
+    from row to row: the most any of them needs, at most ``TABLE_DECIMALS``."""
+    needed = [_interval_decimals(e.value * scale, e.low * scale, e.high * scale, digits)
+              for e, scale in estimates if e is not None]
+    return min(max([d for d in needed if d is not None], default=0), TABLE_DECIMALS)
 
 
 def p_text(p_value: float | None) -> str:
@@ -326,41 +344,57 @@ REGRESSION_SCALE = N_("Effects on the scale of the figure: a number's coefficien
 
 
 def regression_table(result: RegressionResult) -> pd.DataFrame:
-    """One row per effect, on the figure's scale: real rows, avatars and holdout with intervals, their overlap, and
-    whether significance holds and sign changes."""
+    """One row per effect, on the figure's scale: real rows, avatars and holdout with intervals (one precision for
+    the whole table), their overlap, and whether significance holds and sign changes."""
+    scales = {c.term: result.spreads.get(c.term) or 1.0 for c in result.coefficients}
+    decimals = shared_decimals([(estimate, scales[c.term]) for c in result.coefficients
+                                for estimate in (c.real, c.avatars, c.holdout)])
     rows = []
     for c in result.coefficients:
-        spread = result.spreads.get(c.term)
-        scale = spread if spread else 1.0
+        spread, scale = result.spreads.get(c.term), scales[c.term]
         rows.append({
             _("Effect"): term_label(c.term, result.reference_levels),
             _("Per"): _("1 SD = {spread}").format(spread=figure(spread)) if spread else (
                 "" if c.term == INTERCEPT else _("level")),
-            _("Real rows"): interval(c.real, scale=scale), _("Avatars"): interval(c.avatars, scale=scale),
-            _("Holdout (real)"): interval(c.holdout, scale=scale), _("Interval overlap"): figure(c.overlap, 2),
-            _("Two real samples' overlap"): figure(c.reference_overlap, 2),
+            _("Real rows"): interval(c.real, scale=scale, decimals=decimals),
+            _("Avatars"): interval(c.avatars, scale=scale, decimals=decimals),
+            _("Holdout (real)"): interval(c.holdout, scale=scale, decimals=decimals),
+            _("Interval overlap"): figure(c.overlap, decimals=OVERLAP_DECIMALS),
+            _("Two real samples' overlap"): figure(c.reference_overlap, decimals=OVERLAP_DECIMALS),
             _("Same significance"): _yes_no(c.significance_agrees),
             _("Significant sign change"): _yes_no(c.significant_sign_change),
         })
     return pd.DataFrame(rows)
 
 
+OVERLAP_DECIMALS = 2  # an overlap, 0 to 1: 0.05 beside 0.54, never 0.050
+
+
 def hazard_table(result: SurvivalResult) -> pd.DataFrame:
+    decimals = shared_decimals([(estimate, 1.0) for r in result.hazard_ratios
+                                for estimate in (r.real, r.avatars, r.holdout)])
     return pd.DataFrame([{
-        _("Term"): term_label(r.term, result.reference_levels), _("Hazard ratio, real rows"): interval(r.real),
-        _("Avatars"): interval(r.avatars), _("Holdout (real)"): interval(r.holdout),
-        _("Interval overlap"): figure(r.overlap, 2), _("Two real samples' overlap"): figure(r.reference_overlap, 2),
+        _("Term"): term_label(r.term, result.reference_levels),
+        _("Hazard ratio, real rows"): interval(r.real, decimals=decimals),
+        _("Avatars"): interval(r.avatars, decimals=decimals), _("Holdout (real)"): interval(r.holdout, decimals=decimals),
+        _("Interval overlap"): figure(r.overlap, decimals=OVERLAP_DECIMALS),
+        _("Two real samples' overlap"): figure(r.reference_overlap, decimals=OVERLAP_DECIMALS),
     } for r in result.hazard_ratios])
 
 
 def group_table(result: GroupStatisticsResult, value: str) -> pd.DataFrame:
+    """Means and medians per group, all with the decimals that show the smallest to three significant digits."""
     table = next(table for table in result.tables if table.value == value)
+    figures = [v for row in table.groups for v in (*row.means.values(), *row.medians.values())
+               if v is not None and math.isfinite(v)]
+    decimals = min(max((decimals_for(v) for v in figures), default=0), TABLE_DECIMALS)
     return pd.DataFrame([{
         table.group: group_name(row.group),
         _("Rows (real / avatars)"): f"{number(row.counts['real'], ',')} / {number(row.counts['avatars'], ',')}",
-        _("Mean, real"): figure(row.means["real"]), _("Mean, avatars"): figure(row.means["avatars"]),
-        _("Mean, holdout"): figure(row.means["holdout"]), _("Median, real"): figure(row.medians["real"]),
-        _("Median, avatars"): figure(row.medians["avatars"]), _("Median, holdout"): figure(row.medians["holdout"]),
+        **{label: figure(statistic[side], decimals=decimals) for label, statistic, side in (
+            (_("Mean, real"), row.means, "real"), (_("Mean, avatars"), row.means, "avatars"),
+            (_("Mean, holdout"), row.means, "holdout"), (_("Median, real"), row.medians, "real"),
+            (_("Median, avatars"), row.medians, "avatars"), (_("Median, holdout"), row.medians, "holdout"))},
     } for row in table.groups])
 
 

@@ -186,7 +186,7 @@ def correlation_figure(result: MetricResult) -> go.Figure:
 
 
 EXPOSURE_COLOURS = ("#c0392b", "#e08e0b", "#3e7cb1")  # own avatar nearest, fewer than 5 closer, 5 or more
-FAINT_AVATARS = "#cbd2d9"
+FAINT_AVATARS = "#9aa5b1"  # grey, yet visible under the coloured people
 
 
 def latent_figure(latent: LatentView, axes: tuple[int, ...], exposure: np.ndarray | None = None) -> go.Figure:
@@ -220,9 +220,11 @@ def latent_figure(latent: LatentView, axes: tuple[int, ...], exposure: np.ndarra
     else:
         figure.update_xaxes(title=titles[0])
         figure.update_yaxes(title=titles[1])
-    if by_exposure:  # four entries: under the plot, where they do not run into the title
+    if by_exposure:  # four entries: on their own rows under the title, from the left (below the plot, their width
+        # pushed the plot to the right half)
         return layout(figure, _("Each real person coloured by how exposed they are (avatars in grey)"),
-                       height=640).update_layout(legend={"orientation": "h", "yanchor": "top", "y": -0.16, "x": 0})
+                       height=680).update_layout(legend={"orientation": "h", "yanchor": "bottom", "y": 1.01, "x": 0,
+                                                         "xanchor": "left"}, margin={"t": 140})
     return layout(figure, _("Originals and avatars in the latent space"), height=560)
 
 

@@ -18,7 +18,7 @@ import pandas as pd
 
 from core.engine.schema import drop_columns
 from core.errors import InputError
-from core.i18n import _, enumeration, ngettext, number
+from core.i18n import _, enumeration, localized_number, ngettext, number, percent
 from core.metrics.evaluation import Evaluation, evaluate_avatarization
 from core.metrics.registry import DEFINITIONS, TARGETS
 from core.metrics.space import MetricSpaces
@@ -112,12 +112,12 @@ class SweepPoint:
         return self.high(metric) if DEFINITIONS[metric].goal == "minimize" else self.low(metric)
 
     def targets_text(self) -> str:
-        """``met`` or ``missed: hidden rate (%) (1 of 3 seeds), ...``: the privacy targets in a few words."""
+        """``met`` or ``missed: hidden rate (1 of 3 seeds), ...``: the privacy targets in a few words."""
         missed = self.missed_targets()
         if not missed:
             return _("met")
         return _("missed: {metrics}").format(metrics=", ".join(
-            _with_seeds(self, name, DEFINITIONS[name].axis_label) for name in missed))
+            _with_seeds(self, name, DEFINITIONS[name].label_in_text) for name in missed))
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -291,10 +291,11 @@ def _none_safe(scored: Sequence[SweepPoint]) -> str:
 
 
 def _missed(point: SweepPoint, metric: str) -> str:
-    """``hidden rate (%) 88.00 for > 90 %``, with how many seeds miss it when there are several."""
-    missed = _("{metric} {value} for {target}").format(metric=DEFINITIONS[metric].axis_label,
-                                                       value=number(point.worst(metric), ".2f"),
-                                                       target=DEFINITIONS[metric].target_text)
+    """``hidden rate 88.0 % (target > 90 %)``, with how many seeds miss it when there are several."""
+    definition, worst = DEFINITIONS[metric], point.worst(metric)
+    value = percent(worst) if definition.unit == "%" else number(worst, ".3f")
+    missed = _("{metric} {value} (target {target})").format(metric=definition.label_in_text, value=value,
+                                                            target=localized_number(definition.target_text))
     return _with_seeds(point, metric, missed)
 
 

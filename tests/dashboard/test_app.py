@@ -299,8 +299,12 @@ def test_the_data_page_profiles_the_known_variables_before_any_generation(genera
     app.multiselect[0].set_value(["age", "sex", "admission_date"]).run()
     assert not app.exception
     labels = {metric.label: metric.value for metric in app.metric}
-    assert labels["People unique on them"].endswith(" %") and labels["People in groups of fewer than 5"].endswith(" %")
-    assert any("What helps most" in markdown.value for markdown in app.markdown)
+    assert labels["People unique on them"] == "0.0 %" and labels["People in groups of fewer than 5"].endswith(" %")
+    assert not any("What helps most" in markdown.value for markdown in app.markdown)  # no one to help: nothing said
+    app.multiselect[0].set_value(["age", "sex", "admission_date", "department"]).run()
+    assert {metric.label: metric.value for metric in app.metric}["People unique on them"] == "14.5 %"
+    assert any("What helps most" in markdown.value and "without **age**: 0.0 % unique" in markdown.value
+               for markdown in app.markdown)
     assert generations == []
 
 

@@ -33,6 +33,14 @@ def test_identifiers_get_new_ones_empty_columns_start_dropped_and_the_rest_synth
     assert plan_problem(table, profiles_of(clinic())) is None
 
 
+def test_a_constant_column_starts_dropped_as_its_warning_says_unless_some_values_are_missing():
+    frame = clinic().assign(region=["north"] * 60, flag=["x"] * 30 + [None] * 30)  # flag: present or missing
+    table = plan_table(profiles_of(frame))
+    roles = dict(zip(table["column"], table["role"]))
+    assert roles["region"] == ROLES["drop"] and roles["flag"] == ROLES["synthesize"]
+    assert plan_from_table(table, profiles_of(frame)).dropped == ("empty", "region")
+
+
 def test_an_identifier_synthesised_on_purpose_gets_its_kind_in_the_plan_and_wrong_roles_are_refused():
     profiles = profiles_of(clinic())
     table = plan_table(profiles)

@@ -23,6 +23,8 @@ def test_by_hand():
     assert result.unique_share == 50.0 and result.small_group_share == 100.0
     # without sex: city a x4, b x2 -> none unique; without city: M x4, F x2 -> none unique; tie: the first listed
     assert result.removals == (("sex", 0.0),)
+    # no one unique on city alone: nothing to remove ("without city: 0.0 % unique" said nothing)
+    assert profile(frame, ["city", "flag"]).removals == ()
 
 
 def test_numbers_count_by_decile_and_missing_values_are_a_value():
@@ -43,6 +45,9 @@ def test_shares_equal_a_brute_force_count(n, levels, seed):
     sizes = frame.groupby(["a", "b", "c"])["a"].transform("size").to_numpy()
     assert result.unique_share == pytest.approx(100 * np.mean(sizes == 1))
     assert result.small_group_share == pytest.approx(100 * np.mean(sizes < 5))
+    if result.unique_share == 0:
+        assert result.removals == ()
+        return
     first, share = result.removals[0]
     rest = [name for name in "abc" if name != first]
     expected = frame.groupby(rest)[rest[0]].transform("size").to_numpy()

@@ -5,7 +5,7 @@ import pytest
 from core.metrics.analysis.interval_overlap import Estimate
 from core.metrics.analysis.prediction import PredictionResult, Score
 from core.metrics.analysis.request import AnalysisNotRun, AnalysisRequest, run_analyses
-from core.presentation.analysis_text import analysis_tables, figure, interval, reading
+from core.presentation.analysis_text import analysis_tables, figure, interval, reading, shared_decimals
 from tests.metrics.analysis.test_prediction import halves, shuffled
 
 
@@ -27,6 +27,24 @@ def test_an_interval_of_thousands_reads_without_a_comma_between_its_ends_nor_a_m
     """"-572 [-1,011, -133]" read as four numbers; "191 [-0, 383]" carried a minus zero."""
     assert interval(Estimate(-572.0, -1011.0, -133.0, 0.01)) == "-572 (-1,011 to -133)"
     assert interval(Estimate(191.0, -0.3, 383.0, 0.05)) == "191 (0 to 383)"
+
+
+def test_a_tables_intervals_share_one_precision_from_row_to_row():
+    """"-82 (-203 to 39)" beside "-36.5 (-97.2 to 24.1)": one count of decimals for the whole table."""
+    rows = [(Estimate(150.0, 19.0, 280.0, 0.02), 1.0), (Estimate(2.78, 0.78, 4.79, 0.01), 1.0),
+            (Estimate(-0.0082, -0.0203, 0.0039, 0.2), 10.0)]  # 150 needs none, 2.78 two, -0.082 (x10) three
+    decimals = shared_decimals(rows)
+    assert decimals == 3  # -0.0820 (-0.203 to 0.039): the largest 0.203 to three significant digits
+    assert [interval(e, scale=s, decimals=decimals) for e, s in rows] == [
+        "150.000 (19.000 to 280.000)", "2.780 (0.780 to 4.790)", "-0.082 (-0.203 to 0.039)"]
+    # an effect needing more than TABLE_DECIMALS keeps its own digits; the others stop at four decimals
+    small = [(Estimate(0.000123, 0.0001, 0.00015, 0.01), 1.0), (Estimate(1.5, 1.0, 2.0, 0.01), 1.0)]
+    assert shared_decimals(small) == 4
+    assert [interval(e, decimals=4) for e, _ in small] == ["0.000123 (0.000100 to 0.000150)",
+                                                           "1.5000 (1.0000 to 2.0000)"]
+    # a tiny one reads in significant digits and sets nothing for the others
+    tiny = [(Estimate(0.000012, 0.000004, 0.00002, 0.01), 1.0), (Estimate(1.5, 1.0, 2.0, 0.01), 1.0)]
+    assert shared_decimals(tiny) == 2 and interval(tiny[0][0], decimals=2) == "1.20e-05 (4.00e-06 to 2.00e-05)"
 
 
 def prediction_of(task, real, avatars):

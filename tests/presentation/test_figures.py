@@ -189,7 +189,7 @@ def test_tradeoff_one_marker_per_setting_with_spread_front_target_and_filled_whe
     assert list(safe.error_x.array) == [1.0, 1.0] and list(safe.error_x.arrayminus) == [1.0, 1.0]
     assert (risky.error_x.arrayminus[0], risky.error_y.array[0]) == (2.0, 1.0)
     assert risky.hovertext[0] == ("seeds: hidden rate (%) 91.00 (89.00 to 93.00), Hellinger Mean 96.00 (95.00 to "
-                                  "97.00)<br>privacy targets: missed: hidden rate (%) (1 of 2 seeds)")
+                                  "97.00)<br>privacy targets: missed: hidden rate (1 of 2 seeds)")
     assert list(front.x) == [91.0, 95.0] and list(front.y) == [96.0, 93.0]
     assert figure.layout.shapes[0].x0 == 90.0
     points[1].lower_bounds.add("local_cloaking")

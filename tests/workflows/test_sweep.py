@@ -94,7 +94,7 @@ def test_advice_names_the_missed_target_when_none_is_safe():
               point_with(20, {**SAFE, "hidden_rate": 88.0, "hellinger_mean": 92.0})]
     sentence = recommendation(points)
     assert sentence.startswith(
-        "No setting meets every privacy target. The closest, k = 20, misses hidden rate (%) 88.00 for > 90 %."
+        "No setting meets every privacy target. The closest, k = 20, misses hidden rate 88.0 % (target > 90 %)."
     )
     assert sentence.endswith("Try k values above 20, or drop the columns that make people unique.")
 
@@ -106,7 +106,7 @@ def test_a_setting_is_safe_only_when_every_seed_meets_every_target():
     assert risky.mean("hidden_rate") > 90 and risky.missed_targets() == ["hidden_rate"]
     assert risky.seeds_missing("hidden_rate") == 1 and risky.low("hidden_rate") == 89.0
     assert safe.meets_targets() and safe.seeds_missing("hidden_rate") == 0
-    assert risky.targets_text() == "missed: hidden rate (%) (1 of 3 seeds)" and safe.targets_text() == "met"
+    assert risky.targets_text() == "missed: hidden rate (1 of 3 seeds)" and safe.targets_text() == "met"
     assert recommendation([risky, safe]) == (
         "k = 10 keeps the most signal while meeting every privacy target with each of its 3 seeds: "
         "Hellinger Mean 94.0 (94.0 to 94.0) / 100, and it hides 93 % of individuals."
@@ -115,7 +115,7 @@ def test_a_setting_is_safe_only_when_every_seed_meets_every_target():
     # many targets with as many seeds, the closest is the one with more signal
     at_target = point_with_seeds(5, {**SAFE, "hidden_rate": [90.0, 95.0, 95.0], "hellinger_mean": 98.0})
     assert recommendation([risky, at_target]) == (
-        "No setting meets every privacy target. The closest, k = 5, misses hidden rate (%) 90.00 for > 90 % "
+        "No setting meets every privacy target. The closest, k = 5, misses hidden rate 90.0 % (target > 90 %) "
         "(1 of 3 seeds). Try k values above 5, or drop the columns that make people unique."
     )
 
