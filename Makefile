@@ -2,25 +2,43 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-run
+DEV_STAMP := $(VENV)/.installed-dev
+PIP := $(BIN)/python -m pip install --disable-pip-version-check --progress-bar off
+# The dashboard's address: make run PORT=8600 (stop it with Ctrl+C in the terminal it runs in).
+PORT ?= 8501
 
-.PHONY: run test test-fast bench browser demo-data translations clean
+.PHONY: run test test-fast bench browser demo-data translations clean python
 
-$(STAMP): requirements.txt requirements-dev.txt requirements-survival.txt
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -r requirements-survival.txt
-	touch $(STAMP)
+python:
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
+	  echo "Python 3.11 or newer is needed: '$(PYTHON)' is $$($(PYTHON) --version 2>/dev/null || echo 'not found')." \
+	       "Install it, or name another: make run PYTHON=python3.12"; exit 2; }
 
-run: $(STAMP)
-	$(BIN)/python -m streamlit run app.py $(ARGS)
+# What the dashboard and the command line need: once, then only when a requirements file changes.
+$(RUN_STAMP): requirements.txt requirements-survival.txt | python
+	@test -d $(VENV) || { echo "Creating the environment in .venv with $$($(PYTHON) --version)"; $(PYTHON) -m venv $(VENV); }
+	@echo "Installing the workbench's packages into .venv (the first time only: a few minutes)..."
+	$(PIP) -r requirements.txt
+	$(PIP) --no-deps -r requirements-survival.txt
+	@touch $(RUN_STAMP)
 
-test: $(STAMP) browser
+# The test tools on top (pytest, hypothesis, playwright, import-linter...): for make test only.
+$(DEV_STAMP): $(RUN_STAMP) requirements-dev.txt
+	@echo "Installing the test tools into .venv..."
+	$(PIP) -r requirements-dev.txt
+	@touch $(DEV_STAMP)
+
+run: $(RUN_STAMP)
+	@echo "The dashboard opens at http://localhost:$(PORT) (this computer only). Stop it with Ctrl+C."
+	$(BIN)/python -m streamlit run app.py --server.port $(PORT) $(ARGS)
+
+test: $(DEV_STAMP) browser
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest
 
 # The inner loop: the layers, then every test but the browser's and the slow statistical ones.
-test-fast: $(STAMP)
+test-fast: $(DEV_STAMP)
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -m "not browser and not slow" -q
 
@@ -36,16 +54,16 @@ browser:
 
 # The catalogues (SPEC section 11): the messages marked in the code extracted to core/locales/workbench.pot, merged
 # into each language's .po (translate the new or fuzzy entries there), then compiled to the .mo files committed.
-translations: $(STAMP)
+translations: $(DEV_STAMP)
 	$(BIN)/pybabel -q extract -F babel.cfg -k N_ --sort-by-file --no-wrap --omit-header -o core/locales/workbench.pot .
 	$(BIN)/pybabel -q update -i core/locales/workbench.pot -d core/locales -D workbench --no-wrap --ignore-obsolete \
 	  --ignore-pot-creation-date
 	$(BIN)/python -c "from core.i18n import compile_catalogues; compile_catalogues()"
 
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	$(BIN)/python -m benchmarks.run
 
-demo-data: $(STAMP)
+demo-data: $(RUN_STAMP)
 	$(BIN)/python assets/make_demo_data.py
 
 clean:

@@ -1,7 +1,7 @@
-"""The README's AIDS comparison: `python -m benchmarks.aids` prints its two tables (markdown).
+"""The AIDS comparison of docs/metrics.md: `python -m benchmarks.aids` prints its two tables (markdown).
 
 Every generator's output in `../shared/reference/aids/` is scored as `python -m core evaluate original.csv AVATARS
---seed 0` scores it (approximate holdout, default typing), with the attacker of the README: known variables `age,
+--seed 0` scores it (approximate holdout, default typing), with the attacker of docs/metrics.md: known variables `age,
 gender, race, wtkg`, sensitive `cd420, cens`. CTGAN and synthpop rows are not made row by row from the originals
 (not paired). Our row: `avatarize --drop pidnum --k 20 --ncp 5 --no-holdout`, seeds 1, 2, 3, each scored the same way
 on its paired avatars; mean (± standard deviation).

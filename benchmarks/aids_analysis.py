@@ -1,5 +1,5 @@
-"""The README's AIDS analysis comparison (SPEC section 9): `python -m benchmarks.aids_analysis` prints its tables
-(markdown) and draws the Kaplan-Meier curves by treatment arm into `benchmarks/aids_survival.png` for the README
+"""The AIDS analysis comparison of docs/metrics.md (SPEC section 9): `python -m benchmarks.aids_analysis` prints its tables
+(markdown) and draws the Kaplan-Meier curves by treatment arm into `benchmarks/aids_survival.png` for docs/metrics.md
 (plotly's figure photographed by Debian's chromium; without chromium, the figure is not drawn).
 
 Survival: the Kaplan-Meier curves by arm (`arms`: 0 zidovudine, 1 zidovudine and didanosine, 2 zidovudine and

@@ -1,7 +1,7 @@
 """Our attacks side by side with Anonymeter's on the same split (SPEC 6.2): ``python -m benchmarks.peer_anonymeter``.
 
-The AIDS table (``../shared/reference/aids/``), avatarized as the README's comparison does (``--drop pidnum --k 20``)
-but with the real holdout, seeds 1 to 3; the attacker of the README (known age, gender, race, wtkg; sensitive cens
+The AIDS table (``../shared/reference/aids/``), avatarized as docs/metrics.md's comparison does (``--drop pidnum --k 20``)
+but with the real holdout, seeds 1 to 3; the attacker of docs/metrics.md (known age, gender, race, wtkg; sensitive cens
 and cd420). Our linkability and inference risks (against the holdout as control) and Anonymeter 1.1.0's on the same
 members (WO), avatars and controls (HO), every person attacked (Anonymeter's ``n_attacks`` = the smaller half;
 its targets and naive guesses sampled with a numpy seed), with their 95 % intervals. Anonymeter runs in a venv of
