@@ -92,10 +92,9 @@ def predictors_box(run: GenerationRun, name: str, outcome: str | None) -> tuple[
     chosen = shown(run, name, "predictors", study.predictors) or ()
     defaults = default_predictors(evaluation.kinds, evaluation.split.working, outcome)[0] if outcome else ()
     chosen = () if set(chosen) in (set(every), set(defaults)) else chosen
-    picked = choose(_("Predictors (empty: every other column but those that give the outcome exactly)"),
-                            every, key=f"{name}_predictors", default=[column for column in chosen if column in every],
-                            help=_("Leave out what would not be known when predicting (a follow-up time, an "
-                                   "identifier)."))
+    picked = choose(_("Predictors (empty: every other column but those that give the outcome exactly)"), every,
+                    key=f"{name}_predictors", default=[column for column in chosen if column in every],
+                    help=_("Leave out what would not be known when predicting (a follow-up time, an identifier)."))
     return None if not picked or sorted(picked) == sorted(every) else tuple(picked)
 
 

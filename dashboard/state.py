@@ -19,10 +19,10 @@ from core.engine.schema import ColumnProfile, apply_kinds, profile_columns, reso
 from core.i18n import N_, _, current_language
 from core.metrics.attack import Knowledge
 from core.workflows.run import ColumnPlan, GenerationRun, Settings, data_fingerprint
+from dashboard.language import ASSETS
 from dashboard.plan import plan_from_table, plan_table
 from dashboard.text import plain
 
-from dashboard.language import ASSETS
 # The demo's name is the Table choice's value (the same in every language, so that switching language keeps the
 # choice); it is shown translated, through ``_()`` (the Table radio's ``format_func``).
 DEMO_TABLES = {N_("Hospital stays (demo, 2,000 invented patients)"): ASSETS / "demo_clinical.csv"}

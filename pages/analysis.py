@@ -100,7 +100,7 @@ def survival_section() -> None:
                              key="survival_covariate")
         with second:
             adjust = choose(_("Adjusted for"), list(evaluation.kinds), key="survival_adjust",
-                                    default=list(shown(run, "survival", "adjust", study.adjust)))
+                            default=list(shown(run, "survival", "adjust", study.adjust)))
         with third:
             event_value = st.text_input(_("The value that means the event"), key="survival_event_value",
                                         value=study.event_value or "",

@@ -10,7 +10,7 @@ from core.metrics.attack import Knowledge
 from core.metrics.criteria import QUESTIONS
 from core.presentation import figures
 from core.presentation.format import criterion_name
-from core.workflows.exposure import LEVELS, RARE_SHARE, exposure_levels, most_exposed
+from core.workflows.exposure import LEVELS, RARE_SHARE, RARE_TAIL, exposure_levels, most_exposed
 from core.workflows.verdict import rescored
 from dashboard import jobs, language, state
 from dashboard.widgets import choose, criterion_state, plot, privacy_card, table, verdict_box
@@ -89,7 +89,7 @@ if levels is not None:
                      "most {share} of them hold, a number or date among the {tail} highest or lowest), rarest first; "
                      "empty when none is. Setting such a variable aside or lowering its weight hides them better.")
                    .format(column=_("stands out on"), share=percent(100 * RARE_SHARE),
-                           tail=percent(50 * RARE_SHARE)))  # the table's column, as core.workflows.exposure names it
+                           tail=percent(100 * RARE_TAIL)))  # the table's column, as core.workflows.exposure names it
 
 st.header(_("Distances"))
 for name, figure in figures.privacy_figures(evaluation.privacy).items():

@@ -21,8 +21,8 @@ from core.presentation import figures
 from core.presentation.analysis_figures import analysis_figures
 from core.presentation.analysis_text import analysis_notes, analysis_tables, hellinger_spread, reading
 from core.presentation.epsilon_ledger import ledger_rows, not_covered_sentence
-from core.presentation.parameter_labels import EXCLUSION_LABELS, IMPUTATION_LABELS
 from core.presentation.format import attack_readings, criterion_name, holdout_sentence, metric_text, target_text
+from core.presentation.parameter_labels import EXCLUSION_LABELS, IMPUTATION_LABELS
 from core.presentation.verdict_text import DASHBOARD, caveat, fix_sentence, headline, reasons, relationships, subject
 from core.workflows.run import GenerationRun
 from core.workflows.verdict import NOT_READY, READY, verdict_of_run

@@ -44,6 +44,7 @@ def most_exposed(originals: pd.DataFrame, kinds: dict[str, Kind], evaluation: Ev
 
 
 RARE_SHARE = 0.10  # a category at most 10 % of the people hold; a number or a date among the 5 % at either end
+RARE_TAIL = RARE_SHARE / 2  # rarity is twice the share on the nearer tail
 
 
 def rare_values(originals: pd.DataFrame, kinds: dict[str, Kind], rows: np.ndarray) -> list[str]:

@@ -516,8 +516,8 @@ def test_the_dashboard_speaks_its_own_words_not_the_command_lines(page, tmp_path
     assert "fast_knn" not in report and "from similar rows, found on a sample" in report
 
 
-def test_intervals_read_with_to_and_one_precision_per_table(page):
-    """"-572 [-1,011, -133]", "191 [-0, 383]", precision changing from row to row (issue 27, item 6)."""
+def fit_the_demos_regression(page) -> None:
+    """The demo's avatars, then the regression of cholesterol on every other column, on the Analysis page."""
     page.get_by_text("Columns", exact=True).wait_for(timeout=60_000)
     generate(page, "1,000 avatars of demo_clinical.csv")
     open_page(page, "Does my analysis still hold?", "Analysis")
@@ -525,6 +525,11 @@ def test_intervals_read_with_to_and_one_precision_per_table(page):
     page.get_by_role("button", name="Fit the regressions").click()
     page.get_by_text("Effects on the scale of the figure").wait_for(timeout=120_000)
     wait_until_idle(page)
+
+
+def test_intervals_read_with_to_and_one_precision_per_table(page):
+    """"-572 [-1,011, -133]", "191 [-0, 383]", precision changing from row to row (issue 27, item 6)."""
+    fit_the_demos_regression(page)
     header, *rows = grid_cells(page, grid_index(page, "Real rows"))
     intervals = [row[header.index(column)] for row in rows for column in ("Real rows", "Avatars", "Holdout (real)")
                  if column in header]  # the columns in view
@@ -537,13 +542,7 @@ def test_intervals_read_with_to_and_one_precision_per_table(page):
 
 def test_tables_show_every_header_whole_and_the_exposure_map_fills_its_box(page):
     """"Same significance" shown as "Sa..." and the exposure map in the right 55 % of its box (issue 27, item 7)."""
-    page.get_by_text("Columns", exact=True).wait_for(timeout=60_000)
-    generate(page, "1,000 avatars of demo_clinical.csv")
-    open_page(page, "Does my analysis still hold?", "Analysis")
-    choose(page, "Outcome (a number or a yes/no column)", "cholesterol_mmol_l")
-    page.get_by_role("button", name="Fit the regressions").click()
-    page.get_by_text("Effects on the scale of the figure").wait_for(timeout=120_000)
-    wait_until_idle(page)
+    fit_the_demos_regression(page)
     grid = page.locator('[data-testid="stDataFrame"]').nth(grid_index(page, "Real rows"))
     texts: dict[str, list[str]] = {}  # each column's header and cells, read scrolled to the left, then the right
     for end in ("0", "scroller.scrollWidth"):
