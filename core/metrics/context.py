@@ -103,13 +103,16 @@ class PrivacyContext:
 
     With ``paired``, avatar ``i`` was made from original ``i``; without, the metrics that need pairing are not
     applicable, for ``unpaired_reason``. ``sides`` holds the members, the controls and the attacker's knowledge of
-    the metrics of SPEC 6.2 (None: those metrics do not apply).
+    the metrics of SPEC 6.2 (None: those metrics do not apply); ``identifiers`` the real and the avatars' values of
+    each identifier-like column (:mod:`core.metrics.identifier_protection`).
     """
 
     def __init__(self, reference: PrivacyReference, avatar_coordinates: np.ndarray, avatars: pd.DataFrame,
-                 paired: bool, unpaired_reason: str = NOT_PAIRED, sides: AttackSides | None = None):
+                 paired: bool, unpaired_reason: str = NOT_PAIRED, sides: AttackSides | None = None,
+                 identifiers: Mapping[str, tuple[pd.Series, pd.Series]] | None = None):
         self.reference, self.avatar_coordinates, self.avatars = reference, avatar_coordinates, avatars
         self.paired, self.unpaired_reason, self.sides = paired, unpaired_reason, sides
+        self.identifiers = dict(identifiers or {})  # per identifier-like column: (every real value, the avatars')
 
     @property
     def knowledge(self) -> Knowledge:

@@ -40,18 +40,22 @@ class MetricDefinition:
     computation: str | None = None
     target: float | None = None
     bands: Sequence[tuple[float, str, str]] = ()
+    inclusive: bool = False  # the target itself meets it (">= 100 %": no avatar at all may fail)
 
     @property
     def target_text(self) -> str | None:
         """``> 90 %``, ``< 10 %``: the target as the cards and tables show it."""
         if self.target is None:
             return None
-        return f"{'<' if self.goal == 'minimize' else '>'} {self.target:g}{' ' + self.unit if self.unit else ''}"
+        sign = ("<" if self.goal == "minimize" else ">") + ("=" if self.inclusive else "")
+        return f"{sign} {self.target:g}{' ' + self.unit if self.unit else ''}"
 
     def meets(self, value: float | None) -> bool | None:
         """Whether ``value`` meets the target (None when there is no value or no target)."""
         if value is None or self.target is None:
             return None
+        if self.inclusive:
+            return bool(value <= self.target) if self.goal == "minimize" else bool(value >= self.target)
         return bool(value < self.target) if self.goal == "minimize" else with_target(value, self.target)
 
     @property

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from core.engine.pipeline import DEFAULT_NCP, Avatarizer
-from core.engine.schema import Kind, apply_kinds, resolve_kinds, with_text_names
+from core.engine.schema import Kind, apply_kinds, profile_columns, resolve_kinds, with_text_names
 from core.engine.split import split_holdout
 from core.engine.timing import timed
 from core.errors import InputError
@@ -29,6 +29,7 @@ from core.i18n import N_, _
 from core.metrics.attack import Knowledge
 from core.metrics.context import NOT_PAIRED, AttackSides, PrivacyContext, PrivacyReference, SignalContext
 from core.metrics.criteria import CriterionResult, criteria_of
+from core.metrics.identifier_protection import identifier_like
 from core.metrics.registry import privacy_metrics, signal_metrics
 from core.metrics.result import MetricResult
 from core.metrics.space import MetricSpaces
@@ -208,8 +209,11 @@ def evaluate(
         split = HoldoutSplit(_rows(typed_originals, working_rows), _rows(typed_originals, holdout_rows),
                              _rows(typed_avatars, avatar_rows), "approximate", holdout_rows)
     reason = NOT_PAIRED_ROW_BY_ROW if len(originals) == len(avatars) else NOT_PAIRED_ROW_COUNTS
+    real = originals[common] if holdout is None else pd.concat([originals[common], holdout[common]])
+    identifiers = {name: (real[name], avatars[name])
+                   for name in identifier_like(profile_columns(typed_originals, kinds))}
     evaluation = score(split, typed_originals, typed_avatars, kinds, paired=paired, ncp=ncp, unpaired_reason=reason,
-                       ncp_at_most_axes=True, knowledge=knowledge)
+                       ncp_at_most_axes=True, knowledge=knowledge, identifiers=identifiers)
     evaluation.left_out_columns = left_out
     evaluation.warnings = unseen
     evaluation.parameters = {**evaluation.parameters, "seed": seed, "paired": paired}
@@ -273,10 +277,12 @@ def score(
     spaces: MetricSpaces | None = None,
     ncp_at_most_axes: bool = False,
     knowledge: Knowledge = Knowledge(),
+    identifiers: Mapping[str, tuple[pd.Series, pd.Series]] | None = None,
 ) -> Evaluation:
     """Every metric of the registry on typed frames: signal on ``split`` (WO / HO / WA), privacy on ``originals``
     and all their ``avatars``; the attacks of SPEC 6.2 on WO (members) and HO (controls) with the attacker's
-    ``knowledge``.
+    ``knowledge``; ``identifiers``, each identifier-like column's real values and the avatars' (none: no such
+    column).
 
     ``spaces`` keeps the projections fitted on WO and on the originals for the next call
     with the same frames (a sweep). With ``ncp_at_most_axes``, an ``ncp`` beyond the originals' axes is refused
@@ -303,7 +309,7 @@ def score(
                             split.holdout_rows, knowledge.checked(kinds))
     with timed(timings, "privacy"):
         privacy = privacy_metrics(PrivacyContext(reference, avatar_coordinates, avatars, paired, unpaired_reason,
-                                                 sides), timings)
+                                                 sides, identifiers), timings)
     return Evaluation(
         holdout=split.kind,
         rows={"working": len(split.working), "holdout": len(split.holdout), "avatars": len(avatars)},
@@ -365,8 +371,13 @@ def evaluate_avatarization(avatarizer: Avatarizer, spaces: MetricSpaces | None =
         )
         split = HoldoutSplit(working, holdout, avatars.iloc[avatar_rows].reset_index(drop=True), "approximate",
                              holdout_rows)
+    prepared, made = avatarizer.prepared_, with_text_names(avatarizer.avatars_)
+    real = [frame for frame in (prepared.working_data, prepared.holdout_data) if frame is not None]
+    identifiers = {name: (pd.concat([frame[name] for frame in real]), made[name])
+                   for name in identifier_like(avatarizer.profiles_) if name in made.columns}
     evaluation = score(split, originals, avatars, kinds, paired=paired, ncp=avatarizer.ncp_,
-                       unpaired_reason=NOT_MADE_FROM_ONE_PERSON, spaces=spaces, knowledge=knowledge)
+                       unpaired_reason=NOT_MADE_FROM_ONE_PERSON, spaces=spaces, knowledge=knowledge,
+                       identifiers=identifiers)
     evaluation.parameters = {**evaluation.parameters, "ncp": avatarizer.ncp_, "seed": avatarizer.seed_,
                              "paired": paired}
     evaluation.left_out_columns = list(left_out)

@@ -18,6 +18,7 @@ from core.metrics import (
     distance_to_closest,
     hellinger_mean,
     hidden_rate,
+    identifier_protection,
     inference_risk,
     linkability_risk,
     local_cloaking,
@@ -30,7 +31,7 @@ from core.metrics.result import MetricResult
 
 SIGNAL_METRICS = (hellinger_mean, correlation_difference_ratio, multivariate_hellinger)
 PRIVACY_METRICS = (  # by the criterion they answer (SPEC 6.2), in its order
-    hidden_rate, local_cloaking, row_direct_match_protection, closest_rate,
+    hidden_rate, local_cloaking, row_direct_match_protection, closest_rate, identifier_protection,
     linkability_risk, correlation_protection_rate, distance_to_closest, closest_distances_ratio,
     inference_risk, column_direct_match_protection,
 )

@@ -71,7 +71,8 @@ def test_smoke_every_page_after_a_run(generations):
     assert "1,000 avatars of demo_clinical.csv" in as_read(app.success[0].value)
     run = app.session_state["run"]
     met, applicable = run.evaluation.privacy_targets_met()
-    assert applicable == 7 and app.metric[2].value == f"{met} of 7"  # no known variables: the attacks do not run
+    # no known variables: the attacks do not run; the demo's patient_id makes identifier protection apply
+    assert applicable == 8 and app.metric[2].value == f"{met} of 8"
     headline = "Ready to share" if run.verdict.ready else "Not ready to share"
     assert any(headline in element.value for element in [*app.success, *app.error])
     for page in PAGES[2:4] + PAGES[5:6]:
@@ -79,7 +80,7 @@ def test_smoke_every_page_after_a_run(generations):
     visit(app, "pages/utility.py")
     assert len(app.get("plotly_chart")) >= 4
     visit(app, "pages/privacy.py")
-    assert len(app.metric) == 10 and len(app.get("plotly_chart")) == 4  # the exposure map and three histograms
+    assert len(app.metric) == 11 and len(app.get("plotly_chart")) == 4  # a card per privacy metric; the exposure map, three histograms
     assert [header.value.split(":")[0] for header in app.header][1:4] == ["Singling out", "Linkability", "Inference"]
     assert any(headline in element.value for element in [*app.success, *app.error])
     visit(app, "pages/report.py")
@@ -123,7 +124,7 @@ def test_the_form_runs_the_engine_once_and_nothing_before_submit(generations):
     app.button(key="FormSubmitter:settings-Generate avatars").click().run()
     assert generations == ["demo_clinical.csv"]
     assert app.session_state["run"].settings.method == "fast_dp"
-    assert app.metric[2].value.endswith(" of 4")  # FastDP: the three pairing metrics do not apply
+    assert app.metric[2].value.endswith(" of 5")  # FastDP: the three pairing metrics do not apply (4 + identifiers)
 
 
 def test_changing_a_figure_option_recomputes_nothing(generations):

@@ -20,6 +20,7 @@ PRIVACY_KEYS = {
     "hidden_rate", "local_cloaking", "distance_to_closest", "closest_distances_ratio",
     "row_direct_match_protection", "column_direct_match_protection",  # SPEC section 7
     "closest_rate", "correlation_protection_rate", "linkability_risk", "inference_risk",  # 6.2
+    "identifier_protection",  # issue 28: no real identifier in the avatars
 }
 VARIABLE_KEYS = {"variable", "kind", "bins", "binning", "reference_distance", "avatar_distance", "score"}
 

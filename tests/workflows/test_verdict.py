@@ -12,6 +12,7 @@ from core.workflows.verdict import checked_verdict, judged, search_budget, verdi
 from tests.support import mixed_table
 
 PASSING = {"hidden_rate": 95.0, "local_cloaking": 10.0, "row_direct_match_protection": 100.0, "closest_rate": 96.0,
+           "identifier_protection": 100.0,
            "linkability_risk": 1.0, "correlation_protection_rate": 99.0, "distance_to_closest": 0.5,
            "closest_distances_ratio": 0.6, "inference_risk": 2.0, "column_direct_match_protection": 90.0}
 
