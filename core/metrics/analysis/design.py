@@ -15,6 +15,7 @@ from core.errors import InputError
 from core.i18n import N_, _
 
 SECONDS_PER_DAY = 86_400.0
+LARGEST_MODELLED = 1e150  # beyond, a value's square overflows float64 (1.8e308): scalers and fits turn to NaN
 MAX_LEVELS = 20  # a categorical with more levels is left out of the default predictors (its own model)
 MAX_THRESHOLD_LEVELS = 10  # a number with more distinct values is read as a measure, which a threshold may cut
 LEFT_OUT = N_("Left out of the predictors: {columns} (each gives another column exactly: a model would read the "
@@ -119,12 +120,19 @@ def _gives(predictor: pd.Series, outcome: pd.Series) -> bool:
 
 def checked_predictors(frame: pd.DataFrame, predictors: Sequence[str], kinds: Mapping[str, Kind],
                        max_levels: int | None = None) -> None:
-    """Refuse (:class:`InputError`) a predictor without any value in ``frame`` (the real rows), or, with
-    ``max_levels``, a categorical with more values than a model can show an effect for."""
+    """Refuse (:class:`InputError`) a predictor without any value in ``frame`` (the real rows), a number beyond
+    ``LARGEST_MODELLED`` (its square overflows: the fit would end in NaN), or, with ``max_levels``, a categorical
+    with more values than a model can show an effect for."""
     for name in predictors:
         if not frame[name].notna().any():
             raise InputError(_("The predictor '{column}' has no value in the real rows: leave it out.").format(
                 column=name))
+        if kinds[name] is not Kind.CATEGORICAL:
+            largest = float(np.nanmax(np.abs(numeric_values(frame[name]))))
+            if largest > LARGEST_MODELLED:
+                raise InputError(_("The predictor '{column}' holds values as large as {value}: a model computes "
+                                   "with their squares, which overflow. Rescale it (divide it by a power of ten), or "
+                                   "leave it out.").format(column=name, value=f"{largest:.3g}"))
         if max_levels is not None and kinds[name] is Kind.CATEGORICAL and frame[name].nunique() > max_levels:
             raise InputError(_("The predictor '{column}' has {count} values: an effect per value is shown for at most "
                                "{most}; leave it out, or group its values.").format(

@@ -26,7 +26,7 @@ from core.engine.encoding import numeric_values
 from core.engine.schema import Kind
 from core.errors import InputError
 from core.i18n import N_, Message, _
-from core.metrics.analysis.design import LEFT_OUT, checked_predictors, default_predictors
+from core.metrics.analysis.design import LEFT_OUT, MAX_LEVELS, checked_predictors, default_predictors
 
 MODELS = ("boosting", "linear")
 BOOTSTRAP_RESAMPLES = 200
@@ -103,6 +103,10 @@ def prediction(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFra
         raise InputError(_("The outcome '{column}' takes a single value in the real rows: there is nothing to "
                            "predict.").format(column=outcome))
     classes = sorted(set(frames[0][outcome].astype(str)) | set(frames[2][outcome].astype(str)))
+    if categorical and frames[0][outcome].nunique() > MAX_LEVELS:  # as groups are: 1 000 classes ran over 300 s
+        raise InputError(_("The outcome '{column}' has {count} values: a prediction is scored for at most {most}; "
+                           "choose an outcome with fewer, or group its values.").format(
+            column=outcome, count=frames[0][outcome].nunique(), most=MAX_LEVELS))
     task = "numeric" if not categorical else "binary" if len(classes) == 2 else "multiclass"
     features = [_features(frame, predictors, kinds) for frame in frames]
     targets = [frame[outcome].astype(str).to_numpy() if categorical else numeric_values(frame[outcome])

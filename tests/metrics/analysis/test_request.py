@@ -8,7 +8,7 @@ import pytest
 
 from core.engine.schema import Kind, apply_kinds
 from core.errors import InputError
-from core.metrics.analysis.design import default_predictors
+from core.metrics.analysis.design import MAX_LEVELS, default_predictors
 from core.metrics.analysis.request import AnalysisNotRun, AnalysisRequest, run_analyses, suggested_request
 from core.metrics.evaluation import evaluate
 from tests.metrics.analysis.test_prediction import halves
@@ -144,3 +144,25 @@ def test_the_json_of_every_analysis_holds_only_numbers_json_can_hold():
     document = evaluation.to_json()["analyses"]
     assert document["prediction"]["real"]["value"] is None
     json.dumps(document, allow_nan=False)
+
+
+def test_a_predictor_whose_squares_overflow_is_not_run_with_the_reason_not_a_traceback():
+    """`outcome=y model=linear` with `x` near 1e200 ended in "ValueError: Input X contains NaN" (issue 28, item 6)."""
+    working, holdout, kinds = halves()
+    working, holdout = (frame.assign(score=frame["score"] * 1e200) for frame in (working, holdout))
+    results = run_analyses(working, holdout, working, kinds, AnalysisRequest(outcome="age", model="linear"), seed=0)
+    for name in ("prediction", "regression"):
+        assert isinstance(results[name], AnalysisNotRun)
+        assert results[name].reason.startswith("The predictor 'score' holds values as large as ")
+        assert "Rescale it" in results[name].reason
+
+
+def test_an_outcome_of_hundreds_of_classes_is_not_run_as_groups_are_not():
+    """A 1 000-class outcome ran over 300 s on 1 200 rows (issue 28, item 6): capped at MAX_LEVELS classes."""
+    working, holdout, kinds = halves()
+    working, holdout = (frame.assign(colour=pd.Series([f"c{i}" for i in range(len(frame))], dtype="category"))
+                        for frame in (working, holdout))
+    result = run_analyses(working, holdout, working, kinds, AnalysisRequest(outcome="colour"), seed=0)["prediction"]
+    assert isinstance(result, AnalysisNotRun)
+    assert result.reason == (f"The outcome 'colour' has 800 values: a prediction is scored for at most {MAX_LEVELS}; "
+                             "choose an outcome with fewer, or group its values.")
