@@ -14,41 +14,16 @@ with probabilities ``w`` (an independent draw per variable).
 from __future__ import annotations
 
 import numpy as np
-from scipy.spatial import cKDTree
-
 from core.engine.encoding import EncodedTable
+from core.engine.neighbours import NeighbourTree
 
 SYNTHESIS_ROWS = 2**14  # rows searched, weighted and combined at a time: memory stays that of a chunk
-NEIGHBOUR_LEAF_SIZE = 32
 
 
 def neighbours_excluding_self(coordinates: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Distances and indices (n, k) of each row's ``k`` nearest other rows, nearest first.
-
-    One exact tree query for ``k + 1`` neighbours per row, on every core. The row itself is dropped;
-    where exact duplicates crowd it out of the ``k + 1`` (ties at distance 0), the
-    farthest of them is dropped instead.
-    """
-    return _query_excluding_self(_neighbour_tree(coordinates), coordinates, np.arange(len(coordinates)), k)
-
-
-def _neighbour_tree(coordinates: np.ndarray) -> cKDTree:
-    """Unbalanced and not compacted: on latent coordinates it builds and answers faster; leaves of
-    ``NEIGHBOUR_LEAF_SIZE`` points answer as fast as scipy's 16 with a quarter less memory."""
-    return cKDTree(coordinates, leafsize=NEIGHBOUR_LEAF_SIZE, balanced_tree=False, compact_nodes=False)
-
-
-def _query_excluding_self(
-    tree: cKDTree, coordinates: np.ndarray, rows: np.ndarray, k: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """The ``k`` nearest other rows of ``rows`` (see :func:`neighbours_excluding_self`)."""
-    distances, indices = tree.query(coordinates[rows], k=k + 1, workers=-1)
-    if np.array_equal(indices[:, 0], rows):  # the usual case: no copy
-        return distances[:, 1:], indices[:, 1:]
-    is_self = indices == rows[:, None]
-    is_self[~is_self.any(axis=1), -1] = True
-    keep = ~is_self
-    return distances[keep].reshape(len(rows), k), indices[keep].reshape(len(rows), k)
+    """Distances and indices (n, k) of each row's ``k`` nearest other rows, nearest first: one exact tree query
+    per row, on every core, repeated points counted once (:class:`~core.engine.neighbours.NeighbourTree`)."""
+    return NeighbourTree(coordinates).query_excluding_self(np.arange(len(coordinates)), k)
 
 
 def avatarize_rows(
@@ -64,13 +39,13 @@ def avatarize_rows(
     search at its largest ``k``, cut to this ``k``); without them each chunk is searched
     in a tree over ``coordinates``. Either way the random draws come in the same order.
     """
-    tree = None if neighbours is not None else _neighbour_tree(coordinates)
+    tree = None if neighbours is not None else NeighbourTree(coordinates)
     numeric = np.empty(table.numeric.shape)
     codes = np.empty(table.codes.shape, dtype=table.codes.dtype)
     for start in range(0, table.n_rows, SYNTHESIS_ROWS):
         rows = np.arange(start, min(start + SYNTHESIS_ROWS, table.n_rows))
         if tree is not None:
-            distances, indices = _query_excluding_self(tree, coordinates, rows, k)
+            distances, indices = tree.query_excluding_self(rows, k)
         else:
             distances, indices = neighbours[0][rows], neighbours[1][rows]
         numeric[rows], codes[rows] = combine_neighbours(table, indices, neighbour_weights(distances, rng), rng)

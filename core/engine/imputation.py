@@ -22,9 +22,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.spatial import cKDTree
 
 from core.engine.encoding import EncodedTable
+from core.engine.neighbours import NeighbourTree
 from core.engine.projection import Projection
 
 N_NEIGHBOURS = 5
@@ -254,7 +254,7 @@ def _fills_from_neighbours(table: EncodedTable, fast: bool, rng: np.random.Gener
         if len(candidates) == 0:  # a sparse variable that no sampled donor observes
             candidates = np.flatnonzero(~missing)
         k = min(N_NEIGHBOURS, len(candidates))
-        _, found = cKDTree(coordinates(candidates)).query(coordinates(np.flatnonzero(missing)), k=k, workers=-1)
+        _, found = NeighbourTree(coordinates(candidates)).query(coordinates(np.flatnonzero(missing)), k)
         return candidates, found.reshape(int(missing.sum()), k)
 
     numeric_fills, categorical_fills = [], []

@@ -18,13 +18,13 @@ from dataclasses import replace
 
 import numpy as np
 import pandas as pd
-from scipy.spatial import cKDTree
 
 from core.engine.avatar import avatarize_rows, neighbours_excluding_self
 from core.engine.encoding import EncodedTable, TableCodec
 from core.engine.fast_dp import FastDPSynthesizer
 from core.engine.imputation import Indicators, add_indicators, impute, restore_indicated
 from core.engine.io import release_freed_memory
+from core.engine.neighbours import NeighbourTree
 from core.engine.parameters import EXCLUSION_STRATEGIES, IMPUTATION_METHODS
 from core.engine.prepared import PreparedTable
 from core.engine.projection import Projection
@@ -463,7 +463,7 @@ class Avatarizer:
         if self.exclude_replacement_strategy == "row_order":
             return np.arange(synthetic.n_rows)
         avatar_coordinates = self.projection_.transform(synthetic, self.ncp_)
-        return cKDTree(self.coordinates_).query(avatar_coordinates, workers=-1)[1]
+        return NeighbourTree(self.coordinates_).query(avatar_coordinates, 1)[1][:, 0]
 
     def _reattach(self, avatars: pd.DataFrame, sources: np.ndarray) -> pd.DataFrame:
         """Excluded variables copied from the originals ``sources`` gives."""

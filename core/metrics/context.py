@@ -13,9 +13,8 @@ from functools import cached_property
 
 import numpy as np
 import pandas as pd
-from scipy.spatial import cKDTree
-
 from core.engine.encoding import datetime_microseconds, numeric_values
+from core.engine.neighbours import NeighbourTree
 from core.engine.schema import Kind
 from core.i18n import N_, Message, Number
 from core.metrics.attack import Knowledge
@@ -42,7 +41,7 @@ class PrivacyReference:
     """The originals' side of the privacy metrics, computed once for any number of avatar sets (a sweep)."""
 
     coordinates: np.ndarray
-    tree: cKDTree | None  # over the coordinates; None below two originals
+    tree: NeighbourTree | None  # over the coordinates; None below two originals
     kinds: Mapping[str, Kind]
     rows: pd.DataFrame  # typed values, comparable with ``==`` (see :func:`comparable`)
     row_hashes: np.ndarray
@@ -70,7 +69,7 @@ class PrivacyReference:
         _, group, sizes = np.unique(hashes, return_inverse=True, return_counts=True)
         return cls(
             coordinates=coordinates,
-            tree=cKDTree(coordinates, balanced_tree=False, compact_nodes=False) if len(coordinates) >= 2 else None,
+            tree=NeighbourTree(coordinates) if len(coordinates) >= 2 else None,
             kinds=kinds,
             rows=rows,
             row_hashes=hashes,
@@ -123,9 +122,9 @@ class PrivacyContext:
         """Each control's distances to its nearest and second-nearest originals, itself apart when it is one."""
         sides = self.sides
         if sides.control_rows is None:
-            distances, _ = self.reference.tree.query(sides.coordinates, k=2, workers=-1)
+            distances, _ = self.reference.tree.query(sides.coordinates, 2, rows=False)
             return distances[:, 0], distances[:, 1]
-        distances, rows = self.reference.tree.query(sides.coordinates, k=3, workers=-1)
+        distances, rows = self.reference.tree.query(sides.coordinates, 3)
         others = rows != sides.control_rows[:, None]
         others[others.sum(axis=1) == 3, 2] = False  # itself not found among the three (ties): keep the first two
         kept = distances[others].reshape(len(distances), 2)
@@ -139,7 +138,7 @@ class PrivacyContext:
     @cached_property
     def nearest_two(self) -> tuple[np.ndarray, np.ndarray]:
         """Each avatar's distances to its nearest and second-nearest originals."""
-        distances, _ = self.reference.tree.query(self.avatar_coordinates, k=2, workers=-1)
+        distances, _ = self.reference.tree.query(self.avatar_coordinates, 2, rows=False)
         return distances[:, 0], distances[:, 1]
 
     @cached_property

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
-from scipy.spatial import cKDTree
 
+from core.engine.neighbours import NeighbourTree
 from core.engine.schema import Kind
 from core.i18n import N_
 from core.metrics.attack import CHOOSE_KNOWN
@@ -49,9 +49,8 @@ def compute(context: PrivacyContext) -> MetricResult:
     unique = ~pd.util.hash_pandas_object(originals, index=False).duplicated(keep=False).to_numpy()
     original_points, avatar_points = _match_space(originals, avatars, reference.kinds)
     reach = 1.0 + 1e-9
-    nearest, _ = cKDTree(avatar_points, balanced_tree=False, compact_nodes=False).query(original_points[unique], k=2, p=np.inf,
-                                              distance_upper_bound=np.nextafter(reach, np.inf), workers=-1)
-    nearest = nearest.reshape(-1, 2)
+    nearest, _ = NeighbourTree(avatar_points).query(original_points[unique], 2, p=np.inf,
+                                                   distance_upper_bound=np.nextafter(reach, np.inf), rows=False)
     matched_once = int(np.sum((nearest[:, 0] <= reach) & ~(nearest[:, 1] <= reach)))  # one within reach, not two
     hidden = context.closer.hidden.mean() if context.paired else 0.0
     exposed = round(matched_once * (1 - hidden))

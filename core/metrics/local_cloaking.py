@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from scipy.spatial import cKDTree
 
+from core.engine.neighbours import NeighbourTree
 from core.i18n import N_
 from core.metrics.definition import SINGLING_OUT, MetricDefinition
 from core.metrics.result import MetricResult
@@ -105,7 +106,7 @@ def count_closer_avatars(original_coordinates: np.ndarray, avatar_coordinates: n
         counts[copies] = 0
         tied = np.maximum(within - counts - 1, 0)  # the own avatar is within its own distance
         return CloserAvatars(counts, tied, float(np.median(counts + tied / 2)), False, None)
-    tree = cKDTree(avatar_coordinates, balanced_tree=False, compact_nodes=False)
+    tree = NeighbourTree(avatar_coordinates)
     counts, within = np.zeros(n_rows, dtype=np.int64), np.zeros(n_rows, dtype=np.int64)
     reach = np.zeros(n_rows)  # distance to the k-th nearest avatar, for the pending originals
     pending = np.argsort(own_distances, kind="stable")  # by own distance: each chunk's queries stop at its largest
@@ -119,8 +120,7 @@ def count_closer_avatars(original_coordinates: np.ndarray, avatar_coordinates: n
             # avatars beyond the own distance never count: the search stops there (the tree compares squares: a
             # bound whose square is 0, own distances all 0, would find nothing)
             bound = max(np.nextafter(own.max() * AS_CLOSE, np.inf), SMALLEST_BOUND)
-            distances, _ = tree.query(original_coordinates[rows], k=k, distance_upper_bound=bound, workers=-1)
-            distances = distances.reshape(len(rows), k)
+            distances, _ = tree.query(original_coordinates[rows], k, distance_upper_bound=bound, rows=False)
             counts[rows] = np.sum(distances < own * STRICTLY_CLOSER, axis=1)
             within[rows] = np.sum(distances <= own * AS_CLOSE, axis=1)
             reach[rows] = distances[:, -1]

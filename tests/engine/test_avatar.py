@@ -21,6 +21,17 @@ def test_duplicates_never_make_a_row_its_own_neighbour():
     assert indices.shape == (6, 3)
 
 
+def test_repeated_rows_share_the_neighbour_role_and_cost_one_point_each():
+    # 8 distinct rows, 500 copies each (three yes/no columns): the tree holds 8 points, not 4 000 (a leaf of 500
+    # equal points is scanned by every query into it: n^2), and every copy is a neighbour as often as another
+    points = np.repeat(np.array([[a, b, c] for a in (0.0, 1.0) for b in (0.0, 1.0) for c in (0.0, 1.0)]), 500, axis=0)
+    distances, indices = neighbours_excluding_self(points, 5)
+    assert avatar.NeighbourTree(points).tree_.n == 8
+    assert (distances == 0).all() and not np.any(indices == np.arange(len(points))[:, None])
+    assert np.all(points[indices] == points[:, None, :])  # its own copies
+    assert set(np.bincount(indices.ravel(), minlength=len(points))) == {5}
+
+
 def test_weights_hand_computed():
     # With the generator's draws E and permutation pi, w_j = (1/d_j) E_j 2^-pi_j / sum.
     distances = np.array([[1.0, 2.0, 4.0]])

@@ -1,12 +1,11 @@
 """Counting the avatars closer than a person's own (core/metrics/local_cloaking.py): exact, capped, growing."""
 
-
 import numpy as np
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from scipy.spatial import cKDTree
 
+from core.engine.neighbours import NeighbourTree
 from core.metrics import local_cloaking
 from core.metrics.local_cloaking import count_closer_avatars
 from tests.support import brute_force, brute_force_ties
@@ -43,12 +42,12 @@ def test_growing_queries_go_straight_to_the_cap_when_the_median_lies_beyond(monk
     monkeypatch.setattr(local_cloaking, "EXACT_COUNT_PAIRS", 0)
     levels = []
 
-    class RecordingTree(cKDTree):
+    class RecordingTree(NeighbourTree):
         def query(self, points, k, **options):
             levels.append(k)
-            return super().query(points, k=k, **options)
+            return super().query(points, k, **options)
 
-    monkeypatch.setattr(local_cloaking, "cKDTree", RecordingTree)
+    monkeypatch.setattr(local_cloaking, "NeighbourTree", RecordingTree)
     rng = np.random.default_rng(7)
     originals = rng.normal(size=(3_000, 2))
     avatars = originals + rng.normal(scale=spread, size=originals.shape)  # 30: own avatars far away
