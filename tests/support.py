@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import zipfile
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -53,6 +54,29 @@ def start_dashboard(port: int, log=subprocess.DEVNULL) -> subprocess.Popen:
     server.kill()
     raise RuntimeError("the dashboard did not start within 60 s")
 
+
+
+def excel_zip_bomb(path: Path, rows: int = 11_000_000) -> Path:
+    """A valid .xlsx of a header ``x`` over ``rows`` rows of 1 (11 million: 290 MB of XML in a 0.7 MB file, a
+    second to write): the parts of a one-cell workbook, its sheet's rows written anew, the same row over and over."""
+    source = path.with_suffix(".seed.xlsx")
+    pd.DataFrame({"x": [1]}).to_excel(source, index=False)
+    row = b"<row><c><v>1</v></c></row>"
+    per_block = 2**20 // len(row)
+    with zipfile.ZipFile(source) as seed, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as bomb:
+        for part in seed.infolist():
+            data = seed.read(part)
+            if not part.filename.startswith("xl/worksheets/"):
+                bomb.writestr(part, data)
+                continue
+            head, tail = data.split(b"<sheetData>")[0], data.split(b"</sheetData>")[1]
+            with bomb.open(part.filename, "w", force_zip64=True) as sheet:
+                sheet.write(head + b'<sheetData><row><c t="inlineStr"><is><t>x</t></is></c></row>')
+                for _ in range(rows // per_block):
+                    sheet.write(row * per_block)
+                sheet.write(row * (rows % per_block) + b"</sheetData>" + tail)
+    source.unlink()
+    return path
 
 
 def mixed_table(n_rows: int = 400, seed: int = 0, missing: float = 0.0) -> pd.DataFrame:

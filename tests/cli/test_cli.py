@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tests.support import english_fragments, english_left, mixed_table, report_texts
+from tests.support import english_fragments, english_left, excel_zip_bomb, mixed_table, report_texts
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -349,6 +349,14 @@ def test_hostile_inputs_and_outputs_are_refused_in_one_line_before_any_work(tmp_
     blocked.write_text("")
     result = run("avatarize", source, "--k", 3, "--out", out, "--json", blocked / "m.json")
     assert result.returncode == 2 and not out.exists()  # checked before the work: nothing written
+
+
+def test_an_excel_zip_bomb_is_one_line_on_every_command(tmp_path):
+    bomb, out = excel_zip_bomb(tmp_path / "bomb.xlsx"), tmp_path / "out.csv"
+    for command in (["avatarize", bomb, "--k", "5", "--out", out], ["sweep", bomb, "--k", "5", "--json", out],
+                    ["evaluate", bomb, bomb]):
+        assert_plain_error(run(*command), "bomb.xlsx expands to")
+    assert not out.exists()
 
 
 def test_the_shared_file_follows_the_umask_and_the_paired_one_stays_private(tmp_path):

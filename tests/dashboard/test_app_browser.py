@@ -9,11 +9,12 @@ import os
 import re
 import shutil
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
 
-from tests.support import CHROMIUM_FLAGS, free_port, mixed_table, start_dashboard
+from tests.support import CHROMIUM_FLAGS, excel_zip_bomb, free_port, mixed_table, start_dashboard
 
 pytestmark = pytest.mark.browser
 def chromium_path() -> str:
@@ -147,6 +148,21 @@ def test_a_bad_upload_shows_a_message(page, tmp_path):
     page.locator("input[type=file]").set_input_files(str(bad))
     page.get_by_text("broken.csv could not be read as a table").wait_for(timeout=30_000)
     assert page.get_by_text("Traceback").count() == 0
+
+
+def test_an_excel_zip_bomb_is_refused_while_another_tab_loads(page, dashboard, tmp_path):
+    # 11 million rows in 0.7 MB: parsed, the server grew past 4.8 GB and no other tab could load (issue 28, item 3)
+    page.get_by_text("Columns", exact=True).wait_for(timeout=60_000)
+    page.get_by_text("Upload a file").click()
+    page.locator("input[type=file]").set_input_files(str(excel_zip_bomb(tmp_path / "bomb.xlsx")))
+    other = page.context.new_page()
+    other.goto(dashboard[0])
+    other.get_by_text("Columns", exact=True).wait_for(timeout=30_000)
+    page.get_by_text("bomb.xlsx expands to").wait_for(timeout=30_000)
+    assert page.get_by_text("save the table as CSV or Parquet").count() == 1
+    assert page.get_by_text("Traceback").count() == 0
+    with urllib.request.urlopen(f"{dashboard[0]}/_stcore/health", timeout=5) as health:
+        assert health.read() == b"ok"
 
 
 def upload(page, tmp_path, rows: int) -> None:
