@@ -42,6 +42,7 @@ from core.engine.imputation import IndicatorFacts, Indicators, add_indicators, s
 from core.engine.pipeline import Avatarizer
 from core.engine.projection import CodingStatistics, Projection
 from core.engine.reduction import CategoricalReduction, ModalitySums
+from core.engine.sources import TypedColumns
 from core.engine.table_typing import TableTyping
 
 LATENT_SAMPLE_ROWS = 1_000_000
@@ -110,15 +111,15 @@ class BatchCache:
 
 @dataclass(frozen=True)
 class Batches:
-    """The batches' rows, staged under ``folder`` by :func:`~core.engine.batches.stage_group` from ``n_groups`` row
-    groups, and their caches."""
+    """The batches' rows, staged under ``folder`` by :func:`~core.engine.batches.stage_group` from the typed
+    ``columns``, and their caches."""
 
+    columns: TypedColumns
     folder: Path
-    n_groups: int
     count: int
 
     def rows(self, batch: int) -> pd.DataFrame:
-        return read_batch(self.folder, batch, self.n_groups)
+        return read_batch(self.columns, self.folder, batch)
 
     def cache(self, batch: int) -> BatchCache:
         return BatchCache(self.folder / "cache" / f"batch-{batch:05d}")

@@ -6,7 +6,9 @@ batch gets about ``batch_rows`` rows, drawn at random from the whole table, and 
 With one batch every row is in batch 0, in order: the batch is the table.
 
 Each row group's rows are written to one file per batch (:func:`stage_group`, Arrow IPC: typed, no pickle),
-so that a batch is read back whole (:func:`read_batch`) without reading the table again.
+so that a batch is read back whole (:func:`read_batch`) without reading the table again. A categorical column is
+staged as its codes: its categories, read once from the typed column's own file, are put back as a batch is read
+(written into every staged file, a 400 000-value identifier's would be repeated batches x row groups times).
 """
 
 from __future__ import annotations
@@ -46,9 +48,22 @@ def deal(seed: int, start: int, n_rows: int, n_batches: int) -> np.ndarray:
     return np.minimum((uniform * n_batches).astype(np.int64), n_batches - 1)
 
 
+def batch_sizes(seed: int, group_rows: tuple[int, ...], n_batches: int) -> list[int]:
+    """The rows each batch gets, dealt row group by row group as :func:`stage_group` deals them: known before any
+    row is staged."""
+    sizes, start = np.zeros(n_batches, dtype=np.int64), 0
+    for rows in group_rows:
+        sizes += np.bincount(deal(seed, start, rows, n_batches), minlength=n_batches)
+        start += rows
+    return sizes.tolist()
+
+
 def stage_group(columns: TypedColumns, group: int, seed: int, n_batches: int, folder: Path) -> dict[int, int]:
     """Row group ``group``'s rows written to one file per batch under ``folder``; the rows each batch got."""
     frame = columns.read_rows(group)
+    for name in frame.columns:
+        if isinstance(frame[name].dtype, pd.CategoricalDtype):
+            frame[name] = frame[name].cat.codes  # the smallest integer type the categories allow; -1: missing
     batches = deal(seed, columns.group_start(group), len(frame), n_batches)
     counts = {}
     for batch in np.unique(batches):
@@ -60,10 +75,15 @@ def stage_group(columns: TypedColumns, group: int, seed: int, n_batches: int, fo
     return counts
 
 
-def read_batch(folder: Path, batch: int, n_groups: int) -> pd.DataFrame:
-    """Batch ``batch``'s rows, in the table's order."""
-    parts = [read_arrow(path) for group in range(n_groups) if (path := staged_file(folder, batch, group)).exists()]
-    return pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+def read_batch(columns: TypedColumns, folder: Path, batch: int) -> pd.DataFrame:
+    """Batch ``batch``'s rows, staged under ``folder`` from ``columns``, in the table's order, typed as they are."""
+    parts = [read_arrow(path) for group in range(len(columns.group_rows))
+             if (path := staged_file(folder, batch, group)).exists()]
+    frame = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+    for name, dtype in columns.dtypes().items():
+        if isinstance(dtype, pd.CategoricalDtype):
+            frame[name] = pd.Categorical.from_codes(frame[name].to_numpy(), dtype=dtype)
+    return frame
 
 
 def staged_file(folder: Path, batch: int, group: int) -> Path:

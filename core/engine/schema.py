@@ -42,8 +42,9 @@ _ID_NAME = re.compile(r"(^|[^a-z])(id|ids|identifier|uuid)($|[^a-z])|id$|^id", r
 # was averaged and predicted from)
 _ROW_NAME = re.compile(r"^(rownames|row\.names|unnamed: ?\d+|index|row|row_?(number|num|no|nr))$", re.IGNORECASE)
 # An identifier repeated on a person's rows (a patient id on each visit, an e-mail on each order): many values, each
-# on few rows, of an identifier's form (issue 28: at 2 rows per id, the 95 % rule took them for categories, copied)
-REPEATED_ID_MAX_ROWS = 5
+# on few rows, of an identifier's form (issue 28: at 2 rows per id, the 95 % rule took them for categories, copied;
+# a typical value on few rows, not every one: 400 000 ids drawn for a million rows put up to 12 rows on some)
+REPEATED_ID_TYPICAL_ROWS = 5  # the median rows of a value at most this
 REPEATED_ID_MIN_SHARE = 0.1  # distinct values, at least this share of the rows
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 _CODE = re.compile(r"^[A-Za-z]*[-_ ]?\d{3,}$")  # P00123, ID-0042, 000123: letters (or none) then digits
@@ -367,8 +368,8 @@ def _warning_message(warning: ColumnWarning) -> str:
     if warning.kind is WarningKind.CONSTANT:
         return _("'{name}' has a single value: it carries no information; drop it.").format(name=name)
     if warning.kind is WarningKind.IDENTIFIER and warning.count:
-        return _("'{name}' looks like an identifier repeated on a person's rows (many values, none on more than "
-                 "{count} rows): it takes no part in the synthesis and the avatars get new identifiers of the same "
+        return _("'{name}' looks like an identifier repeated on a person's rows (many values, each on few rows, "
+                 "{count} at most): it takes no part in the synthesis and the avatars get new identifiers of the same "
                  "form. Drop it to leave it out, or give it a kind to synthesise it on purpose.").format(
             name=name, count=count)
     if warning.kind is WarningKind.IDENTIFIER:
@@ -437,8 +438,8 @@ def _example_per_form(values: pd.Series) -> list[str]:
 
 
 def _repeated_identifier(name: str, values: pd.Series, kind: Kind, n_distinct: int, whole_numbers: bool) -> int:
-    """An identifier that repeats on a person's rows: at least ``REPEATED_ID_MIN_SHARE`` of the rows distinct, none
-    on more than ``REPEATED_ID_MAX_ROWS`` rows, and an identifier's form: e-mails; codes of one form, letters then
+    """An identifier that repeats on a person's rows: at least ``REPEATED_ID_MIN_SHARE`` of the rows distinct, half
+    of its values on at most ``REPEATED_ID_TYPICAL_ROWS`` rows, and an identifier's form: e-mails; codes of one form, letters then
     at least three digits (``P00123``); or codes of digits and whole numbers named like an identifier (a postcode
     such as ``75001`` is not one). The most rows any value is on, 0 when the column is not such an identifier."""
     if len(values) < MIN_ROWS_FOR_WARNINGS or n_distinct < REPEATED_ID_MIN_SHARE * len(values) or n_distinct < 2:
@@ -453,8 +454,10 @@ def _repeated_identifier(name: str, values: pd.Series, kind: Kind, n_distinct: i
     else:  # numbers named like an identifier, whatever kind the user gave them
         numbers = pd.to_numeric(pd.Series(values.to_numpy(dtype=object)), errors="coerce")
         form = whole_numbers or bool(numbers.notna().all() and np.all(np.mod(numbers.to_numpy(dtype=float), 1) == 0))
-    most = int(values.value_counts().max()) if form else 0
-    return most if form and most <= REPEATED_ID_MAX_ROWS else 0
+    if not form:
+        return 0
+    counts = values.value_counts()
+    return int(counts.max()) if counts.median() <= REPEATED_ID_TYPICAL_ROWS else 0
 
 
 def _is_text(values: pd.Series) -> bool:

@@ -112,11 +112,17 @@ class TypedColumns:
 
     def read_rows(self, group: int) -> pd.DataFrame:
         """The rows of row group ``group``, every column typed."""
-        parts = []
-        for position in self.positions:
-            with pa_ipc.open_file(pa.memory_map(str(column_file(self.folder, position)))) as reader:
-                parts.append(pa.Table.from_batches([reader.get_batch(group)]).to_pandas())
-        return pd.concat(parts, axis=1)
+        return pd.concat([self._group(position, group).to_pandas() for position in self.positions], axis=1)
+
+    def dtypes(self) -> pd.Series:
+        """Each column's type, the categories of a categorical column included (read once: an IPC file holds its
+        dictionary once, before its row groups)."""
+        return pd.concat([self._group(position, 0).slice(0, 0).to_pandas() for position in self.positions],
+                         axis=1).dtypes
+
+    def _group(self, position: int, group: int) -> pa.Table:
+        with pa_ipc.open_file(pa.memory_map(str(column_file(self.folder, position)))) as reader:
+            return pa.Table.from_batches([reader.get_batch(group)])
 
 
 def _without_empty_types(parts: list[pd.Series]) -> list[pd.Series]:

@@ -31,7 +31,7 @@ from pathlib import Path
 import pandas as pd
 
 from core.engine.batched import BatchAvatarizer, Batches, WholeTable
-from core.engine.batches import batch_count, stage_group
+from core.engine.batches import batch_count, batch_sizes, stage_group
 from core.engine.io import write_csv
 from core.engine.parameters import PART_FORMATS
 from core.engine.projection import Projection
@@ -102,7 +102,7 @@ def avatarize_in_batches(spec: str, out: Path, params: dict, settings: BatchSett
     work = _work_folder(out, spec, table, params, settings)
     timings: dict[str, float] = {}
     with _cleared_on_failure(out, work), _dask_client(settings.scheduler) as client:
-        run = partial(_run, client)
+        run = partial(_run, client, out)
         start = time.perf_counter()
         positions = tuple(table.columns.index(name) for name in names)
         columns = run(partial(type_column, table, column_kinds=params.get("column_kinds"), folder=work / "columns"),
@@ -119,11 +119,12 @@ def avatarize_in_batches(spec: str, out: Path, params: dict, settings: BatchSett
             say(f"warning: {line}")
         settings.knowledge.checked(typing.kinds)  # a misspelt --known stops here, before the rows are dealt
         start = time.perf_counter()
-        staged = run(partial(stage_group, typed, seed=params["seed"], n_batches=n_batches,
-                             folder=work / "batches"), list(range(len(typed.group_rows))))
-        sizes = [sum(counts.get(batch, 0) for counts in staged) for batch in range(n_batches)]
-        batches = Batches(work / "batches", len(typed.group_rows), n_batches)
-        _check_batches(sizes, params)
+        sizes = batch_sizes(params["seed"], typed.group_rows, n_batches)
+        _check_batches(sizes, params)  # before a row is staged: --batch-rows 2 wrote 2.5 GB before refusing
+        _check_space(out, work / "columns")
+        run(partial(stage_group, typed, seed=params["seed"], n_batches=n_batches, folder=work / "batches"),
+            list(range(len(typed.group_rows))))
+        batches = Batches(typed, work / "batches", n_batches)
         whole = probe.decide(WholeTable(typing), batches, run)
         timings["whole table"] = time.perf_counter() - start
         say(f"projection fitted on all {n_rows:,} rows in {timings['whole table']:.1f} s")
@@ -230,10 +231,15 @@ def _part(out: Path, batch: int, part_format: str) -> Path:
     return out / f"part-{batch:05d}.{part_format}"
 
 
-def _run(client, function: Callable[[int], object], items: list[int]) -> list:
-    """``function`` on every item on the cluster, the results in the items' order."""
+def _run(client, out: Path, function: Callable[[int], object], items: list[int]) -> list:
+    """``function`` on every item on the cluster, the results in the items' order; a file that cannot be written
+    (a full disk) is one line."""
     try:
         return client.gather(client.map(function, items, pure=False))
+    except OSError as error:
+        where = error.filename or out
+        raise InputError(f"--out {out}: cannot write {where} ({error.strerror or error}). Free some space there or "
+                         "choose another --out.") from None
     except RuntimeError as error:
         if "deserialization" not in str(error):
             raise
@@ -311,6 +317,15 @@ def _check_batches(sizes: list[int], params: dict) -> None:
         need = f"k = {k} neighbours" if k is not None else "a model"
         raise InputError(f"--batch-rows is too small: the smallest batch avatarizes {smallest} rows, too few for "
                          f"{need}. Give more rows per batch.")
+
+
+def _check_space(out: Path, columns: Path) -> None:
+    """Room to stage the batches: the rows dealt take about as much as the typed columns already written."""
+    need = sum(path.stat().st_size for path in columns.iterdir())
+    free = shutil.disk_usage(columns).free
+    if free < need:
+        raise InputError(f"--out {out}: staging the batches needs about {need / 2**20:,.0f} MB and "
+                         f"{free / 2**20:,.0f} MB are free there. Free some space or choose another --out.")
 
 
 def _work_folder(out: Path, spec: str, table: TableInput, params: dict, settings: BatchSettings) -> Path:

@@ -32,7 +32,7 @@ def batch_run(spec, folder, params, batch_rows):
     n_batches = batch_count(typed.n_rows, batch_rows)
     for group in range(len(typed.group_rows)):
         stage_group(typed, group, params["seed"], n_batches, folder / "batches")
-    batches = Batches(folder / "batches", len(typed.group_rows), n_batches)
+    batches = Batches(typed, folder / "batches", n_batches)
     whole = BatchAvatarizer(**params).decide(WholeTable(typing), batches, in_order)
     fitted, first = [], 0
     total = sum(len(batches.rows(batch)) // 2 for batch in range(n_batches))

@@ -45,5 +45,5 @@ def test_each_batch_reads_back_its_rows_in_the_tables_order(tmp_path):
     assert sum(sum(group.values()) for group in counts) == 1_000
     batches = deal(1, 0, 1_000, 3)
     for batch in range(3):
-        rows = read_batch(tmp_path / "batches", batch, 4)
+        rows = read_batch(typed, tmp_path / "batches", batch)
         pd.testing.assert_frame_equal(rows, frame[batches == batch].reset_index(drop=True))
