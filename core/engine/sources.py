@@ -161,11 +161,12 @@ def column_file(folder: Path, position: int) -> Path:
 
 
 def write_arrow(table: pa.Table, target: Path, group_rows: int) -> list[int]:
-    """``table`` written to the Arrow IPC file ``target`` in groups of ``group_rows`` rows (one group at least),
-    whole or not at all; the rows of each group."""
+    """``table`` written to the Arrow IPC file ``target`` (mode 0600) in groups of ``group_rows`` rows (one group at
+    least), whole or not at all; the rows of each group."""
     partial = target.with_name(target.name + ".partial")
     sizes = []
-    with pa_ipc.new_file(str(partial), table.schema) as writer:
+    descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # real rows: readable by you only
+    with os.fdopen(descriptor, "wb") as stream, pa_ipc.new_file(stream, table.schema) as writer:
         for start in range(0, max(table.num_rows, 1), max(group_rows, 1)):
             part = table.slice(start, group_rows).combine_chunks()
             writer.write_batch(part.to_batches()[0] if part.num_rows else pa.RecordBatch.from_pylist([], table.schema))
@@ -186,8 +187,12 @@ def input_files(spec: str) -> tuple[list[Path], str]:
     if path.is_file():  # a name holding [ or * is a file's before a pattern
         files = [path]
     elif path.is_dir():
-        files = sorted(child for child in path.iterdir()
+        named = sorted(child for child in path.iterdir()
                        if child.suffix.lower() in _PARQUET_SUFFIXES and not child.name.startswith((".", "_")))
+        if folder := next((child for child in named if not child.is_file()), None):
+            raise InputError(f"{spec}: {folder.name} is a folder, not a Parquet file (a dataset written by Spark?): "
+                             "give it as the input on its own, or move it out.")
+        files = named
         if not files:
             raise InputError(f"{spec}: the folder holds no Parquet file (.parquet). Give a file, a folder of Parquet "
                              "files or a glob such as 'parts/*.csv'.")

@@ -51,6 +51,9 @@ from core.metrics.evaluation import evaluate_avatarization
 from core.validation import check_whole_number
 
 _WORK = ".work"
+WORKER_WAIT_S = 30
+NO_PROJECT = ("the Dask scheduler or a worker cannot import this project (core): start `dask scheduler` and "
+              "`dask worker` from the project's folder with PYTHONPATH set to it.")
 
 
 @dataclass
@@ -94,12 +97,14 @@ def avatarize_in_batches(spec: str, out: Path, params: dict, settings: BatchSett
     check_whole_number("batch_rows", settings.batch_rows, minimum=2,
                        hint="batch_rows is the rows of one batch, for example 1000000.")
     probe = BatchAvatarizer(**params).validate()
+    seed_given = params.get("seed") is not None
     params = {**params, "seed": probe.seed_}
     table = TableInput.open(spec)
     names = _kept_columns(table, settings.dropped)
     check_column_kinds(names, params.get("column_kinds"))
     checked_exclusions(params.get("exclude_variable_names", ()), names, params.get("column_weights"))
-    work = _work_folder(out, spec, table, params, settings)
+    work, params = _work_folder(out, table, params, settings, seed_given)
+    probe = BatchAvatarizer(**params)  # with the seed said (its decisions drew another when none was given)
     timings: dict[str, float] = {}
     with _cleared_on_failure(out, work), _dask_client(settings.scheduler) as client:
         run = partial(_run, client, out)
@@ -243,8 +248,7 @@ def _run(client, out: Path, function: Callable[[int], object], items: list[int])
     except RuntimeError as error:
         if "deserialization" not in str(error):
             raise
-        raise InputError("the Dask scheduler or a worker cannot import this project (core): start `dask scheduler` and "
-                         "`dask worker` from the project's folder with PYTHONPATH set to it.") from None
+        raise InputError(NO_PROJECT) from None
 
 
 @contextmanager
@@ -259,10 +263,27 @@ def _dask_client(scheduler: str | None) -> Iterator[object]:
             raise InputError(f"--scheduler {scheduler}: no Dask scheduler answers there ({error}). Start one "
                              "(dask scheduler), or leave --scheduler out to run on this machine.") from None
         with client:
+            _check_workers(client, scheduler)
             yield client
         return
     with LocalCluster(**local_cluster_options(os.cpu_count() or 1)) as cluster, Client(cluster) as client:
         yield client
+
+
+def _check_workers(client, scheduler: str) -> None:
+    """A worker there, within ``WORKER_WAIT_S``, that imports this project: else the run would wait for ever."""
+    import importlib
+
+    try:
+        client.wait_for_workers(1, timeout=WORKER_WAIT_S)
+    except TimeoutError:
+        raise InputError(f"--scheduler {scheduler}: no worker joined it within {WORKER_WAIT_S} s. Start one "
+                         f"(dask worker {scheduler}) from the project's folder, or leave --scheduler out to run on "
+                         "this machine.") from None
+    try:
+        client.run(importlib.import_module, "core.workflows.batch_run")
+    except Exception:  # a worker without the project: ModuleNotFoundError, or its own error about the function
+        raise InputError(NO_PROJECT) from None
 
 
 def local_cluster_options(workers: int, processes: bool = True) -> dict:
@@ -328,20 +349,32 @@ def _check_space(out: Path, columns: Path) -> None:
                          f"{free / 2**20:,.0f} MB are free there. Free some space or choose another --out.")
 
 
-def _work_folder(out: Path, spec: str, table: TableInput, params: dict, settings: BatchSettings) -> Path:
-    """``out/.work``, new, or kept from an earlier run of the same input and settings (its finished batches are
-    kept); ``out`` must not hold another run's parts."""
-    manifest = {"input": [[str(path.resolve()), path.stat().st_size, path.stat().st_mtime_ns] for path in table.files],
-                "params": params, "batch_rows": settings.batch_rows, "part_format": settings.part_format,
-                "dropped": list(settings.dropped), "scored": settings.scored,
-                "knowledge": [list(settings.knowledge.known), list(settings.knowledge.sensitive)]}
-    text = json.dumps(manifest, sort_keys=True, default=str)
+def _work_folder(out: Path, table: TableInput, params: dict, settings: BatchSettings, seed_given: bool = True
+                 ) -> tuple[Path, dict]:
+    """``out/.work`` (readable by you only: it holds copies of the real rows), new, or kept from an earlier run of
+    the same input and settings (its finished batches are kept), and the run's parameters: without a seed given,
+    an earlier run's seed is taken back, so that the same command resumes it. ``out`` must not hold another run's
+    parts."""
+    def manifest(params: dict) -> str:
+        return json.dumps({
+            "input": [[str(path.resolve()), path.stat().st_size, path.stat().st_mtime_ns] for path in table.files],
+            "params": params, "batch_rows": settings.batch_rows, "part_format": settings.part_format,
+            "dropped": list(settings.dropped), "scored": settings.scored,
+            "knowledge": [list(settings.knowledge.known), list(settings.knowledge.sensitive)]},
+            sort_keys=True, default=str)
+
     work = out / _WORK
     if out.exists() and not out.is_dir():
         raise InputError(f"--out {out} is a file: with --batch-rows it is the folder of the parts. Give a folder.")
     for partial_file in out.glob(".part-*.partial"):  # a part being written when a run stopped
         partial_file.unlink()
-    resumed = work.is_dir() and (work / "manifest.json").is_file() and (work / "manifest.json").read_text() == text
+    earlier = (work / "manifest.json").read_text() if (work / "manifest.json").is_file() else None
+    if earlier is not None and not seed_given:
+        seed = json.loads(earlier).get("params", {}).get("seed")
+        if isinstance(seed, int) and manifest({**params, "seed": seed}) == earlier:
+            params = {**params, "seed": seed}
+    text = manifest(params)
+    resumed = earlier == text
     if not resumed and work.is_dir() and not any(out.glob("part-*")):
         shutil.rmtree(work, ignore_errors=True)  # a run stopped before any part: nothing of it to keep
     if not resumed and out.is_dir() and any(out.iterdir()):
@@ -349,13 +382,16 @@ def _work_folder(out: Path, spec: str, table: TableInput, params: dict, settings
     try:
         for stale in ("columns", "batches"):
             shutil.rmtree(work / stale, ignore_errors=True)
+        out.mkdir(parents=True, exist_ok=True)
+        work.mkdir(mode=0o700, exist_ok=True)
+        work.chmod(0o700)
         for folder in (work / "columns", work / "batches" / "cache", work / "done"):
             folder.mkdir(parents=True, exist_ok=True)
         (work / "manifest.json").write_text(text)
     except OSError as error:
         raise InputError(f"--out {out}: cannot write there ({error.strerror}). Choose a folder you can write in.") \
             from None
-    return work
+    return work, params
 
 
 def batch_metrics(run: BatchRun, params: dict, settings: BatchSettings) -> dict:

@@ -237,3 +237,49 @@ def test_staged_rows_carry_codes_and_the_categories_once(tmp_path, monkeypatch):
         run = avatarize_in_batches(str(path), tmp_path / "out", {**PARAMS, "column_kinds": {"code": "categorical"}},
                                    BatchSettings(batch_rows=1_000, scheduler=cluster.scheduler_address))
     assert len(run.parts) == 6 and sizes["batches"] < 1.2 * sizes["columns"]  # 0.87x; before, 1.9x
+
+
+def test_a_run_without_a_seed_resumes_with_the_seed_it_drew_and_its_work_folder_is_yours_only(tmp_path, monkeypatch):
+    # the same command drew a new seed, then said "already holds files" (issue 28, item 7); OUT/.work was 0644
+    path = tmp_path / "t.csv"
+    mixed_table(3_000, seed=2).to_csv(path, index=False)
+    write_part = batch_run._write_part
+    modes = {}
+
+    def fail_on_the_second(avatars, part):
+        if part.name == "part-00001.parquet":
+            work = part.parent / ".work"
+            modes.update({str(file.relative_to(work)): file.stat().st_mode & 0o777 for file in work.rglob("*.arrow")})
+            modes["."] = work.stat().st_mode & 0o777
+            raise OSError(28, "No space left on device")
+        write_part(avatars, part)
+
+    unseeded = {"k": 5}
+    with local_cluster(1, processes=False) as cluster:
+        settings = BatchSettings(batch_rows=1_000, scheduler=cluster.scheduler_address)
+        monkeypatch.setattr(batch_run, "_write_part", fail_on_the_second)
+        with pytest.raises(InputError, match="batch 2 failed"):
+            avatarize_in_batches(str(path), tmp_path / "out", unseeded, settings)
+        monkeypatch.setattr(batch_run, "_write_part", write_part)
+        said = []
+        resumed = avatarize_in_batches(str(path), tmp_path / "out", unseeded, settings, say=said.append)
+        fresh = avatarize_in_batches(str(path), tmp_path / "fresh", {"k": 5, "seed": resumed.seed}, settings)
+    assert any("already written by an earlier run with the same settings: kept" in line for line in said)
+    assert parts_bytes(resumed) == parts_bytes(fresh)
+    assert modes.pop(".") == 0o700 and modes and set(modes.values()) == {0o600}
+
+
+def test_a_scheduler_without_workers_and_a_folder_named_like_a_parquet_file_say_so(tmp_path, monkeypatch):
+    path = tmp_path / "t.csv"
+    mixed_table(500).to_csv(path, index=False)
+    monkeypatch.setattr(batch_run, "WORKER_WAIT_S", 1)
+    with local_cluster(0, processes=False) as cluster:
+        with pytest.raises(InputError, match=r"^--scheduler .*: no worker joined it within 1 s\. Start one"):
+            avatarize_in_batches(str(path), tmp_path / "out", PARAMS,
+                                 BatchSettings(batch_rows=1_000, scheduler=cluster.scheduler_address))
+    assert not (tmp_path / "out").exists()
+    (tmp_path / "parts").mkdir()
+    mixed_table(500).to_parquet(tmp_path / "parts" / "a.parquet")
+    (tmp_path / "parts" / "b.parquet").mkdir()  # Spark writes a dataset as a folder of that name
+    with pytest.raises(InputError, match=r"parts: b.parquet is a folder, not a Parquet file"):
+        avatarize_in_batches(str(tmp_path / "parts"), tmp_path / "out", PARAMS, BatchSettings(batch_rows=1_000))
