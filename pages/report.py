@@ -4,8 +4,9 @@ import json
 
 import streamlit as st
 
-from core.engine.io import csv_bytes
+from core.engine.io import csv_bytes, formula_like
 from core.i18n import _, number
+from core.presentation.format import formula_warning
 from core.presentation.report import build_html_report
 from core.presentation.verdict_text import metrics_with_verdict
 from core.workflows.verdict import verdict_of_run
@@ -63,6 +64,8 @@ st.download_button(
     help=_("The avatars in random order: no row is linked to a real person's row."),
     disabled=not (confirmed or verdict_of_run(run).ready),
 )
+if formulas := formula_like(run.avatars):
+    st.caption(plain(formula_warning(formulas)))
 st.download_button(
     _("Metrics (JSON)"), files["metrics"], file_name=f"{stem}_metrics.json", mime="application/json",
     icon=":material/data_object:", on_click="ignore", key="download_metrics",

@@ -11,11 +11,12 @@ from pathlib import Path
 
 from core.cli.options import column_plan, common_settings, output_path
 from core.cli.parser import say
-from core.engine.io import read_table, write_csv, write_json, write_text
+from core.engine.io import formula_like, read_table, write_csv, write_json, write_text
 from core.engine.schema import column_warning_lines, drop_columns
 from core.engine.sources import input_files
 from core.errors import InputError
 from core.i18n import SOURCE_LANGUAGE, language
+from core.presentation.format import formula_warning
 from core.presentation.summary import analysis_lines, batch_summary_lines, summary_lines
 from core.presentation.verdict_text import metrics_with_verdict, relationships, verdict_line
 from core.workflows.run import build_avatarizer, data_fingerprint, replace_method, scored_run
@@ -108,6 +109,8 @@ def avatarize(arguments: argparse.Namespace) -> int:
         say("warning", f"{paired_path} holds the avatars paired with their originals: keep it private.")
     if holdout_path:
         say("warning", f"{holdout_path} holds real rows (the holdout): keep it private.")
+    if formulas := formula_like(avatarizer.avatars_):
+        say("warning", formula_warning(formulas))
     if run is not None:
         said = relationships(run.evaluation)
         print("\n".join([*summary_lines(run.evaluation), *analysis_lines(run.evaluation), *([said] if said else []),

@@ -223,6 +223,7 @@ class BatchAvatarizer(Avatarizer):
         self._project(whole.projection)
         if self.method_ == "avatar":
             self._check_k(self.k)
+        self._check_components()
         self._finish(cache.generator(), numbering=numbering)
         return self
 

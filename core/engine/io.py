@@ -52,6 +52,7 @@ EXCEL_MAX_BYTES = 256 * 2**20
 _EXCEL_MAGIC = (b"PK\x03\x04", b"\xd0\xcf\x11\xe0")
 _PARQUET_MAGIC = b"PAR1"
 _UTF8_BOM = b"\xef\xbb\xbf"
+_FORMULA_START = re.compile(r"^[=+\-@\t\r]")
 _DECIMAL_COMMA = re.compile(r"^\s*[-+]?\d+,\d+\s*$")
 _DECIMAL_POINT = re.compile(r"^\s*[-+]?\d*\.\d+\s*$")
 
@@ -586,6 +587,25 @@ def write_csv(frame: pd.DataFrame, path: str | os.PathLike[str], *, private: boo
     field would be a blank line).
     """
     _write_atomically(lambda stream: _write_csv_rows(frame, stream), Path(path), private)
+
+
+def formula_like(frame: pd.DataFrame) -> list[str]:
+    """The columns (a header too) holding text that a spreadsheet may run as a formula: beginning with ``=``, ``+``,
+    ``-``, ``@``, a tab or a carriage return, and not a number (OWASP, CSV injection). Written as they are (a value
+    is never changed); said, so that the file is opened with care."""
+    names = []
+    for name in frame.columns:
+        column = frame[name]
+        if isinstance(column.dtype, pd.CategoricalDtype):
+            column = pd.Series(column.cat.categories)
+        if column.dtype != object and not pd.api.types.is_string_dtype(column.dtype):
+            texts = pd.Series([str(name)])
+        else:
+            texts = pd.concat([pd.Series([str(name)]), column.dropna().astype(str)], ignore_index=True)
+        risky = texts[texts.str.match(_FORMULA_START)]
+        if len(risky) and pd.to_numeric(risky, errors="coerce").isna().any():
+            names.append(str(name))
+    return names
 
 
 def csv_bytes(frame: pd.DataFrame) -> bytes:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import ParamSpec, TypeVar
 
+from core.engine.schema import quoted
 from core.i18n import N_, SOURCE_LANGUAGE, _, language, localized_number, number, percent, with_unit
 from core.metrics.definition import INFERENCE, LINKABILITY, SINGLING_OUT, MetricDefinition
 from core.metrics.evaluation import ATTACKS, Evaluation
@@ -131,3 +132,11 @@ def attack_readings(result: MetricResult) -> list[str]:
                               "guessing {guess} of the avatars for everyone: {baseline}.").format(
                 controls=percent(entry["controls"]), **values))
     return readings
+
+
+def formula_warning(names: list[str]) -> str:
+    """What to know before opening avatars whose ``names`` columns hold text a spreadsheet may run as a formula
+    (:func:`core.engine.io.formula_like`)."""
+    return _("{names}: some values begin with =, +, - or @, which a spreadsheet may run as a formula. They are "
+             "written as they are, from the data: import the CSV with those columns as text, or open it in a text "
+             "editor first.").format(names=", ".join(quoted(name) for name in names))

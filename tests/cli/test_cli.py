@@ -5,6 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -357,6 +358,18 @@ def test_an_excel_zip_bomb_is_one_line_on_every_command(tmp_path):
                     ["evaluate", bomb, bomb]):
         assert_plain_error(run(*command), "bomb.xlsx expands to")
     assert not out.exists()
+
+
+def test_formula_like_cells_are_written_as_they_are_and_said(tmp_path):
+    source, out = tmp_path / "formula.csv", tmp_path / "out.csv"
+    frame = mixed_table(300)
+    frame["note"] = np.where(np.arange(300) % 2, '=HYPERLINK("http://e.x","x")', "@SUM(1)")
+    frame.to_csv(source, index=False)
+    result = run("avatarize", source, "--k", 5, "--out", out)
+    assert result.returncode == 0, result.stderr
+    assert "warning: 'note': some values begin with =, +, - or @, which a spreadsheet may run as a formula" in \
+        result.stderr
+    assert set(pd.read_csv(out)["note"]) <= {'=HYPERLINK("http://e.x","x")', "@SUM(1)"}
 
 
 def test_the_shared_file_follows_the_umask_and_the_paired_one_stays_private(tmp_path):

@@ -314,3 +314,12 @@ def test_an_excel_header_on_two_rows_is_refused_in_one_line(tmp_path):
     with pytest.raises(InputError, match=r"two.xlsx: the first row under the header holds words \('weight', "
                                          r"'height'\) atop columns of numbers: a header on two rows\?"):
         read_table(tmp_path / "two.xlsx")
+
+
+def test_text_a_spreadsheet_would_run_as_a_formula_is_found_and_numbers_are_not():
+    # written verbatim to the avatars CSV, said nowhere (issue 28, item 9; OWASP CSV injection)
+    frame = pd.DataFrame({
+        "note": pd.Categorical(['=HYPERLINK("http://e.x","x")', "ok"]), "cmd": ["+cmd|' /C calc'!A0", "fine"],
+        "at": ["@SUM(1+1)", None], "=2+5": [1.0, 2.0], "signed": ["-1", "+2"], "plain": ["a", "b"]})
+    assert core_io.formula_like(frame) == ["note", "cmd", "at", "=2+5"]
+    assert csv_bytes(frame).splitlines()[1].startswith(b'"=HYPERLINK(""http://e.x"",""x"")"')  # as written

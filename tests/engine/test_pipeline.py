@@ -561,3 +561,13 @@ def test_variants_are_validated_before_any_work():
         list(base.fit_variants(mixed_table(50), [{"seed": 3}]))
     with pytest.raises(InputError, match="k must be smaller than the number of rows, 50, got 60"):
         list(base.fit_variants(mixed_table(50), [{"k": 5}, {"k": 60}]))
+
+
+def test_more_mixture_components_than_rows_is_refused_not_cut_silently():
+    # --gmm-n-components 5000 on 1 000 rows (500 avatarized) was cut to 500 without a word (issue 28, item 9)
+    frame = mixed_table(1_000)
+    with pytest.raises(InputError, match=r"^gmm_n_components must be at most the number of rows avatarized, 500, "
+                                         r"got 5000\. Lower gmm_n_components"):
+        Avatarizer(fast_dp_epsilon=1.0, mechanism="gmm", gmm_n_components=5_000, seed=0).fit(frame)
+    assert len(Avatarizer(fast_dp_epsilon=1.0, mechanism="gmm", gmm_n_components=500, seed=0).fit(frame).avatars_) \
+        == 500
