@@ -328,7 +328,7 @@ def _csv_dialect(content: bytes | Path, head: bytes, file_name: str) -> CsvDiale
     if not sample.strip():
         raise InputError(_empty(file_name))
     delimiter = _detect_delimiter(sample)
-    reader = csv.reader(io.StringIO(sample), delimiter=delimiter)
+    reader = csv.reader(io.StringIO(sample, newline=""), delimiter=delimiter)  # any line ending, \r alone too
     header = _name_columns(next(reader), file_name)
     rows = _sample_rows(sample, delimiter)[1:]
     return CsvDialect(
@@ -375,7 +375,8 @@ def _sample_rows(sample: str, delimiter: str) -> list[list[str]]:
     if len(sample.splitlines()) > 1 and not sample.endswith(("\n", "\r")):
         sample = sample[:max(sample.rfind("\n"), sample.rfind("\r")) + 1]
     try:
-        return [row for row in itertools.islice(csv.reader(io.StringIO(sample), delimiter=delimiter), SNIFF_LINES) if row]
+        return [row for row in itertools.islice(csv.reader(io.StringIO(sample, newline=""), delimiter=delimiter),
+                                                SNIFF_LINES) if row]
     except csv.Error:
         return []
 

@@ -323,3 +323,9 @@ def test_text_a_spreadsheet_would_run_as_a_formula_is_found_and_numbers_are_not(
         "at": ["@SUM(1+1)", None], "=2+5": [1.0, 2.0], "signed": ["-1", "+2"], "plain": ["a", "b"]})
     assert core_io.formula_like(frame) == ["note", "cmd", "at", "=2+5"]
     assert csv_bytes(frame).splitlines()[1].startswith(b'"=HYPERLINK(""http://e.x"",""x"")"')  # as written
+
+
+def test_a_file_of_lone_carriage_returns_reads_with_its_quoted_ones_kept(tmp_path):
+    # lines ended by \r alone (classic Mac, some exports): the sniffing's csv reader raised its own message
+    path = write(tmp_path, "mac.csv", b'a,b\r1,"x\ry"\r2,z\r3,"\r"\r')
+    assert read_table(path).values.tolist() == [[1, "x\ry"], [2, "z"], [3, "\r"]]

@@ -16,6 +16,7 @@ from core.i18n import N_, _
 
 SECONDS_PER_DAY = 86_400.0
 LARGEST_MODELLED = 1e150  # beyond, a value's square overflows float64 (1.8e308): scalers and fits turn to NaN
+SMALLEST_SCALED = 1e-150  # an outcome all below it in size is scaled by a power of two: its squares were 0
 MAX_LEVELS = 20  # a categorical with more levels is left out of the default predictors (its own model)
 MAX_THRESHOLD_LEVELS = 10  # a number with more distinct values is read as a measure, which a threshold may cut
 LEFT_OUT = N_("Left out of the predictors: {columns} (each gives another column exactly: a model would read the "

@@ -26,7 +26,13 @@ from core.engine.encoding import numeric_values
 from core.engine.schema import Kind
 from core.errors import InputError
 from core.i18n import N_, Message, _
-from core.metrics.analysis.design import LEFT_OUT, MAX_LEVELS, checked_predictors, default_predictors
+from core.metrics.analysis.design import (
+    LEFT_OUT,
+    MAX_LEVELS,
+    SMALLEST_SCALED,
+    checked_predictors,
+    default_predictors,
+)
 
 MODELS = ("boosting", "linear")
 BOOTSTRAP_RESAMPLES = 200
@@ -111,6 +117,9 @@ def prediction(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFra
     features = [_features(frame, predictors, kinds) for frame in frames]
     targets = [frame[outcome].astype(str).to_numpy() if categorical else numeric_values(frame[outcome])
                for frame in frames]
+    if not categorical and 0 < (largest := np.max(np.abs(targets[0]))) < SMALLEST_SCALED:
+        scale = np.ldexp(1.0, -int(np.frexp(largest)[1]))  # a power of two, exact, that R^2 ignores: values near
+        targets = [target * scale for target in targets]  # 1e-300 had squares of 0 ("too large", said the page)
     fitted = [_fitted(model, task, kinds, predictors, x, y)
               for x, y in ((features[0], targets[0]), (features[2], targets[2]))]
     predictions = [_predicted(estimator, task, features[1], classes) for estimator in fitted]

@@ -77,3 +77,12 @@ def test_resampled_scores_equal_scikit_learns_on_the_drawn_rows(data, task, n):
     else:
         expected = balanced_accuracy_score(truth[rows], predicted[rows])
     assert fast == pytest.approx(expected, abs=1e-12, nan_ok=True)
+
+
+def test_an_outcome_of_tiny_values_is_scored_as_the_same_outcome_in_ordinary_units():
+    # values near 1e-300 have squares of 0: the R^2 came out undefined, said "the values are too large" (issue 28)
+    working, holdout, kinds = halves()
+    tiny = [frame.assign(weight=frame["weight"] * 2.0**-1000) for frame in (working, holdout)]
+    ordinary = prediction(working, holdout, working.copy(), kinds, "weight", predictors=["age", "colour"])
+    scaled = prediction(tiny[0], tiny[1], tiny[0].copy(), kinds, "weight", predictors=["age", "colour"])
+    assert np.isfinite(scaled.real.value) and scaled.real == ordinary.real  # a power of two: exactly the same
