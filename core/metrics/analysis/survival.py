@@ -113,10 +113,14 @@ def survival(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFrame
                            "of follow-up (a number of days, or the event date minus the start date).").format(
             column=time))
     frames = dict(zip(SIDES, (working, avatars, holdout), strict=True))
-    event_levels = ordered_levels(working[event], avatars[event])
-    if len(event_levels) != 2:
+    event_levels = ordered_levels(working[event])
+    if len(event_levels) != 2:  # the real rows' values: the avatars' averaged ones counted too said "6 values"
         raise InputError(_("The event column '{column}' must have two values (the event happened or not); it has "
                            "{count}.").format(column=event, count=len(event_levels)))
+    if others := [level for level in ordered_levels(avatars[event]) if not _among(level, event_levels)]:
+        raise InputError(_("The avatars' event column '{column}' holds values the real rows do not ({values}): it "
+                           "was synthesized as a number. Give it the kind categorical and make the avatars "
+                           "again.").format(column=event, values=", ".join(others[:3])))
     if event_value is None:
         event_value = event_of(event, event_levels)
     elif event_value not in event_levels:
@@ -163,6 +167,14 @@ def survival(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFrame
 EVENT_WORDS = ("true", "yes", "y", "event", "dead", "death", "died", "deceased", "failure", "failed",
                "relapse", "progression")
 NO_EVENT_WORDS = ("false", "no", "n", "censored", "alive", "survived", "none", "ok")
+
+
+def _among(level: str, levels: list[str]) -> bool:
+    """``level`` is one of ``levels``, as text or as a number (1.0 is 1)."""
+    if level in levels:
+        return True
+    numbers = pd.to_numeric(pd.Series([level, *levels]), errors="coerce").to_numpy()
+    return bool(np.isfinite(numbers[0]) and np.any(numbers[1:] == numbers[0]))
 
 
 def event_of(event: str, levels: Sequence[str]) -> str:

@@ -77,6 +77,15 @@ def test_the_event_group_and_time_are_checked():
         survival(frame, frame, frame, ROSSI_KINDS, "fin", "arrest")
 
 
+def test_an_event_column_the_avatars_averaged_is_said_so_not_counted_with_the_real_values():
+    # a 0/1 event synthesized as a number: "it has 6 values" counted the avatars' averaged values (issue 28)
+    frame = rossi()
+    averaged = frame.assign(arrest=np.where(np.arange(len(frame)) % 3 == 0, 0.4, frame["arrest"]))
+    with pytest.raises(InputError, match=r"^The avatars' event column 'arrest' holds values the real rows do not "
+                                         r"\(0\.4\): it was synthesized as a number\. Give it the kind categorical"):
+        survival(frame, frame, averaged, ROSSI_KINDS, "week", "arrest")
+
+
 def test_durations_are_read_in_days_and_missing_rows_left_out():
     frame = pd.DataFrame({"stay": pd.to_timedelta([1, 2, 3, 4, None, 6], unit="D"),
                           "died": ["no", "yes", "no", "yes", "yes", "no"]})
