@@ -7,6 +7,7 @@ code 2 and no output file written.
 from __future__ import annotations
 
 import importlib
+import warnings
 from collections.abc import Sequence
 
 from core.cli.parser import EXIT_INPUT_ERROR, build_parser, say
@@ -20,6 +21,7 @@ COMMANDS = {"avatarize": ("core.cli.avatarize", "avatarize"), "evaluate": ("core
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = build_parser().parse_args(argv)
+    warnings.showwarning = _warning_line
     try:
         from core.engine.io import use_system_memory_pool
 
@@ -32,3 +34,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         say("error", "interrupted; a run in batches keeps the parts it wrote: run the same command again to resume.")
         return EXIT_INTERRUPTED
+
+
+def _warning_line(message: Warning | str, category: type[Warning], filename: str, lineno: int, file=None,
+                  line: str | None = None) -> None:
+    """A warning no step turned into its own words (a library's, from a model fit) as one line, not Python's two
+    with a file and a line of source."""
+    say("warning", " ".join(str(message).split()))

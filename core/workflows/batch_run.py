@@ -22,6 +22,7 @@ import json
 import os
 import shutil
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -256,6 +257,8 @@ def _dask_client(scheduler: str | None) -> Iterator[object]:
     """A client of the scheduler at ``scheduler``, else of a local cluster of this machine's cores."""
     from dask.distributed import Client, LocalCluster
 
+    warnings.filterwarnings("ignore", message="Sending large graph", category=UserWarning)  # ours, sent on purpose
+
     if scheduler:
         try:
             client = Client(scheduler, timeout="10s")
@@ -266,6 +269,9 @@ def _dask_client(scheduler: str | None) -> Iterator[object]:
             _check_workers(client, scheduler)
             yield client
         return
+    # the workers' semaphores, released when they stop, are reported as leaked by multiprocessing's tracker process,
+    # which reads this at its start: a warning about nothing of the run's, raw on stderr
+    os.environ.setdefault("PYTHONWARNINGS", "ignore::UserWarning:multiprocessing.resource_tracker")
     with LocalCluster(**local_cluster_options(os.cpu_count() or 1)) as cluster, Client(cluster) as client:
         yield client
 

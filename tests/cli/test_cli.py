@@ -2,6 +2,7 @@
 
 import json
 import subprocess
+import warnings
 import sys
 from pathlib import Path
 
@@ -468,3 +469,21 @@ def test_a_fast_dp_run_says_where_epsilon_goes_and_the_relationships_beside_the_
     assert "projection" in ledger["not_covered"]
     assert "Correlation Difference Ratio" in result.stdout.splitlines()[-2]  # the relationships, then the verdict
     assert result.stdout.splitlines()[-1].startswith("Verdict:")
+
+
+def warns_like_a_library(arguments):
+    warnings.warn("lbfgs failed to converge (status=1):\nSTOP: TOTAL NO. OF ITERATIONS REACHED LIMIT.", UserWarning)
+    return 0
+
+
+def test_a_librarys_warning_is_one_line_not_pythons_two(monkeypatch, capsys):
+    # raw scikit-learn warnings reached stderr with a file, a line number and a line of source (issue 28, item 9)
+    import core.cli
+
+    monkeypatch.setitem(core.cli.COMMANDS, "sweep", ("tests.cli.test_cli", "warns_like_a_library"))
+    monkeypatch.setattr(warnings, "showwarning", warnings.showwarning)  # put back after the test
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        assert core.cli.main(["sweep", "x.csv", "--k", "5"]) == 0
+    assert capsys.readouterr().err == ("warning: lbfgs failed to converge (status=1): STOP: TOTAL NO. OF ITERATIONS "
+                                       "REACHED LIMIT.\n")
