@@ -165,6 +165,40 @@ def test_an_excel_zip_bomb_is_refused_while_another_tab_loads(page, dashboard, t
         assert health.read() == b"ok"
 
 
+def test_closing_the_tab_stops_its_run_at_the_next_step(tmp_path):
+    # the issue saw the server computing on after its tab closed (issue 28, item 9: the upload's parse, item 3);
+    # a generation stops at its next step: measured idle 2 to 4 s after the tab closed, 2 s into a 300 000-row run
+    import psutil
+    from playwright.sync_api import sync_playwright
+
+    chromium, port = chromium_path(), free_port()
+    server = start_dashboard(port)
+    try:
+        process = psutil.Process(server.pid)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+            tab = browser.new_page(viewport={"width": 1400, "height": 1000})
+            tab.goto(f"http://127.0.0.1:{port}")
+            upload(tab, tmp_path, 300_000)
+            open_page(tab, "Generate avatars")
+            tab.get_by_role("button", name="Generate avatars").click()
+            tab.get_by_role("progressbar").first.wait_for(timeout=30_000)
+            time.sleep(2)
+            browser.close()
+        closed = time.monotonic()
+        busy = process.cpu_times()
+        while time.monotonic() - closed < 60:  # idle: under a tenth of a core over two seconds
+            time.sleep(2)
+            now = process.cpu_times()
+            if (now.user + now.system) - (busy.user + busy.system) < 0.2:
+                break
+            busy = now
+        assert time.monotonic() - closed < 20, "the run went on after its tab closed"
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+
 def upload(page, tmp_path, rows: int) -> None:
     page.get_by_text("Columns", exact=True).wait_for(timeout=60_000)
     page.get_by_text("Upload a file").click()
