@@ -487,3 +487,19 @@ def test_a_librarys_warning_is_one_line_not_pythons_two(monkeypatch, capsys):
         assert core.cli.main(["sweep", "x.csv", "--k", "5"]) == 0
     assert capsys.readouterr().err == ("warning: lbfgs failed to converge (status=1): STOP: TOTAL NO. OF ITERATIONS "
                                        "REACHED LIMIT.\n")
+
+
+def test_a_single_avatar_row_is_never_called_ready(tmp_path):
+    # beeaff8: "Ready to share" for one made-up row against 1 000 originals (issue 28, item 9)
+    originals, one, metrics = tmp_path / "o.csv", tmp_path / "one.csv", tmp_path / "m.json"
+    rng = np.random.default_rng(0)
+    pd.DataFrame({"x": rng.normal(size=1_000), "y": rng.normal(size=1_000), "g": rng.choice(["a", "b"], 1_000)}
+                 ).to_csv(originals, index=False)
+    one.write_text("x,y,g\n5.5,-4.2,a\n")
+    result = run("evaluate", originals, one, "--json", metrics, "--known", "x", "--sensitive", "g")
+    assert result.returncode == 0, result.stderr
+    saved = json.loads(metrics.read_text())
+    assert saved["verdict"]["ready"] is False and "Ready to share" not in result.stdout
+    shares = [saved["signal"]["hellinger_mean"], *(value for name, value in saved["privacy"].items()
+                                                    if name != "distance_to_closest" and isinstance(value, float))]
+    assert all(0 <= value <= 100 for value in shares)  # no "102 %"
