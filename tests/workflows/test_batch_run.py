@@ -283,3 +283,22 @@ def test_a_scheduler_without_workers_and_a_folder_named_like_a_parquet_file_say_
     (tmp_path / "parts" / "b.parquet").mkdir()  # Spark writes a dataset as a folder of that name
     with pytest.raises(InputError, match=r"parts: b.parquet is a folder, not a Parquet file"):
         avatarize_in_batches(str(tmp_path / "parts"), tmp_path / "out", PARAMS, BatchSettings(batch_rows=1_000))
+
+
+@pytest.mark.parametrize("text", [True, False])
+def test_ids_repeated_across_the_files_of_a_batch_run_never_reach_the_avatars(tmp_path, two_workers, text):
+    # the same ids in two files: each an ordinary categorical, copied into the avatars (issue 28, item 1)
+    rng = np.random.default_rng(3)
+    ids = rng.permutation(700) + 1_000
+    (tmp_path / "parts").mkdir()
+    for name, order in (("a", ids), ("b", rng.permutation(ids))):  # every id once in each file, more in some
+        picked = np.concatenate([order, order[: rng.integers(50, 200)]])
+        frame = mixed_table(len(picked), seed=int(rng.integers(100)))
+        frame.insert(0, "patient_id", [f"P{i:05d}" for i in picked] if text else picked)
+        frame.to_parquet(tmp_path / "parts" / f"{name}.parquet", index=False)
+    run = avatarize_in_batches(str(tmp_path / "parts"), tmp_path / "out", PARAMS,
+                               BatchSettings(batch_rows=800, scheduler=two_workers))
+    avatars = pd.concat([pd.read_parquet(part) for part in run.parts])
+    real = {str(value) for value in pd.concat([pd.read_parquet(tmp_path / "parts" / f"{name}.parquet")["patient_id"]
+                                                for name in "ab"])}
+    assert len(run.parts) >= 2 and not avatars["patient_id"].astype(str).isin(real).any()
