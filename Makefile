@@ -34,11 +34,13 @@ run: $(RUN_STAMP)
 	$(BIN)/python -m streamlit run app.py --server.port $(PORT) $(ARGS)
 
 test: $(DEV_STAMP) browser
+	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest
 
-# The inner loop: the layers, then every test but the browser's and the slow statistical ones.
+# The inner loop: the style and the layers, then every test but the browser's and the slow statistical ones.
 test-fast: $(DEV_STAMP)
+	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -m "not browser and not slow" -q
 

@@ -10,7 +10,7 @@ import streamlit as st
 
 from core.engine.identifiers import identifier_columns
 from core.engine.schema import Kind, apply_kinds
-from core.engine.split import HOLDOUT_MIN_ROWS
+from core.engine.split import HOLDOUT_MIN_ROWS, working_rows
 from core.i18n import _, number, percent
 from core.metrics.result import MetricResult
 from core.metrics.risk_profile import risk_profile
@@ -121,8 +121,8 @@ def privacy_card(result: MetricResult) -> None:
 
 def holdout_plan(n_rows: int, holdout: bool) -> str:
     """What the holdout setting will do to this table, said next to the Generate button."""
-    if holdout and n_rows >= HOLDOUT_MIN_ROWS:
-        half = n_rows - (n_rows + 1) // 2
+    if working_rows(n_rows, holdout) < n_rows:
+        half = n_rows - working_rows(n_rows, holdout)
         return _("Half of the {rows} rows ({half}) will be set aside as a holdout to measure the avatars, so you get "
                  "{avatars} avatars. Once they are assessed, one click makes the avatars of all {rows} rows with the "
                  "same settings. (More settings: holdout.)").format(rows=number(n_rows, ","), half=number(half, ","),

@@ -4,7 +4,7 @@
 import streamlit as st
 
 from core.engine.parameters import IMPUTATION_METHODS, MECHANISMS
-from core.engine.split import HOLDOUT_MIN_ROWS
+from core.engine.split import HOLDOUT_MIN_ROWS, working_rows
 from core.i18n import N_, _, number
 from core.presentation.epsilon_ledger import ledger_rows, not_covered_sentence
 from core.presentation.format import metric_text
@@ -55,7 +55,7 @@ with st.form("settings"):
     gmm_n_components, histogram_n_bins, bounds_percentile = (
         chosen.gmm_n_components, chosen.histogram_n_bins, chosen.bounds_percentile)
     if method == AVATAR:
-        largest_k = max(2, min(100, (n_rows // 2 if n_rows >= HOLDOUT_MIN_ROWS else n_rows) - 1))
+        largest_k = max(2, min(100, working_rows(n_rows, chosen.holdout) - 1))
         k = st.slider(
             _("k: how many similar people each avatar mixes"), min_value=2, max_value=largest_k,
             value=min(chosen.k, largest_k), key=f"k_{version}",

@@ -7,7 +7,9 @@ import sys
 import time
 import warnings
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from core.cli.options import column_plan, common_settings, output_path
 from core.cli.parser import say
@@ -22,6 +24,43 @@ from core.presentation.verdict_text import metrics_with_verdict, relationships, 
 from core.workflows.run import build_avatarizer, data_fingerprint, replace_method, scored_run
 from core.workflows.verdict import judged
 
+if TYPE_CHECKING:
+    from core.engine.pipeline import Avatarizer
+    from core.metrics.analysis.request import AnalysisRequest
+    from core.workflows.run import ColumnPlan, GenerationRun, Settings
+
+
+@dataclass(frozen=True)
+class Outputs:
+    """The files ``avatarize`` writes (None: not asked), checked before any work: none is an input or another."""
+
+    avatars: Path
+    metrics: Path | None
+    report: Path | None
+    paired: Path | None
+    holdout: Path | None
+
+    @classmethod
+    def of(cls, arguments: argparse.Namespace) -> Outputs:
+        taken = [arguments.input]  # inputs and outputs so far: no output may be one of them
+
+        def checked(option: str, text: str | None) -> Path | None:
+            if not text:
+                return None
+            path = output_path(option, text, taken)
+            taken.append(text)
+            return path
+
+        outputs = cls(checked("--out", arguments.out), checked("--json", arguments.json),
+                      checked("--report", arguments.report), checked("--paired-out", arguments.paired_out),
+                      checked("--holdout-out", arguments.holdout_out))
+        if outputs.holdout and arguments.no_holdout:
+            raise InputError("--holdout-out writes the rows set aside, and --no-holdout sets none aside: leave one out.")
+        if outputs.paired and arguments.k is None:
+            raise InputError("--paired-out needs the Avatar method (--k): AvatarFastDP avatars are not paired with "
+                             "originals.")
+        return outputs
+
 
 def avatarize(arguments: argparse.Namespace) -> int:
     if arguments.k is None and arguments.fast_dp_epsilon is None:
@@ -34,24 +73,7 @@ def avatarize(arguments: argparse.Namespace) -> int:
                              f"{option} out.")
     if arguments.report_language and not arguments.report:
         raise InputError("--report-language goes with --report REPORT.html: add it, or leave --report-language out.")
-    taken = [arguments.input]  # inputs and outputs so far: no output may be one of them
-    output = output_path("--out", arguments.out, taken)
-    taken.append(arguments.out)
-
-    def another(option: str, text: str | None) -> Path | None:
-        if not text:
-            return None
-        path = output_path(option, text, taken)
-        taken.append(text)
-        return path
-
-    metrics_path, report_path = another("--json", arguments.json), another("--report", arguments.report)
-    paired_path, holdout_path = another("--paired-out", arguments.paired_out), another("--holdout-out",
-                                                                                       arguments.holdout_out)
-    if holdout_path and arguments.no_holdout:
-        raise InputError("--holdout-out writes the rows set aside, and --no-holdout sets none aside: leave one out.")
-    if paired_path and arguments.k is None:
-        raise InputError("--paired-out needs the Avatar method (--k): AvatarFastDP avatars are not paired with originals.")
+    outputs = Outputs.of(arguments)
     plan = column_plan(arguments)
     method, value = ("avatar", arguments.k) if arguments.k is not None else ("fast_dp", arguments.fast_dp_epsilon)
     settings = replace_method(common_settings(arguments), method, value, arguments.mechanism)
@@ -60,69 +82,81 @@ def avatarize(arguments: argparse.Namespace) -> int:
         from core.metrics.analysis.request import AnalysisRequest
 
         request = AnalysisRequest.from_options(arguments.analysis)
-
     start = time.perf_counter()
     avatarizer = build_avatarizer(plan, settings)
-    scored = bool(metrics_path or report_path or request)
-
-    def say_what_is_done(step: str, share: float) -> None:
-        """Once the table is read, typed and checked, before any work: identifiers, codes, modalities."""
-        if step == "encoding and imputation":
-            for message in column_warning_lines(avatarizer.profiles_, plan.kinds, excluded=plan.excluded,
-                                                reduced=settings.use_categorical_reduction):
-                say("warning", message)
-            plan.knowledge.checked(avatarizer.kinds_)  # a misspelt --known stops here, not after the work
-            if holdout_path and avatarizer.holdout_ != "real":
-                raise InputError(f"--holdout-out: {avatarizer.prepared_.n_total} rows are too few to set a holdout "
-                                 f"aside (it takes at least {avatarizer.holdout_min_rows}); leave --holdout-out out.")
-            if request is not None:
-                request.checked((name for name in avatarizer.kinds_ if name not in avatarizer.identifier_columns_),
-                                {name: "looks like an identifier: the avatars get new values for it, so no analysis "
-                                       "can use it" for name in avatarizer.identifier_columns_})
-
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        # No reference to the table read is kept here: without metrics, the originals go once encoded.
-        avatarizer.fit(drop_columns(read_table(arguments.input), list(plan.dropped), "--drop"),
-                       progress=say_what_is_done, low_memory=not (scored or holdout_path))
-    for warning in caught:
-        say("warning", warning.message)
+    scored = bool(outputs.metrics or outputs.report or request)
+    _fit(arguments, avatarizer, plan, settings, outputs, request, low_memory=not (scored or outputs.holdout))
     run = judged(scored_run(
         avatarizer, plan, settings, table_name=Path(arguments.input).name,
-        fingerprint=data_fingerprint(Path(arguments.input).read_bytes()), start=start, with_latent=bool(report_path),
+        fingerprint=data_fingerprint(Path(arguments.input).read_bytes()), start=start,
+        with_latent=bool(outputs.report),
     ), lambda: read_table(arguments.input), search=not arguments.no_fix) if scored else None
     if request is not None:
         from core.metrics.evaluation import analyse
 
         analyse(run.evaluation, request)
-    writers = [(output, lambda: write_csv(avatarizer.avatars_, output))]
-    if paired_path:  # sensitive: readable by the owner only
-        writers.append((paired_path, lambda: write_csv(avatarizer.paired_avatars_, paired_path, private=True)))
-    if holdout_path:  # real rows: readable by the owner only
-        writers.append((holdout_path, lambda: write_csv(avatarizer.holdout_data_, holdout_path, private=True)))
-    if metrics_path:
-        writers.append((metrics_path, lambda: write_json(metrics_with_verdict(run), metrics_path)))
-    if report_path:
-        writers.append((report_path, lambda: write_text(_report(run, arguments.report_language), report_path)))
-    write_all(writers)
-    if paired_path:
-        say("warning", f"{paired_path} holds the avatars paired with their originals: keep it private.")
-    if holdout_path:
-        say("warning", f"{holdout_path} holds real rows (the holdout): keep it private.")
-    if formulas := formula_like(avatarizer.avatars_):
-        say("warning", formula_warning(formulas))
+    _write(avatarizer, run, outputs, arguments.report_language)
     if run is not None:
         said = relationships(run.evaluation)
         print("\n".join([*summary_lines(run.evaluation), *analysis_lines(run.evaluation), *([said] if said else []),
                          verdict_line(run.verdict)]))
     holdout = f"{avatarizer.holdout_rows_} rows set aside as the holdout" if avatarizer.holdout_rows_ else "no holdout"
     print(
-        f"{len(avatarizer.avatars_)} avatars of {Path(arguments.input).name} written to {output} "
+        f"{len(avatarizer.avatars_)} avatars of {Path(arguments.input).name} written to {outputs.avatars} "
         f"({settings.describe()}{'' if settings.method == 'avatar' else ': DP mechanisms, not end-to-end DP'}, "
         f"ncp = {avatarizer.ncp_}, seed = {avatarizer.seed_}, {holdout}, {time.perf_counter() - start:.1f} s).",
         file=sys.stderr,
     )
     return 0
+
+
+def _fit(arguments: argparse.Namespace, avatarizer: Avatarizer, plan: ColumnPlan, settings: Settings,
+         outputs: Outputs, request: AnalysisRequest | None, low_memory: bool) -> None:
+    """The avatars made, what the table's columns call for said once they are typed, before any work
+    (identifiers, codes, modalities; a misspelt --known, an --analysis column or a holdout too small stop there)."""
+    def say_what_is_done(step: str, share: float) -> None:
+        if step != "encoding and imputation":
+            return
+        for message in column_warning_lines(avatarizer.profiles_, plan.kinds, excluded=plan.excluded,
+                                            reduced=settings.use_categorical_reduction):
+            say("warning", message)
+        plan.knowledge.checked(avatarizer.kinds_)  # a misspelt --known stops here, not after the work
+        if outputs.holdout and avatarizer.holdout_ != "real":
+            raise InputError(f"--holdout-out: {avatarizer.prepared_.n_total} rows are too few to set a holdout "
+                             f"aside (it takes at least {avatarizer.holdout_min_rows}); leave --holdout-out out.")
+        if request is not None:
+            request.checked((name for name in avatarizer.kinds_ if name not in avatarizer.identifier_columns_),
+                            {name: "looks like an identifier: the avatars get new values for it, so no analysis "
+                                   "can use it" for name in avatarizer.identifier_columns_})
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        # No reference to the table read is kept here: without metrics, the originals go once encoded.
+        avatarizer.fit(drop_columns(read_table(arguments.input), list(plan.dropped), "--drop"),
+                       progress=say_what_is_done, low_memory=low_memory)
+    for warning in caught:
+        say("warning", warning.message)
+
+
+def _write(avatarizer: Avatarizer, run: GenerationRun | None, outputs: Outputs, report_language: str | None) -> None:
+    """Every output asked for, all or none (the paired avatars and the holdout readable by the owner only), then
+    what to know about them."""
+    writers = [(outputs.avatars, lambda: write_csv(avatarizer.avatars_, outputs.avatars))]
+    if outputs.paired:  # sensitive: readable by the owner only
+        writers.append((outputs.paired, lambda: write_csv(avatarizer.paired_avatars_, outputs.paired, private=True)))
+    if outputs.holdout:  # real rows: readable by the owner only
+        writers.append((outputs.holdout, lambda: write_csv(avatarizer.holdout_data_, outputs.holdout, private=True)))
+    if outputs.metrics:
+        writers.append((outputs.metrics, lambda: write_json(metrics_with_verdict(run), outputs.metrics)))
+    if outputs.report:
+        writers.append((outputs.report, lambda: write_text(_report(run, report_language), outputs.report)))
+    write_all(writers)
+    if outputs.paired:
+        say("warning", f"{outputs.paired} holds the avatars paired with their originals: keep it private.")
+    if outputs.holdout:
+        say("warning", f"{outputs.holdout} holds real rows (the holdout): keep it private.")
+    if formulas := formula_like(avatarizer.avatars_):
+        say("warning", formula_warning(formulas))
 
 
 def _in_batches(arguments: argparse.Namespace) -> int:

@@ -59,6 +59,13 @@ def option(text: str) -> tuple[str, str]:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m core", description="Privacy-preserving synthetic data (avatars).", allow_abbrev=False)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_avatarize(commands)
+    _add_sweep(commands)
+    _add_evaluate(commands)
+    return parser
+
+
+def _add_avatarize(commands: argparse._SubParsersAction) -> None:
     avatarize = commands.add_parser(
         "avatarize", help="generate avatars of a table", allow_abbrev=False,
         description="Generate avatars of INPUT (CSV, Excel or Parquet) and write the shuffled avatars as CSV.",
@@ -97,6 +104,9 @@ def build_parser() -> argparse.ArgumentParser:
                          help="with --batch-rows: the Dask scheduler to run on (tcp://host:8786); by default a local "
                               "cluster of this machine's cores")
     batches.add_argument("--part-format", choices=PART_FORMATS, help="with --batch-rows: parquet (default) or csv")
+
+
+def _add_sweep(commands: argparse._SubParsersAction) -> None:
     sweep = commands.add_parser(
         "sweep", help="trade-off: try several k and epsilon values, several seeds each", allow_abbrev=False,
         description="Avatarize INPUT with every k and epsilon given, for several seeds, score every run, and say "
@@ -114,6 +124,8 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("--json", metavar="SWEEP.json", help="write every point (mean, spread, per-seed values, per-variable scores) as JSON")
     _add_attacker_options(sweep)
 
+
+def _add_evaluate(commands: argparse._SubParsersAction) -> None:
     evaluate = commands.add_parser(
         "evaluate", help="score avatars made by any tool", allow_abbrev=False,
         description="Score AVATARS made from ORIGINAL, by this tool or another, with every signal and privacy metric.",
@@ -130,7 +142,6 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--json", metavar="METRICS.json", help="write every metric as JSON")
     _add_analysis_option(evaluate)
     _add_attacker_options(evaluate)
-    return parser
 
 
 def _add_analysis_option(command: argparse.ArgumentParser) -> None:

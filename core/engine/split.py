@@ -7,11 +7,17 @@ import numpy as np
 HOLDOUT_MIN_ROWS = 500
 
 
+def working_rows(n_rows: int, holdout: bool = True, min_rows: int = HOLDOUT_MIN_ROWS) -> int:
+    """The rows avatarized (WO): the working half, ``ceil(n / 2)``, with a holdout on a table of at least
+    ``min_rows`` rows; else every row. The one place the half is computed (the pages, the batches, the engine)."""
+    return (n_rows + 1) // 2 if holdout and n_rows >= min_rows else n_rows
+
+
 def split_holdout(n_rows: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """Random halves of ``range(n_rows)``: WO (the working half, ``ceil(n / 2)`` rows) and HO.
 
     Both index arrays are sorted, so each half keeps the file's row order.
     """
     order = rng.permutation(n_rows)
-    n_working = (n_rows + 1) // 2
+    n_working = working_rows(n_rows, min_rows=0)
     return np.sort(order[:n_working]), np.sort(order[n_working:])

@@ -153,6 +153,23 @@ def _attack_detail(result: MetricResult) -> dict[str, Any] | None:
     return None if result.value is None else dict(result.breakdown)
 
 
+def _outside_split(typed_originals: pd.DataFrame, typed_avatars: pd.DataFrame, holdout: pd.DataFrame | None,
+                   common: list[str], kinds: Mapping[str, Kind], paired: bool, rng: np.random.Generator
+                   ) -> HoldoutSplit:
+    """The holdout case of avatars made outside (SPEC section 5): ``given`` with ``holdout``, else ``approximate``
+    (half of the originals drawn as the reference)."""
+    if holdout is not None:
+        missing = [name for name in common if name not in holdout.columns]
+        if missing:
+            raise InputError(_("The holdout has no column '{name}': it must have the originals' columns.").format(
+                name=missing[0]))
+        return HoldoutSplit(typed_originals, _typed_like(holdout[common], kinds, N_("In the holdout: {error}")),
+                            typed_avatars, "given")
+    working_rows, holdout_rows, avatar_rows = approximate_rows(len(typed_originals), len(typed_avatars), paired, rng)
+    return HoldoutSplit(_rows(typed_originals, working_rows), _rows(typed_originals, holdout_rows),
+                        _rows(typed_avatars, avatar_rows), "approximate", holdout_rows)
+
+
 def evaluate(
     originals: pd.DataFrame,
     avatars: pd.DataFrame,
@@ -196,18 +213,7 @@ def evaluate(
     if paired and len(originals) != len(avatars):
         raise InputError(_("The avatars cannot be paired with the originals: {avatars} avatars for {originals} "
                            "originals.").format(avatars=len(avatars), originals=len(originals)))
-    rng = np.random.default_rng(seed)
-    if holdout is not None:
-        missing = [name for name in common if name not in holdout.columns]
-        if missing:
-            raise InputError(_("The holdout has no column '{name}': it must have the originals' columns.").format(
-                name=missing[0]))
-        split = HoldoutSplit(typed_originals, _typed_like(holdout[common], kinds, N_("In the holdout: {error}")),
-                             typed_avatars, "given")
-    else:
-        working_rows, holdout_rows, avatar_rows = approximate_rows(len(typed_originals), len(typed_avatars), paired, rng)
-        split = HoldoutSplit(_rows(typed_originals, working_rows), _rows(typed_originals, holdout_rows),
-                             _rows(typed_avatars, avatar_rows), "approximate", holdout_rows)
+    split = _outside_split(typed_originals, typed_avatars, holdout, common, kinds, paired, np.random.default_rng(seed))
     reason = NOT_PAIRED_ROW_BY_ROW if len(originals) == len(avatars) else NOT_PAIRED_ROW_COUNTS
     real = originals[common] if holdout is None else pd.concat([originals[common], holdout[common]])
     identifiers = {name: (real[name], avatars[name])

@@ -343,6 +343,15 @@ def cloaking_histogram_figure(counts: np.ndarray, target: float, censored_at: in
     return layout(figure, _("For each person: how many avatars are closer to them than their own"), height=360)
 
 
+def _tradeoff_hover(point: SweepPoint, utility: str, privacy: str, labels: dict[str, str]) -> str:
+    """A setting's seeds and targets, under its marker's name and values."""
+    return _("seeds: {privacy} {privacy_range}, {utility} {utility_range}<br>privacy targets: {targets}").format(
+        privacy=labels[privacy], privacy_range=seed_range_text(point, privacy), utility=labels[utility],
+        utility_range=seed_range_text(point, utility), targets=point.targets_text(),
+    ) + ("<br>" + _("{metric}: at least this (some counts stopped at their cap)").format(metric=labels[privacy])
+         if privacy in point.lower_bounds else "")
+
+
 def tradeoff_figure(
     points: list[SweepPoint], utility: str, privacy: str, target: float | None, labels: dict[str, str]
 ) -> go.Figure:
@@ -378,16 +387,7 @@ def tradeoff_figure(
                 textposition=[positions[i] for i in chosen],
                 marker={"size": 11, "color": colour, "line": {"color": colour, "width": 2},
                         "symbol": symbol if safe else f"{symbol}-open"},
-                customdata=chosen, hovertext=[
-                    _("seeds: {privacy} {privacy_range}, {utility} {utility_range}<br>privacy targets: "
-                      "{targets}").format(
-                        privacy=labels[privacy], privacy_range=seed_range_text(points[i], privacy),
-                        utility=labels[utility], utility_range=seed_range_text(points[i], utility),
-                        targets=points[i].targets_text())
-                    + ("<br>" + _("{metric}: at least this (some counts stopped at their cap)").format(
-                        metric=labels[privacy]) if privacy in points[i].lower_bounds else "")
-                    for i in chosen
-                ],
+                customdata=chosen, hovertext=[_tradeoff_hover(points[i], utility, privacy, labels) for i in chosen],
                 name=name if safe else _("{method}: a target missed").format(method=name),
                 hovertemplate="<b>%{text}</b><br>" + labels[privacy] + ": %{x:.3g}<br>" + labels[utility]
                 + ": %{y:.3g}<br>%{hovertext}<extra></extra>",

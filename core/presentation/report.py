@@ -16,6 +16,7 @@ from core.i18n import _, current_language, date_time, number
 from core.metrics.analysis.request import TITLES
 from core.metrics.correlation_difference_ratio import correlation_direction
 from core.metrics.criteria import MET, NOT_ASSESSED, NOT_MET, PARTLY_ASSESSED, QUESTIONS, STATES
+from core.metrics.evaluation import Evaluation
 from core.metrics.result import MetricResult
 from core.presentation import figures
 from core.presentation.analysis_figures import analysis_figures
@@ -43,7 +44,6 @@ CRITERION_CSS = {MET: "pass", NOT_MET: "fail", PARTLY_ASSESSED: "fair", NOT_ASSE
 def build_html_report(run: GenerationRun) -> str:
     """The report of ``run`` as one HTML document."""
     evaluation = run.evaluation
-    signal, privacy = evaluation.signal, evaluation.privacy
     title = _text(_("Avatar report: {name}").format(name=run.table_name))
     parts = [
         f"<h1>{title}</h1>",
@@ -65,8 +65,26 @@ def build_html_report(run: GenerationRun) -> str:
                   f"<p class='muted'>{_text(not_covered_sentence(ledger))}</p>"]
     parts += [_element("h2", _("Parameters")), _table([_("parameter"), _("value")], _parameters(run))]
 
-    parts += [_element("h2", _("Utility: how much signal the avatars keep")),
-              f"<p>{_text(holdout_sentence(run.evaluation))}</p>"]
+    parts += _utility_block(run)
+    parts += _privacy_block(evaluation)
+    parts += _analyses_block(evaluation)
+    parts.append("<p class='muted'>" + _text(_(
+        "Metric definitions: Hellinger Mean, multivariate Hellinger distance and Correlation Difference Ratio against "
+        "a holdout half of the data; privacy metrics in the latent space of a projection fitted on the originals.")) +
+        "</p>")
+    body = "\n".join(parts)
+    return (
+        f"<!DOCTYPE html><html lang='{current_language()}'><head><meta charset='utf-8'>"
+        f"<title>{title}</title><style>{STYLE}</style></head><body>{body}</body></html>"
+    )
+
+
+def _utility_block(run: GenerationRun) -> list[str]:
+    """Utility (SPEC section 5): the signal metrics, their readings and figures, the latent map."""
+    evaluation = run.evaluation
+    signal = evaluation.signal
+    parts = [_element("h2", _("Utility: how much signal the avatars keep")),
+             f"<p>{_text(holdout_sentence(run.evaluation))}</p>"]
     parts.append(_table([_("metric"), _("value"), _("reading"), _("what it means")], [
         [_shown(result.label), metric_text(result),
          f"<span class='{result.level}'>{_text(_(result.band))}</span>" if result.band else "",
@@ -87,8 +105,13 @@ def build_html_report(run: GenerationRun) -> str:
         parts.append(f"<p class='muted'>{_text(figures.axes_figure_caption(multivariate))}</p>")
     if run.latent.originals.shape[1] >= 2:
         parts.append(_figure(figures.latent_figure(run.latent, (0, 1))))
+    return parts
 
-    parts += [_element("h2", _("Privacy: how well individuals are protected"))]
+
+def _privacy_block(evaluation: Evaluation) -> list[str]:
+    """Privacy (SPEC section 6): by criterion, its metrics against their targets, then the privacy figures."""
+    privacy = evaluation.privacy
+    parts = [_element("h2", _("Privacy: how well individuals are protected"))]
     for criterion, group in evaluation.criteria().items():
         state = _element("span", _(STATES[group.state]), CRITERION_CSS[group.state])
         parts.append("<h3>" + _text(_("{criterion}: {question} {state}")).format(
@@ -100,16 +123,7 @@ def build_html_report(run: GenerationRun) -> str:
             for result in group.results
         ], raw_columns={3}))
     parts += [_figure(figure) for figure in figures.privacy_figures(privacy).values()]
-    parts += _analyses_block(evaluation)
-    parts.append("<p class='muted'>" + _text(_(
-        "Metric definitions: Hellinger Mean, multivariate Hellinger distance and Correlation Difference Ratio against "
-        "a holdout half of the data; privacy metrics in the latent space of a projection fitted on the originals.")) +
-        "</p>")
-    body = "\n".join(parts)
-    return (
-        f"<!DOCTYPE html><html lang='{current_language()}'><head><meta charset='utf-8'>"
-        f"<title>{title}</title><style>{STYLE}</style></head><body>{body}</body></html>"
-    )
+    return parts
 
 
 def _analyses_block(evaluation) -> list[str]:

@@ -38,8 +38,9 @@ from core.engine.parameters import PART_FORMATS
 from core.engine.projection import Projection
 from core.engine.schema import column_warning_lines
 from core.engine.sources import TableInput, TypedColumns
-from core.engine.split import HOLDOUT_MIN_ROWS
+from core.engine.split import HOLDOUT_MIN_ROWS, working_rows
 from core.engine.table_typing import (
+    TableTyping,
     check_column_kinds,
     checked_exclusions,
     type_column,
@@ -110,13 +111,8 @@ def avatarize_in_batches(spec: str, out: Path, params: dict, settings: BatchSett
     with _cleared_on_failure(out, work), _dask_client(settings.scheduler) as client:
         run = partial(_run, client, out)
         start = time.perf_counter()
-        positions = tuple(table.columns.index(name) for name in names)
-        columns = run(partial(type_column, table, column_kinds=params.get("column_kinds"), folder=work / "columns"),
-                      list(positions))
-        typing = typing_of_columns(names, columns, params.get("column_kinds"), params.get("exclude_variable_names", ()),
-                                   params.get("column_weights"))
+        typing, typed = _typed_columns(run, table, names, params, work)
         timings["typing"] = time.perf_counter() - start
-        typed = TypedColumns(work / "columns", tuple(names), positions, columns[0].group_rows)
         n_rows, n_batches = typed.n_rows, batch_count(typed.n_rows, settings.batch_rows)
         say(f"{n_rows:,} rows, {len(names)} columns typed in {timings['typing']:.1f} s; {n_batches} "
             f"{'batch' if n_batches == 1 else 'batches'} of about {n_rows // n_batches:,} rows")
@@ -150,6 +146,17 @@ def avatarize_in_batches(spec: str, out: Path, params: dict, settings: BatchSett
         batch_seconds=[result["seconds"] for result in results], projection=whole.projection,
         summary=batch_summary(scores) if scores else None, timings_s=timings,
     )
+
+
+def _typed_columns(run: Callable, table: TableInput, names: list[str], params: dict, work: Path
+                   ) -> tuple[TableTyping, TypedColumns]:
+    """Step 1: each column read whole and typed by one task, written to its Arrow file; the typing of them all."""
+    positions = tuple(table.columns.index(name) for name in names)
+    columns = run(partial(type_column, table, column_kinds=params.get("column_kinds"), folder=work / "columns"),
+                  list(positions))
+    typing = typing_of_columns(names, columns, params.get("column_kinds"), params.get("exclude_variable_names", ()),
+                               params.get("column_weights"))
+    return typing, TypedColumns(work / "columns", tuple(names), positions, columns[0].group_rows)
 
 
 def _finish_batches(client, out: Path, work: Path, params: dict, settings: BatchSettings, whole: WholeTable,
@@ -330,8 +337,7 @@ def _kept_columns(table: TableInput, dropped: tuple[str, ...]) -> list[str]:
 
 def _working_rows(size: int, params: dict) -> int:
     """The rows a batch of ``size`` rows avatarizes: half with a holdout (SPEC section 5), else all."""
-    holdout = params.get("holdout", True) and size >= params.get("holdout_min_rows", HOLDOUT_MIN_ROWS)
-    return (size + 1) // 2 if holdout else size
+    return working_rows(size, params.get("holdout", True), params.get("holdout_min_rows", HOLDOUT_MIN_ROWS))
 
 
 def _check_batches(sizes: list[int], params: dict) -> None:

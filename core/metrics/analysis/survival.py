@@ -101,31 +101,9 @@ def survival(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFrame
     adjust = tuple(name for name in adjust if name != covariate)
     if adjust and covariate is None:
         raise InputError(_("Adjusting a hazard ratio needs its covariate: name the covariate (or a group)."))
-    for role, name in (("time", time), ("event", event), ("group", group), ("covariate", covariate),
-                       *(("adjustment", name) for name in adjust)):
-        if name is not None and name not in kinds:
-            raise InputError(_(NOT_A_COLUMN[role]).format(column=name))
-    if kinds[time] is Kind.CATEGORICAL:
-        raise InputError(_("The time column '{column}' must hold numbers or durations, not categories.").format(
-            column=time))
-    if kinds[time] is Kind.DATETIME:
-        raise InputError(_("The time column '{column}' holds dates; survival needs the time until the event or the end "
-                           "of follow-up (a number of days, or the event date minus the start date).").format(
-            column=time))
+    _check_columns(kinds, time, {"event": event, "group": group, "covariate": covariate}, adjust)
     frames = dict(zip(SIDES, (working, avatars, holdout), strict=True))
-    event_levels = ordered_levels(working[event])
-    if len(event_levels) != 2:  # the real rows' values: the avatars' averaged ones counted too said "6 values"
-        raise InputError(_("The event column '{column}' must have two values (the event happened or not); it has "
-                           "{count}.").format(column=event, count=len(event_levels)))
-    if others := [level for level in ordered_levels(avatars[event]) if not _among(level, event_levels)]:
-        raise InputError(_("The avatars' event column '{column}' holds values the real rows do not ({values}): it "
-                           "was synthesized as a number. Give it the kind categorical and make the avatars "
-                           "again.").format(column=event, values=", ".join(others[:3])))
-    if event_value is None:
-        event_value = event_of(event, event_levels)
-    elif event_value not in event_levels:
-        raise InputError(_("The event value '{value}' is not one of '{column}''s values ({values}).").format(
-            value=event_value, column=event, values=", ".join(event_levels)))
+    event_value = _event_value(working, avatars, event, event_value)
     group_levels = ordered_levels(working[group], avatars[group]) if group else []
     if len(group_levels) > MAX_GROUPS:
         raise InputError(_("The group column '{column}' has {count} values; curves are drawn for at most {most}: "
@@ -167,6 +145,41 @@ def survival(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFrame
 EVENT_WORDS = ("true", "yes", "y", "event", "dead", "death", "died", "deceased", "failure", "failed",
                "relapse", "progression")
 NO_EVENT_WORDS = ("false", "no", "n", "censored", "alive", "survived", "none", "ok")
+
+
+def _check_columns(kinds: Mapping[str, Kind], time: str, roles: Mapping[str, str | None],
+                   adjust: Sequence[str]) -> None:
+    """Every column named is one of the table, and the time one holds numbers or durations."""
+    for role, name in (("time", time), *roles.items(), *(("adjustment", name) for name in adjust)):
+        if name is not None and name not in kinds:
+            raise InputError(_(NOT_A_COLUMN[role]).format(column=name))
+    if kinds[time] is Kind.CATEGORICAL:
+        raise InputError(_("The time column '{column}' must hold numbers or durations, not categories.").format(
+            column=time))
+    if kinds[time] is Kind.DATETIME:
+        raise InputError(_("The time column '{column}' holds dates; survival needs the time until the event or the end "
+                           "of follow-up (a number of days, or the event date minus the start date).").format(
+            column=time))
+
+
+def _event_value(working: pd.DataFrame, avatars: pd.DataFrame, event: str, event_value: str | None) -> str:
+    """The event column's value that means the event: ``event_value`` checked, or :func:`event_of`'s; the column
+    has two values in the real rows (the avatars' averaged ones counted too said "6 values"), and the avatars
+    no other."""
+    event_levels = ordered_levels(working[event])
+    if len(event_levels) != 2:
+        raise InputError(_("The event column '{column}' must have two values (the event happened or not); it has "
+                           "{count}.").format(column=event, count=len(event_levels)))
+    if others := [level for level in ordered_levels(avatars[event]) if not _among(level, event_levels)]:
+        raise InputError(_("The avatars' event column '{column}' holds values the real rows do not ({values}): it "
+                           "was synthesized as a number. Give it the kind categorical and make the avatars "
+                           "again.").format(column=event, values=", ".join(others[:3])))
+    if event_value is None:
+        return event_of(event, event_levels)
+    if event_value not in event_levels:
+        raise InputError(_("The event value '{value}' is not one of '{column}''s values ({values}).").format(
+            value=event_value, column=event, values=", ".join(event_levels)))
+    return event_value
 
 
 def _among(level: str, levels: list[str]) -> bool:
