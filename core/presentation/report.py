@@ -7,8 +7,11 @@ HTML-escaped.
 
 from __future__ import annotations
 
+import contextvars
 import datetime as dt
 import html
+import itertools
+from collections.abc import Iterator
 
 import plotly.io as pio
 
@@ -38,11 +41,21 @@ th { background: #f5f7fa; } .pass, .good { color: #2e8540; font-weight: bold; } 
 .note { background: #fff8e1; border-left: 4px solid #d9a21b; padding: .6em 1em; } .muted { color: #616e7c; font-size: .9em; }
 """
 
+_FIGURE_NUMBERS: contextvars.ContextVar[Iterator[int]] = contextvars.ContextVar("figure_numbers")
 CRITERION_CSS = {MET: "pass", NOT_MET: "fail", PARTLY_ASSESSED: "fair", NOT_ASSESSED: "muted"}
 
 
 def build_html_report(run: GenerationRun) -> str:
-    """The report of ``run`` as one HTML document."""
+    """The report of ``run`` as one HTML document; its figures numbered in order (``figure-1``...), so that the same
+    run makes the same file, its date apart (plotly draws a random id per figure)."""
+    numbering = _FIGURE_NUMBERS.set(itertools.count(1))
+    try:
+        return _report_html(run)
+    finally:
+        _FIGURE_NUMBERS.reset(numbering)
+
+
+def _report_html(run: GenerationRun) -> str:
     evaluation = run.evaluation
     title = _text(_("Avatar report: {name}").format(name=run.table_name))
     parts = [
@@ -209,7 +222,8 @@ def _table(header: list[str], rows: list[list[str]], raw_columns: set[int] = fro
 
 
 def _figure(figure, first: bool = False) -> str:
-    return pio.to_html(figure, full_html=False, include_plotlyjs=True if first else False, config={"displaylogo": False})
+    return pio.to_html(figure, full_html=False, include_plotlyjs=True if first else False,
+                       config={"displaylogo": False}, div_id=f"figure-{next(_FIGURE_NUMBERS.get())}")
 
 
 def _text(value: object) -> str:

@@ -1,0 +1,40 @@
+"""The HTML report (core/presentation/report.py): the same run makes the same file, and text from the data is
+text."""
+
+import re
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from core.presentation.report import build_html_report
+from core.workflows.run import ColumnPlan, Settings
+from core.workflows.verdict import generate_judged
+from tests.support import mixed_table
+
+HOSTILE = ['<script>alert(1)</script>', '"><img src=x onerror=alert(1)>', "{{7*7}}"]
+
+
+def judged(frame: pd.DataFrame, name: str = "t.csv"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return generate_judged(frame, ColumnPlan(), Settings(k=5, seed=1), table_name=name, fingerprint="f")
+
+
+def test_the_same_run_makes_the_same_report_its_date_apart():
+    # plotly drew a random id per figure: two reports of one run differed in every figure
+    run = judged(mixed_table(600, seed=2))
+    first, second = (re.sub(r"Made on [^<]*</p>", "", build_html_report(run)) for _ in range(2))
+    assert first == second
+    ids = re.findall(r'<div id="([^"]+)" class="plotly-graph-div"', first)
+    assert ids == [f"figure-{number}" for number in range(1, len(ids) + 1)] and len(ids) >= 4
+
+
+def test_column_names_and_values_from_the_data_come_out_as_text():
+    frame = mixed_table(600, seed=3)
+    frame = frame.rename(columns={"colour": HOSTILE[0], "group": HOSTILE[1], "score": HOSTILE[2]})
+    frame[HOSTILE[0]] = np.where(np.arange(600) % 2, HOSTILE[1], HOSTILE[2])
+    report = build_html_report(judged(frame, name="<b>bold</b>.csv"))
+    assert "<script>alert(1)</script>" not in report and "<img src=x" not in report and "<b>bold</b>" not in report
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in report or "\\u003cscript\\u003e" in report
+    assert "{{7*7}}" in report  # as written: no template ran on it
