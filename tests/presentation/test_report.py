@@ -38,3 +38,13 @@ def test_column_names_and_values_from_the_data_come_out_as_text():
     assert "<script>alert(1)</script>" not in report and "<img src=x" not in report and "<b>bold</b>" not in report
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in report or "\\u003cscript\\u003e" in report
     assert "{{7*7}}" in report  # as written: no template ran on it
+
+
+def test_markup_in_a_column_name_is_text_in_the_figures_too():
+    # plotly renders <a> and <b> in its texts: a live link in every figure of beeaff8's report (issue 28, item 8)
+    frame = mixed_table(600, seed=3).rename(columns={"colour": '<a href="http://example.com/x">Click</a>',
+                                                     "score": "<b>bold</b>"})
+    report = build_html_report(judged(frame))
+    figures = "".join(re.findall(r"Plotly\.newPlot\((.*?)\)\s*};", report, re.S))
+    assert figures and "\\u003ca href" not in figures and "\\u003cb\\u003ebold" not in figures
+    assert "&lt;a href" in figures and "&lt;b&gt;bold" in figures  # shown as written
