@@ -4,7 +4,7 @@ outputs of the commands, ``--compare DIR`` makes them again and says which file 
 The outputs: ``avatarize`` of the AIDS table (``../shared/reference/aids/original.csv``) and of the demo table
 (``assets/demo_clinical.csv``), seeds 1 to 3, Avatar k = 10 and AvatarFastDP (epsilon 1) with each mechanism:
 the avatars (``--out``), the metrics (``--json``, without its timings) and the report (``--report``, without its
-date, the run's seconds and plotly's random div ids); and a batch run of the demo in 3 batches (its parts, and its metrics without timings).
+date, the run's seconds and the figures' div ids); and a batch run of the demo in 3 batches (its parts, and its metrics without timings).
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ METHODS = {"avatar": ["--k", "10"], **{f"fast_dp_{mechanism}": ["--fast-dp-epsil
 SEEDS = (1, 2, 3)
 DATED = re.compile(rb"Made on [^<]*</p>")  # the report's date: it differs from run to run
 SECONDS = re.compile(rb", in [0-9.,]+ s\.</p>")  # the run's time, said in its summary
-FIGURE_ID = re.compile(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")  # plotly's random div ids
+# the figures' div ids: plotly's random ones before d5c1ed1, numbered since; a baseline of either compares
+FIGURE_ID = re.compile(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|figure-[0-9]+")
 
 
 def _command(*arguments: object) -> None:

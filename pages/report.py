@@ -4,7 +4,7 @@ import json
 
 import streamlit as st
 
-from core.engine.io import csv_bytes, formula_like
+from core.engine.io import csv_bytes
 from core.i18n import _, number
 from core.presentation.format import formula_warning
 from core.presentation.report import build_html_report
@@ -25,6 +25,7 @@ with st.spinner(_("Preparing the files…")):
         "avatars": lambda: csv_bytes(run.avatars),
         "metrics": lambda: json.dumps(metrics_with_verdict(run), indent=2, allow_nan=False),
         "report": lambda: build_html_report(run),
+        "formula_note": lambda: formula_warning(run.avatars) or "",  # once per run: it reads every text value
     })
 
 st.subheader(_("Share"))
@@ -64,8 +65,8 @@ st.download_button(
     help=_("The avatars in random order: no row is linked to a real person's row."),
     disabled=not (confirmed or verdict_of_run(run).ready),
 )
-if formulas := formula_like(run.avatars):
-    st.caption(plain(formula_warning(formulas)))
+if files["formula_note"]:
+    st.caption(plain(files["formula_note"]))
 st.download_button(
     _("Metrics (JSON)"), files["metrics"], file_name=f"{stem}_metrics.json", mime="application/json",
     icon=":material/data_object:", on_click="ignore", key="download_metrics",

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from core.cli.options import column_plan, common_settings, output_path
 from core.cli.parser import say
-from core.engine.io import formula_like, read_table, write_csv, write_json, write_text
+from core.engine.io import read_table, write_csv, write_json, write_text
 from core.engine.schema import column_warning_lines, drop_columns
 from core.engine.sources import input_files
 from core.errors import InputError
@@ -155,8 +155,8 @@ def _write(avatarizer: Avatarizer, run: GenerationRun | None, outputs: Outputs, 
         say("warning", f"{outputs.paired} holds the avatars paired with their originals: keep it private.")
     if outputs.holdout:
         say("warning", f"{outputs.holdout} holds real rows (the holdout): keep it private.")
-    if formulas := formula_like(avatarizer.avatars_):
-        say("warning", formula_warning(formulas))
+    if note := formula_warning(avatarizer.avatars_):
+        say("warning", note)
 
 
 def _in_batches(arguments: argparse.Namespace) -> int:

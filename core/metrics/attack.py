@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 from scipy.spatial import cKDTree
 
+from core.engine.neighbours import distinct_rows, row_hashes
 from core.engine.schema import Kind
 from core.errors import InputError
 from core.i18n import N_, _
@@ -178,7 +179,7 @@ class KnownSpace:
         self.variables = list(variables)
         self.space = MetricSpace.fit(members[self.variables], {name: kinds[name] for name in self.variables})
         coordinates = self.coordinates(avatars)
-        hashes = _row_hashes(coordinates)
+        hashes = row_hashes(coordinates)
         _, first, self.point_of_avatar = np.unique(hashes, return_index=True, return_inverse=True)
         points = coordinates[first]
         self.sizes = np.bincount(self.point_of_avatar, minlength=len(points))
@@ -192,7 +193,7 @@ class KnownSpace:
 
     def nearest(self, frame: pd.DataFrame) -> NearestAvatars:
         """Per row of ``frame``, the avatar points at the least distance on the known variables."""
-        asked, same = _distinct_rows(self.coordinates(frame))  # people alike: one question
+        same, asked = distinct_rows(self.coordinates(frame))  # people alike: one question
         rows, points = self._tied_points(asked)
         counts = np.bincount(rows, minlength=len(asked))
         starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
@@ -220,17 +221,3 @@ class KnownSpace:
         points = np.concatenate([found[single, 0], np.concatenate(balls).astype(np.intp)])
         order = np.argsort(rows, kind="stable")
         return rows[order], points[order]
-
-
-def _row_hashes(coordinates: np.ndarray) -> np.ndarray:
-    """A 64-bit hash of each row (linear time; ``np.unique(axis=0)`` sorts rows as bytes, ten times slower at a
-    million)."""
-    return pd.util.hash_pandas_object(pd.DataFrame(coordinates), index=False).to_numpy()
-
-
-def _distinct_rows(coordinates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct rows of ``coordinates`` (in order of first appearance) and each row's number among them."""
-    group, _ = pd.factorize(_row_hashes(coordinates))
-    first = np.full(group.max(initial=-1) + 1, len(group))
-    np.minimum.at(first, group, np.arange(len(group)))
-    return coordinates[first], group

@@ -7,6 +7,9 @@ from collections.abc import Callable
 from functools import wraps
 from typing import ParamSpec, TypeVar
 
+import pandas as pd
+
+from core.engine.io import formula_like
 from core.engine.schema import quoted
 from core.i18n import N_, SOURCE_LANGUAGE, _, language, localized_number, number, percent, with_unit
 from core.metrics.definition import INFERENCE, LINKABILITY, SINGLING_OUT, MetricDefinition
@@ -134,9 +137,10 @@ def attack_readings(result: MetricResult) -> list[str]:
     return readings
 
 
-def formula_warning(names: list[str]) -> str:
-    """What to know before opening avatars whose ``names`` columns hold text a spreadsheet may run as a formula
-    (:func:`core.engine.io.formula_like`)."""
-    return _("{names}: some values begin with =, +, - or @, which a spreadsheet may run as a formula. They are "
+def formula_warning(avatars: pd.DataFrame) -> str | None:
+    """What to know before opening ``avatars`` when columns of theirs hold text a spreadsheet may run as a formula
+    (:func:`core.engine.io.formula_like`); None when none does."""
+    names = formula_like(avatars)
+    return None if not names else _("{names}: some values begin with =, +, - or @, which a spreadsheet may run as a formula. They are "
              "written as they are, from the data: import the CSV with those columns as text, or open it in a text "
              "editor first.").format(names=", ".join(quoted(name) for name in names))

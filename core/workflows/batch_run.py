@@ -261,26 +261,27 @@ def _run(client, out: Path, function: Callable[[int], object], items: list[int])
 
 @contextmanager
 def _dask_client(scheduler: str | None) -> Iterator[object]:
-    """A client of the scheduler at ``scheduler``, else of a local cluster of this machine's cores."""
+    """A client of the scheduler at ``scheduler``, else of a local cluster of this machine's cores; Dask's warning
+    on the large graphs we send on purpose left out."""
     from dask.distributed import Client, LocalCluster
 
-    warnings.filterwarnings("ignore", message="Sending large graph", category=UserWarning)  # ours, sent on purpose
-
-    if scheduler:
-        try:
-            client = Client(scheduler, timeout="10s")
-        except Exception as error:  # refused, unreachable, or something else than Dask answering there
-            raise InputError(f"--scheduler {scheduler}: no Dask scheduler answers there ({error}). Start one "
-                             "(dask scheduler), or leave --scheduler out to run on this machine.") from None
-        with client:
-            _check_workers(client, scheduler)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Sending large graph", category=UserWarning)
+        if scheduler:
+            try:
+                client = Client(scheduler, timeout="10s")
+            except Exception as error:  # refused, unreachable, or something else than Dask answering there
+                raise InputError(f"--scheduler {scheduler}: no Dask scheduler answers there ({error}). Start one "
+                                 "(dask scheduler), or leave --scheduler out to run on this machine.") from None
+            with client:
+                _check_workers(client, scheduler)
+                yield client
+            return
+        # the workers' semaphores, released when they stop, are reported as leaked by multiprocessing's tracker
+        # process, which reads this at its start: a warning about nothing of the run's, raw on stderr
+        os.environ.setdefault("PYTHONWARNINGS", "ignore::UserWarning:multiprocessing.resource_tracker")
+        with LocalCluster(**local_cluster_options(os.cpu_count() or 1)) as cluster, Client(cluster) as client:
             yield client
-        return
-    # the workers' semaphores, released when they stop, are reported as leaked by multiprocessing's tracker process,
-    # which reads this at its start: a warning about nothing of the run's, raw on stderr
-    os.environ.setdefault("PYTHONWARNINGS", "ignore::UserWarning:multiprocessing.resource_tracker")
-    with LocalCluster(**local_cluster_options(os.cpu_count() or 1)) as cluster, Client(cluster) as client:
-        yield client
 
 
 def _check_workers(client, scheduler: str) -> None:
