@@ -10,7 +10,8 @@ import streamlit as st
 
 from core.engine.identifiers import identifier_columns
 from core.engine.schema import Kind, apply_kinds
-from core.engine.split import HOLDOUT_MIN_ROWS, working_rows
+from core.engine.parameters import HOLDOUT_MIN_ROWS
+from core.engine.split import working_rows
 from core.i18n import _, number, percent
 from core.metrics.result import MetricResult
 from core.metrics.risk_profile import risk_profile

@@ -4,7 +4,8 @@
 import streamlit as st
 
 from core.engine.parameters import IMPUTATION_METHODS, MECHANISMS
-from core.engine.split import HOLDOUT_MIN_ROWS, working_rows
+from core.engine.parameters import HOLDOUT_MIN_ROWS
+from core.engine.split import working_rows
 from core.i18n import N_, _, number
 from core.presentation.epsilon_ledger import ledger_rows, not_covered_sentence
 from core.presentation.format import metric_text

@@ -7,12 +7,14 @@ import sys
 import time
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.cli.options import column_plan, common_settings, output_path
+from core.cli.options import column_plan, method_settings, output_folder, output_path, settings_of, table_parameters
 from core.cli.parser import say
+from core.dataset import Dataset, Role
+from core.dataset.keys import check_keys
 from core.engine.io import read_table, write_csv, write_json, write_text
 from core.engine.schema import column_warning_lines, drop_columns
 from core.engine.sources import input_files
@@ -21,10 +23,12 @@ from core.i18n import SOURCE_LANGUAGE, language
 from core.presentation.format import formula_warning
 from core.presentation.summary import analysis_lines, batch_summary_lines, summary_lines
 from core.presentation.verdict_text import metrics_with_verdict, relationships, verdict_line
-from core.workflows.run import build_avatarizer, data_fingerprint, replace_method, scored_run
+from core.workflows.run import build_avatarizer, data_fingerprint, scored_run
 from core.workflows.verdict import judged
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from core.engine.pipeline import Avatarizer
     from core.metrics.analysis.request import AnalysisRequest
     from core.workflows.run import ColumnPlan, GenerationRun, Settings
@@ -41,42 +45,95 @@ class Outputs:
     holdout: Path | None
 
     @classmethod
-    def of(cls, arguments: argparse.Namespace) -> Outputs:
-        taken = [arguments.input]  # inputs and outputs so far: no output may be one of them
+    def of(cls, arguments: argparse.Namespace, source: Path, avatars: Path) -> Outputs:
+        taken = [str(source)]  # inputs and outputs so far: no output may be one of them
 
-        def checked(option: str, text: str | None) -> Path | None:
+        def checked(option: str, text: str | Path | None) -> Path | None:
             if not text:
                 return None
-            path = output_path(option, text, taken)
-            taken.append(text)
+            path = output_path(option, str(text), taken)
+            taken.append(str(text))
             return path
 
-        outputs = cls(checked("--out", arguments.out), checked("--json", arguments.json),
+        outputs = cls(checked("--out", avatars), checked("--json", arguments.json),
                       checked("--report", arguments.report), checked("--paired-out", arguments.paired_out),
                       checked("--holdout-out", arguments.holdout_out))
-        if outputs.holdout and arguments.no_holdout:
+        if outputs.holdout and arguments.holdout is False:
             raise InputError("--holdout-out writes the rows set aside, and --no-holdout sets none aside: leave one out.")
-        if outputs.paired and arguments.k is None:
-            raise InputError("--paired-out needs the Avatar method (--k): AvatarFastDP avatars are not paired with "
-                             "originals.")
         return outputs
 
 
 def avatarize(arguments: argparse.Namespace) -> int:
+    if arguments.tables:
+        return _from_schema(arguments)
+    if not arguments.input:
+        raise InputError("give the table to avatarize (INPUT) or the schema of its tables (--tables SCHEMA.json).")
     if arguments.k is None and arguments.fast_dp_epsilon is None:
         raise InputError("give --k K (Avatar, for example --k 10) or --fast-dp-epsilon EPS (AvatarFastDP, for example 1.0).")
     if arguments.batch_rows is not None:
         return _in_batches(arguments)
+    source = Path(arguments.input)
+    return _avatarize_table(arguments, source, Path(arguments.out), column_plan(arguments), method_settings(arguments),
+                            read=lambda: read_table(source))
+
+
+def _from_schema(arguments: argparse.Namespace) -> int:
+    """``avatarize --tables SCHEMA.json --out FOLDER``: every rule of the schema checked on its tables' data before
+    any work, then each table avatarized into ``FOLDER/<table>.csv``."""
+    if arguments.input:
+        raise InputError(f"give INPUT ({arguments.input}) or --tables {arguments.tables}, not both.")
+    for option, value in (("--column-kind", arguments.column_kind), ("--column-weight", arguments.column_weight),
+                          ("--drop", arguments.drop), ("--exclude", arguments.exclude)):
+        if value:
+            raise InputError(f"{option} names a column of one table: with --tables, describe it in its table's "
+                             "\"columns\" in the schema.")
+    if arguments.batch_rows is not None:
+        raise InputError("--batch-rows avatarizes one table file (INPUT) in batches: leave it out with --tables.")
+    dataset = Dataset.read(Path(arguments.tables))
+    chosen = {name: table_parameters(arguments, table) for name, table in dataset.tables.items()}
+    frames = {name: read_table(_table_path(dataset, name)) for name in dataset.tables}
+    for unparented in check_keys(dataset, frames):
+        say("warning", unparented.message)
+    if len(dataset.tables) > 1:
+        raise InputError(f"--tables {arguments.tables}: its {len(dataset.tables)} tables ({', '.join(dataset.tables)}) "
+                         "follow every rule, but avatarizing linked tables together is not available yet: give a "
+                         "schema of one table.")
+    name, table = next(iter(dataset.tables.items()))
+    folder = output_folder(Path(arguments.out), [_table_path(dataset, name)])
+    plan = replace(column_plan(arguments), kinds=table.column_kinds, dropped=tuple(table.with_role(Role.DROPPED)),
+                   excluded=tuple(table.with_role(Role.SET_APART)), weights=table.column_weights)
+    keys = [*([table.primary_key] if table.primary_key else []), *table.with_role(Role.IDENTIFIER)]
+    source = _table_path(dataset, name)
+
+    def read() -> pd.DataFrame:  # the frame checked, once; again when asked again (a fix's re-run)
+        frame = frames.pop(name, None)
+        return read_table(source) if frame is None else frame
+
+    return _avatarize_table(arguments, source, folder / f"{name}.csv", plan, settings_of(chosen[name]), read=read,
+                            keys=keys)
+
+
+def _table_path(dataset: Dataset, name: str) -> Path:
+    path = dataset.path_of(name)
+    if path is None:
+        raise InputError(f"Table '{name}': the schema gives no \"path\" to its file; add one (relative to the schema).")
+    return path
+
+
+def _avatarize_table(arguments: argparse.Namespace, source: Path, avatars: Path, plan: ColumnPlan,
+                     settings: Settings, read: Callable[[], pd.DataFrame], keys: list[str] | None = None) -> int:
+    """The avatars of the table at ``source`` (``read`` reads it) written to ``avatars``, with the metrics and the
+    report asked for."""
     for option, value in (("--scheduler", arguments.scheduler), ("--part-format", arguments.part_format)):
         if value:
             raise InputError(f"{option} goes with --batch-rows N (avatars made in batches): add it, or leave "
                              f"{option} out.")
     if arguments.report_language and not arguments.report:
         raise InputError("--report-language goes with --report REPORT.html: add it, or leave --report-language out.")
-    outputs = Outputs.of(arguments)
-    plan = column_plan(arguments)
-    method, value = ("avatar", arguments.k) if arguments.k is not None else ("fast_dp", arguments.fast_dp_epsilon)
-    settings = replace_method(common_settings(arguments), method, value, arguments.mechanism)
+    outputs = Outputs.of(arguments, source, avatars)
+    if outputs.paired and settings.method != "avatar":
+        raise InputError("--paired-out needs the Avatar method (--k): AvatarFastDP avatars are not paired with "
+                         "originals.")
     request = None
     if arguments.analysis:  # the analyses' modules (scikit-learn, statsmodels) only when asked for
         from core.metrics.analysis.request import AnalysisRequest
@@ -85,12 +142,12 @@ def avatarize(arguments: argparse.Namespace) -> int:
     start = time.perf_counter()
     avatarizer = build_avatarizer(plan, settings)
     scored = bool(outputs.metrics or outputs.report or request)
-    _fit(arguments, avatarizer, plan, settings, outputs, request, low_memory=not (scored or outputs.holdout))
+    _fit(arguments, avatarizer, plan, settings, outputs, request, read, keys or [],
+         low_memory=not (scored or outputs.holdout))
     run = judged(scored_run(
-        avatarizer, plan, settings, table_name=Path(arguments.input).name,
-        fingerprint=data_fingerprint(Path(arguments.input).read_bytes()), start=start,
-        with_latent=bool(outputs.report),
-    ), lambda: read_table(arguments.input), search=not arguments.no_fix) if scored else None
+        avatarizer, plan, settings, table_name=source.name, fingerprint=data_fingerprint(source.read_bytes()),
+        start=start, with_latent=bool(outputs.report),
+    ), lambda: read_table(source), search=not arguments.no_fix) if scored else None
     if request is not None:
         from core.metrics.evaluation import analyse
 
@@ -102,7 +159,7 @@ def avatarize(arguments: argparse.Namespace) -> int:
                          verdict_line(run.verdict)]))
     holdout = f"{avatarizer.holdout_rows_} rows set aside as the holdout" if avatarizer.holdout_rows_ else "no holdout"
     print(
-        f"{len(avatarizer.avatars_)} avatars of {Path(arguments.input).name} written to {outputs.avatars} "
+        f"{len(avatarizer.avatars_)} avatars of {source.name} written to {outputs.avatars} "
         f"({settings.describe()}{'' if settings.method == 'avatar' else ': DP mechanisms, not end-to-end DP'}, "
         f"ncp = {avatarizer.ncp_}, seed = {avatarizer.seed_}, {holdout}, {time.perf_counter() - start:.1f} s).",
         file=sys.stderr,
@@ -111,13 +168,15 @@ def avatarize(arguments: argparse.Namespace) -> int:
 
 
 def _fit(arguments: argparse.Namespace, avatarizer: Avatarizer, plan: ColumnPlan, settings: Settings,
-         outputs: Outputs, request: AnalysisRequest | None, low_memory: bool) -> None:
+         outputs: Outputs, request: AnalysisRequest | None, read: Callable[[], pd.DataFrame], keys: list[str],
+         low_memory: bool) -> None:
     """The avatars made, what the table's columns call for said once they are typed, before any work
     (identifiers, codes, modalities; a misspelt --known, an --analysis column or a holdout too small stop there)."""
     def say_what_is_done(step: str, share: float) -> None:
         if step != "encoding and imputation":
             return
-        for message in column_warning_lines(avatarizer.profiles_, plan.kinds, excluded=plan.excluded,
+        profiles = [profile for profile in avatarizer.profiles_ if profile.name not in keys]  # keys: said as keys
+        for message in column_warning_lines(profiles, plan.kinds, excluded=plan.excluded,
                                             reduced=settings.use_categorical_reduction):
             say("warning", message)
         plan.knowledge.checked(avatarizer.kinds_)  # a misspelt --known stops here, not after the work
@@ -132,8 +191,8 @@ def _fit(arguments: argparse.Namespace, avatarizer: Avatarizer, plan: ColumnPlan
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         # No reference to the table read is kept here: without metrics, the originals go once encoded.
-        avatarizer.fit(drop_columns(read_table(arguments.input), list(plan.dropped), "--drop"),
-                       progress=say_what_is_done, low_memory=low_memory)
+        avatarizer.fit(drop_columns(read(), list(plan.dropped), "--drop"), progress=say_what_is_done,
+                       low_memory=low_memory, keys=keys)
     for warning in caught:
         say("warning", warning.message)
 
@@ -180,8 +239,7 @@ def _in_batches(arguments: argparse.Namespace) -> int:
         raise InputError(f"--json {metrics_path} is the --out folder or inside it, which holds the parts only: "
                          "choose another path.")
     plan = column_plan(arguments)
-    method, value = ("avatar", arguments.k) if arguments.k is not None else ("fast_dp", arguments.fast_dp_epsilon)
-    settings = replace_method(common_settings(arguments), method, value, arguments.mechanism)
+    settings = method_settings(arguments)
     params = build_avatarizer(plan, settings).get_params()
     batch_settings = BatchSettings(batch_rows=arguments.batch_rows, scheduler=arguments.scheduler,
                                    part_format=arguments.part_format or "parquet", scored=bool(metrics_path),

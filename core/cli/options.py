@@ -6,10 +6,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from core.dataset import Table
 from core.engine.io import check_writable
+from core.engine.parameters import Parameters
 from core.errors import InputError
 from core.metrics.attack import Knowledge
-from core.workflows.run import ColumnPlan, Settings
+from core.workflows.run import ColumnPlan, Settings, replace_method
 
 
 def output_path(option: str, text: str, inputs: list[str]) -> Path:
@@ -45,19 +47,67 @@ def column_plan(arguments: argparse.Namespace) -> ColumnPlan:
     )
 
 
+def given_parameters(arguments: argparse.Namespace) -> dict[str, object]:
+    """The parameters the command's options set (those left out keep their defaults, or a table's own values)."""
+    return {name: getattr(arguments, name) for name in Parameters.names()
+            if getattr(arguments, name, None) is not None}
+
+
 def common_settings(arguments: argparse.Namespace) -> Settings:
-    """The settings of :func:`_add_preparation_options` and the seed; the method's are the command's own."""
-    return Settings(
-        gmm_n_components=arguments.gmm_n_components,
-        histogram_n_bins=arguments.histogram_n_bins,
-        bounds_percentile=arguments.bounds_percentile,
-        ncp=arguments.ncp,
-        imputation=arguments.imputation,
-        holdout=not arguments.no_holdout,
-        seed=arguments.seed,
-        use_categorical_reduction=arguments.categorical_reduction,
-        exclude_strategy=arguments.exclude_strategy,
+    """The settings the options of :func:`~core.cli.parser._add_preparation_options` and the seed describe, over the
+    parameters' defaults; the method's are the command's own."""
+    return settings_of(Parameters.of({name: value for name, value in given_parameters(arguments).items()
+                                      if name not in ("k", "fast_dp_epsilon", "mechanism")}))
+
+
+def method_settings(arguments: argparse.Namespace) -> Settings:
+    """The settings of ``avatarize``: the common ones and the method's (``--k`` or ``--fast-dp-epsilon``, the
+    mechanism)."""
+    return settings_of(Parameters.of(given_parameters(arguments)))
+
+
+def table_parameters(arguments: argparse.Namespace, table: Table) -> Parameters:
+    """A schema's table's parameters: its own, over the command's options (the defaults of every table); a table
+    that sets its method (``k`` or ``fast_dp_epsilon``) replaces the command's."""
+    given = given_parameters(arguments)
+    if {"k", "fast_dp_epsilon"} & set(table.parameters):
+        given = {name: value for name, value in given.items() if name not in ("k", "fast_dp_epsilon")}
+    chosen = Parameters.of({**given, **table.parameters}, where=f"Table '{table.name}'")
+    if chosen.k is None and chosen.fast_dp_epsilon is None:
+        raise InputError(f"Table '{table.name}': no method; give --k K or --fast-dp-epsilon EPS, or set \"k\" or "
+                         "\"fast_dp_epsilon\" in the table's entry of the schema.")
+    return chosen
+
+
+def settings_of(chosen: Parameters) -> Settings:
+    """The workflows' settings of ``chosen``."""
+    settings = Settings(
+        gmm_n_components=chosen.gmm_n_components,
+        histogram_n_bins=chosen.histogram_n_bins,
+        bounds_percentile=chosen.bounds_percentile,
+        ncp=chosen.ncp,
+        imputation=chosen.imputation,
+        holdout=chosen.holdout,
+        seed=chosen.seed,
+        use_categorical_reduction=chosen.use_categorical_reduction,
+        exclude_strategy=chosen.exclude_replacement_strategy,
     )
+    if chosen.k is None and chosen.fast_dp_epsilon is None:
+        return settings
+    method, value = ("avatar", chosen.k) if chosen.k is not None else ("fast_dp", chosen.fast_dp_epsilon)
+    return replace_method(settings, method, value, chosen.mechanism)
+
+
+def output_folder(path: Path, inputs: list[Path]) -> Path:
+    """A folder of outputs, made if it does not exist (its parent must): not an input, not a file."""
+    if any(path.resolve() == other.resolve() or path.resolve() in other.resolve().parents for other in inputs):
+        raise InputError(f"--out {path} is an input's file or folder: choose another folder.")
+    if path.exists() and not path.is_dir():
+        raise InputError(f"--out {path} is a file: with --tables it is a folder, one file per table.")
+    if not path.parent.resolve().is_dir():
+        raise InputError(f"--out {path}: the folder {path.parent} does not exist. Create it or choose another path.")
+    path.mkdir(exist_ok=True)
+    return path
 
 
 def _weight(name: str, text: str) -> float:

@@ -8,7 +8,9 @@ import argparse
 import sys
 from typing import NoReturn
 
-from core.engine.parameters import EXCLUSION_STRATEGIES, IMPUTATION_METHODS, MECHANISMS, PART_FORMATS
+from dataclasses import fields
+
+from core.engine.parameters import PART_FORMATS, Parameters
 from core.i18n import LANGUAGES
 
 EXIT_INPUT_ERROR = 2
@@ -70,15 +72,18 @@ def _add_avatarize(commands: argparse._SubParsersAction) -> None:
         "avatarize", help="generate avatars of a table", allow_abbrev=False,
         description="Generate avatars of INPUT (CSV, Excel or Parquet) and write the shuffled avatars as CSV.",
     )
-    avatarize.add_argument("input", metavar="INPUT", help="the table to avatarize")
+    avatarize.add_argument("input", metavar="INPUT", nargs="?", help="the table to avatarize (or --tables)")
+    avatarize.add_argument("--tables", metavar="SCHEMA.json",
+                           help="the dataset's schema instead of INPUT (SPEC 12: its tables, keys and links, each "
+                                "table's path relative to it and its own parameters); --out is then a folder")
     method = avatarize.add_mutually_exclusive_group()
-    method.add_argument("--k", type=whole_number, help="Avatar: number of neighbours combined (2 <= K < rows)")
-    method.add_argument("--fast-dp-epsilon", type=number, metavar="EPS", help="AvatarFastDP: privacy budget (> 0)")
-    avatarize.add_argument("--mechanism", choices=MECHANISMS, default="gaussian", help="AvatarFastDP mechanism")
-    avatarize.add_argument("--seed", type=whole_number, help="seed of every random step (default: drawn, then printed)")
+    add_parameter_options(method, ["k", "fast_dp_epsilon"])
+    add_parameter_options(avatarize, ["mechanism", "seed"])
     _add_preparation_options(avatarize)
+    add_parameter_options(avatarize, Parameters.names("link"))
     avatarize.add_argument("--out", required=True, metavar="AVATARS.csv",
-                           help="where to write the shuffled avatars (with --batch-rows: a folder, one part per batch)")
+                           help="where to write the shuffled avatars (with --batch-rows: a folder, one part per batch; "
+                                "with --tables: a folder, one file per table)")
     avatarize.add_argument("--paired-out", metavar="PAIRED.csv",
                            help="SENSITIVE: also write the avatars in the originals' row order, for `evaluate` only; "
                                 "never share this file (Avatar method only)")
@@ -170,13 +175,9 @@ def _add_attacker_options(command: argparse.ArgumentParser) -> None:
 
 
 def _add_preparation_options(command: argparse.ArgumentParser) -> None:
-    """The options that prepare the table and tune the method, alike for ``avatarize`` and ``sweep``."""
-    command.add_argument("--gmm-n-components", type=whole_number, default=5, metavar="N", help="AvatarFastDP gmm: components")
-    command.add_argument("--histogram-n-bins", type=whole_number, default=10, metavar="N", help="AvatarFastDP histogram: bins")
-    command.add_argument("--bounds-percentile", type=number, default=5.0, metavar="P",
-                         help="AvatarFastDP: clip each latent dimension to percentiles P and 100 - P (0 < P < 50)")
-    command.add_argument("--ncp", type=whole_number, help="latent dimensions used (default: min(5, scaled columns))")
-    command.add_argument("--imputation", choices=IMPUTATION_METHODS, default="fast_knn", help="temporary imputation of missing values")
+    """The options that prepare the table and tune the method, alike for ``avatarize`` and ``sweep``: the
+    parameters', and the columns' (kinds, weights, dropped, set aside)."""
+    add_parameter_options(command, ["gmm_n_components", "histogram_n_bins", "bounds_percentile", "ncp", "imputation"])
     command.add_argument("--column-kind", type=assignment, action="append", default=[], metavar="NAME=KIND",
                          help="override a column's kind: numeric, categorical or datetime (repeatable)")
     command.add_argument("--column-weight", type=assignment, action="append", default=[], metavar="NAME=W",
@@ -185,15 +186,33 @@ def _add_preparation_options(command: argparse.ArgumentParser) -> None:
                          help="leave a column out entirely, such as an identifier (repeatable)")
     command.add_argument("--exclude", action="append", default=[], metavar="NAME",
                          help="set a column aside and re-attach it afterwards (repeatable)")
-    command.add_argument("--exclude-strategy", choices=EXCLUSION_STRATEGIES, default="coordinate_similarity",
-                         help="how excluded columns are re-attached; row_order copies each person's own value (sensitive)")
-    reduction = command.add_mutually_exclusive_group()
-    reduction.add_argument("--categorical-reduction", dest="categorical_reduction", action="store_const", const=True,
-                           help="embed every categorical column with more than 4 modalities in a few numeric "
-                                "dimensions (by default: only those with more than 100)")
-    reduction.add_argument("--no-categorical-reduction", dest="categorical_reduction", action="store_const",
-                           const=False, help="embed none, not even those with more than 100 modalities")
-    command.add_argument("--no-holdout", action="store_true", help="avatarize every row instead of setting half aside")
+    add_parameter_options(command, ["exclude_replacement_strategy", "use_categorical_reduction", "holdout"])
+
+
+_VALUE_TYPES = {"whole": "whole_number", "number": "number", "text": None}
+
+
+def add_parameter_options(command: argparse.ArgumentParser | argparse._ActionsContainer, names: list[str]) -> None:
+    """The command line's option of each parameter ``names`` gives, made from its field of
+    :class:`~core.engine.parameters.Parameters` (options, value, choices, help); unset, an option leaves the
+    parameter to its default (or, with ``--tables``, to each table's own value)."""
+    described = {item.name: item for item in fields(Parameters)}
+    for name in names:
+        item = described[name]
+        meta = item.metadata
+        if meta["value"] == "switch":
+            group = command.add_mutually_exclusive_group()
+            for option, const, text in zip(meta["options"], (True, False), meta["help"]):
+                group.add_argument(option, dest=name, action="store_const", const=const, help=text)
+            continue
+        if meta["value"] == "flag":
+            command.add_argument(*meta["options"], dest=name, action="store_const", const=not item.default,
+                                 help=meta["help"])
+            continue
+        default = f" (default {item.default})" if item.default is not None and "default" not in meta["help"] else ""
+        parse = globals()[_VALUE_TYPES[meta["value"]]] if _VALUE_TYPES[meta["value"]] else str
+        command.add_argument(*meta["options"], dest=name, type=parse, choices=meta["choices"] or None,
+                             metavar=meta["metavar"], help=meta["help"] + default)
 
 
 def list_of(parse):

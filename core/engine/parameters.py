@@ -1,10 +1,105 @@
-"""The choices a run's parameters take, written once and read by the engine, the command line, the pages and the
-JSON. Plain Python, imported by the command line's parser before any numerical library: ``python -m core --help``
-and a mistyped option answer at once."""
+"""The parameters of a run, written once: their names, defaults, choices and the command line's words for them,
+read by the engine, the command line (whose options are made from them), the schema of several tables, the pages
+and the JSON. Plain Python, imported by the command line's parser before any numerical library: ``python -m core
+--help`` and a mistyped option answer at once.
+
+Adding a parameter is one field of :class:`Parameters`: the command line gets its option, a schema's tables (or
+links) take it, the JSON lists it, :class:`~core.engine.pipeline.Avatarizer` (``scope="table"``) or the synthesis of
+several tables (``scope="link"``) reads it.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from core.errors import InputError
+from core.i18n import _
 
 MECHANISMS = ("gaussian", "gmm", "histogram")  # AvatarFastDP's models (SPEC 4)
 IMPUTATION_METHODS = ("fast_knn", "knn", "mode", "median", "mean")  # temporary filling of missing values (SPEC 2)
 EXCLUSION_STRATEGIES = ("coordinate_similarity", "row_order")  # how set-aside columns come back (SPEC 2)
 PART_FORMATS = ("parquet", "csv")  # a batch run's parts (SPEC 10)
+HOLDOUT_MIN_ROWS = 500  # a real holdout half is set aside from this many rows (SPEC 5)
+DEFAULT_NCP = 5  # latent dimensions, at most the scaled columns
+
+
+def _parameter(default: Any, help: str | tuple[str, str] = "", *, options: Sequence[str] = (), value: str = "", choices=(),
+               metavar: str | None = None, scope: str = "table", factory=None) -> Any:
+    """A field of :class:`Parameters`: its default, the command line's ``options`` (none: not an option), the type
+    of its ``value`` there (``whole``, ``number``, ``text``, ``flag``: the options switch it from its default,
+    ``switch``: the first option sets it true, the second false, each with its help), its ``choices``, and who reads it (``scope``)."""
+    metadata = dict(help=help, options=tuple(options), value=value, choices=tuple(choices), metavar=metavar,
+                    scope=scope)
+    if factory is not None:
+        return field(default_factory=factory, metadata=metadata)
+    return field(default=default, metadata=metadata)
+
+
+@dataclass(frozen=True)
+class Parameters:
+    """Every parameter of one table's synthesis, and of its links to its children. Exactly one of ``k`` (Avatar)
+    and ``fast_dp_epsilon`` (AvatarFastDP) is set for a run; see :class:`~core.engine.pipeline.Avatarizer` for
+    what each does."""
+
+    k: int | None = _parameter(None, "Avatar: number of neighbours combined (2 <= K < rows)", options=["--k"],
+                               value="whole")
+    fast_dp_epsilon: float | None = _parameter(None, "AvatarFastDP: privacy budget (> 0)",
+                                               options=["--fast-dp-epsilon"], value="number", metavar="EPS")
+    mechanism: str = _parameter("gaussian", "AvatarFastDP mechanism", options=["--mechanism"], value="text",
+                                choices=MECHANISMS)
+    gmm_n_components: int = _parameter(5, "AvatarFastDP gmm: components", options=["--gmm-n-components"],
+                                       value="whole", metavar="N")
+    histogram_n_bins: int = _parameter(10, "AvatarFastDP histogram: bins", options=["--histogram-n-bins"],
+                                       value="whole", metavar="N")
+    bounds_percentile: float = _parameter(
+        5.0, "AvatarFastDP: clip each latent dimension to percentiles P and 100 - P (0 < P < 50)",
+        options=["--bounds-percentile"], value="number", metavar="P")
+    ncp: int | None = _parameter(None, f"latent dimensions used (default: min({DEFAULT_NCP}, scaled columns))",
+                                 options=["--ncp"], value="whole")
+    imputation: str = _parameter("fast_knn", "temporary imputation of missing values", options=["--imputation"],
+                                 value="text", choices=IMPUTATION_METHODS)
+    use_categorical_reduction: bool | None = _parameter(
+        None, ("embed every categorical column with more than 4 modalities in a few numeric dimensions (by default: "
+               "only those with more than 100)", "embed none, not even those with more than 100 modalities"),
+        options=["--categorical-reduction", "--no-categorical-reduction"], value="switch")
+    exclude_variable_names: tuple[str, ...] = _parameter((), factory=tuple)  # a table's columns say them
+    exclude_replacement_strategy: str = _parameter(
+        "coordinate_similarity", "how excluded columns are re-attached; row_order copies each person's own value "
+                                 "(sensitive)",
+        options=["--exclude-replacement-strategy", "--exclude-strategy"], value="text", choices=EXCLUSION_STRATEGIES)
+    column_kinds: Mapping[str, str] | None = _parameter(None)  # a table's columns say them
+    column_weights: Mapping[str, float] | None = _parameter(None)  # a table's columns say them
+    holdout: bool = _parameter(True, "avatarize every row instead of setting half aside", options=["--no-holdout"],
+                               value="flag")
+    holdout_min_rows: int = _parameter(HOLDOUT_MIN_ROWS)
+    seed: int | None = _parameter(None, "seed of every random step (default: drawn, then printed)", options=["--seed"],
+                                  value="whole")
+    link_weight: float = _parameter(
+        1.0, "with --tables: the total weight, in a parent's projection, of its children's count and latent means "
+             "(SPEC 12; 1: one variable's)", options=["--link-weight"], value="number", metavar="W", scope="link")
+
+    @classmethod
+    def names(cls, scope: str | None = None) -> list[str]:
+        """The parameters' names, of ``scope`` (``table``, ``link``) or all, in their order."""
+        return [item.name for item in fields(cls) if scope in (None, item.metadata["scope"])]
+
+    @classmethod
+    def of(cls, values: Mapping[str, object], where: str = "") -> Parameters:
+        """The parameters ``values`` sets, over the defaults (see :meth:`with_values`)."""
+        return cls().with_values(values, where)
+
+    def with_values(self, values: Mapping[str, object], where: str = "") -> Parameters:
+        """These parameters with ``values`` changed; an unknown name refused in one line (``where`` says whose
+        values they are: a table of a schema)."""
+        unknown = [name for name in values if name not in self.names()]
+        if unknown:
+            raise InputError(_("{where}'{name}' is not a parameter; the parameters are {names}.").format(
+                where=f"{where}: " if where else "", name=unknown[0], names=", ".join(self.names())))
+        return replace(self, **values)
+
+    def table_values(self) -> dict[str, object]:
+        """The parameters one table's synthesis reads (``scope="table"``), as
+        :class:`~core.engine.pipeline.Avatarizer` takes them."""
+        return {name: getattr(self, name) for name in self.names("table")}

@@ -10,7 +10,6 @@ every random step in that order, so the same seed gives the same avatars.
 
 from __future__ import annotations
 
-import inspect
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -25,19 +24,18 @@ from core.engine.fast_dp import FastDPSynthesizer
 from core.engine.imputation import Indicators, add_indicators, impute, restore_indicated
 from core.engine.io import release_freed_memory
 from core.engine.neighbours import NeighbourTree
-from core.engine.parameters import EXCLUSION_STRATEGIES, IMPUTATION_METHODS
+from core.engine.parameters import DEFAULT_NCP, EXCLUSION_STRATEGIES, IMPUTATION_METHODS, Parameters
 from core.engine.prepared import PreparedTable
 from core.engine.projection import Projection
 from core.engine.reduction import CategoricalReduction
 from core.engine.schema import MANY_MODALITIES
-from core.engine.split import HOLDOUT_MIN_ROWS, split_holdout
+from core.engine.split import split_holdout
 from core.engine.table_typing import TableTyping, type_frame
 from core.engine.timing import timed
 from core.errors import InputError
 from core.i18n import _, number
 from core.validation import check_choice, check_seed, check_whole_number
 
-DEFAULT_NCP = 5
 STEP_SHARES = {  # share of the work done when each step starts, for progress bars
     "typing": 0.0, "encoding and imputation": 0.1, "projection": 0.25, "synthesis": 0.35, "decoding": 0.9,
 }
@@ -122,45 +120,15 @@ class Avatarizer:
     timings_s_ : seconds per step.
     """
 
-    def __init__(
-        self,
-        *,
-        k: int | None = None,
-        fast_dp_epsilon: float | None = None,
-        mechanism: str = "gaussian",
-        gmm_n_components: int = 5,
-        histogram_n_bins: int = 10,
-        bounds_percentile: float = 5.0,
-        ncp: int | None = None,
-        imputation: str = "fast_knn",
-        use_categorical_reduction: bool | None = None,
-        exclude_variable_names: Sequence[str] = (),
-        exclude_replacement_strategy: str = "coordinate_similarity",
-        column_kinds: Mapping[str, str] | None = None,
-        column_weights: Mapping[str, float] | None = None,
-        holdout: bool = True,
-        holdout_min_rows: int = HOLDOUT_MIN_ROWS,
-        seed: int | None = None,
-    ):
-        self.k = k
-        self.fast_dp_epsilon = fast_dp_epsilon
-        self.mechanism = mechanism
-        self.gmm_n_components = gmm_n_components
-        self.histogram_n_bins = histogram_n_bins
-        self.bounds_percentile = bounds_percentile
-        self.ncp = ncp
-        self.imputation = imputation
-        self.use_categorical_reduction = use_categorical_reduction
-        self.exclude_variable_names = exclude_variable_names
-        self.exclude_replacement_strategy = exclude_replacement_strategy
-        self.column_kinds = column_kinds
-        self.column_weights = column_weights
-        self.holdout = holdout
-        self.holdout_min_rows = holdout_min_rows
-        self.seed = seed
+    def __init__(self, parameters: Parameters | None = None, /, **values: object):
+        self.parameters = (parameters or Parameters()).with_values(values)
 
-    def fit(self, frame: pd.DataFrame, progress: Progress | None = None, *, low_memory: bool = False) -> Avatarizer:
+    def fit(self, frame: pd.DataFrame, progress: Progress | None = None, *, low_memory: bool = False,
+            keys: Sequence[str] = ()) -> Avatarizer:
         """Avatarize ``frame``; the results are in the attributes ending with ``_``.
+
+        ``keys``: the table's key columns (its primary key, from a dataset's description): decided before any
+        kind, they take no part in the synthesis and get new values of their form, as identifiers do.
 
         ``progress``, if given, is called with the name of each step as it starts and
         the share of the work done before it (0 to 1).
@@ -175,7 +143,7 @@ class Avatarizer:
         """
         self._validate_method()
         largest_k = self.k if self.method_ == "avatar" else None
-        rng = self._prepare(frame, progress, largest_k=largest_k, low_memory=low_memory)
+        rng = self._prepare(frame, progress, largest_k=largest_k, low_memory=low_memory, keys=keys)
         self._check_components()
         del frame  # from here the originals live only in what the fit keeps
         self._encode(rng, low_memory)
@@ -213,7 +181,8 @@ class Avatarizer:
         return copy
 
     def _prepare(
-        self, frame: pd.DataFrame, progress: Progress | None = None, largest_k: int | None = None, low_memory: bool = False
+        self, frame: pd.DataFrame, progress: Progress | None = None, largest_k: int | None = None,
+        low_memory: bool = False, keys: Sequence[str] = (),
     ) -> np.random.Generator:
         """Typing and holdout split (then ``largest_k`` is checked), the start of a fit (then :meth:`_encode`,
         :meth:`_project`, :meth:`_finish`). Returns the generator. ``low_memory``: see :meth:`fit`."""
@@ -221,7 +190,7 @@ class Avatarizer:
         with self._timed("typing"):
             frame, labels = _check_frame(frame, low_memory)
             typed, typing = type_frame(frame, self.column_kinds, self.exclude_variable_names, self.column_weights,
-                                       in_place=low_memory)
+                                       in_place=low_memory, keys=keys)
         self._split(typed, typing, rng, labels)
         if largest_k is not None:
             self._check_k(largest_k)
@@ -347,9 +316,8 @@ class Avatarizer:
                                    doc="Identifier-like columns given new identifiers (no part in the synthesis).")
 
     def get_params(self) -> dict[str, object]:
-        """The constructor's parameters, as scikit-learn's ``get_params`` gives them."""
-        names = inspect.signature(type(self).__init__).parameters
-        return {name: _plain(getattr(self, name)) for name in names if name != "self"}
+        """The parameters one table's synthesis reads, as scikit-learn's ``get_params`` gives them (plain values)."""
+        return {name: _plain(value) for name, value in self.parameters.table_values().items()}
 
     def _validate_method(self) -> None:
         """Exactly one method, with valid parameters."""
@@ -493,6 +461,11 @@ class Avatarizer:
         release_freed_memory()
         with timed(self.timings_s_, step):
             yield
+
+
+for _name in Parameters.names():  # avatarizer.k, avatarizer.seed...: read from its parameters
+    setattr(Avatarizer, _name, property(lambda self, name=_name: getattr(self.parameters, name),
+                                        doc=f"The parameter {_name} (see :class:`Parameters`)."))
 
 
 class Variants:

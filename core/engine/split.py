@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-HOLDOUT_MIN_ROWS = 500
+from core.engine.parameters import HOLDOUT_MIN_ROWS
 
 
 def working_rows(n_rows: int, holdout: bool = True, min_rows: int = HOLDOUT_MIN_ROWS) -> int:

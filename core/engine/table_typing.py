@@ -43,13 +43,17 @@ def type_frame(
     exclude: Sequence[str],
     column_weights: Mapping[str, float] | None,
     in_place: bool = False,
+    keys: Sequence[str] = (),
 ) -> tuple[pd.DataFrame, TableTyping]:
-    """``frame`` typed (``in_place``: its columns replaced one by one), and the decisions on it."""
+    """``frame`` typed (``in_place``: its columns replaced one by one), and the decisions on it; ``keys``, the
+    table's key columns, are identifiers whatever their kind and profile."""
+    _check_keys(keys, list(frame.columns), exclude, column_weights)
     kinds = resolve_kinds(frame, column_kinds)
     typed = apply_kinds(frame, kinds, in_place=in_place)
     profiles = profile_columns(typed, kinds)
     excluded = checked_exclusions(exclude, list(typed.columns), column_weights)
-    return typed, _decided(kinds, profiles, excluded, column_kinds, lambda name: IdentifierForm.of(typed[name]))
+    return typed, _decided(kinds, profiles, excluded, column_kinds, lambda name: IdentifierForm.of(typed[name]),
+                           keys)
 
 
 @dataclass(frozen=True)
@@ -118,9 +122,21 @@ def checked_exclusions(exclude: Sequence[str], columns: list[str], column_weight
     return list(dict.fromkeys(excluded))
 
 
+def _check_keys(keys: Sequence[str], columns: list[str], exclude: Sequence[str],
+                column_weights: Mapping[str, float] | None) -> None:
+    """Key columns in the table, neither set aside nor weighted."""
+    for name in keys:
+        if name not in columns:
+            raise InputError(_("The key column '{name}' is not in the table: check its spelling.").format(name=name))
+        if name in exclude or name in (column_weights or {}):
+            raise InputError(_("The key column '{name}' takes no part in the synthesis: do not set it aside nor "
+                               "weight it.").format(name=name))
+
+
 def _decided(kinds: dict[str, Kind], profiles: list[ColumnProfile], excluded: list[str],
-             column_kinds: Mapping[str, str] | None, form_of) -> TableTyping:
-    identifiers = identifier_columns(profiles, set(column_kinds or {}), set(excluded))
+             column_kinds: Mapping[str, str] | None, form_of, keys: Sequence[str] = ()) -> TableTyping:
+    detected = identifier_columns(profiles, set(column_kinds or {}), set(excluded))
+    identifiers = [profile.name for profile in profiles if profile.name in detected or profile.name in keys]
     _check_values(profiles, excluded + identifiers)
     return TableTyping(kinds=kinds, profiles=profiles, excluded=excluded,
                        identifiers=[form_of(name) for name in identifiers])

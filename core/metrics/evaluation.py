@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from core.engine.pipeline import DEFAULT_NCP, Avatarizer
+from core.engine.parameters import DEFAULT_NCP
+from core.engine.pipeline import Avatarizer
 from core.engine.schema import Kind, apply_kinds, profile_columns, resolve_kinds, with_text_names
 from core.engine.split import split_holdout
 from core.engine.timing import timed

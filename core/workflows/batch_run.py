@@ -38,7 +38,8 @@ from core.engine.parameters import PART_FORMATS
 from core.engine.projection import Projection
 from core.engine.schema import column_warning_lines
 from core.engine.sources import TableInput, TypedColumns
-from core.engine.split import HOLDOUT_MIN_ROWS, working_rows
+from core.engine.parameters import HOLDOUT_MIN_ROWS
+from core.engine.split import working_rows
 from core.engine.table_typing import (
     TableTyping,
     check_column_kinds,

@@ -1,0 +1,133 @@
+"""The rules of SPEC 12 that need the data: every column the schema names is in its table, a primary key is
+unique and never missing; children without a parent (a missing foreign key, or an orphan: a value no parent has)
+are counted, not refused. And, without a schema, the keys and links the data suggest: a primary key is a column
+whose name says it is an identifier, unique and never missing; a link, a column whose name matches a table's
+primary key and whose values lie among its (at least ``LINK_CONTAINED_SHARE``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import pandas as pd
+
+from core.dataset.dataset import Dataset
+from core.dataset.links import Link
+from core.errors import InputError
+from core.i18n import _, ngettext, number, percent
+
+ID_NAME = re.compile(r"(^|[^a-z])(id|ids|identifier|uuid)($|[^a-z])|id$|^id", re.IGNORECASE)
+LINK_CONTAINED_SHARE = 0.95
+_SHOWN_VALUES = 3
+
+
+@dataclass(frozen=True)
+class Unparented:
+    """The children of ``link`` without a parent: ``missing`` foreign keys and ``orphans`` (a value no parent
+    has), among ``rows`` children."""
+
+    link: Link
+    missing: int
+    orphans: int
+    rows: int
+
+    @property
+    def count(self) -> int:
+        return self.missing + self.orphans
+
+    @property
+    def message(self) -> str:
+        return _(
+            "Table '{table}', column '{column}': {count} of {rows} rows ({share}) have no '{parent}' ({missing} "
+            "missing, {orphans} whose value no '{parent}' row has); the avatars keep the same share of children "
+            "without a parent."
+        ).format(table=self.link.child, column=self.link.foreign_key, count=number(self.count, ","),
+                 rows=number(self.rows, ","), share=percent(100 * self.count / self.rows), parent=self.link.parent,
+                 missing=number(self.missing, ","), orphans=number(self.orphans, ","))
+
+
+def check_keys(dataset: Dataset, frames: Mapping[str, pd.DataFrame]) -> list[Unparented]:
+    """The rules on the data of every table (``frames`` by table name); the links with children without a
+    parent."""
+    for name, table in dataset.tables.items():
+        named = {**table.named_columns, **{link.foreign_key: _("the foreign key of the link from '{parent}'").format(
+            parent=link.parent) for link in dataset.parent_links(name)}}
+        columns = [str(column) for column in frames[name].columns]
+        for column, what in named.items():
+            if column not in columns:
+                raise InputError(_(
+                    "Table '{table}', column '{column}' ({what}): the table has no such column; check its spelling "
+                    "(its columns: {columns})."
+                ).format(table=name, column=column, what=what, columns=_listed(columns)))
+        if table.primary_key:
+            _check_primary_key(name, table.primary_key, frames[name][table.primary_key])
+    unparented = []
+    for link in dataset.links:
+        foreign = frames[link.child][link.foreign_key]
+        present = foreign.notna()
+        known = key_values(foreign[present]).isin(key_values(frames[link.parent][link.key]))
+        missing, orphans = int((~present).sum()), int((~known).sum())
+        if missing or orphans:
+            unparented.append(Unparented(link, missing, orphans, len(foreign)))
+    return unparented
+
+
+def _check_primary_key(table: str, column: str, values: pd.Series) -> None:
+    missing = int(values.isna().sum())
+    if missing:
+        raise InputError(ngettext(
+            "Table '{table}', column '{column}': the primary key is missing on {count} row; a primary key is never "
+            "missing (fill it, or choose another primary key).",
+            "Table '{table}', column '{column}': the primary key is missing on {count} rows; a primary key is never "
+            "missing (fill it, or choose another primary key).", missing,
+        ).format(table=table, column=column, count=number(missing, ",")))
+    repeated = values[values.duplicated(keep=False)]
+    if len(repeated):
+        examples = ", ".join(str(value) for value in pd.unique(repeated)[:_SHOWN_VALUES])
+        raise InputError(_(
+            "Table '{table}', column '{column}': the primary key repeats {count} values ({examples}); a primary key "
+            "is unique (choose another, or remove the repeated rows)."
+        ).format(table=table, column=column, count=number(repeated.nunique(), ","), examples=examples))
+
+
+def key_values(values: pd.Series) -> pd.Series:
+    """Key values as comparable texts: whole numbers read as decimals (``12.0``, a column with a missing value) are
+    the whole numbers they are (``12``)."""
+    if pd.api.types.is_float_dtype(values) and values.dropna().mod(1).eq(0).all():
+        values = values.astype("Int64")
+    return values.astype("string")
+
+
+def primary_key_candidates(frame: pd.DataFrame) -> list[str]:
+    """The columns that could be the table's primary key: named as an identifier, unique, never missing."""
+    return [str(name) for name in frame.columns if ID_NAME.search(str(name)) and frame[name].notna().all()
+            and frame[name].is_unique]
+
+
+def proposed_links(frames: Mapping[str, pd.DataFrame], primary_keys: Mapping[str, str]) -> list[Link]:
+    """The links the data suggest: a column of a table named as another table's primary key (or ending with it),
+    whose values lie among that key's values (at least ``LINK_CONTAINED_SHARE`` of them)."""
+    proposed = []
+    for parent, key in primary_keys.items():
+        parent_values = key_values(frames[parent][key])
+        for child, frame in frames.items():
+            if child == parent:
+                continue
+            for column in frame.columns:
+                if not _names_match(str(column), key):
+                    continue
+                values = frame[column].dropna()
+                if len(values) and key_values(values).isin(parent_values).mean() >= LINK_CONTAINED_SHARE:
+                    proposed.append(Link(parent, key, child, str(column)))
+    return proposed
+
+
+def _names_match(column: str, key: str) -> bool:
+    plain = [re.sub(r"[^a-z0-9]", "", name.lower()) for name in (column, key)]
+    return bool(plain[1]) and plain[0].endswith(plain[1])
+
+
+def _listed(columns: list[str]) -> str:
+    shown = ", ".join(columns[:10])
+    return shown + (", ..." if len(columns) > 10 else "")

@@ -1,0 +1,66 @@
+"""One table of a dataset: where it is, its primary key, the role, kind and weight the user gave its columns, and
+the parameters of its synthesis that differ from the run's (SPEC 12: a table takes every option of ``avatarize``
+that concerns one table)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from core.dataset.roles import Kind, Role
+
+
+@dataclass(frozen=True)
+class Column:
+    """What the user said of one column: its role, its kind (None: detected) and its weight in the projection (None:
+    one variable's)."""
+
+    role: Role = Role.SYNTHESIZED
+    kind: Kind | None = None
+    weight: float | None = None
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table: ``path`` as written in the schema (relative to its folder) or None for a table given in memory;
+    ``individual_level``: one row per person (None: decided by the links, true for a table without a parent);
+    ``columns``: the columns the user described (the others are synthesized, their kind detected);
+    ``parameters``: this table's values of the engine's parameters (``k``, ``ncp``...), checked by the engine."""
+
+    name: str
+    path: str | None = None
+    primary_key: str | None = None
+    time: str | None = None
+    individual_level: bool | None = None
+    columns: Mapping[str, Column] = field(default_factory=dict)
+    parameters: Mapping[str, object] = field(default_factory=dict)
+
+    def with_role(self, role: Role) -> list[str]:
+        """The columns the user gave ``role``, in the order described."""
+        return [name for name, column in self.columns.items() if column.role is role]
+
+    @property
+    def column_kinds(self) -> dict[str, str]:
+        return {name: column.kind.value for name, column in self.columns.items() if column.kind is not None}
+
+    @property
+    def column_weights(self) -> dict[str, float]:
+        return {name: column.weight for name, column in self.columns.items() if column.weight is not None}
+
+    @property
+    def named_columns(self) -> dict[str, str]:
+        """Every column the description names, with what names it (for a message when the data lack one)."""
+        named = {name: f"columns.{name}" for name in self.columns}
+        if self.time:
+            named[self.time] = "time"
+        if self.primary_key:
+            named[self.primary_key] = "primary_key"
+        return named
+
+    def resolved_path(self, folder: Path | None) -> Path | None:
+        """The table's file, relative to the schema's ``folder``."""
+        if self.path is None:
+            return None
+        path = Path(self.path).expanduser()
+        return path if path.is_absolute() or folder is None else folder / path

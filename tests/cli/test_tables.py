@@ -1,0 +1,124 @@
+"""``avatarize --tables SCHEMA.json`` (SPEC 12): a schema of one table makes the plain command's avatars, and a
+schema of two tables that breaks a rule is refused in one line, before any work."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from core.dataset import Column, Dataset, Role, Table
+from tests.support import mixed_table
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO = ROOT / "assets" / "demo_clinical.csv"
+
+
+def run(*arguments):
+    return subprocess.run([sys.executable, "-m", "core", *map(str, arguments)], capture_output=True, text=True,
+                          cwd=ROOT)
+
+
+def test_a_schema_of_one_table_written_then_read_makes_the_plain_commands_avatars(tmp_path):
+    plain = tmp_path / "plain.csv"
+    result = run("avatarize", DEMO, "--k", 10, "--seed", 2, "--drop", "department", "--out", plain,
+                 "--json", tmp_path / "plain.json")
+    assert result.returncode == 0, result.stderr
+    schema = tmp_path / "schema.json"
+    Dataset.of_table(Table("clinic", path=str(DEMO), primary_key="patient_id",
+                           columns={"department": Column(Role.DROPPED)}), folder=tmp_path).write(schema)
+    result = run("avatarize", "--tables", schema, "--k", 10, "--seed", 2, "--out", tmp_path / "out",
+                 "--json", tmp_path / "schema_run.json")
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "out" / "clinic.csv").read_bytes() == plain.read_bytes()
+    timed = ("timings_s",)
+    same = [json.loads((tmp_path / name).read_text()) for name in ("plain.json", "schema_run.json")]
+    assert [{key: value for key, value in metrics.items() if key not in timed} for metrics in same][0] == \
+        [{key: value for key, value in metrics.items() if key not in timed} for metrics in same][1]
+    assert "looks like an identifier" not in result.stderr  # declared the primary key: not a guess to warn of
+
+
+def test_a_tables_own_parameters_win_over_the_command_lines(tmp_path):
+    schema = tmp_path / "schema.json"
+    schema.write_text(json.dumps({"tables": {"clinic": {"path": str(DEMO), "fast_dp_epsilon": 2.0,
+                                                        "mechanism": "histogram"}}}))
+    result = run("avatarize", "--tables", schema, "--k", 10, "--seed", 1, "--out", tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    assert "AvatarFastDP (histogram), epsilon = 2" in result.stderr
+    assert len(pd.read_csv(tmp_path / "out" / "clinic.csv")) == 1000
+
+
+def _two_tables(tmp_path, patients=None, stays=None, links=None, entries=None):
+    (pd.DataFrame({"patient_id": [1, 2, 3, 4], "age": [40, 51, 62, 33]}) if patients is None else patients).to_csv(
+        tmp_path / "patients.csv", index=False)
+    (pd.DataFrame({"stay_id": range(1, 7), "patient_id": [1, 1, 2, 3, 3, 4], "days": [2, 5, 1, 7, 3, 4]})
+     if stays is None else stays).to_csv(tmp_path / "stays.csv", index=False)
+    link = {"parent": "patients", "key": "patient_id", "child": "stays", "foreign_key": "patient_id"}
+    schema = {"tables": {"patients": {"path": "patients.csv", "primary_key": "patient_id", **(entries or {})},
+                         "stays": {"path": "stays.csv", "primary_key": "stay_id"}},
+              "links": [link] if links is None else links(link)}
+    path = tmp_path / "schema.json"
+    path.write_text(json.dumps(schema))
+    return path
+
+
+RULES = {
+    "a primary key repeated": (dict(patients=pd.DataFrame({"patient_id": [1, 1, 2, 3], "age": [1, 2, 3, 4]})),
+                               "Table 'patients', column 'patient_id': the primary key repeats 1 values"),
+    "a primary key missing": (dict(patients=pd.DataFrame({"patient_id": [1, None, 2, 3], "age": [1, 2, 3, 4]})),
+                              "Table 'patients', column 'patient_id': the primary key is missing on 1 row"),
+    "a link not from the parent's primary key": (dict(links=lambda link: [{**link, "key": "age"}]),
+                                                 "Table 'patients', column 'age': a link goes from the parent's "
+                                                 "primary key"),
+    "a link to a column the child lacks": (dict(links=lambda link: [{**link, "foreign_key": "patient"}]),
+                                           "Table 'stays', column 'patient' (the foreign key of the link from "
+                                           "'patients'): the table has no such column"),
+    "a cycle": (dict(links=lambda link: [link, {"parent": "stays", "key": "stay_id", "child": "patients",
+                                                "foreign_key": "age"}]), "the links make a cycle"),
+    "a parent referenced twice": (dict(links=lambda link: [link, {**link, "foreign_key": "days"}]),
+                                  "'stays' references 'patients' twice"),
+    "a table without a parent not individual-level": (dict(entries={"individual_level": False}),
+                                                       "it has no parent, so it must be individual-level"),
+    "a parameter that does not exist": (dict(entries={"kk": 3}), "Table 'patients': 'kk' is not a parameter"),
+}
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_a_two_table_schema_breaking_a_rule_is_refused_in_one_line(tmp_path, rule):
+    changes, expected = RULES[rule]
+    result = run("avatarize", "--tables", _two_tables(tmp_path, **changes), "--k", 2, "--out", tmp_path / "out")
+    assert result.returncode == 2 and result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and expected in lines[0], result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_valid_two_table_schema_says_its_orphans_then_that_linked_tables_are_not_avatarized_yet(tmp_path):
+    stays = pd.DataFrame({"stay_id": range(1, 5), "patient_id": [1, 9, None, 3], "days": [2, 5, 1, 7]})
+    result = run("avatarize", "--tables", _two_tables(tmp_path, stays=stays), "--k", 2, "--out", tmp_path / "out")
+    assert result.returncode == 2
+    warning, error = result.stderr.strip().splitlines()
+    assert warning.startswith("warning: Table 'stays', column 'patient_id': 2 of 4 rows (50.0 %) have no 'patients'")
+    assert error.startswith("error: --tables") and "follow every rule" in error and "not available yet" in error
+
+
+@pytest.mark.parametrize("arguments, expected", [
+    (["--drop", "age"], "--drop names a column of one table"),
+    (["--batch-rows", "100"], "--batch-rows avatarizes one table file"),
+    (["INPUT"], "not both"),
+])
+def test_options_of_one_table_file_are_refused_with_a_schema(tmp_path, arguments, expected):
+    table = tmp_path / "t.csv"
+    mixed_table(50).to_csv(table, index=False)
+    schema = tmp_path / "schema.json"
+    schema.write_text(json.dumps({"tables": {"t": {"path": "t.csv"}}}))
+    arguments = [str(table) if argument == "INPUT" else argument for argument in arguments]
+    result = run("avatarize", *arguments, "--tables", schema, "--k", 5, "--out", tmp_path / "out")
+    assert result.returncode == 2 and expected in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_no_input_nor_schema_is_refused_in_one_line(tmp_path):
+    result = run("avatarize", "--k", 5, "--out", tmp_path / "out.csv")
+    assert result.returncode == 2 and "give the table to avatarize (INPUT) or the schema" in result.stderr

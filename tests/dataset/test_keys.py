@@ -1,0 +1,64 @@
+"""The rules on the data (SPEC 12): named columns present, primary keys unique and never missing, children
+without a parent counted; and the keys and links the data suggest."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from core.dataset import Dataset, Link
+from core.dataset.keys import check_keys, key_values, primary_key_candidates, proposed_links
+from core.errors import InputError
+
+SCHEMA = {"tables": {"patients": {"primary_key": "patient_id"}, "stays": {"primary_key": "stay_id"}},
+          "links": [{"parent": "patients", "key": "patient_id", "child": "stays", "foreign_key": "patient_id"}]}
+
+
+def _frames(patients=None, stays=None):
+    return {"patients": pd.DataFrame({"patient_id": [1, 2, 3], "age": [40, 50, 60]}) if patients is None else patients,
+            "stays": pd.DataFrame({"stay_id": ["S1", "S2", "S3", "S4", "S5"],
+                                   "patient_id": [1.0, 1.0, 3.0, np.nan, 9.0]}) if stays is None else stays}
+
+
+def test_children_without_a_parent_are_counted_missing_and_orphans_apart():
+    (unparented,) = check_keys(Dataset.from_dict(SCHEMA), _frames())
+    assert (unparented.missing, unparented.orphans, unparented.rows, unparented.count) == (1, 1, 5, 2)
+    assert unparented.message.startswith("Table 'stays', column 'patient_id': 2 of 5 rows (40.0 %) have no "
+                                         "'patients' (1 missing, 1 whose value no 'patients' row has)")
+
+
+def test_every_foreign_key_resolving_says_nothing():
+    stays = pd.DataFrame({"stay_id": ["S1", "S2"], "patient_id": [3, 1]})
+    assert check_keys(Dataset.from_dict(SCHEMA), _frames(stays=stays)) == []
+
+
+@pytest.mark.parametrize("patients, stays, expected", [
+    (pd.DataFrame({"patient_id": [1, 1, 2]}), None,
+     "Table 'patients', column 'patient_id': the primary key repeats 1 values (1); a primary key is unique"),
+    (pd.DataFrame({"patient_id": [1, None, 2]}), None,
+     "Table 'patients', column 'patient_id': the primary key is missing on 1 row; a primary key is never missing"),
+    (pd.DataFrame({"id": [1, 2]}), None, "Table 'patients', column 'patient_id' (primary_key): the table has no "
+                                         "such column"),
+    (None, pd.DataFrame({"stay_id": ["S1"], "patient": [1]}),
+     "Table 'stays', column 'patient_id' (the foreign key of the link from 'patients'): the table has no such column"),
+])
+def test_a_key_broken_in_the_data_is_refused_in_one_line(patients, stays, expected):
+    with pytest.raises(InputError) as refused:
+        check_keys(Dataset.from_dict(SCHEMA), _frames(patients, stays))
+    assert str(refused.value).startswith(expected) and "\n" not in str(refused.value)
+
+
+def test_key_values_compare_whole_numbers_read_as_decimals_with_their_whole_numbers():
+    assert list(key_values(pd.Series([1.0, 12.0]))) == ["1", "12"]
+    assert list(key_values(pd.Series([1.5]))) == ["1.5"]
+    assert list(key_values(pd.Series(["007", "P1"]))) == ["007", "P1"]  # codes keep their leading zeros
+
+
+def test_primary_keys_and_links_are_proposed_from_names_and_values():
+    frames = _frames(stays=pd.DataFrame({"stay_id": ["S1", "S2", "S3"], "patient_id": [1, 2, 2],
+                                         "ward_id": [1, 1, 2]}))
+    assert primary_key_candidates(frames["patients"]) == ["patient_id"]
+    assert primary_key_candidates(frames["stays"]) == ["stay_id"]
+    assert proposed_links(frames, {"patients": "patient_id"}) == [Link("patients", "patient_id", "stays",
+                                                                       "patient_id")]
+    frames["stays"]["patient_id"] = [1, 7, 8]  # a third of the values among the parent's: no link proposed
+    assert proposed_links(frames, {"patients": "patient_id"}) == []
