@@ -79,6 +79,9 @@ class Dataset:
         if not self.tables:
             raise InputError(_("The schema has no table: give at least one under \"tables\"."))
         for name, table in self.tables.items():
+            if not name.strip() or name != Path(name).name or name in (".", ".."):
+                raise InputError(_("Table '{table}': a table's name is also its avatars' file name, so it holds no "
+                                   "folder separator; rename it.").format(table=name))
             _check_columns(name, table)
         for link in self.links:
             self._check_link(link)

@@ -99,6 +99,7 @@ BROKEN = {
     "an unknown role": (_two(child={"columns": {"x": {"role": "key"}}}), "Table 'stays', column 'x': \"role\" must"),
     "an unknown entry": ({"tables": {}, "link": []}, "The schema: \"link\" is not an entry it takes"),
     "no table": ({"tables": {}}, "The schema has no table"),
+    "a name that is a path": ({"tables": {"../outside": {}}}, "Table '../outside': a table's name is also its"),
 }
 
 
