@@ -32,7 +32,7 @@ use_system_memory_pool()  # uploads read with the C allocator: what they free go
 loaded, run = state.table(), state.run()  # pages rerun the app when they load a table or make avatars
 st.sidebar.caption(_("Table: {name} ({rows} rows)").format(name=plain(loaded.name), rows=number(len(loaded.frame), ","))
                    if loaded else _("No table yet"))
-st.sidebar.caption(_("Avatars: {settings}, seed {seed}").format(settings=run.settings.describe(),
+st.sidebar.caption(_("Avatars: {settings}, seed {seed}").format(settings=run.avatarizer.method_.describe(),
                                                                 seed=run.avatarizer.seed_)
                    if run else _("No avatars yet"))
 if state.release_run() is not None:

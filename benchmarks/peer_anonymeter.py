@@ -25,7 +25,8 @@ from benchmarks.run import DATA, update_section
 from core.engine.io import read_table
 from core.metrics.attack import Knowledge
 from core.metrics.evaluation import evaluate_avatarization
-from core.workflows.run import ColumnPlan, Settings, build_avatarizer
+from core.engine.parameters import Parameters
+from core.workflows.run import ColumnPlan, build_avatarizer
 
 AIDS = Path(__file__).resolve().parents[2] / "shared" / "reference" / "aids" / "original.csv"
 PEER = DATA / "anonymeter-venv"
@@ -56,7 +57,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
         for seed in SEEDS:
-            avatarizer = build_avatarizer(ColumnPlan(), Settings(k=20, ncp=5, seed=seed)).fit(table)
+            avatarizer = build_avatarizer(ColumnPlan(), Parameters(k=20, ncp=5, seed=seed)).fit(table)
             ours = evaluate_avatarization(avatarizer, knowledge=ATTACKER).privacy
             paths = [folder / name for name in ("working.csv", "avatars.csv", "holdout.csv", "spec.json")]
             for frame, path in zip((avatarizer.working_data_, avatarizer.avatars_, avatarizer.holdout_data_), paths):

@@ -38,7 +38,8 @@ from core.metrics.analysis.request import AnalysisRequest
 from core.metrics.evaluation import analyse, evaluate_avatarization
 from core.metrics.registry import PRIVACY_METRICS, SIGNAL_METRICS
 from core.metrics.risk_profile import risk_profile
-from core.workflows.run import ColumnPlan, Settings, build_avatarizer
+from core.engine.parameters import Parameters
+from core.workflows.run import ColumnPlan, build_avatarizer
 from core.workflows.sweep import run_sweep, sweep_settings
 from tests.support import mixed_table
 
@@ -150,12 +151,12 @@ def sweep_line(path: Path, table: str, dropped: list[str], repeats: int, folder:
         warnings.simplefilter("ignore")
         settings = sweep_settings([int(k) for k in SWEEP_K.split(",")])
         sweep_in_process = median_seconds(
-            repeats, lambda: run_sweep(frame, plan, Settings(seed=0, ncp=5), settings, n_seeds=3)
+            repeats, lambda: run_sweep(frame, plan, Parameters(seed=0, ncp=5), settings, n_seeds=3)
         )
         kept = drop_columns(frame, dropped, "dropped")
         single_in_process = median_seconds(
             repeats,
-            lambda: evaluate_avatarization(build_avatarizer(plan, Settings(k=int(largest), seed=0, ncp=5)).fit(kept)),
+            lambda: evaluate_avatarization(build_avatarizer(plan, Parameters(k=int(largest), seed=0, ncp=5)).fit(kept)),
         )
     return (
         f"Trade-off sweep on the {table}, {SWEEP_ROWS:,} rows, k = {SWEEP_K} x 3 seeds, every run scored, against "

@@ -18,7 +18,8 @@ from core.engine.io import read_table
 from core.engine.schema import ColumnProfile, apply_kinds, profile_columns, resolve_kinds
 from core.i18n import N_, _, current_language
 from core.metrics.attack import Knowledge
-from core.workflows.run import ColumnPlan, GenerationRun, Settings, data_fingerprint
+from core.engine.parameters import SUGGESTED_K, Parameters
+from core.workflows.run import ColumnPlan, GenerationRun, data_fingerprint
 from dashboard.language import ASSETS
 from dashboard.plan import plan_from_table, plan_table
 from dashboard.text import plain
@@ -93,10 +94,14 @@ def generation_plan() -> ColumnPlan:
     return replace(plan(), known=knowledge.known, sensitive=knowledge.sensitive, known_groups=knowledge.groups)
 
 
-def current_settings() -> Settings:
-    """The settings of the current run, or the defaults: the common settings a sweep starts from."""
+FIRST_PARAMETERS = Parameters(k=SUGGESTED_K, seed=0)  # the Generate page's before any run: Avatar, seed 0
+
+
+def current_parameters() -> Parameters:
+    """The parameters of the current run, or the first ones: what the Generate page shows, and the common
+    parameters a sweep starts from."""
     current = run()
-    return current.settings if current is not None else Settings()
+    return current.parameters if current is not None else FIRST_PARAMETERS
 
 
 def run() -> GenerationRun | None:

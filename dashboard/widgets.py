@@ -199,7 +199,7 @@ def avatars_of_every_row(loaded: LoadedTable, current: GenerationRun) -> None:
     if release is None:
         if st.button(_("Make the avatars to share from all {rows} rows with these settings").format(
                 rows=number(n_rows, ",")), icon=":material/select_all:", key="release"):
-            every_row = replace(current.settings, holdout=False)
+            every_row = replace(current.parameters, holdout=False)
             jobs.wait(jobs.start("release", _("The avatars of all {rows} rows").format(rows=number(n_rows, ",")),
                                  lambda progress: generate_judged(loaded.frame, current.plan, every_row,
                                                                   table_name=loaded.name,

@@ -3,15 +3,23 @@
 
 import streamlit as st
 
-from core.engine.parameters import IMPUTATION_METHODS, MECHANISMS
-from core.engine.parameters import HOLDOUT_MIN_ROWS
+from core.engine.methods import AvatarFastDP
+from core.engine.parameters import (
+    DEFAULT_NCP,
+    HOLDOUT_MIN_ROWS,
+    IMPUTATION_METHODS,
+    MECHANISMS,
+    SUGGESTED_EPSILON,
+    SUGGESTED_K,
+    Parameters,
+)
 from core.engine.split import working_rows
 from core.i18n import N_, _, number
 from core.presentation.epsilon_ledger import ledger_rows, not_covered_sentence
 from core.presentation.format import metric_text
 from core.presentation.parameter_labels import IMPUTATION_LABELS, MECHANISM_LABELS
 from core.workflows.advice import EPSILON_STEPS
-from core.workflows.run import Settings
+from core.workflows.run import describe
 from core.workflows.verdict import generate_judged
 from dashboard import jobs, language, state
 from dashboard.text import plain
@@ -28,16 +36,17 @@ AVATAR, FAST_DP = N_("Avatar: mix each person's nearest neighbours"), N_("Avatar
 language.use_session_language()  # first: this run's messages in the session's language
 st.title(_("Generate avatars"))
 loaded = state.require_table()
-plan, current, chosen, version = state.plan(), state.run(), state.current_settings(), state.run_version()
+plan, current, chosen, version = state.plan(), state.run(), state.current_parameters(), state.run_version()
 n_rows = len(loaded.frame)
-shown_method = st.session_state.get(f"method_{version}", FAST_DP if chosen.method == "fast_dp" else AVATAR)
+chosen_fast_dp = chosen.fast_dp_epsilon is not None
+shown_method = st.session_state.get(f"method_{version}", FAST_DP if chosen_fast_dp else AVATAR)
 st.caption(plain(columns_caption(loaded, plan)) + (  # said only while the method shown is theirs
     " " + _("The settings shown are those of the current avatars.")
-    if current and (shown_method == FAST_DP) == (current.settings.method == "fast_dp") else ""))
+    if current and (shown_method == FAST_DP) == isinstance(current.avatarizer.method_, AvatarFastDP) else ""))
 
 # The method and the model sit outside the form: each shows its own options at once. Keys carry the run's
 # version, so that the widgets show the current run's settings whichever page made it.
-method = st.radio(_("Method"), [AVATAR, FAST_DP], index=int(chosen.method == "fast_dp"), horizontal=True,
+method = st.radio(_("Method"), [AVATAR, FAST_DP], index=int(chosen_fast_dp), horizontal=True,
                   format_func=_, key=f"method_{version}")
 mechanism = chosen.mechanism
 if method == FAST_DP:
@@ -52,20 +61,20 @@ if method == FAST_DP:
     )
 
 with st.form("settings"):
-    k, epsilon = chosen.k, chosen.epsilon
+    k, epsilon = chosen.k or SUGGESTED_K, chosen.fast_dp_epsilon or SUGGESTED_EPSILON
     gmm_n_components, histogram_n_bins, bounds_percentile = (
         chosen.gmm_n_components, chosen.histogram_n_bins, chosen.bounds_percentile)
     if method == AVATAR:
         largest_k = max(2, min(100, working_rows(n_rows, chosen.holdout) - 1))
         k = st.slider(
             _("k: how many similar people each avatar mixes"), min_value=2, max_value=largest_k,
-            value=min(chosen.k, largest_k), key=f"k_{version}",
+            value=min(k, largest_k), key=f"k_{version}",
             help=_("Small k keeps more detail; large k protects better. 10 to 20 is a common choice."),
         )
     else:
         epsilon = st.select_slider(
             _("epsilon: privacy budget"), options=EPSILON_STEPS, format_func=lambda value: number(value, "g"),
-            value=min(EPSILON_STEPS, key=lambda step: abs(step - chosen.epsilon)), key=f"epsilon_{version}",
+            value=min(EPSILON_STEPS, key=lambda step: abs(step - epsilon)), key=f"epsilon_{version}",
             help=_("Smaller epsilon adds more noise: better protection, less signal. The scale is logarithmic."),
         )
         with st.expander(_("Model options")):
@@ -91,7 +100,7 @@ with st.form("settings"):
                    "gets an avatar and the metrics draw an approximate holdout."),
         )
         ncp = st.number_input(
-            _("Dimensions used to compare people"), 1, 50, chosen.ncp or 5, key=f"ncp_{version}",
+            _("Dimensions used to compare people"), 1, 50, chosen.ncp or DEFAULT_NCP, key=f"ncp_{version}",
             help=_("How many axes of the projection (the summary of all columns) are used to find similar people; "
                    "5 is the usual choice. Called ncp on the command line."),
         )
@@ -111,7 +120,7 @@ with st.form("settings"):
         )
         row_order = plan.excluded and st.checkbox(
             _("Re-attach set-aside columns from each avatar's own original (sensitive)"),
-            value=chosen.exclude_strategy == "row_order", key=f"row_order_{version}",
+            value=chosen.exclude_replacement_strategy == "row_order", key=f"row_order_{version}",
             help=_("Copies each person's own value: this can re-identify people. By default the value of the most "
                    "similar real row is used instead."),
         )
@@ -127,21 +136,21 @@ if running is not None:  # started here or elsewhere, and still going: this page
         job=running.label), icon=":material/hourglass_top:")
     jobs.wait(running)
 elif submitted:
-    settings = Settings(
-        method="avatar" if method == AVATAR else "fast_dp", k=int(k), epsilon=float(epsilon), mechanism=mechanism,
-        gmm_n_components=int(gmm_n_components), histogram_n_bins=int(histogram_n_bins),
+    asked = Parameters(
+        k=int(k) if method == AVATAR else None, fast_dp_epsilon=float(epsilon) if method == FAST_DP else None,
+        mechanism=mechanism, gmm_n_components=int(gmm_n_components), histogram_n_bins=int(histogram_n_bins),
         bounds_percentile=float(bounds_percentile), ncp=int(ncp), imputation=imputation, holdout=holdout,
         seed=int(seed), use_categorical_reduction=True if reduction else None,
-        exclude_strategy="row_order" if row_order else "coordinate_similarity",
+        exclude_replacement_strategy="row_order" if row_order else "coordinate_similarity",
     )
     plan_used = state.generation_plan()
-    jobs.wait(jobs.start("run", _("Avatars with {settings}").format(settings=settings.describe()),
-                         lambda progress: generate_judged(loaded.frame, plan_used, settings, table_name=loaded.name,
+    jobs.wait(jobs.start("run", _("Avatars with {settings}").format(settings=describe(asked)),
+                         lambda progress: generate_judged(loaded.frame, plan_used, asked, table_name=loaded.name,
                                                           fingerprint=loaded.fingerprint, progress=progress)))
 
 if current is not None:
     st.success(plain(current.summary()), icon=":material/check_circle:")
-    if current.settings.exclude_strategy == "row_order" and current.plan.excluded:
+    if current.parameters.exclude_replacement_strategy == "row_order" and current.plan.excluded:
         st.warning(_("Set-aside columns were copied from each avatar's own original: check them before sharing."))
     signal = current.evaluation.signal
     met, applicable = current.evaluation.privacy_targets_met()
@@ -157,7 +166,7 @@ if current is not None:
     third.metric(_("Privacy targets met"), _("{met} of {applicable}").format(met=met, applicable=applicable),
                  help=_("Of the targets assessed for these avatars (see the Privacy page for each)."))
     verdict_box(current)
-    if current.avatarizer.method_ == "fast_dp":
+    if not current.avatarizer.method_.paired:
         ledger = current.avatarizer.synthesizer_.ledger()
         with st.expander(_("Where epsilon = {epsilon} goes").format(epsilon=number(ledger["epsilon"], "g")),
                          icon=":material/account_balance:"):

@@ -77,7 +77,7 @@ st.download_button(
     help=_("Parameters, metrics with their meaning, and the figures, in one file."),
 )
 
-if run.avatarizer.method_ == "avatar":  # paired with the originals (without building the paired frame)
+if run.avatarizer.method_.paired:  # paired with the originals (without building the paired frame)
     st.subheader(_("Sensitive"))
     with st.expander(_("Paired avatars (do not share)"), icon=":material/warning:"):
         st.warning(_(

@@ -11,7 +11,7 @@ from core.metrics.registry import DEFINITIONS, TARGETS
 from core.presentation import figures
 from core.presentation.sweep_table import comparison_table, sweep_rows
 from core.workflows.advice import EPSILON_STEPS, K_STEPS
-from core.workflows.run import replace_method
+from core.workflows.run import describe, replace_method
 from core.workflows.sweep import PRIVACY_METRICS, UTILITY_METRICS, recommendation, run_sweep, sweep_settings
 from core.workflows.verdict import generate_judged
 from dashboard import jobs, language, state
@@ -48,7 +48,7 @@ if submitted:
     except InputError as error:
         st.error(plain(error))
         st.stop()
-    base = state.generation_plan(), state.current_settings()
+    base = state.generation_plan(), state.current_parameters()
     total = len(settings) * seeds
     sweep_number = st.session_state.get("sweep_result", {}).get("number", 0) + 1  # the widgets below are keyed by it
     st.session_state["sweep_result"] = {"points": [], "total": total, "done": 0, "base": base, "number": sweep_number}
@@ -118,10 +118,10 @@ pick = st.selectbox(_("Setting"), range(len(points)), index=clicked[0] if clicke
                     key=f"pick_{sweep_number}_{clicked[:1]}")
 if st.button(_("Make {setting} the current run").format(setting=labels[pick]), icon=":material/check:",
              key=f"take_{sweep_number}"):
-    plan, settings = sweep["base"]
+    plan, base = sweep["base"]
     setting = points[pick].setting
-    chosen = replace_method(settings, setting.method, setting.value, setting.mechanism)
-    jobs.wait(jobs.start("run", _("Avatars with {settings}").format(settings=chosen.describe()),
+    chosen = replace_method(base, setting.method, setting.value, setting.mechanism)
+    jobs.wait(jobs.start("run", _("Avatars with {settings}").format(settings=describe(chosen)),
                          lambda progress: generate_judged(loaded.frame, plan, chosen, table_name=loaded.name,
                                                           fingerprint=loaded.fingerprint, progress=progress),
                          said=_("{setting} is now the current run: the Generate, Utility, Privacy and Report pages "

@@ -11,11 +11,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.cli.options import column_plan, method_settings, output_folder, output_path, settings_of, table_parameters
+from core.cli.options import column_plan, given_parameters, output_folder, output_path, table_parameters
 from core.cli.parser import say
 from core.dataset import Dataset, Role
 from core.dataset.keys import check_keys
 from core.engine.io import read_table, write_csv, write_json, write_text
+from core.engine.methods import Method, method_of
+from core.engine.parameters import Parameters
 from core.engine.schema import column_warning_lines, drop_columns
 from core.engine.sources import input_files
 from core.errors import InputError
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
 
     from core.engine.pipeline import Avatarizer
     from core.metrics.analysis.request import AnalysisRequest
-    from core.workflows.run import ColumnPlan, GenerationRun, Settings
+    from core.workflows.run import ColumnPlan, GenerationRun
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,8 @@ def avatarize(arguments: argparse.Namespace) -> int:
     if arguments.batch_rows is not None:
         return _in_batches(arguments)
     source = Path(arguments.input)
-    return _avatarize_table(arguments, source, Path(arguments.out), column_plan(arguments), method_settings(arguments),
+    return _avatarize_table(arguments, source, Path(arguments.out), column_plan(arguments),
+                            Parameters.of(given_parameters(arguments)),
                             read=lambda: read_table(source))
 
 
@@ -109,7 +112,7 @@ def _from_schema(arguments: argparse.Namespace) -> int:
         frame = frames.pop(name, None)
         return read_table(source) if frame is None else frame
 
-    return _avatarize_table(arguments, source, folder / f"{name}.csv", plan, settings_of(chosen[name]), read=read,
+    return _avatarize_table(arguments, source, folder / f"{name}.csv", plan, chosen[name], read=read,
                             keys=keys)
 
 
@@ -121,7 +124,7 @@ def _table_path(dataset: Dataset, name: str) -> Path:
 
 
 def _avatarize_table(arguments: argparse.Namespace, source: Path, avatars: Path, plan: ColumnPlan,
-                     settings: Settings, read: Callable[[], pd.DataFrame], keys: list[str] | None = None) -> int:
+                     parameters: Parameters, read: Callable[[], pd.DataFrame], keys: list[str] | None = None) -> int:
     """The avatars of the table at ``source`` (``read`` reads it) written to ``avatars``, with the metrics and the
     report asked for."""
     for option, value in (("--scheduler", arguments.scheduler), ("--part-format", arguments.part_format)):
@@ -131,7 +134,7 @@ def _avatarize_table(arguments: argparse.Namespace, source: Path, avatars: Path,
     if arguments.report_language and not arguments.report:
         raise InputError("--report-language goes with --report REPORT.html: add it, or leave --report-language out.")
     outputs = Outputs.of(arguments, source, avatars)
-    if outputs.paired and settings.method != "avatar":
+    if outputs.paired and parameters.k is None:
         raise InputError("--paired-out needs the Avatar method (--k): AvatarFastDP avatars are not paired with "
                          "originals.")
     request = None
@@ -140,12 +143,12 @@ def _avatarize_table(arguments: argparse.Namespace, source: Path, avatars: Path,
 
         request = AnalysisRequest.from_options(arguments.analysis)
     start = time.perf_counter()
-    avatarizer = build_avatarizer(plan, settings)
+    avatarizer = build_avatarizer(plan, parameters)
     scored = bool(outputs.metrics or outputs.report or request)
-    _fit(arguments, avatarizer, plan, settings, outputs, request, read, keys or [],
+    _fit(arguments, avatarizer, plan, outputs, request, read, keys or [],
          low_memory=not (scored or outputs.holdout))
     run = judged(scored_run(
-        avatarizer, plan, settings, table_name=source.name, fingerprint=data_fingerprint(source.read_bytes()),
+        avatarizer, plan, parameters, table_name=source.name, fingerprint=data_fingerprint(source.read_bytes()),
         start=start, with_latent=bool(outputs.report),
     ), lambda: read_table(source), search=not arguments.no_fix) if scored else None
     if request is not None:
@@ -160,14 +163,14 @@ def _avatarize_table(arguments: argparse.Namespace, source: Path, avatars: Path,
     holdout = f"{avatarizer.holdout_rows_} rows set aside as the holdout" if avatarizer.holdout_rows_ else "no holdout"
     print(
         f"{len(avatarizer.avatars_)} avatars of {source.name} written to {outputs.avatars} "
-        f"({settings.describe()}{'' if settings.method == 'avatar' else ': DP mechanisms, not end-to-end DP'}, "
+        f"({_method_text(avatarizer.method_)}, "
         f"ncp = {avatarizer.ncp_}, seed = {avatarizer.seed_}, {holdout}, {time.perf_counter() - start:.1f} s).",
         file=sys.stderr,
     )
     return 0
 
 
-def _fit(arguments: argparse.Namespace, avatarizer: Avatarizer, plan: ColumnPlan, settings: Settings,
+def _fit(arguments: argparse.Namespace, avatarizer: Avatarizer, plan: ColumnPlan,
          outputs: Outputs, request: AnalysisRequest | None, read: Callable[[], pd.DataFrame], keys: list[str],
          low_memory: bool) -> None:
     """The avatars made, what the table's columns call for said once they are typed, before any work
@@ -177,11 +180,11 @@ def _fit(arguments: argparse.Namespace, avatarizer: Avatarizer, plan: ColumnPlan
             return
         profiles = [profile for profile in avatarizer.profiles_ if profile.name not in keys]  # keys: said as keys
         for message in column_warning_lines(profiles, plan.kinds, excluded=plan.excluded,
-                                            reduced=settings.use_categorical_reduction):
+                                            reduced=avatarizer.use_categorical_reduction):
             say("warning", message)
         plan.knowledge.checked(avatarizer.kinds_)  # a misspelt --known stops here, not after the work
         if outputs.holdout and avatarizer.holdout_ != "real":
-            raise InputError(f"--holdout-out: {avatarizer.prepared_.n_total} rows are too few to set a holdout "
+            raise InputError(f"--holdout-out: {avatarizer.split_.n_total} rows are too few to set a holdout "
                              f"aside (it takes at least {avatarizer.holdout_min_rows}); leave --holdout-out out.")
         if request is not None:
             request.checked((name for name in avatarizer.kinds_ if name not in avatarizer.identifier_columns_),
@@ -239,8 +242,8 @@ def _in_batches(arguments: argparse.Namespace) -> int:
         raise InputError(f"--json {metrics_path} is the --out folder or inside it, which holds the parts only: "
                          "choose another path.")
     plan = column_plan(arguments)
-    settings = method_settings(arguments)
-    params = build_avatarizer(plan, settings).get_params()
+    parameters = Parameters.of(given_parameters(arguments))
+    params = build_avatarizer(plan, parameters).get_params()
     batch_settings = BatchSettings(batch_rows=arguments.batch_rows, scheduler=arguments.scheduler,
                                    part_format=arguments.part_format or "parquet", scored=bool(metrics_path),
                                    knowledge=plan.knowledge, dropped=plan.dropped)
@@ -256,7 +259,7 @@ def _in_batches(arguments: argparse.Namespace) -> int:
         write_all([(metrics_path, lambda: write_json(batch_metrics(run, params, batch_settings), metrics_path))])
     if run.summary:
         print("\n".join(batch_summary_lines(run.summary)))
-    method_text = settings.describe() + ("" if settings.method == "avatar" else ": DP mechanisms, not end-to-end DP")
+    method_text = _method_text(method_of(parameters))
     parts = f"{len(run.parts)} part{'s' if len(run.parts) > 1 else ''}"
     print(f"{run.n_avatars} avatars of {arguments.input} written to {out} in {parts} "
           f"({method_text}, {run.n_rows} rows in batches of about {arguments.batch_rows}, seed = {run.seed}, "
@@ -282,3 +285,8 @@ def write_all(writers: list[tuple[Path, Callable[[], None]]]) -> None:
         for path in written:
             path.unlink(missing_ok=True)
         raise InputError(f"{path}: could not be written ({error.strerror}); no output was kept.") from None
+
+
+def _method_text(method: Method) -> str:
+    """The method in words, and what AvatarFastDP does not promise."""
+    return method.describe() + ("" if method.paired else ": DP mechanisms, not end-to-end DP")

@@ -1,5 +1,5 @@
 """What the command line's options describe: the output paths checked before any work, the attacker's knowledge,
-the column plan and the settings of a run."""
+the column plan and the parameters of a run."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from core.engine.io import check_writable
 from core.engine.parameters import Parameters
 from core.errors import InputError
 from core.metrics.attack import Knowledge
-from core.workflows.run import ColumnPlan, Settings, replace_method
+from core.workflows.run import ColumnPlan
 
 
 def output_path(option: str, text: str, inputs: list[str]) -> Path:
@@ -53,17 +53,11 @@ def given_parameters(arguments: argparse.Namespace) -> dict[str, object]:
             if getattr(arguments, name, None) is not None}
 
 
-def common_settings(arguments: argparse.Namespace) -> Settings:
-    """The settings the options of :func:`~core.cli.parser._add_preparation_options` and the seed describe, over the
-    parameters' defaults; the method's are the command's own."""
-    return settings_of(Parameters.of({name: value for name, value in given_parameters(arguments).items()
-                                      if name not in ("k", "fast_dp_epsilon", "mechanism")}))
-
-
-def method_settings(arguments: argparse.Namespace) -> Settings:
-    """The settings of ``avatarize``: the common ones and the method's (``--k`` or ``--fast-dp-epsilon``, the
-    mechanism)."""
-    return settings_of(Parameters.of(given_parameters(arguments)))
+def common_parameters(arguments: argparse.Namespace) -> Parameters:
+    """The parameters the options of :func:`~core.cli.parser._add_preparation_options` and the seed set, over the
+    defaults; the method's are the command's own (a sweep's settings)."""
+    return Parameters.of({name: value for name, value in given_parameters(arguments).items()
+                          if name not in ("k", "fast_dp_epsilon", "mechanism")})
 
 
 def table_parameters(arguments: argparse.Namespace, table: Table) -> Parameters:
@@ -77,25 +71,6 @@ def table_parameters(arguments: argparse.Namespace, table: Table) -> Parameters:
         raise InputError(f"Table '{table.name}': no method; give --k K or --fast-dp-epsilon EPS, or set \"k\" or "
                          "\"fast_dp_epsilon\" in the table's entry of the schema.")
     return chosen
-
-
-def settings_of(chosen: Parameters) -> Settings:
-    """The workflows' settings of ``chosen``."""
-    settings = Settings(
-        gmm_n_components=chosen.gmm_n_components,
-        histogram_n_bins=chosen.histogram_n_bins,
-        bounds_percentile=chosen.bounds_percentile,
-        ncp=chosen.ncp,
-        imputation=chosen.imputation,
-        holdout=chosen.holdout,
-        seed=chosen.seed,
-        use_categorical_reduction=chosen.use_categorical_reduction,
-        exclude_strategy=chosen.exclude_replacement_strategy,
-    )
-    if chosen.k is None and chosen.fast_dp_epsilon is None:
-        return settings
-    method, value = ("avatar", chosen.k) if chosen.k is not None else ("fast_dp", chosen.fast_dp_epsilon)
-    return replace_method(settings, method, value, chosen.mechanism)
 
 
 def output_folder(path: Path, inputs: list[Path]) -> Path:

@@ -6,7 +6,7 @@ import argparse
 import sys
 import time
 
-from core.cli.options import column_plan, common_settings, output_path
+from core.cli.options import column_plan, common_parameters, output_path
 from core.cli.parser import say
 from core.engine.parameters import MECHANISMS
 from core.engine.io import read_table, write_json
@@ -22,7 +22,7 @@ def sweep(arguments: argparse.Namespace) -> int:
         if mechanism not in MECHANISMS:
             raise InputError(f"--mechanism must list names among {', '.join(MECHANISMS)}, got {mechanism!r}.")
     settings = sweep_settings(arguments.k, arguments.fast_dp_epsilon, arguments.mechanism)
-    plan, base = column_plan(arguments), common_settings(arguments)
+    plan, base = column_plan(arguments), common_parameters(arguments)
     frame = read_table(arguments.input)
     kept = drop_columns(frame, list(plan.dropped), "--drop")
     kinds = resolve_kinds(kept, plan.kinds)
@@ -52,7 +52,7 @@ def sweep(arguments: argparse.Namespace) -> int:
                 "holdout": base.holdout, "imputation": base.imputation,
                 "categorical_reduction": base.use_categorical_reduction, "column_kinds": plan.kinds,
                 "column_weights": plan.weights, "dropped": list(plan.dropped), "excluded": list(plan.excluded),
-                "exclude_strategy": base.exclude_strategy, "gmm_n_components": base.gmm_n_components,
+                "exclude_strategy": base.exclude_replacement_strategy, "gmm_n_components": base.gmm_n_components,
                 "attacker": plan.knowledge.to_json(),
                 "histogram_n_bins": base.histogram_n_bins, "bounds_percentile": base.bounds_percentile,
             },

@@ -6,18 +6,20 @@ decided once on the whole table, from facts of each batch merged in batch order,
 
 1. typing, column by column (:mod:`core.engine.table_typing`);
 2. the codec (every batch's modalities, the dates' resolution, the numbers' decimals) and the indicators
-   (incomplete variables, spikes): :meth:`BatchAvatarizer.codec_and_facts`, then the candidate spikes' counts
-   (:meth:`BatchAvatarizer.spike_counts`);
-3. each batch encoded with them and imputed within the batch (:meth:`BatchAvatarizer.complete`, kept in the
-   batch's :class:`BatchCache` for the next steps);
+   (incomplete variables, spikes) of each batch, then the candidate spikes' counts;
+3. each batch encoded with them and imputed within the batch, kept in the batch's :class:`BatchCache` for the
+   next steps;
 4. when the categorical reduction is on: its context projection (statistics, then the gram matrix) and the
    modalities' context sums;
 5. the projection: the statistics, then the gram matrix summed, one eigendecomposition
-   (:meth:`BatchAvatarizer.decide` runs steps 2 to 6);
+   (:func:`decide` runs steps 2 to 6);
 6. AvatarFastDP: one noisy model for every batch (its bounds on the latent coordinates, its statistics summed,
    the noise added once);
-7. each batch avatarized (:meth:`BatchAvatarizer.fit_batch`): Avatar with neighbours within the batch, AvatarFastDP
+7. each batch avatarized (:func:`avatarize_batch`): Avatar with neighbours within the batch, AvatarFastDP
    sampled from the one model.
+
+Each step composes the functions of :mod:`core.engine.stages`, as the fit in memory does, with the whole table's
+decisions given.
 
 Batch ``b`` draws from the seed's stream ``b`` (batch 0 from the seed itself): with one batch, every step is the
 fit in memory's, on the same rows, with the same draws, so the avatars are the same, byte for byte.
@@ -39,10 +41,24 @@ from core.engine.batches import read_batch
 from core.engine.encoding import EncodedTable, TableCodec
 from core.engine.fast_dp import FastDPSynthesizer
 from core.engine.imputation import IndicatorFacts, Indicators, add_indicators, summed_counts
+from core.engine.methods import method_of
+from core.engine.parameters import Parameters
 from core.engine.pipeline import Avatarizer
 from core.engine.projection import CodingStatistics, Projection
 from core.engine.reduction import CategoricalReduction, ModalitySums
 from core.engine.sources import TypedColumns
+from core.engine.stages import (
+    Encoded,
+    SplitTable,
+    TypedTable,
+    encode,
+    model_weights,
+    project,
+    reduction_plan,
+    resolve_ncp,
+    seed_generator,
+    split_table,
+)
 from core.engine.table_typing import TableTyping
 
 LATENT_SAMPLE_ROWS = 1_000_000
@@ -128,139 +144,112 @@ class Batches:
 Runner = Callable[[Callable[[int], object], list[int]], list]  # runs a step on every batch: results in batch order
 
 
-class BatchAvatarizer(Avatarizer):
-    """The :class:`~core.engine.pipeline.Avatarizer` of one batch among several: each step reads the batch's rows
-    (``frame``) and the decisions on the whole table so far (``whole``). Its fitted attributes (after
-    :meth:`fit_batch`) are those of a fit on the batch, so every metric applies to it."""
-
-    def validate(self) -> BatchAvatarizer:
-        """The parameters checked (``InputError`` naming the first wrong one) and the seed drawn when none was given,
-        in ``seed_``: every batch draws from it."""
-        self._validate_method()
-        self._validate_common()
-        return self
-
-    def decide(self, whole: WholeTable, batches: Batches, run: Runner) -> WholeTable:
-        """Steps 2 to 6 on every batch (``run``), decided on the whole table; ``whole`` holds the typing (step 1)
-        and is filled in."""
-        self.validate()
-        params, every = {**self.get_params(), "seed": self.seed_}, list(range(batches.count))
-        parts = run(partial(_codec_and_facts, params, whole, batches), every)
-        whole.codec, facts = merged([codec for codec, _ in parts]), merged([facts for _, facts in parts])
-        whole.layout = facts.layout(reduce(summed_counts, run(partial(_spike_counts, params, whole, batches, facts),
-                                                              every)))
-        template = whole.template()
-        whole.reduction_plan = self._reduction_plan(template.categories)
-        if whole.reduction_plan is not None and whole.reduction_plan.context_table(template) is None:
-            # nothing to embed the reduced variables in: an empty reduction, as in memory
-            whole.reduction, whole.reduction_plan = whole.reduction_plan.fit_sums(template, []), None
-        statistics = merged(run(partial(_complete, params, whole, batches), every))
-        if whole.reduction_plan is not None:
-            whole.context_projection = Projection().fit_coding(whole.reduction_plan.context_table(template), statistics)
-            whole.context_projection.fit_axes(_summed(run(partial(_context_gram, whole, batches), every)),
-                                              statistics.rows)
-            sums = run(partial(_modality_sums, whole, batches), every)
-            whole.reduction = whole.reduction_plan.fit_sums(template, [merged(list(parts)) for parts in zip(*sums)])
-            statistics = merged(run(partial(_model_statistics, whole, batches), every))
-        whole.projection = Projection(self._model_weights(whole.reduction)).fit_coding(
-            whole.model_table(template), statistics)
-        whole.projection.fit_axes(_summed(run(partial(_model_gram, whole, batches), every)), statistics.rows)
-        whole.ncp, whole.rows = self._resolve_ncp(len(whole.projection.components_)), statistics.rows
-        if self.method_ == "fast_dp":
-            whole.synthesizer = self._fit_synthesizer(whole, batches, run)
-        return whole
-
-    def _fit_synthesizer(self, whole: WholeTable, batches: Batches, run: Runner) -> FastDPSynthesizer:
-        """AvatarFastDP's one noisy model (SPEC section 10): the bounds (and a gmm) on the latent coordinates of
-        every row, or of a random ``LATENT_SAMPLE_ROWS`` of them when there are more and several batches; a
-        gaussian's or a histogram's statistics summed over every row; the noise added once, drawn as batch 0 draws
-        it (one batch: as in memory)."""
-        every = list(range(batches.count))
-        share = 1.0 if batches.count == 1 else min(1.0, LATENT_SAMPLE_ROWS / whole.rows)
-        sample = np.vstack(run(partial(_latent_sample, whole, batches, share, self.seed_), every))
-        synthesizer = FastDPSynthesizer(self.fast_dp_epsilon, self.mechanism, self.gmm_n_components,
-                                        self.histogram_n_bins, self.bounds_percentile).fit_bounds(sample)
-        statistics = merged(run(partial(_latent_statistics, whole, batches, synthesizer), every)) \
-            if synthesizer.summable else None
-        cache = batches.cache(0)
-        rng = cache.generator()
-        synthesizer.fit_model(rng, coordinates=sample, statistics=statistics)
-        cache.save_generator(rng)
-        whole.latent_sample_rows = len(sample)
-        return synthesizer
-
-    def codec_and_facts(self, frame: pd.DataFrame, batch: int, whole: WholeTable) -> tuple[TableCodec, IndicatorFacts]:
-        """Step 2: the batch's own codec and indicator facts."""
-        synthesised = self._synthesised(frame, batch, whole)
-        codec = TableCodec(whole.typing.kinds).fit(synthesised)
-        return codec, IndicatorFacts.of(codec.encode(synthesised))
-
-    def spike_counts(self, frame: pd.DataFrame, batch: int, whole: WholeTable, facts: IndicatorFacts
-                     ) -> list[dict[float, int]]:
-        """Step 2: how many of the batch's rows hold each candidate spike."""
-        return facts.counts(whole.codec.encode(self._synthesised(frame, batch, whole)))
-
-    def complete(self, frame: pd.DataFrame, batch: int, whole: WholeTable, cache: BatchCache) -> CodingStatistics:
-        """Step 3: the batch encoded and imputed, kept in ``cache``; the statistics of what the next projection
-        sees (the reduction's context, else the model table)."""
-        rng = self._begin(frame, batch, whole)
-        self._encode(rng, codec=whole.codec, layout=whole.layout)
-        complete = self.prepared_.complete
-        cache.save(complete, rng)
-        if whole.reduction_plan is not None:
-            return CodingStatistics.of(whole.reduction_plan.context_table(complete))
-        return CodingStatistics.of(complete)
-
-    def fit_batch(self, frame: pd.DataFrame, batch: int, whole: WholeTable, cache: BatchCache,
-                  numbering: tuple[int, int]) -> BatchAvatarizer:
-        """Step 7: the batch's avatars, its new identifiers numbered from ``numbering`` (the avatars of the batches
-        before it, and of all)."""
-        self._begin(frame, batch, whole)
-        prepared = self.prepared_
-        prepared.codec, prepared.indicators, prepared.reduction = whole.codec, whole.layout, whole.reduction
-        prepared.complete = cache.complete(whole)
-        prepared.model_table = whole.model_table(prepared.complete)
-        self._project(whole.projection)
-        if self.method_ == "avatar":
-            self._check_k(self.k)
-        self._check_components()
-        self._finish(cache.generator(), numbering=numbering)
-        return self
-
-    def _begin(self, frame: pd.DataFrame, batch: int, whole: WholeTable) -> np.random.Generator:
-        """The batch's generator, and its holdout half set aside."""
-        self._validate_method()
-        rng = self._start(stream=batch)
-        self._whole = whole
-        self._split(frame, whole.typing, rng)
-        return rng
-
-    def _synthesised(self, frame: pd.DataFrame, batch: int, whole: WholeTable) -> pd.DataFrame:
-        self._begin(frame, batch, whole)
-        return self.prepared_.working_data.drop(columns=self.prepared_.set_apart)
-
-    def _fitted_synthesizer(self, rng: np.random.Generator) -> FastDPSynthesizer:
-        """The whole table's noisy model (:meth:`decide`)."""
-        self.synthesizer_ = self._whole.synthesizer
-        return self.synthesizer_
-
-    def _reduction(self, complete: EncodedTable) -> None:
-        """None while encoding a batch: the reduction is fitted on the whole table, after (step 4)."""
-        return None
+def checked_seed(parameters: Parameters) -> int:
+    """The parameters checked (``InputError`` naming the first wrong one) and the seed every batch draws from: the
+    one given, else one drawn."""
+    avatarizer = Avatarizer(parameters)
+    avatarizer.checked_method()
+    avatarizer.start()
+    return avatarizer.seed_
 
 
-def _codec_and_facts(params: dict, whole: WholeTable, batches: Batches, batch: int
+def decide(parameters: Parameters, whole: WholeTable, batches: Batches, run: Runner) -> WholeTable:
+    """Steps 2 to 6 on every batch (``run``), decided on the whole table; ``whole`` holds the typing (step 1)
+    and is filled in. ``parameters`` hold the seed every batch draws from."""
+    method, every = method_of(parameters), list(range(batches.count))
+    parts = run(partial(_codec_and_facts, parameters, whole, batches), every)
+    whole.codec, facts = merged([codec for codec, _ in parts]), merged([facts for _, facts in parts])
+    whole.layout = facts.layout(reduce(summed_counts, run(partial(_spike_counts, parameters, whole, batches, facts),
+                                                          every)))
+    template = whole.template()
+    whole.reduction_plan = reduction_plan(parameters, template.categories)
+    if whole.reduction_plan is not None and whole.reduction_plan.context_table(template) is None:
+        # nothing to embed the reduced variables in: an empty reduction, as in memory
+        whole.reduction, whole.reduction_plan = whole.reduction_plan.fit_sums(template, []), None
+    statistics = merged(run(partial(_complete, parameters, whole, batches), every))
+    if whole.reduction_plan is not None:
+        whole.context_projection = Projection().fit_coding(whole.reduction_plan.context_table(template), statistics)
+        whole.context_projection.fit_axes(_summed(run(partial(_context_gram, whole, batches), every)),
+                                          statistics.rows)
+        sums = run(partial(_modality_sums, whole, batches), every)
+        whole.reduction = whole.reduction_plan.fit_sums(template, [merged(list(parts)) for parts in zip(*sums)])
+        statistics = merged(run(partial(_model_statistics, whole, batches), every))
+    whole.projection = Projection(model_weights(parameters, whole.reduction)).fit_coding(
+        whole.model_table(template), statistics)
+    whole.projection.fit_axes(_summed(run(partial(_model_gram, whole, batches), every)), statistics.rows)
+    whole.ncp, whole.rows = resolve_ncp(parameters, len(whole.projection.components_)), statistics.rows
+    if not method.paired:
+        whole.synthesizer = _fit_synthesizer(method.synthesizer, parameters.seed, whole, batches, run)
+    return whole
+
+
+def avatarize_batch(parameters: Parameters, frame: pd.DataFrame, batch: int, whole: WholeTable, cache: BatchCache,
+                    numbering: tuple[int, int]) -> Avatarizer:
+    """Step 7: the avatars of the batch's rows ``frame``, its new identifiers numbered from ``numbering`` (the
+    avatars of the batches before it, and of all). The fitted attributes are those of a fit on the batch, so every
+    metric applies to it."""
+    avatarizer = Avatarizer(parameters)
+    method = avatarizer.checked_method()
+    rng, steps = avatarizer.start(stream=batch)
+    split = split_table(TypedTable(frame, whole.typing), parameters, rng)
+    encoded = Encoded(whole.codec, whole.layout, cache.complete(whole)).reduced(whole.reduction)
+    with steps.step("projection"):
+        projected = project(encoded, parameters, whole.projection)
+    split.check_rows(method)
+    return avatarizer.synthesize(method, (split, encoded, projected), cache.generator(), steps,
+                                 model=whole.synthesizer, numbering=numbering)
+
+
+def _fit_synthesizer(synthesizer: FastDPSynthesizer, seed: int, whole: WholeTable, batches: Batches, run: Runner
+                     ) -> FastDPSynthesizer:
+    """AvatarFastDP's one noisy model (SPEC section 10): the bounds (and a gmm) on the latent coordinates of
+    every row, or of a random ``LATENT_SAMPLE_ROWS`` of them when there are more and several batches; a
+    gaussian's or a histogram's statistics summed over every row; the noise added once, drawn as batch 0 draws
+    it (one batch: as in memory)."""
+    every = list(range(batches.count))
+    share = 1.0 if batches.count == 1 else min(1.0, LATENT_SAMPLE_ROWS / whole.rows)
+    sample = np.vstack(run(partial(_latent_sample, whole, batches, share, seed), every))
+    synthesizer.fit_bounds(sample)
+    statistics = merged(run(partial(_latent_statistics, whole, batches, synthesizer), every)) \
+        if synthesizer.summable else None
+    cache = batches.cache(0)
+    rng = cache.generator()
+    synthesizer.fit_model(rng, coordinates=sample, statistics=statistics)
+    cache.save_generator(rng)
+    whole.latent_sample_rows = len(sample)
+    return synthesizer
+
+
+def _split(parameters: Parameters, whole: WholeTable, batches: Batches, batch: int
+           ) -> tuple[SplitTable, np.random.Generator]:
+    """The batch's rows, their holdout half set aside, and the batch's generator after it."""
+    rng = seed_generator(parameters.seed, batch)
+    return split_table(TypedTable(batches.rows(batch), whole.typing), parameters, rng), rng
+
+
+def _codec_and_facts(parameters: Parameters, whole: WholeTable, batches: Batches, batch: int
                      ) -> tuple[TableCodec, IndicatorFacts]:
-    return BatchAvatarizer(**params).codec_and_facts(batches.rows(batch), batch, whole)
+    """Step 2: the batch's own codec and indicator facts."""
+    synthesised = _split(parameters, whole, batches, batch)[0].synthesised()
+    codec = TableCodec(whole.typing.kinds).fit(synthesised)
+    return codec, IndicatorFacts.of(codec.encode(synthesised))
 
 
-def _spike_counts(params: dict, whole: WholeTable, batches: Batches, facts: IndicatorFacts, batch: int
+def _spike_counts(parameters: Parameters, whole: WholeTable, batches: Batches, facts: IndicatorFacts, batch: int
                   ) -> list[dict[float, int]]:
-    return BatchAvatarizer(**params).spike_counts(batches.rows(batch), batch, whole, facts)
+    """Step 2: how many of the batch's rows hold each candidate spike."""
+    return facts.counts(whole.codec.encode(_split(parameters, whole, batches, batch)[0].synthesised()))
 
 
-def _complete(params: dict, whole: WholeTable, batches: Batches, batch: int) -> CodingStatistics:
-    return BatchAvatarizer(**params).complete(batches.rows(batch), batch, whole, batches.cache(batch))
+def _complete(parameters: Parameters, whole: WholeTable, batches: Batches, batch: int) -> CodingStatistics:
+    """Step 3: the batch encoded and imputed, kept in its cache; the statistics of what the next projection sees
+    (the reduction's context, else the model table)."""
+    split, rng = _split(parameters, whole, batches, batch)
+    complete = encode(split, parameters, rng, codec=whole.codec, layout=whole.layout).complete
+    batches.cache(batch).save(complete, rng)
+    if whole.reduction_plan is not None:
+        return CodingStatistics.of(whole.reduction_plan.context_table(complete))
+    return CodingStatistics.of(complete)
 
 
 def _context_gram(whole: WholeTable, batches: Batches, batch: int) -> np.ndarray:

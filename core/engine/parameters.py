@@ -23,6 +23,7 @@ EXCLUSION_STRATEGIES = ("coordinate_similarity", "row_order")  # how set-aside c
 PART_FORMATS = ("parquet", "csv")  # a batch run's parts (SPEC 10)
 HOLDOUT_MIN_ROWS = 500  # a real holdout half is set aside from this many rows (SPEC 5)
 DEFAULT_NCP = 5  # latent dimensions, at most the scaled columns
+SUGGESTED_K, SUGGESTED_EPSILON = 10, 1.0  # what the dashboard proposes for the method chosen (none is a default)
 
 
 def _parameter(default: Any, help: str | tuple[str, str] = "", *, options: Sequence[str] = (), value: str = "", choices=(),

@@ -1,39 +1,43 @@
 """The public API: :class:`Avatarizer` runs the shared pipeline of SPEC section 2 with either method.
 
-Steps: type the columns, set a real holdout half aside (SPEC section 5), set excluded
-variables aside, encode, add missing indicators and impute, optionally reduce
-many-modality categoricals, project, synthesise in the latent space (Avatar, SPEC
-section 3, or AvatarFastDP, section 4), decode, restore missing values, re-attach the
-excluded variables, shuffle. One ``numpy.random.Generator``, made from ``seed``, drives
-every random step in that order, so the same seed gives the same avatars.
+Steps (each a function of :mod:`core.engine.stages`, composed here): type the columns, set a real holdout half
+aside (SPEC section 5), set excluded variables aside, encode, add missing indicators and impute, optionally reduce
+many-modality categoricals, project, synthesise in the latent space with the method (:mod:`core.engine.methods`:
+Avatar, SPEC section 3, or AvatarFastDP, section 4), decode, restore missing values, re-attach the excluded
+variables, shuffle. One ``numpy.random.Generator``, made from ``seed``, drives every random step in that order, so
+the same seed gives the same avatars.
 """
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 
-from core.engine.avatar import avatarize_rows, neighbours_excluding_self
-from core.engine.encoding import EncodedTable, TableCodec
+from core.engine.avatar import neighbours_excluding_self
 from core.engine.fast_dp import FastDPSynthesizer
-from core.engine.imputation import Indicators, add_indicators, impute, restore_indicated
 from core.engine.io import release_freed_memory
-from core.engine.neighbours import NeighbourTree
-from core.engine.parameters import DEFAULT_NCP, EXCLUSION_STRATEGIES, IMPUTATION_METHODS, Parameters
-from core.engine.prepared import PreparedTable
-from core.engine.projection import Projection
-from core.engine.reduction import CategoricalReduction
-from core.engine.schema import MANY_MODALITIES
-from core.engine.split import split_holdout
-from core.engine.table_typing import TableTyping, type_frame
+from core.engine.methods import Avatar, Method, Neighbours, method_of
+from core.engine.parameters import EXCLUSION_STRATEGIES, IMPUTATION_METHODS, Parameters
+from core.engine.stages import (
+    Encoded,
+    Projected,
+    SplitTable,
+    as_given,
+    decode,
+    encode,
+    fitted_reduction,
+    project,
+    seed_generator,
+    split_table,
+    type_table,
+    with_ncp,
+)
 from core.engine.timing import timed
 from core.errors import InputError
-from core.i18n import _, number
+from core.i18n import _
 from core.validation import check_choice, check_seed, check_whole_number
 
 STEP_SHARES = {  # share of the work done when each step starts, for progress bars
@@ -44,9 +48,9 @@ METHOD_PARAMETERS = ("k", "fast_dp_epsilon", "mechanism", "gmm_n_components", "h
 VARIANT_PARAMETERS = (*METHOD_PARAMETERS, "ncp")  # what a variant may change, the preparation being shared
 
 
-def _from_prepared(name: str, doc: str) -> property:
-    """A fitted attribute read from the :class:`~core.engine.prepared.PreparedTable`."""
-    return property(lambda self: getattr(self.prepared_, name), doc=doc)
+def _from_stage(stage: str, name: str, doc: str) -> property:
+    """A fitted attribute read from one of the fit's stages (:mod:`core.engine.stages`)."""
+    return property(lambda self: getattr(getattr(self, stage), name), doc=doc)
 
 
 class Avatarizer:
@@ -93,7 +97,8 @@ class Avatarizer:
 
     Attributes
     ----------
-    method_ : ``"avatar"`` or ``"fast_dp"``.
+    method_ : the method, :class:`~core.engine.methods.Avatar` or :class:`~core.engine.methods.AvatarFastDP`
+        (its ``name``, ``"avatar"`` or ``"fast_dp"``, is the JSON's).
     avatars_ : DataFrame, shuffled: the avatars to share.
     paired_avatars_ : DataFrame or None. Avatar only: avatar ``i`` made from
         ``working_data_`` row ``i`` (derived from ``avatars_`` on each access). Sensitive:
@@ -114,8 +119,8 @@ class Avatarizer:
     identifier_columns_ : identifier-like columns (a distinct value on almost every row) that took no part in the
         synthesis and hold new identifiers in the avatars (see :mod:`core.engine.identifiers`); a column typed with
         ``column_kinds`` or set aside is never one.
-    prepared_ : the :class:`~core.engine.prepared.PreparedTable` the avatars were made from (the attributes
-        above that describe the originals read it).
+    split_, encoded_, projected_ : the stages the avatars were made from (:mod:`core.engine.stages`; the attributes
+        above that describe the originals read them).
     ncp_, seed_ : the values used.
     timings_s_ : seconds per step.
     """
@@ -141,148 +146,116 @@ class Avatarizer:
         originals' memory goes back only if the caller keeps no reference to ``frame``
         (``fit(read_table(path), low_memory=True)``).
         """
-        self._validate_method()
-        largest_k = self.k if self.method_ == "avatar" else None
-        rng = self._prepare(frame, progress, largest_k=largest_k, low_memory=low_memory, keys=keys)
-        self._check_components()
+        method = self.checked_method()
+        rng, steps = self.start(progress)
+        split = self._split(frame, rng, steps, keys=keys, low_memory=low_memory)
         del frame  # from here the originals live only in what the fit keeps
-        self._encode(rng, low_memory)
-        self._project()
+        split.check_rows(method)
+        encoded, projected = self._prepare(split, rng, steps, release=low_memory)
         self._variant_state = None if low_memory else rng.bit_generator.state  # where each variant starts
-        self._finish(rng, release_model_table=low_memory)
+        self.synthesize(method, (split, encoded, projected), rng, steps, release=low_memory)
         return self
 
     def fit_variants(self, frame: pd.DataFrame, variants: Sequence[Mapping[str, object]]) -> Iterator[Avatarizer]:
         """One fitted copy per variant, sharing the work that does not depend on it (see :class:`Variants`): typing,
         holdout split, imputation and projection are done once, the neighbour search once at the largest ``k``."""
         copies = [self._variant(variant) for variant in variants]  # every variant checked before any work
-        k_values = [copy.k for copy in copies if copy.method_ == "avatar"]
-        rng = self._prepare(frame, largest_k=max(k_values, default=None))
-        self._encode(rng)
-        self._project()
+        k_values = [copy.method_.k for copy in copies if copy.method_.paired]
+        rng, steps = self.start()
+        split = self._split(frame, rng, steps)
+        if k_values:
+            split.check_rows(Avatar(max(k_values)))
+        self._prepare(split, rng, steps)
         self._variant_state = rng.bit_generator.state
         shared = Variants(self, largest_k=max(k_values, default=0))
         if k_values:  # one search at the largest k, as a sweep does
-            shared.search(self.prepared_, max(k_values))
+            shared.search(self.projected_, max(k_values))
         for variant in variants:
             yield shared.fit(variant)
 
+    def start(self, progress: Progress | None = None, stream: int | None = None
+              ) -> tuple[np.random.Generator, Steps]:
+        """The parameters every method shares checked, the seed drawn when none is given (in ``seed_``), the steps'
+        clock (``progress``, ``timings_s_``); the generator of the seed (of its ``stream``, for one batch of many:
+        batch 0 draws from the seed itself, so one batch is the fit in memory)."""
+        parameters = self.parameters
+        if parameters.ncp is not None:
+            check_whole_number("ncp", parameters.ncp, minimum=1,
+                               hint=_("ncp is the number of latent dimensions, for example 5."))
+        check_choice("imputation", parameters.imputation, IMPUTATION_METHODS)
+        check_choice("exclude_replacement_strategy", parameters.exclude_replacement_strategy, EXCLUSION_STRATEGIES)
+        check_whole_number("holdout_min_rows", parameters.holdout_min_rows, minimum=2)
+        seed = check_seed(parameters.seed)
+        self.seed_ = int(np.random.SeedSequence().entropy % 2**32) if seed is None else seed
+        steps = Steps(progress)
+        self.timings_s_ = steps.timings
+        return seed_generator(self.seed_, stream), steps
+
+    def synthesize(
+        self,
+        method: Method,
+        stages: tuple[SplitTable, Encoded, Projected],
+        rng: np.random.Generator,
+        steps: Steps,
+        *,
+        neighbours: Neighbours | None = None,
+        model: FastDPSynthesizer | None = None,
+        release: bool = False,
+        numbering: tuple[int, int | None] = (0, None),
+    ) -> Avatarizer:
+        """The last steps, from the prepared ``stages``: the method's synthesis (``neighbours`` found beforehand;
+        ``model``, AvatarFastDP's, fitted on the whole table), then decoding (see :func:`~core.engine.stages.decode`);
+        the fitted attributes set."""
+        split, encoded, projected = stages
+        with steps.step("synthesis"):
+            synthetic = method.synthesize(encoded.model_table, projected.coordinates, projected.projection, rng,
+                                          neighbours=neighbours, model=model)
+        with steps.step("decoding"):
+            synthesized = decode(synthetic, method, stages, self.parameters, rng, release=release,
+                                 numbering=numbering)
+        self.method_, self.split_, self.encoded_, self.projected_ = method, split, encoded, projected
+        self.synthesizer_ = model or getattr(method, "synthesizer", None)
+        self.avatars_, self._paired_order = synthesized.avatars, synthesized.paired_order
+        return self
+
+    def checked_method(self) -> Method:
+        """The method the parameters ask for, checked (see :func:`~core.engine.methods.method_of`), in
+        ``method_``."""
+        self.method_ = method_of(self.parameters)
+        return self.method_
+
     def _variant(self, variant: Mapping[str, object]) -> Avatarizer:
-        """An unfitted copy with ``variant``'s parameters, checked."""
+        """An unfitted copy with ``variant``'s parameters, its method checked."""
         unknown = set(variant) - set(VARIANT_PARAMETERS)
         if unknown:
             raise InputError(_("A variant may only set {parameters}; got {unknown}.").format(
                 parameters=", ".join(VARIANT_PARAMETERS), unknown=", ".join(sorted(unknown))))
-        copy = type(self)(**{**self.get_params(), **variant})
-        copy._validate_method()
+        copy = type(self)(self.parameters.with_values(variant))
+        copy.checked_method()
         if copy.ncp is not None:
             check_whole_number("ncp", copy.ncp, minimum=1,
                                hint=_("ncp is the number of latent dimensions, for example 5."))
         return copy
 
-    def _prepare(
-        self, frame: pd.DataFrame, progress: Progress | None = None, largest_k: int | None = None,
-        low_memory: bool = False, keys: Sequence[str] = (),
-    ) -> np.random.Generator:
-        """Typing and holdout split (then ``largest_k`` is checked), the start of a fit (then :meth:`_encode`,
-        :meth:`_project`, :meth:`_finish`). Returns the generator. ``low_memory``: see :meth:`fit`."""
-        rng = self._start(progress)
-        with self._timed("typing"):
-            frame, labels = _check_frame(frame, low_memory)
-            typed, typing = type_frame(frame, self.column_kinds, self.exclude_variable_names, self.column_weights,
-                                       in_place=low_memory, keys=keys)
-        self._split(typed, typing, rng, labels)
-        if largest_k is not None:
-            self._check_k(largest_k)
-        return rng
+    def _split(self, frame: pd.DataFrame, rng: np.random.Generator, steps: Steps, *, keys: Sequence[str] = (),
+               low_memory: bool = False) -> SplitTable:
+        """Typing and the holdout split, the start of a fit (``low_memory``: see :meth:`fit`), kept in ``split_``
+        (what a ``progress`` told of the next step can read)."""
+        with steps.step("typing"):
+            typed = type_table(frame, self.parameters, keys, in_place=low_memory)
+        self.split_ = split_table(typed, self.parameters, rng)
+        return self.split_
 
-    def _start(self, progress: Progress | None = None, stream: int | None = None) -> np.random.Generator:
-        """The common parameters checked, the timings and ``progress`` set; the generator of the seed (of its
-        ``stream``, for one batch of many: batch 0 draws from the seed itself, so one batch is the fit in memory)."""
-        self._validate_common()
-        self.timings_s_: dict[str, float] = {}
-        self._progress = progress
-        return np.random.default_rng(self.seed_ if not stream else [self.seed_, stream])
-
-    def _split(self, typed: pd.DataFrame, typing: TableTyping, rng: np.random.Generator, labels: tuple | None = None
-               ) -> None:
-        """The holdout half set aside (SPEC section 5) and the prepared table made."""
-        if bool(self.holdout) and len(typed) >= self.holdout_min_rows:
-            working_rows, holdout_rows = split_holdout(len(typed), rng)
-            working, holdout = (typed.iloc[rows].reset_index(drop=True) for rows in (working_rows, holdout_rows))
-        else:
-            working, holdout = typed.reset_index(drop=True), None
-        self.prepared_ = PreparedTable(
-            kinds=typing.kinds, profiles=typing.profiles, columns=list(typed.columns), excluded=typing.excluded,
-            working_data=working, holdout_data=holdout, excluded_originals=working[typing.excluded],
-            n_total=len(typed), identifiers=typing.identifiers, labels=labels,
-        )
-
-    def _encode(self, rng: np.random.Generator, low_memory: bool = False, codec: TableCodec | None = None,
-                layout: Indicators | None = None) -> None:
-        """Encoding, missing indicators and imputation of the originals avatarized; ``low_memory`` lets the
-        originals go here. ``codec`` and ``layout``: decided on the whole table when this is one batch of it."""
-        prepared = self.prepared_
-        synthesised = prepared.working_data.drop(columns=prepared.set_apart)
-        if low_memory:
-            prepared.working_data = prepared.holdout_data = None
-        with self._timed("encoding and imputation"):
-            prepared.codec = codec or TableCodec(prepared.kinds).fit(synthesised)
-            encoded = prepared.codec.encode(synthesised)
-            del synthesised  # with low_memory, the last reference to the originals' columns
-            encoded, prepared.indicators = add_indicators(encoded, layout)
-            prepared.complete = impute(encoded, self.imputation, rng)
-            prepared.reduction = self._reduction(prepared.complete)
-            prepared.model_table = (
-                prepared.reduction.transform(prepared.complete) if prepared.reduction else prepared.complete
-            )
-
-    def _project(self, projection: Projection | None = None) -> None:
-        """The projection of the model table (``projection``: fitted on the whole table when this is one batch of
-        it), and the model table's coordinates on the first ``ncp_`` axes."""
-        prepared = self.prepared_
-        with self._timed("projection"):
-            prepared.projection = projection or Projection(self._model_weights(prepared.reduction)).fit(
-                prepared.model_table)
-            prepared.ncp = self._resolve_ncp(len(prepared.projection.components_))
-            prepared.coordinates = prepared.projection.transform(prepared.model_table, prepared.ncp)
-
-    def _finish(
-        self,
-        rng: np.random.Generator,
-        neighbours: tuple[np.ndarray, np.ndarray] | None = None,
-        release_model_table: bool = False,
-        numbering: tuple[int, int | None] = (0, None),
-    ) -> None:
-        """Synthesis and decoding, from the prepared state; ``numbering``: the new identifiers of one batch start
-        after the avatars of the batches before it, and are written for the total (see
-        :meth:`~core.engine.identifiers.IdentifierForm.new_values`)."""
-        with self._timed("synthesis"):
-            synthetic = self._synthesise(rng, neighbours)
-
-        prepared = self.prepared_
-        with self._timed("decoding"):
-            complete = prepared.complete
-            sources = self._excluded_sources(synthetic) if prepared.excluded else None  # before the blanks below
-            decoded = synthetic if prepared.reduction is None else prepared.reduction.inverse_transform(
-                synthetic, complete)
-            del synthetic, complete
-            if release_model_table:
-                prepared.complete = prepared.model_table = prepared.coordinates = None
-            restored = restore_indicated(decoded, prepared.indicators, prepared.codec.steps())
-            if self.method_ == "avatar":  # shuffled before decoding: one frame, the pairing kept as an order
-                order = rng.permutation(restored.n_rows)
-                _permute_rows(restored, order)
-                sources = None if sources is None else sources[order]
-                self._paired_order: np.ndarray | None = np.argsort(order)
-            else:
-                self._paired_order = None
-            avatars = prepared.codec.decode(restored)
-            if prepared.excluded:
-                avatars = self._reattach(avatars, sources)
-            for form in prepared.identifiers:
-                avatars[form.name] = form.new_values(len(avatars), *numbering)
-            self.avatars_ = _as_given(avatars[prepared.columns], prepared.labels)
+    def _prepare(self, split: SplitTable, rng: np.random.Generator, steps: Steps, release: bool = False
+                 ) -> tuple[Encoded, Projected]:
+        """Encoding, imputation, reduction and projection of ``split``, kept in ``encoded_`` and ``projected_``."""
+        with steps.step("encoding and imputation"):
+            encoded = encode(split, self.parameters, rng, release=release)
+            encoded.reduced(fitted_reduction(self.parameters, encoded.complete))
+        with steps.step("projection"):
+            projected = project(encoded, self.parameters)
+        self.encoded_, self.projected_ = encoded, projected
+        return encoded, projected
 
     @property
     def paired_avatars_(self) -> pd.DataFrame | None:
@@ -291,181 +264,55 @@ class Avatarizer:
             return None
         return self.avatars_.iloc[self._paired_order].reset_index(drop=True)
 
-    # The fitted attributes that describe the originals, read from the prepared table.
-    kinds_ = _from_prepared("kinds", "Column kinds.")
-    profiles_ = _from_prepared("profiles", "Per-column profiles and warnings.")
+    # The fitted attributes that describe the originals, read from the stages.
+    kinds_ = _from_stage("split_", "kinds", "Column kinds.")
+    profiles_ = _from_stage("split_", "profiles", "Per-column profiles and warnings.")
+
     @property
     def working_data_(self) -> pd.DataFrame | None:
         """WO (None after a low_memory fit)."""
-        return _as_given(self.prepared_.working_data, self.prepared_.labels)
+        return as_given(self.split_.working_data, self.split_.labels)
 
     @property
     def holdout_data_(self) -> pd.DataFrame | None:
         """HO, or None."""
-        return _as_given(self.prepared_.holdout_data, self.prepared_.labels)
+        return as_given(self.split_.holdout_data, self.split_.labels)
 
-    holdout_ = _from_prepared("holdout", '"real" or "none".')
-    holdout_rows_ = _from_prepared("holdout_rows", "Rows set aside (0 without a holdout).")
-    codec_ = _from_prepared("codec", "The encoding of the synthesised columns.")
-    reduction_ = _from_prepared("reduction", "The categorical reduction, or None.")
-    imputed_table_ = _from_prepared("model_table", "What the projection sees.")
-    projection_ = _from_prepared("projection", "The fitted projection.")
-    ncp_ = _from_prepared("ncp", "Latent dimensions used.")
-    coordinates_ = _from_prepared("coordinates", "WO's first ncp_ latent coordinates.")
-    identifier_columns_ = property(lambda self: [form.name for form in self.prepared_.identifiers],
+    holdout_ = _from_stage("split_", "holdout", '"real" or "none".')
+    holdout_rows_ = _from_stage("split_", "holdout_rows", "Rows set aside (0 without a holdout).")
+    codec_ = _from_stage("encoded_", "codec", "The encoding of the synthesised columns.")
+    reduction_ = _from_stage("encoded_", "reduction", "The categorical reduction, or None.")
+    imputed_table_ = _from_stage("encoded_", "model_table", "What the projection sees.")
+    projection_ = _from_stage("projected_", "projection", "The fitted projection.")
+    ncp_ = _from_stage("projected_", "ncp", "Latent dimensions used.")
+    coordinates_ = _from_stage("projected_", "coordinates", "WO's first ncp_ latent coordinates.")
+    identifier_columns_ = property(lambda self: [form.name for form in self.split_.identifiers],
                                    doc="Identifier-like columns given new identifiers (no part in the synthesis).")
 
     def get_params(self) -> dict[str, object]:
         """The parameters one table's synthesis reads, as scikit-learn's ``get_params`` gives them (plain values)."""
         return {name: _plain(value) for name, value in self.parameters.table_values().items()}
 
-    def _validate_method(self) -> None:
-        """Exactly one method, with valid parameters."""
-        if self.k is not None and self.fast_dp_epsilon is not None:
-            raise InputError(_(
-                "k and fast_dp_epsilon are mutually exclusive: set k (Avatar) or fast_dp_epsilon (AvatarFastDP), "
-                "not both."
-            ))
-        if self.k is None and self.fast_dp_epsilon is None:
-            raise InputError(_(
-                "Set exactly one of k (Avatar, for example k=10) or fast_dp_epsilon (AvatarFastDP, for example 1.0)."
-            ))
-        if self.k is not None:
-            self.method_ = "avatar"
-            check_whole_number("k", self.k, minimum=2,
-                               hint=_("k is the number of neighbours combined, for example 10."))
-        else:
-            self.method_ = "fast_dp"
-            self.synthesizer_ = FastDPSynthesizer(
-                self.fast_dp_epsilon, self.mechanism, self.gmm_n_components, self.histogram_n_bins, self.bounds_percentile
-            )
-            self.synthesizer_.validate()
-        if self.method_ == "fast_dp" and self.exclude_variable_names and self.exclude_replacement_strategy == "row_order":
-            raise InputError(_(
-                "exclude_replacement_strategy 'row_order' needs avatars paired with their originals, which "
-                "AvatarFastDP does not make: use 'coordinate_similarity'."
-            ))
-
-    def _validate_common(self) -> None:
-        """The parameters every method shares; draws the seed when none is given."""
-        if self.ncp is not None:
-            check_whole_number("ncp", self.ncp, minimum=1,
-                               hint=_("ncp is the number of latent dimensions, for example 5."))
-        check_choice("imputation", self.imputation, IMPUTATION_METHODS)
-        check_choice("exclude_replacement_strategy", self.exclude_replacement_strategy, EXCLUSION_STRATEGIES)
-        check_whole_number("holdout_min_rows", self.holdout_min_rows, minimum=2)
-        seed = check_seed(self.seed)
-        self.seed_ = int(np.random.SeedSequence().entropy % 2**32) if seed is None else seed
-
-    def _check_k(self, k: int) -> None:
-        n_rows, n_total = self.prepared_.n_working, self.prepared_.n_total
-        if k >= n_rows:
-            if self.holdout_ == "real":
-                raise InputError(_(
-                    "k must be smaller than the number of rows avatarized, {rows} (half of {total}: the "
-                    "other half is the holdout), got {k}. Lower k, or turn the holdout off."
-                ).format(rows=number(n_rows), total=number(n_total), k=number(k)))
-            raise InputError(_(
-                "k must be smaller than the number of rows, {rows}, got {k}. "
-                "Lower k, or give a table with more rows."
-            ).format(rows=number(n_rows), k=number(k)))
-        if k == 2:
-            warnings.warn(
-                _("k = 2 combines only two neighbours: avatars stay close to them. Prefer k >= 5."), UserWarning,
-                stacklevel=4,
-            )
-
-    def _check_components(self) -> None:
-        """AvatarFastDP's mixture: at most one component per row avatarized (5 000 on 500 rows were cut to 500
-        without a word)."""
-        if self.method_ != "fast_dp" or self.mechanism != "gmm":
-            return
-        n_rows, components = self.prepared_.n_working, self.synthesizer_.gmm_n_components_
-        if components > n_rows:
-            raise InputError(_(
-                "gmm_n_components must be at most the number of rows avatarized, {rows}, got {components}. Lower "
-                "gmm_n_components (5 by default)."
-            ).format(rows=number(n_rows), components=number(components)))
-
-    def _reduction(self, complete: EncodedTable) -> CategoricalReduction | None:
-        """The categorical reduction of ``complete``, fitted (see :meth:`_reduction_plan`)."""
-        plan = self._reduction_plan(complete.categories)
-        return plan.fit(complete) if plan else None
-
-    def _reduction_plan(self, categories: tuple[np.ndarray, ...]) -> CategoricalReduction | None:
-        """The categorical reduction to use, unfitted: on, off, or by default only for more than
-        ``MANY_MODALITIES`` modalities."""
-        if self.use_categorical_reduction is None:
-            if all(len(modalities) <= MANY_MODALITIES for modalities in categories):
-                return None
-            return CategoricalReduction(min_modalities=MANY_MODALITIES + 1)
-        return CategoricalReduction() if self.use_categorical_reduction else None
-
-    def _model_weights(self, reduction: CategoricalReduction | None) -> dict[str, float]:
-        """The weights of the model table's variables: the user's, and the reduced variables' embedded columns' (a
-        user weight on a reduced variable applies to its embedded columns, scaled by theirs)."""
-        weights = {**(reduction.column_weights_ if reduction else {}), **(self.column_weights or {})}
-        for embedding in reduction.embeddings_ if reduction else ():
-            if embedding.name in weights:
-                user_weight = weights.pop(embedding.name)
-                for column in embedding.column_names():
-                    weights[column] *= user_weight
-        return weights
-
-    def _resolve_ncp(self, n_scaled_columns: int) -> int:
-        if self.ncp is None:
-            return min(DEFAULT_NCP, n_scaled_columns)
-        if self.ncp > n_scaled_columns:
-            raise InputError(_(
-                "ncp must be at most {columns}, the number of scaled columns of this table, got {ncp}."
-            ).format(columns=number(n_scaled_columns), ncp=number(self.ncp)))
-        return int(self.ncp)
-
-    def _synthesise(
-        self, rng: np.random.Generator, neighbours: tuple[np.ndarray, np.ndarray] | None
-    ) -> EncodedTable:
-        """Synthetic rows of the model table (encoded, imputed, with indicators, reduced)."""
-        table = self.imputed_table_
-        if self.method_ == "avatar":
-            return avatarize_rows(table, self.coordinates_, self.k, rng, neighbours)
-        latent = self._fitted_synthesizer(rng).sample(table.n_rows, rng)
-        numeric, codes = self.projection_.inverse_transform(latent, rng)
-        del latent
-        if numeric.size:  # keep back-projected values within the range observed
-            np.clip(numeric, table.numeric.min(axis=0), table.numeric.max(axis=0), out=numeric)
-        return table.with_arrays(numeric, codes)
-
-    def _fitted_synthesizer(self, rng: np.random.Generator) -> FastDPSynthesizer:
-        """AvatarFastDP's noisy model, fitted on the latent coordinates of the rows avatarized."""
-        return self.synthesizer_.fit(self.coordinates_, rng)
-
-    def _excluded_sources(self, synthetic: EncodedTable) -> np.ndarray:
-        """The original each avatar copies its excluded values from: the nearest in latent space, or its own."""
-        if self.exclude_replacement_strategy == "row_order":
-            return np.arange(synthetic.n_rows)
-        avatar_coordinates = self.projection_.transform(synthetic, self.ncp_)
-        return NeighbourTree(self.coordinates_).query(avatar_coordinates, 1)[1][:, 0]
-
-    def _reattach(self, avatars: pd.DataFrame, sources: np.ndarray) -> pd.DataFrame:
-        """Excluded variables copied from the originals ``sources`` gives."""
-        part = self.prepared_.excluded_originals
-        codec = TableCodec(self.kinds_).fit(part)
-        copied = codec.decode(codec.encode(part).take(sources))
-        return pd.concat([avatars, copied], axis=1)
-
-    @contextmanager
-    def _timed(self, step: str) -> Iterator[None]:
-        """A step of the fit: told to ``progress``, timed, started by handing freed memory back to the system."""
-        if self._progress is not None:
-            self._progress(step, STEP_SHARES[step])
-        release_freed_memory()
-        with timed(self.timings_s_, step):
-            yield
-
 
 for _name in Parameters.names():  # avatarizer.k, avatarizer.seed...: read from its parameters
     setattr(Avatarizer, _name, property(lambda self, name=_name: getattr(self.parameters, name),
                                         doc=f"The parameter {_name} (see :class:`Parameters`)."))
+
+
+class Steps:
+    """The clock of a fit's steps: each told to ``progress`` as it starts (with the share of the work done before
+    it), timed into ``timings``, started by handing freed memory back to the system."""
+
+    def __init__(self, progress: Progress | None = None, timings: dict[str, float] | None = None):
+        self.progress, self.timings = progress, {} if timings is None else timings
+
+    @contextmanager
+    def step(self, name: str) -> Iterator[None]:
+        if self.progress is not None:
+            self.progress(name, STEP_SHARES[name])
+        release_freed_memory()
+        with timed(self.timings, name):
+            yield
 
 
 class Variants:
@@ -475,62 +322,49 @@ class Variants:
     Each copy equals ``Avatarizer(**{**base.get_params(), **variant}).fit(frame)``: the random generator restarts
     from the state the base's synthesis started from, and another ``ncp`` takes the first axes of the same
     projection. The neighbours of each ``ncp`` are searched at the largest ``k`` asked so far (up to twice it, at
-    most ``largest_k``: the largest a caller will ask), and cut for a smaller one. (Where exact duplicates tie at the k-th neighbour, the shared search
-    may pick another of the tied rows than a search at that ``k`` would.) The base must keep its model table: not a
-    ``low_memory`` fit.
+    most ``largest_k``: the largest a caller will ask), and cut for a smaller one. (Where exact duplicates tie at the
+    k-th neighbour, the shared search may pick another of the tied rows than a search at that ``k`` would.) The base
+    must keep its model table: not a ``low_memory`` fit.
     """
 
     def __init__(self, base: Avatarizer, largest_k: int = 0):
-        if getattr(base, "_variant_state", None) is None or base.prepared_.model_table is None:
+        if getattr(base, "_variant_state", None) is None or base.encoded_.model_table is None:
             raise ValueError("variants need a fitted Avatarizer that kept its model table (not a low_memory fit)")
         self.base, self.largest_k = base, largest_k
-        self._neighbours: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self._prepared: dict[int, PreparedTable] = {base.prepared_.ncp: base.prepared_}
+        self._neighbours: dict[int, Neighbours] = {}
+        self._projected: dict[int, Projected] = {base.projected_.ncp: base.projected_}
 
     def fit(self, variant: Mapping[str, object]) -> Avatarizer:
         base = self.base
         copy = base._variant(variant)
-        copy.prepared_ = self._prepared_for(copy)
-        copy.seed_, copy._progress, copy._variant_state = base.seed_, None, base._variant_state
+        method, split = copy.method_, base.split_
+        projected = self._projected_for(copy.parameters)
+        split.check_rows(method)
+        neighbours = self._neighbours_for(projected, method.k) if method.paired else None
+        copy.seed_, copy._variant_state = base.seed_, base._variant_state
         copy.timings_s_ = dict(base.timings_s_)
-        neighbours = None
-        if copy.method_ == "avatar":
-            copy._check_k(copy.k)
-            neighbours = self._neighbours_for(copy.prepared_, copy.k)
-        copy._check_components()
         rng = np.random.default_rng()
         rng.bit_generator.state = base._variant_state
-        copy._finish(rng, neighbours)
-        return copy
+        return copy.synthesize(method, (split, base.encoded_, projected), rng, Steps(timings=copy.timings_s_),
+                               neighbours=neighbours)
 
-    def _prepared_for(self, copy: Avatarizer) -> PreparedTable:
-        """The base's prepared table, with the coordinates of ``copy``'s ``ncp``."""
-        prepared = self.base.prepared_
-        ncp = copy._resolve_ncp(len(prepared.projection.components_))
-        if ncp not in self._prepared:
-            self._prepared[ncp] = replace(prepared, ncp=ncp,
-                                          coordinates=prepared.projection.transform(prepared.model_table, ncp))
-        return self._prepared[ncp]
+    def _projected_for(self, parameters: Parameters) -> Projected:
+        """The base's projection on the first axes of ``parameters``' ``ncp``."""
+        projected = with_ncp(self.base.projected_, self.base.encoded_, parameters)
+        return self._projected.setdefault(projected.ncp, projected)
 
-    def search(self, prepared: PreparedTable, k: int) -> None:
-        """The neighbours of ``prepared``'s rows searched now at ``k`` (the largest the caller will ask)."""
-        self._neighbours[prepared.ncp] = neighbours_excluding_self(prepared.coordinates, k)
+    def search(self, projected: Projected, k: int) -> None:
+        """The neighbours of ``projected``'s rows searched now at ``k`` (the largest the caller will ask)."""
+        self._neighbours[projected.ncp] = neighbours_excluding_self(projected.coordinates, k)
 
-    def _neighbours_for(self, prepared: PreparedTable, k: int) -> tuple[np.ndarray, np.ndarray]:
+    def _neighbours_for(self, projected: Projected, k: int) -> Neighbours:
         """The neighbours at ``k``, cut from the largest search of this ``ncp`` so far; a new search reaches twice
         ``k`` (at most ``largest_k``), so that settings tried in growing order search about log2 times."""
-        found = self._neighbours.get(prepared.ncp)
+        found = self._neighbours.get(projected.ncp)
         if found is None or found[0].shape[1] < k:
-            found = neighbours_excluding_self(prepared.coordinates, max(k, min(2 * k, self.largest_k)))
-            self._neighbours[prepared.ncp] = found
+            found = neighbours_excluding_self(projected.coordinates, max(k, min(2 * k, self.largest_k)))
+            self._neighbours[projected.ncp] = found
         return found[0][:, :k], found[1][:, :k]
-
-
-def _permute_rows(table: EncodedTable, order: np.ndarray) -> None:
-    """Rows of ``table`` put in ``order``, in place, one column at a time (no copy of the whole table)."""
-    for values in (table.numeric, table.codes):
-        for j in range(values.shape[1]):
-            values[:, j] = values[order, j]
 
 
 def _plain(value: object) -> object:
@@ -540,30 +374,3 @@ def _plain(value: object) -> object:
     if isinstance(value, (list, tuple)):
         return list(value)
     return value
-
-
-def _as_given(frame: pd.DataFrame | None, labels: tuple | None) -> pd.DataFrame | None:
-    """``frame`` with the user's column labels (itself when they were all strings)."""
-    return frame if frame is None or labels is None else frame.set_axis(list(labels), axis=1)
-
-
-def _check_frame(frame: pd.DataFrame, in_place: bool = False) -> tuple[pd.DataFrame, tuple | None]:
-    """``frame`` checked, with its column names as strings (in ``frame`` itself when ``in_place``), and its labels
-    as given when one was not a string (else None)."""
-    if not isinstance(frame, pd.DataFrame):
-        raise InputError(_("The table must be a pandas DataFrame, got {type}.").format(type=type(frame).__name__))
-    labels = None if all(isinstance(label, str) for label in frame.columns) else tuple(frame.columns)
-    names = [str(name) for name in frame.columns]
-    duplicated = pd.Index(names)[pd.Index(names).duplicated()]
-    if len(duplicated):
-        raise InputError(_("Two columns are named '{name}': rename one so that every column name is unique.").format(
-            name=duplicated[0]))
-    if frame.shape[1] == 0:
-        raise InputError(_("The table has no columns."))
-    if len(frame) == 0:
-        raise InputError(_("The table has no rows."))
-    if not in_place:
-        frame = frame.copy(deep=False)
-    frame.columns = names
-    return frame, labels
-

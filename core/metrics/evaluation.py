@@ -364,13 +364,13 @@ def evaluate_avatarization(avatarizer: Avatarizer, spaces: MetricSpaces | None =
     passed on to :func:`score`.
     """
     spaces = spaces or MetricSpaces()
-    paired = avatarizer.method_ == "avatar"
+    paired = avatarizer.method_.paired
     left_out = avatarizer.identifier_columns_  # new identifiers: nothing of the originals to measure
-    originals = spaces.without(avatarizer.prepared_.working_data, left_out)  # one object per run: spaces kept
+    originals = spaces.without(avatarizer.split_.working_data, left_out)  # one object per run: spaces kept
     kinds = {name: kind for name, kind in avatarizer.kinds_.items() if name not in left_out}
     avatars = apply_kinds(_without(avatarizer.paired_avatars_ if paired else avatarizer.avatars_, left_out), kinds)
     if avatarizer.holdout_ == "real":
-        split = HoldoutSplit(originals, spaces.without(avatarizer.prepared_.holdout_data, left_out), avatars, "real")
+        split = HoldoutSplit(originals, spaces.without(avatarizer.split_.holdout_data, left_out), avatars, "real")
     else:
         working, holdout, avatar_rows, holdout_rows = spaces.approximate_split(
             originals, len(avatars), paired, lambda: approximate_rows(len(originals), len(avatars), paired,
@@ -378,7 +378,7 @@ def evaluate_avatarization(avatarizer: Avatarizer, spaces: MetricSpaces | None =
         )
         split = HoldoutSplit(working, holdout, avatars.iloc[avatar_rows].reset_index(drop=True), "approximate",
                              holdout_rows)
-    prepared, made = avatarizer.prepared_, with_text_names(avatarizer.avatars_)
+    prepared, made = avatarizer.split_, with_text_names(avatarizer.avatars_)
     real = [frame for frame in (prepared.working_data, prepared.holdout_data) if frame is not None]
     identifiers = {name: (pd.concat([frame[name] for frame in real]), made[name])
                    for name in identifier_like(avatarizer.profiles_) if name in made.columns}

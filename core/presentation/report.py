@@ -1,19 +1,24 @@
 """A self-contained HTML report of one run: parameters, metrics with their meaning, figures.
 
-Everything is inside the one file (plotly's JavaScript included once), so it opens
-offline. Every text that comes from the user's data (column names, file name) is
-HTML-escaped.
+Everything is inside the one file (plotly's JavaScript included once), so it opens offline. The page is the
+template ``templates/report.html``, rendered by Jinja2 with autoescape: every value given to it, the user's column
+names, values and file name among them, comes out as text; only what is built here as :class:`~markupsafe.Markup`
+(the figures, a translated phrase with its tags, the spans of a verdict) is written as is, its own parts escaped by
+``Markup.format``.
 """
 
 from __future__ import annotations
 
 import contextvars
 import datetime as dt
-import html
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
 
+import jinja2
 import plotly.io as pio
+from markupsafe import Markup, escape
 
 from core.i18n import _, current_language, date_time, number
 from core.metrics.analysis.request import TITLES
@@ -31,18 +36,46 @@ from core.presentation.verdict_text import DASHBOARD, caveat, fix_sentence, head
 from core.workflows.run import GenerationRun
 from core.workflows.verdict import NOT_READY, READY, verdict_of_run
 
-STYLE = """
-body { font-family: Arial, Helvetica, sans-serif; max-width: 1100px; margin: 2em auto; color: #1f2933; line-height: 1.45; }
-h1 { font-size: 1.8em; } h2 { margin-top: 1.8em; border-bottom: 2px solid #e4e7eb; padding-bottom: .2em; }
-table { border-collapse: collapse; margin: 1em 0; } td, th { border: 1px solid #cbd2d9; padding: .35em .7em; text-align: left; }
-th { background: #f5f7fa; } .pass, .good { color: #2e8540; font-weight: bold; } .fail, .poor { color: #c0392b; font-weight: bold; }
-.fair { color: #a87a00; font-weight: bold; }
-.verdict { font-size: 1.5em; margin: .4em 0; } h3 { margin-top: 1.3em; }
-.note { background: #fff8e1; border-left: 4px solid #d9a21b; padding: .6em 1em; } .muted { color: #616e7c; font-size: .9em; }
-"""
-
+_TEMPLATES = jinja2.Environment(loader=jinja2.PackageLoader("core.presentation"), autoescape=True,
+                                undefined=jinja2.StrictUndefined)
 _FIGURE_NUMBERS: contextvars.ContextVar[Iterator[int]] = contextvars.ContextVar("figure_numbers")
 CRITERION_CSS = {MET: "pass", NOT_MET: "fail", PARTLY_ASSESSED: "fair", NOT_ASSESSED: "muted"}
+
+
+@dataclass(frozen=True)
+class Heading:
+    tag: str  # h1, h2, h3
+    text: str
+    kind: ClassVar[str] = "heading"
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    text: str
+    css: str | None = None
+    kind: ClassVar[str] = "paragraph"
+
+
+@dataclass(frozen=True)
+class Bullets:
+    items: Sequence[str]
+    kind: ClassVar[str] = "bullets"
+
+
+@dataclass(frozen=True)
+class Table:
+    header: Sequence[str]
+    rows: Sequence[Sequence[object]] = field(default_factory=list)
+    kind: ClassVar[str] = "table"
+
+
+@dataclass(frozen=True)
+class Figure:
+    html: Markup  # plotly's
+    kind: ClassVar[str] = "figure"
+
+
+Block = Heading | Paragraph | Bullets | Table | Figure
 
 
 def build_html_report(run: GenerationRun) -> str:
@@ -50,133 +83,127 @@ def build_html_report(run: GenerationRun) -> str:
     run makes the same file, its date apart (plotly draws a random id per figure)."""
     numbering = _FIGURE_NUMBERS.set(itertools.count(1))
     try:
-        return _report_html(run)
+        title = _("Avatar report: {name}").format(name=run.table_name)
+        return _TEMPLATES.get_template("report.html").render(language=current_language(), title=title,
+                                                             blocks=_blocks(run))
     finally:
         _FIGURE_NUMBERS.reset(numbering)
 
 
-def _report_html(run: GenerationRun) -> str:
-    evaluation = run.evaluation
-    title = _text(_("Avatar report: {name}").format(name=run.table_name))
-    parts = [
-        f"<h1>{title}</h1>",
-        *_verdict_block(run),
-        f"<p>{_text(run.summary())}</p>",
-        "<p class='muted'>" + _("Data fingerprint (SHA-256, first 16 digits): {fingerprint}. Seed: {seed}. Made on "
-                                "{date}.").format(fingerprint=f"<code>{run.fingerprint}</code>",
-                                                  seed=run.avatarizer.seed_, date=_text(date_time(dt.datetime.now())))
-        + "</p>",
+def _blocks(run: GenerationRun) -> list[Block]:
+    """The report's blocks, in order: the verdict, the run, the epsilon ledger, the parameters, utility, privacy,
+    the analyses."""
+    blocks: list[Block] = [
+        Heading("h1", _("Avatar report: {name}").format(name=run.table_name)),
+        *_verdict_blocks(run),
+        Paragraph(run.summary()),
+        Paragraph(escape(_("Data fingerprint (SHA-256, first 16 digits): {fingerprint}. Seed: {seed}. Made on "
+                           "{date}.")).format(fingerprint=Markup("<code>{}</code>").format(run.fingerprint),
+                                              seed=run.avatarizer.seed_, date=date_time(dt.datetime.now())),
+                  "muted"),
     ]
-    if run.settings.method == "fast_dp":
-        parts.append("<p class='note'>" + _(
-            "AvatarFastDP uses differential-privacy mechanisms but is <b>not end-to-end differentially private</b>: "
-            "the projection is fitted on the real data without noise.") + "</p>")
+    if not run.avatarizer.method_.paired:
         ledger = run.avatarizer.synthesizer_.ledger()
         rows = ledger_rows(ledger)
-        parts += [_element("h2", _("Where epsilon = {epsilon} goes").format(epsilon=number(ledger["epsilon"], "g"))),
-                  _table(list(rows[0]), [list(row.values()) for row in rows]),
-                  f"<p class='muted'>{_text(not_covered_sentence(ledger))}</p>"]
-    parts += [_element("h2", _("Parameters")), _table([_("parameter"), _("value")], _parameters(run))]
-
-    parts += _utility_block(run)
-    parts += _privacy_block(evaluation)
-    parts += _analyses_block(evaluation)
-    parts.append("<p class='muted'>" + _text(_(
-        "Metric definitions: Hellinger Mean, multivariate Hellinger distance and Correlation Difference Ratio against "
-        "a holdout half of the data; privacy metrics in the latent space of a projection fitted on the originals.")) +
-        "</p>")
-    body = "\n".join(parts)
-    return (
-        f"<!DOCTYPE html><html lang='{current_language()}'><head><meta charset='utf-8'>"
-        f"<title>{title}</title><style>{STYLE}</style></head><body>{body}</body></html>"
-    )
+        blocks += [
+            Paragraph(Markup(_("AvatarFastDP uses differential-privacy mechanisms but is <b>not end-to-end "
+                               "differentially private</b>: the projection is fitted on the real data without noise.")),
+                      "note"),
+            Heading("h2", _("Where epsilon = {epsilon} goes").format(epsilon=number(ledger["epsilon"], "g"))),
+            Table(list(rows[0]), [list(row.values()) for row in rows]),
+            Paragraph(not_covered_sentence(ledger), "muted"),
+        ]
+    blocks += [Heading("h2", _("Parameters")), Table([_("parameter"), _("value")], _parameters(run)),
+               *_utility_blocks(run), *_privacy_blocks(run.evaluation), *_analyses_blocks(run.evaluation),
+               Paragraph(_("Metric definitions: Hellinger Mean, multivariate Hellinger distance and Correlation "
+                           "Difference Ratio against a holdout half of the data; privacy metrics in the latent space "
+                           "of a projection fitted on the originals."), "muted")]
+    return blocks
 
 
-def _utility_block(run: GenerationRun) -> list[str]:
+def _utility_blocks(run: GenerationRun) -> list[Block]:
     """Utility (SPEC section 5): the signal metrics, their readings and figures, the latent map."""
     evaluation = run.evaluation
     signal = evaluation.signal
-    parts = [_element("h2", _("Utility: how much signal the avatars keep")),
-             f"<p>{_text(holdout_sentence(run.evaluation))}</p>"]
-    parts.append(_table([_("metric"), _("value"), _("reading"), _("what it means")], [
-        [_shown(result.label), metric_text(result),
-         f"<span class='{result.level}'>{_text(_(result.band))}</span>" if result.band else "",
-         " ".join(filter(None, (_shown(result.not_applicable or result.interpretation), _shown(result.computation))))]
-        for result in signal.values()
-    ], raw_columns={2}))
+    blocks: list[Block] = [
+        Heading("h2", _("Utility: how much signal the avatars keep")), Paragraph(holdout_sentence(evaluation)),
+        Table([_("metric"), _("value"), _("reading"), _("what it means")], [
+            [_shown(result.label), metric_text(result), _span(_(result.band), result.level) if result.band else "",
+             " ".join(filter(None, (_shown(result.not_applicable or result.interpretation),
+                                    _shown(result.computation))))]
+            for result in signal.values()]),
+    ]
     direction = correlation_direction(signal["correlation_difference_ratio"])
     if direction:
-        parts.append(f"<p>{_text(direction)}</p>")
-    hellinger = signal["hellinger_mean"]
-    parts.append(f"<p>{_text(hellinger_spread(evaluation))}</p>")
-    parts.append(_figure(figures.hellinger_scores_figure(hellinger), first=True))
+        blocks.append(Paragraph(direction))
+    blocks += [Paragraph(hellinger_spread(evaluation)),
+               _figure(figures.hellinger_scores_figure(signal["hellinger_mean"]), first=True)]
     if signal["correlation_difference_ratio"].value is not None:
-        parts.append(_figure(figures.correlation_figure(signal["correlation_difference_ratio"])))
+        blocks.append(_figure(figures.correlation_figure(signal["correlation_difference_ratio"])))
     multivariate = signal["multivariate_hellinger_distance"]
     if multivariate.value is not None:
-        parts.append(_figure(figures.multivariate_axes_figure(multivariate)))
-        parts.append(f"<p class='muted'>{_text(figures.axes_figure_caption(multivariate))}</p>")
+        blocks += [_figure(figures.multivariate_axes_figure(multivariate)),
+                   Paragraph(figures.axes_figure_caption(multivariate), "muted")]
     if run.latent.originals.shape[1] >= 2:
-        parts.append(_figure(figures.latent_figure(run.latent, (0, 1))))
-    return parts
+        blocks.append(_figure(figures.latent_figure(run.latent, (0, 1))))
+    return blocks
 
 
-def _privacy_block(evaluation: Evaluation) -> list[str]:
+def _privacy_blocks(evaluation: Evaluation) -> list[Block]:
     """Privacy (SPEC section 6): by criterion, its metrics against their targets, then the privacy figures."""
-    privacy = evaluation.privacy
-    parts = [_element("h2", _("Privacy: how well individuals are protected"))]
+    blocks: list[Block] = [Heading("h2", _("Privacy: how well individuals are protected"))]
     for criterion, group in evaluation.criteria().items():
-        state = _element("span", _(STATES[group.state]), CRITERION_CSS[group.state])
-        parts.append("<h3>" + _text(_("{criterion}: {question} {state}")).format(
-            criterion=_text(criterion_name(criterion)), question=_text(_(QUESTIONS[criterion])), state=state) + "</h3>")
-        parts.append(_table([_("metric"), _("value"), _("target"), _("verdict"), _("what it means")], [
-            [_shown(result.label), metric_text(result, result.unit), target_text(result),
-             _verdict(result), " ".join([*attack_readings(result),
-                                         _shown(result.not_applicable or result.note or result.interpretation)])]
-            for result in group.results
-        ], raw_columns={3}))
-    parts += [_figure(figure) for figure in figures.privacy_figures(privacy).values()]
-    return parts
+        blocks.append(Heading("h3", escape(_("{criterion}: {question} {state}")).format(
+            criterion=criterion_name(criterion), question=_(QUESTIONS[criterion]),
+            state=_span(_(STATES[group.state]), CRITERION_CSS[group.state]))))
+        blocks.append(Table([_("metric"), _("value"), _("target"), _("verdict"), _("what it means")], [
+            [_shown(result.label), metric_text(result, result.unit), target_text(result), _verdict(result),
+             " ".join([*attack_readings(result), _shown(result.not_applicable or result.note or result.interpretation)])]
+            for result in group.results]))
+    return blocks + [_figure(figure) for figure in figures.privacy_figures(evaluation.privacy).values()]
 
 
-def _analyses_block(evaluation) -> list[str]:
+def _analyses_blocks(evaluation: Evaluation) -> list[Block]:
     """Does the analysis still hold (SPEC section 9): each analysis run, its reading, tables and figures."""
     if not evaluation.analyses:
         return []
-    parts = [_element("h2", _("Does the analysis still hold")),
-             "<p>" + _text(_("Each analysis is run on the real rows and on the avatars. The holdout, real rows kept "
-                             "apart, shows how much two real samples of the same population differ: the avatars do as "
-                             "well as real data when their gap is no larger than that.")) + "</p>"]
+    blocks: list[Block] = [
+        Heading("h2", _("Does the analysis still hold")),
+        Paragraph(_("Each analysis is run on the real rows and on the avatars. The holdout, real rows kept apart, "
+                    "shows how much two real samples of the same population differ: the avatars do as well as real "
+                    "data when their gap is no larger than that.")),
+    ]
     for name, result in evaluation.analyses.items():
-        parts += [f"<h3>{_text(_(TITLES[name]))}</h3>", f"<p>{_text(reading(name, result, evaluation.holdout))}</p>",
-                  *(f"<p class='muted'>{_text(note)}</p>" for note in analysis_notes(result))]
+        blocks += [Heading("h3", _(TITLES[name])), Paragraph(reading(name, result, evaluation.holdout)),
+                   *(Paragraph(note, "muted") for note in analysis_notes(result))]
         for caption, table in analysis_tables(name, result):
             if caption:
-                parts.append(f"<p class='muted'>{_text(caption)}</p>")
-            parts.append(_table(list(table.columns), table.astype(str).to_numpy().tolist()))
-        parts += [_figure(figure) for figure in analysis_figures(name, result)]
-    return parts
+                blocks.append(Paragraph(caption, "muted"))
+            blocks.append(Table(list(table.columns), table.astype(str).to_numpy().tolist()))
+        blocks += [_figure(figure) for figure in analysis_figures(name, result)]
+    return blocks
 
 
 def _parameters(run: GenerationRun) -> list[list[str]]:
-    settings, plan = run.settings, run.plan
+    parameters, plan, method = run.parameters, run.plan, run.avatarizer.method_
     none = _("none")
-    rows = [[_("method"), settings.describe()]]
-    if settings.method == "fast_dp":
+    rows = [[_("method"), method.describe()]]
+    if not method.paired:
         rows.append([_("mechanism options"), _("gmm components {components}, histogram bins {bins}, bounds percentile "
                                                "{percentile}").format(
-            components=settings.gmm_n_components, bins=settings.histogram_n_bins,
-            percentile=number(settings.bounds_percentile, "g"))])
+            components=parameters.gmm_n_components, bins=parameters.histogram_n_bins,
+            percentile=number(parameters.bounds_percentile, "g"))])
+    excluded = _("{columns} (re-attached {strategy})").format(
+        columns=", ".join(plan.excluded), strategy=_(EXCLUSION_LABELS[parameters.exclude_replacement_strategy]))
     rows += [
         [_("latent dimensions (ncp)"), str(run.avatarizer.ncp_)],
-        [_("imputation of missing values"), _(IMPUTATION_LABELS[settings.imputation])],
+        [_("imputation of missing values"), _(IMPUTATION_LABELS[parameters.imputation])],
         [_("holdout"), _("real: half set aside") if run.avatarizer.holdout_ == "real" else
          _("off: approximate at scoring")],
         [_("categorical reduction"), {True: _("on"), False: _("off"), None: _("columns with more than 100 values")}[
-            settings.use_categorical_reduction]],
+            parameters.use_categorical_reduction]],
         [_("dropped columns"), ", ".join(plan.dropped) or none],
-        [_("excluded columns"), _("{columns} (re-attached {strategy})").format(
-            columns=", ".join(plan.excluded), strategy=_(EXCLUSION_LABELS[settings.exclude_strategy])) if plan.excluded else none],
+        [_("excluded columns"), excluded if plan.excluded else none],
         [_("column kinds set by hand"), ", ".join(f"{k}: {_(v)}" for k, v in plan.kinds.items()) or none],
         [_("column weights"), ", ".join(f"{k}: {number(v, 'g')}" for k, v in plan.weights.items()) or none],
         [_("what an attacker could know (the attacks)"), ", ".join(plan.known) or _("not chosen: attacks not run")],
@@ -186,53 +213,38 @@ def _parameters(run: GenerationRun) -> list[list[str]]:
     return rows
 
 
-def _verdict_block(run: GenerationRun) -> list[str]:
+def _verdict_blocks(run: GenerationRun) -> list[Block]:
     """The verdict first (SPEC 6.3): ready or not, why, the fix checked by a re-run, what is not assessed."""
     verdict = verdict_of_run(run)
     colour = {READY: "pass", PARTLY_ASSESSED: "fair", NOT_READY: "fail"}[verdict.status]
-    lines = [f"<p class='verdict {colour}'>{_text(headline(verdict))}</p>", f"<p>{_text(subject(run))}</p>"]
+    blocks: list[Block] = [Paragraph(headline(verdict), f"verdict {colour}"), Paragraph(subject(run))]
     details = [*reasons(verdict), *(text for text in (fix_sentence(verdict), caveat(verdict, DASHBOARD)) if text)]
     if details:
-        lines.append("<ul>" + "".join(f"<li>{_text(detail)}</li>" for detail in details) + "</ul>")
+        blocks.append(Bullets(details))
     said = relationships(run.evaluation)
     if said:
         distorted = run.evaluation.signal["correlation_difference_ratio"].level == "poor"
-        lines.append(f"<p class='{'note' if distorted else 'muted'}'>{_text(said)}</p>")
-    return lines
+        blocks.append(Paragraph(said, "note" if distorted else "muted"))
+    return blocks
 
 
-def _verdict(result: MetricResult) -> str:
+def _verdict(result: MetricResult) -> Markup | str:
     if result.note:
-        return _element("span", _("not counted"), "muted")
+        return _span(_("not counted"), "muted")
     if result.passed is None:
         return ""
-    return _element("span", _("pass"), "pass") if result.passed else \
-        _element("span", _("missed"), "fail")
+    return _span(_("pass"), "pass") if result.passed else _span(_("missed"), "fail")
 
 
-def _table(header: list[str], rows: list[list[str]], raw_columns: set[int] = frozenset()) -> str:
-    head = "".join(f"<th>{_text(cell)}</th>" for cell in header)
-    body = "".join(
-        "<tr>" + "".join(
-            f"<td>{cell if position in raw_columns else _text(cell)}</td>" for position, cell in enumerate(row)
-        ) + "</tr>"
-        for row in rows
-    )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+def _span(text: str, css: str) -> Markup:
+    """``text``, escaped, in a span of the CSS class ``css``."""
+    return Markup("<span class='{}'>{}</span>").format(css, text)
 
 
-def _figure(figure, first: bool = False) -> str:
-    return pio.to_html(figure, full_html=False, include_plotlyjs=True if first else False,
-                       config={"displaylogo": False}, div_id=f"figure-{next(_FIGURE_NUMBERS.get())}")
-
-
-def _text(value: object) -> str:
-    return html.escape(str(value))
-
-
-def _element(tag: str, text: str, css: str | None = None) -> str:
-    """``text`` escaped in an HTML element (with a CSS class)."""
-    return f"<{tag} class='{css}'>{_text(text)}</{tag}>" if css else f"<{tag}>{_text(text)}</{tag}>"
+def _figure(figure, first: bool = False) -> Figure:
+    return Figure(Markup(pio.to_html(  # plotly's own HTML: the data it holds is JSON-encoded
+        figure, full_html=False, include_plotlyjs=True if first else False, config={"displaylogo": False},
+        div_id=f"figure-{next(_FIGURE_NUMBERS.get())}")))
 
 
 def _shown(text: str | None) -> str | None:

@@ -4,6 +4,7 @@ command line, a dict for the JSON."""
 
 from __future__ import annotations
 
+from core.engine.methods import method_of
 from core.i18n import N_, _, enumeration, ngettext, number
 from core.metrics.evaluation import Evaluation
 from core.metrics.result import MetricResult
@@ -192,8 +193,8 @@ def verdict_json(verdict: Verdict) -> dict[str, object]:
         "failing": {criterion: [result.name for result in results] for criterion, results in verdict.failing.items()},
         "fix": fix_sentence(verdict),
         "fix_settings": None if fix is None else {
-            "method": fix.settings.method, "k": fix.settings.k, "epsilon": fix.settings.epsilon,
-            "ncp": fix.settings.ncp, "excluded": list(fix.plan.excluded)},
+            "method": method_of(fix.parameters).name, "k": fix.parameters.k, "epsilon": fix.parameters.fast_dp_epsilon,
+            "ncp": fix.parameters.ncp, "excluded": list(fix.plan.excluded)},
         "fix_keeps_signal": None if fix is None else fix.keeps_signal(verdict.evaluation),
         "tried": [{"instruction": tried.instruction, "ready": tried.ready,
                    "signal": {name: {"run": before, "fix": after}

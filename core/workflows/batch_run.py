@@ -7,7 +7,7 @@ on a file system every worker sees, as the input.
 
 1. Each column is read whole and typed by one task (:func:`~core.engine.table_typing.type_column`);
 2. each row group's rows are dealt to the batches (:func:`~core.engine.batches.stage_group`);
-3. the decisions on the whole table (:meth:`~core.engine.batched.BatchAvatarizer.decide`);
+3. the decisions on the whole table (:func:`~core.engine.batched.decide`);
 4. each batch's avatars are written to their part (``part-00000.parquet`` or ``.csv``) as the batch finishes,
    whole or not at all, and scored against the batch's own holdout half when metrics are asked for.
 
@@ -31,14 +31,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from core.engine.batched import BatchAvatarizer, Batches, WholeTable
+from core.engine.batched import Batches, WholeTable, avatarize_batch, checked_seed, decide
 from core.engine.batches import batch_count, batch_sizes, stage_group
 from core.engine.io import write_csv
-from core.engine.parameters import PART_FORMATS
+from core.engine.methods import method_of
+from core.engine.parameters import HOLDOUT_MIN_ROWS, PART_FORMATS, Parameters
 from core.engine.projection import Projection
 from core.engine.schema import column_warning_lines
 from core.engine.sources import TableInput, TypedColumns
-from core.engine.parameters import HOLDOUT_MIN_ROWS
 from core.engine.split import working_rows
 from core.engine.table_typing import (
     TableTyping,
@@ -99,15 +99,13 @@ def avatarize_in_batches(spec: str, out: Path, params: dict, settings: BatchSett
         raise InputError(f"part_format must be one of {', '.join(PART_FORMATS)}, got {settings.part_format!r}.")
     check_whole_number("batch_rows", settings.batch_rows, minimum=2,
                        hint="batch_rows is the rows of one batch, for example 1000000.")
-    probe = BatchAvatarizer(**params).validate()
     seed_given = params.get("seed") is not None
-    params = {**params, "seed": probe.seed_}
+    params = {**params, "seed": checked_seed(Parameters.of(params))}
     table = TableInput.open(spec)
     names = _kept_columns(table, settings.dropped)
     check_column_kinds(names, params.get("column_kinds"))
     checked_exclusions(params.get("exclude_variable_names", ()), names, params.get("column_weights"))
     work, params = _work_folder(out, table, params, settings, seed_given)
-    probe = BatchAvatarizer(**params)  # with the seed said (its decisions drew another when none was given)
     timings: dict[str, float] = {}
     with _cleared_on_failure(out, work), _dask_client(settings.scheduler) as client:
         run = partial(_run, client, out)
@@ -128,7 +126,7 @@ def avatarize_in_batches(spec: str, out: Path, params: dict, settings: BatchSett
         run(partial(stage_group, typed, seed=params["seed"], n_batches=n_batches, folder=work / "batches"),
             list(range(len(typed.group_rows))))
         batches = Batches(typed, work / "batches", n_batches)
-        whole = probe.decide(WholeTable(typing), batches, run)
+        whole = decide(Parameters.of(params), WholeTable(typing), batches, run)
         timings["whole table"] = time.perf_counter() - start
         say(f"projection fitted on all {n_rows:,} rows in {timings['whole table']:.1f} s")
         if whole.synthesizer is not None and whole.latent_sample_rows < whole.rows:
@@ -216,7 +214,7 @@ def _avatarize_batch(batch: int, numbering: tuple[int, int], *, out: Path, param
     """One batch's avatars written to its part, whole or not at all; its metrics when scored."""
     start = time.perf_counter()
     cache = batches.cache(batch)
-    avatarizer = BatchAvatarizer(**params).fit_batch(batches.rows(batch), batch, whole, cache, numbering)
+    avatarizer = avatarize_batch(Parameters.of(params), batches.rows(batch), batch, whole, cache, numbering)
     cache.clear()
     part = _part(out, batch, settings.part_format)
     _write_part(avatarizer.avatars_, part)
@@ -224,7 +222,7 @@ def _avatarize_batch(batch: int, numbering: tuple[int, int], *, out: Path, param
     if settings.scored:
         evaluation = evaluate_avatarization(avatarizer, knowledge=settings.knowledge)
         metrics = {**evaluation.to_json(), "timings_s": {**avatarizer.timings_s_, **evaluation.timings_s}}
-    return {"part": str(part), "rows": avatarizer.prepared_.n_total, "avatars": len(avatarizer.avatars_),
+    return {"part": str(part), "rows": avatarizer.split_.n_total, "avatars": len(avatarizer.avatars_),
             "metrics": metrics, "seconds": time.perf_counter() - start}
 
 
@@ -418,7 +416,7 @@ def batch_metrics(run: BatchRun, params: dict, settings: BatchSettings) -> dict:
                     "failing_batches": sorted({batch for entry in run.summary["targets_met"].values()
                                                for batch in entry["failing"]})},
         "per_batch": run.batches,
-        "parameters": {**params, "method": "avatar" if params.get("k") is not None else "fast_dp",
+        "parameters": {**params, "method": method_of(Parameters.of(params)).name,
                        "batch_rows": settings.batch_rows, "scheduler": settings.scheduler,
                        "part_format": settings.part_format, "fast_dp_sample_rows": run.latent_sample_rows},
         "rows": run.n_rows, "avatars": run.n_avatars, "parts": [str(part) for part in run.parts],

@@ -1,6 +1,7 @@
 """One generation as the dashboard and the HTML report see it: settings in, avatars and metrics out.
 
-Kept free of Streamlit: the pages collect :class:`ColumnPlan` and :class:`Settings`,
+Kept free of Streamlit: the pages collect a :class:`ColumnPlan` and the engine's
+:class:`~core.engine.parameters.Parameters`,
 call :func:`generate` once per submitted form, and draw figures from the returned
 :class:`GenerationRun`.
 """
@@ -17,6 +18,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from core.engine.methods import Avatar, method_of
+from core.engine.parameters import Parameters
 from core.engine.pipeline import VARIANT_PARAMETERS, Avatarizer
 from core.engine.schema import drop_columns, with_text_names
 from core.i18n import N_, _, number
@@ -51,31 +54,6 @@ class ColumnPlan:
 
 
 @dataclass(frozen=True)
-class Settings:
-    """What the user chose on the Generate page."""
-
-    method: str = "avatar"
-    k: int = 10
-    epsilon: float = 1.0
-    mechanism: str = "gaussian"
-    gmm_n_components: int = 5
-    histogram_n_bins: int = 10
-    bounds_percentile: float = 5.0
-    ncp: int | None = None
-    imputation: str = "fast_knn"
-    holdout: bool = True
-    seed: int | None = 0
-    use_categorical_reduction: bool | None = None  # None: only categoricals with more than 100 modalities
-    exclude_strategy: str = "coordinate_similarity"
-
-    def describe(self) -> str:
-        if self.method == "avatar":
-            return _("Avatar, k = {k}").format(k=self.k)
-        return _("AvatarFastDP ({mechanism}), epsilon = {epsilon}").format(mechanism=self.mechanism,
-                                                                          epsilon=number(self.epsilon, "g"))
-
-
-@dataclass(frozen=True)
 class LatentView:
     """Originals and avatars on the first axes of a projection fitted on the originals (a sample of each, for plots)."""
 
@@ -91,7 +69,7 @@ class GenerationRun:
 
     table_name: str
     fingerprint: str
-    settings: Settings
+    parameters: Parameters  # as chosen; the plan's columns apart (see :func:`build_avatarizer`)
     plan: ColumnPlan
     avatarizer: Avatarizer
     evaluation: Evaluation
@@ -109,7 +87,7 @@ class GenerationRun:
         avatarizer = self.avatarizer
         n_avatars, n_working = len(avatarizer.avatars_), len(avatarizer.working_data_)
         values = dict(avatars=number(n_avatars, ","), table=self.table_name, working=number(n_working, ","),
-                      settings=self.settings.describe(), seed=avatarizer.seed_, seconds=number(self.elapsed_s, ".1f"))
+                      settings=avatarizer.method_.describe(), seed=avatarizer.seed_, seconds=number(self.elapsed_s, ".1f"))
         if avatarizer.holdout_ == "real":
             return _(
                 "{avatars} avatars of {table} made from {working} of the {total} rows "
@@ -126,9 +104,9 @@ def run_metrics(run: GenerationRun) -> dict:
     """The metrics JSON of SPEC section 7, with the run's full parameters and timings."""
     metrics = run.evaluation.to_json()
     avatarizer = run.avatarizer
-    metrics["parameters"] = {**avatarizer.get_params(), **metrics["parameters"], "method": avatarizer.method_}
+    metrics["parameters"] = {**avatarizer.get_params(), **metrics["parameters"], "method": avatarizer.method_.name}
     metrics["timings_s"] = {**avatarizer.timings_s_, **metrics["timings_s"]}
-    if avatarizer.method_ == "fast_dp":
+    if not avatarizer.method_.paired:
         metrics["epsilon_ledger"] = avatarizer.synthesizer_.ledger()
     return metrics
 
@@ -138,38 +116,29 @@ def data_fingerprint(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:16]
 
 
-def replace_method(settings: Settings, method: str, value: float, mechanism: str) -> Settings:
-    """``settings`` with another method and main parameter (k or epsilon)."""
-    if method == "avatar":
-        return replace(settings, method="avatar", k=int(value))
-    return replace(settings, method="fast_dp", epsilon=float(value), mechanism=mechanism)
+def replace_method(parameters: Parameters, method: str, value: float, mechanism: str) -> Parameters:
+    """``parameters`` with another method (its ``name``) and main parameter (k or epsilon)."""
+    if method == Avatar.name:
+        return replace(parameters, k=int(value), fast_dp_epsilon=None)
+    return replace(parameters, k=None, fast_dp_epsilon=float(value), mechanism=mechanism)
 
 
-def build_avatarizer(plan: ColumnPlan, settings: Settings) -> Avatarizer:
-    """The :class:`Avatarizer` that ``settings`` and ``plan`` describe (dropped columns are removed beforehand)."""
-    return Avatarizer(
-        k=settings.k if settings.method == "avatar" else None,
-        fast_dp_epsilon=settings.epsilon if settings.method == "fast_dp" else None,
-        mechanism=settings.mechanism,
-        gmm_n_components=settings.gmm_n_components,
-        histogram_n_bins=settings.histogram_n_bins,
-        bounds_percentile=settings.bounds_percentile,
-        ncp=settings.ncp,
-        imputation=settings.imputation,
-        use_categorical_reduction=settings.use_categorical_reduction,
-        exclude_variable_names=list(plan.excluded),
-        exclude_replacement_strategy=settings.exclude_strategy,
-        column_kinds=plan.kinds,
-        column_weights=plan.weights,
-        holdout=settings.holdout,
-        seed=settings.seed,
-    )
+def describe(parameters: Parameters) -> str:
+    """The method and its main parameter, in words (``Avatar, k = 10``)."""
+    return method_of(parameters).describe()
 
 
-def settings_variant(current: Settings, new: Settings) -> dict[str, object] | None:
+def build_avatarizer(plan: ColumnPlan, parameters: Parameters) -> Avatarizer:
+    """The :class:`Avatarizer` of ``parameters``, with ``plan``'s column kinds, weights and columns set apart
+    (dropped columns are removed beforehand)."""
+    return Avatarizer(replace(parameters, exclude_variable_names=tuple(plan.excluded), column_kinds=plan.kinds,
+                              column_weights=plan.weights))
+
+
+def settings_variant(current: Parameters, new: Parameters) -> dict[str, object] | None:
     """The parameters ``new`` changes from ``current``, when each of them can vary from one preparation (the
     method's, ``ncp``: :data:`~core.engine.pipeline.VARIANT_PARAMETERS`), else None."""
-    before, after = (build_avatarizer(ColumnPlan(), settings).get_params() for settings in (current, new))
+    before, after = (build_avatarizer(ColumnPlan(), parameters).get_params() for parameters in (current, new))
     changed = {name: value for name, value in after.items() if before[name] != value}
     return changed if set(changed) <= set(VARIANT_PARAMETERS) else None
 
@@ -177,7 +146,7 @@ def settings_variant(current: Settings, new: Settings) -> dict[str, object] | No
 def generate(
     frame: pd.DataFrame,
     plan: ColumnPlan,
-    settings: Settings,
+    parameters: Parameters,
     *,
     table_name: str,
     fingerprint: str,
@@ -187,21 +156,21 @@ def generate(
     start = time.perf_counter()
     report = progress or (lambda step, share: None)
     frame = drop_columns(frame, list(plan.dropped), _("The columns to drop"))
-    avatarizer = build_avatarizer(plan, settings)
+    avatarizer = build_avatarizer(plan, parameters)
     avatarizer.fit(frame, progress=lambda step, share: report(_(_STEP_LABELS[step]), share * GENERATION_SHARE))
     report(_("Measuring utility and privacy"), GENERATION_SHARE)
-    run = scored_run(avatarizer, plan, settings, table_name=table_name, fingerprint=fingerprint, start=start,
+    run = scored_run(avatarizer, plan, parameters, table_name=table_name, fingerprint=fingerprint, start=start,
                      progress=lambda: report(_("Preparing the figures"), 0.97))
     report(_("Done"), 1.0)
     return run
 
 
-def evaluation_with(frame: pd.DataFrame, plan: ColumnPlan, settings: Settings) -> Evaluation:
-    """Every metric of the avatars ``settings`` and ``plan`` make of ``frame`` (a fix being checked: what the
+def evaluation_with(frame: pd.DataFrame, plan: ColumnPlan, parameters: Parameters) -> Evaluation:
+    """Every metric of the avatars ``parameters`` and ``plan`` make of ``frame`` (a fix being checked: what the
     first run said about the columns is not said again)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        avatarizer = build_avatarizer(plan, settings).fit(
+        avatarizer = build_avatarizer(plan, parameters).fit(
             drop_columns(frame, list(plan.dropped), _("The columns to drop")))
     return evaluate_avatarization(avatarizer, knowledge=plan.knowledge)
 
@@ -209,7 +178,7 @@ def evaluation_with(frame: pd.DataFrame, plan: ColumnPlan, settings: Settings) -
 def scored_run(
     avatarizer: Avatarizer,
     plan: ColumnPlan,
-    settings: Settings,
+    parameters: Parameters,
     *,
     table_name: str,
     fingerprint: str,
@@ -223,7 +192,7 @@ def scored_run(
     if progress is not None:
         progress()
     return GenerationRun(
-        table_name=table_name, fingerprint=fingerprint, settings=settings, plan=plan, avatarizer=avatarizer,
+        table_name=table_name, fingerprint=fingerprint, parameters=parameters, plan=plan, avatarizer=avatarizer,
         evaluation=evaluation, latent=latent_view(avatarizer) if with_latent else None,
         elapsed_s=time.perf_counter() - start,
     )

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
+from core.engine.methods import Avatar, AvatarFastDP
+from core.engine.parameters import Parameters
 from core.engine.schema import drop_columns
 from core.errors import InputError
 from core.i18n import _, enumeration, localized_number, ngettext, number, percent
@@ -24,7 +26,7 @@ from core.metrics.registry import DEFINITIONS, TARGETS
 from core.metrics.space import MetricSpaces
 from core.validation import check_whole_number
 from core.workflows.advice import SIGNAL_SPREAD
-from core.workflows.run import ColumnPlan, Settings, build_avatarizer
+from core.workflows.run import ColumnPlan, build_avatarizer
 
 UTILITY_METRICS = {name: DEFINITIONS[name].axis_label for name in ("hellinger_mean", "correlation_difference_ratio")}
 PRIVACY_METRICS = {name: DEFINITIONS[name].axis_label for name in TARGETS}
@@ -40,12 +42,12 @@ class SweepSetting:
 
     @property
     def label(self) -> str:
-        if self.method == "avatar":
+        if self.method == Avatar.name:
             return f"k = {int(self.value)}"
         return f"epsilon = {number(self.value, 'g')} ({self.mechanism})"
 
     def variant(self) -> dict[str, object]:
-        if self.method == "avatar":
+        if self.method == Avatar.name:
             return {"k": int(self.value), "fast_dp_epsilon": None}
         return {"k": None, "fast_dp_epsilon": float(self.value), "mechanism": self.mechanism}
 
@@ -122,7 +124,7 @@ class SweepPoint:
     def to_json(self) -> dict[str, object]:
         return {
             "method": self.setting.method,
-            **({"k": int(self.setting.value)} if self.setting.method == "avatar"
+            **({"k": int(self.setting.value)} if self.setting.method == Avatar.name
                else {"epsilon": self.setting.value, "mechanism": self.setting.mechanism}),
             "seeds": self.seeds,
             "metrics": {
@@ -142,8 +144,8 @@ def sweep_settings(
     k_values: Sequence[int] = (), epsilon_values: Sequence[float] = (), mechanisms: Sequence[str] = ("gaussian",)
 ) -> list[SweepSetting]:
     """Every requested setting, in order: the k values, then each epsilon for each mechanism."""
-    settings = [SweepSetting("avatar", k) for k in k_values]
-    settings += [SweepSetting("fast_dp", epsilon, mechanism) for mechanism in mechanisms for epsilon in epsilon_values]
+    settings = [SweepSetting(Avatar.name, k) for k in k_values]
+    settings += [SweepSetting(AvatarFastDP.name, epsilon, mechanism) for mechanism in mechanisms for epsilon in epsilon_values]
     if not settings:
         raise InputError(_("The sweep needs at least one k value or one epsilon value."))
     return settings
@@ -152,7 +154,7 @@ def sweep_settings(
 def run_sweep(
     frame: pd.DataFrame,
     plan: ColumnPlan,
-    base: Settings,
+    base: Parameters,
     settings: Sequence[SweepSetting],
     n_seeds: int = 3,
     on_result: Callable[[SweepPoint, int], None] | None = None,
@@ -281,8 +283,8 @@ def _none_safe(scored: Sequence[SweepPoint]) -> str:
         len(p.missed_targets()), sum(p.seeds_missing(name) for name in p.missed_targets()), -p.mean("hellinger_mean")
     ))
     described = ", ".join(_missed(closest, name) for name in closest.missed_targets())
-    k_values = [p.setting.value for p in scored if p.setting.method == "avatar"]
-    epsilons = [p.setting.value for p in scored if p.setting.method == "fast_dp"]
+    k_values = [p.setting.value for p in scored if p.setting.method == Avatar.name]
+    epsilons = [p.setting.value for p in scored if p.setting.method == AvatarFastDP.name]
     tries = ([_("k values above {k}").format(k=int(max(k_values)))] if k_values else []) + (
         [_("epsilon values below {epsilon}").format(epsilon=number(min(epsilons), "g"))] if epsilons else [])
     tried = _("{first} or {second}").format(first=tries[0], second=tries[1]) if len(tries) > 1 else tries[0]

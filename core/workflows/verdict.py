@@ -16,13 +16,15 @@ from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
+from core.engine.methods import Avatar, method_of
+from core.engine.parameters import Parameters
 from core.engine.pipeline import Variants
 from core.i18n import N_, Message, Number, _
 from core.metrics.criteria import PARTLY_ASSESSED
 from core.metrics.evaluation import Evaluation, evaluate_avatarization
 from core.metrics.result import MetricResult
 from core.workflows.advice import EPSILON_STEPS, K_STEPS, SIGNAL_SPREAD
-from core.workflows.run import ColumnPlan, GenerationRun, Settings, evaluation_with, generate, settings_variant
+from core.workflows.run import ColumnPlan, GenerationRun, evaluation_with, generate, settings_variant
 
 READY, NOT_READY = "ready", "not ready"  # and PARTLY_ASSESSED, as a criterion can be
 FALLBACK_EPSILON = 1.0
@@ -34,16 +36,16 @@ SMALLEST_NCP = 2
 # verdict, byte for byte).
 SEARCH_ROWS = 200_000
 SEARCH_MIN_SETTINGS = 2
-Rerun = Callable[[Settings, ColumnPlan], Evaluation]
+Rerun = Callable[[Parameters, ColumnPlan], Evaluation]
 Progress = Callable[[str, float], None]
 
 
 @dataclass(frozen=True)
 class Fix:
-    """Settings that were re-run and scored: what to change (``instruction``), and the evaluation it reaches."""
+    """Parameters that were re-run and scored: what to change (``instruction``), and the evaluation it reaches."""
 
     instruction: Message
-    settings: Settings
+    parameters: Parameters
     plan: ColumnPlan
     evaluation: Evaluation
     seconds: float = 0.0
@@ -131,13 +133,13 @@ class FixSearch:
     Ratio, then the least change.
     """
 
-    def __init__(self, evaluation: Evaluation, settings: Settings, plan: ColumnPlan, n_avatarized: int,
+    def __init__(self, evaluation: Evaluation, parameters: Parameters, plan: ColumnPlan, n_avatarized: int,
                  rerun: Rerun, progress: Progress | None = None, budget: int | None = None):
-        self.evaluation, self.settings, self.plan, self.rerun = evaluation, settings, plan, rerun
+        self.evaluation, self.parameters, self.plan, self.rerun = evaluation, parameters, plan, rerun
         self.report = progress or (lambda step, share: None)
         self.budget = budget
-        self.larger_k = [k for k in K_STEPS if settings.k < k < n_avatarized]
-        self.ncp = settings.ncp or evaluation.parameters.get("ncp")
+        self.larger_k = [k for k in K_STEPS if (parameters.k or 0) < k < n_avatarized]
+        self.ncp = parameters.ncp or evaluation.parameters.get("ncp")
         self.tried: dict[str, Fix] = {}
         self.found: list[Fix] = []  # each group's least change that meets every target
 
@@ -145,12 +147,13 @@ class FixSearch:
         stopped = False
         try:
             self._copied_column()
-            if self.settings.method == "avatar":
+            if isinstance(method_of(self.parameters), Avatar):
                 self._avatar_settings()
             else:
-                self._first([(Message(N_("lower epsilon from {old} to {new}"), old=Number(self.settings.epsilon, "g"),
-                                      new=Number(value, "g")), replace(self.settings, epsilon=value), self.plan)
-                             for value in [e for e in EPSILON_STEPS if e < self.settings.epsilon][::-1]])
+                epsilon = self.parameters.fast_dp_epsilon
+                self._first([(Message(N_("lower epsilon from {old} to {new}"), old=Number(epsilon, "g"),
+                                      new=Number(value, "g")), replace(self.parameters, fast_dp_epsilon=value),
+                              self.plan) for value in [e for e in EPSILON_STEPS if e < epsilon][::-1]])
         except _OutOfBudget:
             stopped = True
         order = {id(fix): position for position, fix in enumerate(self.found)}
@@ -165,58 +168,59 @@ class FixSearch:
         weakest = min(column.breakdown["per_variable"], key=lambda row: row["protection"])["variable"]
         if weakest not in self.plan.excluded:
             self._first([(Message(N_("set '{variable}' aside (re-attached from similar people)"), variable=weakest),
-                          self.settings, replace(self.plan, excluded=(*self.plan.excluded, weakest)))])
+                          self.parameters, replace(self.plan, excluded=(*self.plan.excluded, weakest)))])
 
     def _avatar_settings(self) -> None:
-        settings = self.settings
-        self._first([(Message(N_("raise k from {old} to {new}"), old=settings.k, new=k), replace(settings, k=k),
+        parameters = self.parameters
+        self._first([(Message(N_("raise k from {old} to {new}"), old=parameters.k, new=k), replace(parameters, k=k),
                       self.plan) for k in self.larger_k])
         smaller = list(range(self.ncp - 1, SMALLEST_NCP - 1, -1)) if self.ncp else []
         if not any(fix.keeps_signal(self.evaluation) for fix in self.found):
-            self._first([self._fewer(value, settings.k) for value in smaller])
+            self._first([self._fewer(value, parameters.k) for value in smaller])
         if not self.found:
             for value in smaller:
                 self._first([self._fewer(value, k) for k in self.larger_k])
         if not self.found:
             self._first([(Message(N_("switch to AvatarFastDP (gaussian, epsilon {epsilon})"),
                                   epsilon=Number(FALLBACK_EPSILON, "g")),
-                          replace(settings, method="fast_dp", mechanism="gaussian", epsilon=FALLBACK_EPSILON),
+                          replace(parameters, k=None, fast_dp_epsilon=FALLBACK_EPSILON, mechanism="gaussian"),
                           self.plan)])
 
-    def _fewer(self, ncp: int, k: int) -> tuple[Message, Settings, ColumnPlan]:
+    def _fewer(self, ncp: int, k: int) -> tuple[Message, Parameters, ColumnPlan]:
         """``ncp`` dimensions instead of the run's, at ``k``."""
-        old = self.settings.k
+        old = self.parameters.k
         instruction = Message(N_("compare people on {new} dimensions instead of {old} (ncp)"), old=self.ncp,
                               new=ncp) if k == old else Message(N_(
             "raise k from {old} to {new} and compare people on {dimensions} dimensions instead of {ncp} (ncp)"),
             old=old, new=k, dimensions=ncp, ncp=self.ncp)
-        return instruction, replace(self.settings, k=k, ncp=ncp), self.plan
+        return instruction, replace(self.parameters, k=k, ncp=ncp), self.plan
 
-    def _first(self, candidates: Sequence[tuple[Message, Settings, ColumnPlan]]) -> None:
+    def _first(self, candidates: Sequence[tuple[Message, Parameters, ColumnPlan]]) -> None:
         """The candidates tried in turn, up to the first that meets every target, kept in ``found``."""
         fix = next((fix for fix in (self._attempt(*candidate) for candidate in candidates) if fix.ready), None)
         if fix is not None:
             self.found.append(fix)
 
-    def _attempt(self, instruction: Message, settings: Settings, plan: ColumnPlan) -> Fix:
-        key = repr((settings, plan))
+    def _attempt(self, instruction: Message, parameters: Parameters, plan: ColumnPlan) -> Fix:
+        key = repr((parameters, plan))
         if key not in self.tried:
             if self.budget is not None and len(self.tried) >= self.budget:
                 raise _OutOfBudget
             self.report(_("Checking a fix: {instruction}").format(instruction=_(instruction)), len(self.tried))
             start = time.perf_counter()
-            self.tried[key] = Fix(instruction, settings, plan, self.rerun(settings, plan), time.perf_counter() - start)
+            self.tried[key] = Fix(instruction, parameters, plan, self.rerun(parameters, plan),
+                                  time.perf_counter() - start)
         return self.tried[key]
 
 
-def checked_verdict(evaluation: Evaluation, settings: Settings, plan: ColumnPlan, n_avatarized: int, rerun: Rerun,
+def checked_verdict(evaluation: Evaluation, parameters: Parameters, plan: ColumnPlan, n_avatarized: int, rerun: Rerun,
                     progress: Progress | None = None, budget: int | None = None) -> Verdict:
     """The verdict, with (when a target is missed) the fix :class:`FixSearch` finds within ``budget`` settings."""
     verdict = verdict_of(evaluation)
     if verdict.status != NOT_READY:
         return verdict
     start = time.perf_counter()
-    fix, tried, stopped = FixSearch(evaluation, settings, plan, n_avatarized, rerun, progress, budget).run()
+    fix, tried, stopped = FixSearch(evaluation, parameters, plan, n_avatarized, rerun, progress, budget).run()
     return replace(verdict, fix=fix, tried=tried, searched=True, search_stopped=stopped, search_budget=budget,
                    search_seconds=time.perf_counter() - start)
 
@@ -230,8 +234,8 @@ def shared_rerun(run: GenerationRun, table: Callable[[], pd.DataFrame]) -> Rerun
     spaces = run.evaluation.spaces
     frames: list[pd.DataFrame] = []
 
-    def rerun(settings: Settings, plan: ColumnPlan) -> Evaluation:
-        variant = settings_variant(run.settings, settings)
+    def rerun(parameters: Parameters, plan: ColumnPlan) -> Evaluation:
+        variant = settings_variant(run.parameters, parameters)
         if plan == run.plan and variant is not None:
             variants[:] = variants or [Variants(run.avatarizer, largest_k=max(
                 (k for k in K_STEPS if k < len(run.avatars)), default=0))]
@@ -240,7 +244,7 @@ def shared_rerun(run: GenerationRun, table: Callable[[], pd.DataFrame]) -> Rerun
                 fitted = variants[0].fit(variant)
             return evaluate_avatarization(fitted, spaces, plan.knowledge)
         frames[:] = frames or [table()]
-        return evaluation_with(frames[0], plan, settings)
+        return evaluation_with(frames[0], plan, parameters)
 
     return rerun
 
@@ -255,18 +259,18 @@ def judged(run: GenerationRun, table: Callable[[], pd.DataFrame], search: bool =
     """``run`` with its verdict; when a target is missed (and ``search``), a fix checked by re-running on the table
     the run was made from (see :func:`shared_rerun`), with the budget of :func:`search_budget`."""
     budget = search_budget(len(run.avatars))
-    run.verdict = checked_verdict(run.evaluation, run.settings, run.plan, len(run.avatars),
+    run.verdict = checked_verdict(run.evaluation, run.parameters, run.plan, len(run.avatars),
                                   shared_rerun(run, table), progress, budget) if search else verdict_of(run.evaluation)
     return run
 
 
-def generate_judged(frame: pd.DataFrame, plan: ColumnPlan, settings: Settings, *, table_name: str, fingerprint: str,
+def generate_judged(frame: pd.DataFrame, plan: ColumnPlan, parameters: Parameters, *, table_name: str, fingerprint: str,
                     progress: Callable[[str, float], None] | None = None) -> GenerationRun:
     """:func:`~core.workflows.run.generate`, then the verdict, with a fix checked when a target is missed: each
     setting tried is a step of the progress bar, with its name; the run's time is the whole."""
     report = progress or (lambda step, share: None)
     start = time.perf_counter()
-    run = generate(frame, plan, settings, table_name=table_name, fingerprint=fingerprint,
+    run = generate(frame, plan, parameters, table_name=table_name, fingerprint=fingerprint,
                    progress=lambda step, share: report(step, 0.75 * share))
     report(_("Checking whether the avatars can be shared"), 0.75)
     judged(run, lambda: frame, progress=lambda step, tries: report(step, 0.75 + 0.25 * (1 - 0.7 ** (tries + 1))))

@@ -123,7 +123,7 @@ def test_the_form_runs_the_engine_once_and_nothing_before_submit(generations):
     assert "not end-to-end differentially private" in app.warning[0].value
     app.button(key="FormSubmitter:settings-Generate avatars").click().run()
     assert generations == ["demo_clinical.csv"]
-    assert app.session_state["run"].settings.method == "fast_dp"
+    assert app.session_state["run"].parameters.fast_dp_epsilon is not None
     assert app.metric[2].value.endswith(" of 5")  # FastDP: the three pairing metrics do not apply (4 + identifiers)
 
 
@@ -181,7 +181,7 @@ def test_tradeoff_page_sweeps_advises_compares_and_takes_a_setting(generations):
     app.selectbox[2].set_value(1).run()
     app.button[-1].click().run()
     assert generations == ["demo_clinical.csv"]
-    assert app.session_state["run"].settings.k == 20
+    assert app.session_state["run"].parameters.k == 20
     visit(app, "pages/utility.py")
 
 
@@ -243,10 +243,10 @@ def test_a_second_sweep_compares_the_settings_its_boxes_show():
 def test_taking_a_setting_makes_it_the_run_everywhere(generations):
     app = generate(start())
     app = sweep(app, [3, 20])
-    assert app.session_state["run"].settings.k == 10
+    assert app.session_state["run"].parameters.k == 10
     app.selectbox[2].set_value(1).run()  # k = 20
     app.button(key=f"take_{app.session_state['sweep_result']['number']}").click().run()
-    assert app.session_state["run"].settings.k == 20  # the sidebar's text: see the browser test
+    assert app.session_state["run"].parameters.k == 20  # the sidebar's text: see the browser test
     assert "k = 20 is now the current run" in app.success[-1].value
     visit(app, "pages/generate.py")
     assert app.slider[0].value == 20
@@ -271,7 +271,7 @@ def test_the_avatars_of_every_row_are_one_click_away(generations):
     release = app.session_state["release_run"]
     assert len(release.avatars) == 2_000 and release.evaluation.holdout == "approximate"
     assert release.evaluation.rows["avatars"] == 2_000  # privacy measured on all rows
-    assert release.settings == replace(app.session_state["run"].settings, holdout=False)
+    assert release.parameters == replace(app.session_state["run"].parameters, holdout=False)
     visit(app, "pages/report.py")
     labels = [button.label for button in app.get("download_button")]
     assert "Avatars of all 2,000 rows (CSV, shuffled)" in labels and "Avatars (CSV, shuffled, 1,000 rows)" in labels

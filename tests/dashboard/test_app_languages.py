@@ -146,7 +146,7 @@ def test_an_uploaded_table_a_refused_file_and_avatarfastdp_in_french_show_no_eng
     method.set_value("AvatarFastDP: sample from a noisy model").run()
     check("generate, AvatarFastDP chosen")
     click(app, "Generate avatars")
-    assert app.session_state["run"].settings.method == "fast_dp"
+    assert app.session_state["run"].parameters.fast_dp_epsilon is not None
     check("generate, AvatarFastDP")
     for page in PAGES[2:]:
         visit(app, page)
@@ -173,7 +173,7 @@ def test_switching_the_language_keeps_the_table_the_run_and_the_widgets():
     k.set_value(7)
     app.button(key="FormSubmitter:settings-Generate avatars").click().run()
     table, run = app.session_state["table"], app.session_state["run"]
-    assert run.settings.k == 7 and run.plan.excluded == ("department",)
+    assert run.parameters.k == 7 and run.plan.excluded == ("department",)
     visit(app, "pages/utility.py")
     app.selectbox(key="distribution_variable").set_value("bmi").run()
     app.segmented_control(key="latent_view").set_value("3-D").run()

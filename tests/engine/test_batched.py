@@ -4,13 +4,15 @@ import numpy as np
 import pytest
 
 from core.engine import batched
-from core.engine.batched import BatchAvatarizer, Batches, WholeTable
+from core.engine.batched import Batches, WholeTable, avatarize_batch, decide
 from core.engine.batches import batch_count, stage_group
 from core.engine.encoding import EncodedTable
 from core.engine.io import csv_bytes, read_table
+from core.engine.parameters import Parameters
 from core.engine.pipeline import Avatarizer
 from core.engine.projection import Projection
 from core.engine.sources import TableInput, TypedColumns
+from core.engine.stages import model_weights
 from core.engine.table_typing import type_column, typing_of_columns
 from tests.support import mixed_table
 
@@ -33,12 +35,12 @@ def batch_run(spec, folder, params, batch_rows):
     for group in range(len(typed.group_rows)):
         stage_group(typed, group, params["seed"], n_batches, folder / "batches")
     batches = Batches(typed, folder / "batches", n_batches)
-    whole = BatchAvatarizer(**params).decide(WholeTable(typing), batches, in_order)
+    whole = decide(Parameters.of(params), WholeTable(typing), batches, in_order)
     fitted, first = [], 0
     total = sum(len(batches.rows(batch)) // 2 for batch in range(n_batches))
     for batch in range(n_batches):
-        avatarizer = BatchAvatarizer(**params).fit_batch(batches.rows(batch), batch, whole, batches.cache(batch),
-                                                          (first, total))
+        avatarizer = avatarize_batch(Parameters.of(params), batches.rows(batch), batch, whole, batches.cache(batch),
+                                     (first, total))
         first += len(avatarizer.avatars_)
         fitted.append(avatarizer)
     return fitted, whole, batches
@@ -77,12 +79,12 @@ def test_the_projection_of_summed_statistics_is_that_of_every_row(tmp_path):
     hostile_table(3_000, seed=4).to_csv(path, index=False)
     fitted, whole, batches = batch_run(path, tmp_path / "work", {"k": 5, "seed": 1}, batch_rows=700)
     assert len(fitted) == 5
-    tables = [whole.model_table(batch.prepared_.complete) for batch in fitted]
+    tables = [whole.model_table(batch.encoded_.complete) for batch in fitted]
     every_row = EncodedTable(
         numeric=np.vstack([table.numeric for table in tables]), codes=np.vstack([table.codes for table in tables]),
         numeric_names=tables[0].numeric_names, categorical_names=tables[0].categorical_names,
         categories=tables[0].categories)
-    reference = Projection(BatchAvatarizer(k=5)._model_weights(whole.reduction)).fit(every_row)
+    reference = Projection(model_weights(Parameters(k=5), whole.reduction)).fit(every_row)
     summed = whole.projection
     assert every_row.n_rows == sum(len(batch.avatars_) for batch in fitted)
     np.testing.assert_allclose(summed.means_, reference.means_, rtol=1e-9, atol=1e-12)  # embedded columns: mean 0

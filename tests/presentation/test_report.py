@@ -8,7 +8,8 @@ import numpy as np
 import pandas as pd
 
 from core.presentation.report import build_html_report
-from core.workflows.run import ColumnPlan, Settings
+from core.engine.parameters import Parameters
+from core.workflows.run import ColumnPlan
 from core.workflows.verdict import generate_judged
 from tests.support import mixed_table
 
@@ -18,7 +19,7 @@ HOSTILE = ['<script>alert(1)</script>', '"><img src=x onerror=alert(1)>', "{{7*7
 def judged(frame: pd.DataFrame, name: str = "t.csv"):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return generate_judged(frame, ColumnPlan(), Settings(k=5, seed=1), table_name=name, fingerprint="f")
+        return generate_judged(frame, ColumnPlan(), Parameters(k=5, seed=1), table_name=name, fingerprint="f")
 
 
 def test_the_same_run_makes_the_same_report_its_date_apart():

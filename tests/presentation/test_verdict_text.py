@@ -6,19 +6,20 @@ import warnings
 from core.metrics.registry import DEFINITIONS
 from core.presentation.report import build_html_report
 from core.presentation.verdict_text import bound_note, relationships, subject
-from core.workflows.run import ColumnPlan, Settings
+from core.engine.parameters import Parameters
+from core.workflows.run import ColumnPlan
 from core.workflows.verdict import generate_judged
 from tests.support import mixed_table
 
 
-def made(settings: Settings, rows: int = 600):
+def made(parameters: Parameters, rows: int = 600):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return generate_judged(mixed_table(rows, seed=2), ColumnPlan(), settings, table_name="t.csv", fingerprint="f")
+        return generate_judged(mixed_table(rows, seed=2), ColumnPlan(), parameters, table_name="t.csv", fingerprint="f")
 
 
 def test_a_verdict_says_which_avatars_it_is_about():
-    assessed, every_row = made(Settings(k=10, seed=1)), made(Settings(k=10, seed=1, holdout=False))
+    assessed, every_row = made(Parameters(k=10, seed=1)), made(Parameters(k=10, seed=1, holdout=False))
     assert subject(assessed) == ("About the 300 avatars made from half of the rows, measured against the other half "
                                  "(the holdout).")
     assert subject(every_row) == "About the 600 avatars made from every row: the ones to share."
@@ -27,7 +28,7 @@ def test_a_verdict_says_which_avatars_it_is_about():
 def test_distorted_relationships_are_said_next_to_the_verdict_in_the_reports_first_screen():
     """FastDP's Hellinger Mean alone read better than Avatar's while its correlations were lost: the relationships
     are said beside the verdict, plainly when in the distortion band."""
-    run = made(Settings(k=10, seed=1))
+    run = made(Parameters(k=10, seed=1))
     correlation, measured = DEFINITIONS["correlation_difference_ratio"], run.evaluation.signal["correlation_difference_ratio"]
     run.evaluation.signal["correlation_difference_ratio"] = correlation.result(12.0, breakdown=measured.breakdown)
     said = relationships(run.evaluation)

@@ -7,7 +7,8 @@ from core.engine.pipeline import Avatarizer
 from core.errors import InputError
 from core.metrics.evaluation import evaluate_avatarization
 from core.presentation.sweep_table import seed_range_text, sweep_table
-from core.workflows.run import ColumnPlan, Settings
+from core.engine.parameters import Parameters
+from core.workflows.run import ColumnPlan
 from core.workflows.sweep import SweepPoint, SweepSetting, pareto_front, recommendation, run_sweep, sweep_settings
 from tests.support import mixed_table, with_verdicts
 
@@ -15,7 +16,7 @@ from tests.support import mixed_table, with_verdicts
 @pytest.fixture(scope="module")
 def points():
     settings = sweep_settings([3, 10], [1.0], ["gaussian", "histogram"])
-    return run_sweep(mixed_table(800, missing=0.05), ColumnPlan(), Settings(seed=4), settings, n_seeds=3)
+    return run_sweep(mixed_table(800, missing=0.05), ColumnPlan(), Parameters(k=10, seed=4), settings, n_seeds=3)
 
 
 def test_every_requested_setting_is_present_with_each_seed(points):
@@ -128,7 +129,7 @@ def test_table_and_bad_requests(points):
     with pytest.raises(InputError, match="at least one k value or one epsilon value"):
         sweep_settings([], [])
     with pytest.raises(InputError, match="seeds must be at least 1"):
-        run_sweep(mixed_table(50), ColumnPlan(), Settings(), sweep_settings([3]), n_seeds=0)
+        run_sweep(mixed_table(50), ColumnPlan(), Parameters(k=10), sweep_settings([3]), n_seeds=0)
 
 
 def test_a_local_cloaking_that_is_only_a_lower_bound_says_so(monkeypatch):
@@ -137,7 +138,7 @@ def test_a_local_cloaking_that_is_only_a_lower_bound_says_so(monkeypatch):
     monkeypatch.setattr(privacy, "EXACT_COUNT_PAIRS", 0)  # counts by growing k-NN queries, stopped at a cap of 2
     monkeypatch.setattr(privacy, "LOCAL_CLOAKING_MIN_CAP", 2)
     monkeypatch.setattr(privacy, "LOCAL_CLOAKING_MAX_CAP", 2)
-    [point] = run_sweep(mixed_table(600), ColumnPlan(), Settings(seed=0), sweep_settings([20]), n_seeds=2)
+    [point] = run_sweep(mixed_table(600), ColumnPlan(), Parameters(k=10, seed=0), sweep_settings([20]), n_seeds=2)
     assert point.values["local_cloaking"] == [2.0, 2.0] and "local_cloaking" in point.lower_bounds
     assert seed_range_text(point, "local_cloaking") == ">= 2.00"
     assert seed_range_text(point, "hidden_rate").count(" to ") == 1

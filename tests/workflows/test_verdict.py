@@ -4,10 +4,11 @@ import warnings
 
 import pytest
 
+from core.engine.parameters import Parameters
 from core.metrics.evaluation import Evaluation
 from core.metrics.registry import DEFINITIONS, TARGETS
 from core.presentation.verdict_text import verdict_json, verdict_line
-from core.workflows.run import ColumnPlan, Settings, evaluation_with, generate
+from core.workflows.run import ColumnPlan, evaluation_with, generate
 from core.workflows.verdict import checked_verdict, judged, search_budget, verdict_of
 from tests.support import mixed_table
 
@@ -68,14 +69,16 @@ def test_the_fix_is_the_smallest_k_that_meets_every_target():
     and 100 only and say "raise k from 10 to 100"."""
     tried = []
 
-    def rerun(settings, plan):
-        tried.append(settings.k)
-        evaluation = evaluation_with_values(hidden_rate=95.0 if settings.k >= 30 else 85.0)
-        evaluation.signal = signal_of(92.0 - settings.k / 100)
+    def rerun(parameters, plan):
+        tried.append(parameters.k)
+        evaluation = evaluation_with_values(hidden_rate=95.0 if parameters.k >= 30 else 85.0)
+        evaluation.signal = signal_of(92.0 - parameters.k / 100)
         return evaluation
 
-    verdict = checked_verdict(run_evaluation(hidden_rate=80.0), Settings(k=10), ColumnPlan(), 1_000, rerun)
-    assert tried == [15, 20, 30] and verdict.fix.settings.k == 30 and verdict.fix.ready
+    verdict = checked_verdict(run_evaluation(hidden_rate=80.0), Parameters(k=10), ColumnPlan(), 1_000, rerun)
+    assert tried == [15, 20, 30] and verdict.fix.parameters.k == 30 and verdict.fix.ready
+    assert verdict_json(verdict)["fix_settings"] == {"method": "avatar", "k": 30, "epsilon": None, "ncp": None,
+                                                     "excluded": []}  # the method's own parameter only
     assert verdict_line(verdict).endswith(
         "Fix: raise k from 10 to 30 (checked by a re-run: hidden rate 95.0 %; every target is then met, and the "
         "signal is kept: Hellinger Mean 92.0 -> 91.7, correlation ratio 60.0 -> 60.0).")
@@ -85,58 +88,60 @@ def test_a_fix_that_destroys_the_signal_is_never_preferred_and_its_cost_is_said(
     """Wage, 100 000 rows: "switch to AvatarFastDP (gaussian, epsilon 1) ... every target is then met" with a
     correlation ratio of 11 against 71 to 100 for the k settings. A setting that keeps the signal comes first; when
     only a destructive one meets every target, the verdict says what it costs."""
-    def rerun(settings, plan):
-        if settings.method == "fast_dp":
+    def rerun(parameters, plan):
+        if parameters.fast_dp_epsilon is not None:
             evaluation = evaluation_with_values(hidden_rate=None)
             evaluation.signal = signal_of(94.0, 11.0)
             return evaluation
-        evaluation = evaluation_with_values(hidden_rate=95.0 if (settings.ncp or 5) <= 3 else 85.0)
+        evaluation = evaluation_with_values(hidden_rate=95.0 if (parameters.ncp or 5) <= 3 else 85.0)
         evaluation.signal = signal_of(92.5, 58.0)
         return evaluation
 
     current = run_evaluation(hidden_rate=80.0)
-    verdict = checked_verdict(current, Settings(k=10), ColumnPlan(), 1_000, rerun)
-    assert verdict.fix.settings.ncp == 3 and verdict.fix.keeps_signal(current)
+    verdict = checked_verdict(current, Parameters(k=10), ColumnPlan(), 1_000, rerun)
+    assert verdict.fix.parameters.ncp == 3 and verdict.fix.keeps_signal(current)
     assert "compare people on 3 dimensions instead of 5 (ncp)" in verdict_line(verdict)
-    assert not any(fix.settings.method == "fast_dp" for fix in verdict.tried)  # an Avatar setting was enough
+    assert not any(fix.parameters.fast_dp_epsilon is not None for fix in verdict.tried)  # an Avatar setting was enough
 
-    def only_fast_dp(settings, plan):
-        evaluation = evaluation_with_values(hidden_rate=None if settings.method == "fast_dp" else 85.0)
-        evaluation.signal = signal_of(76.3 if settings.method == "fast_dp" else 90.0, 11.0 if
-                                      settings.method == "fast_dp" else 60.0)
+    def only_fast_dp(parameters, plan):
+        fast_dp = parameters.fast_dp_epsilon is not None
+        evaluation = evaluation_with_values(hidden_rate=None if fast_dp else 85.0)
+        evaluation.signal = signal_of(76.3 if fast_dp else 90.0, 11.0 if fast_dp else 60.0)
         return evaluation
 
-    costly = checked_verdict(current, Settings(k=10), ColumnPlan(), 1_000, only_fast_dp)
-    assert costly.fix.settings.method == "fast_dp" and not costly.fix.keeps_signal(current)
+    costly = checked_verdict(current, Parameters(k=10), ColumnPlan(), 1_000, only_fast_dp)
+    assert costly.fix.parameters.fast_dp_epsilon is not None and not costly.fix.keeps_signal(current)
     assert "at a cost in signal: Hellinger Mean 92.0 -> 76.3, correlation ratio 60.0 -> 11.0. No setting tried " \
         "meets every target and keeps the signal." in verdict_line(costly)
     assert verdict_json(costly)["fix_keeps_signal"] is False
+    assert verdict_json(costly)["fix_settings"] == {"method": "fast_dp", "k": None, "epsilon": 1.0, "ncp": None,
+                                                    "excluded": []}
 
 
 def test_the_copied_column_is_set_aside_first_and_epsilon_is_bisected_from_the_largest():
     plans = []
 
-    def rerun(settings, plan):
+    def rerun(parameters, plan):
         plans.append(plan.excluded)
         return run_evaluation(column_direct_match_protection=90.0 if plan.excluded else 40.0)
 
-    verdict = checked_verdict(run_evaluation(column_direct_match_protection=40.0), Settings(k=10), ColumnPlan(),
+    verdict = checked_verdict(run_evaluation(column_direct_match_protection=40.0), Parameters(k=10), ColumnPlan(),
                               1_000, rerun)
     assert plans[0] == ("zip",) and verdict.fix.plan.excluded == ("zip",)
     epsilons = []
 
-    def lower(settings, plan):
-        epsilons.append(settings.epsilon)
-        return run_evaluation(closest_rate=95.0 if settings.epsilon <= 0.1 else 50.0)
+    def lower(parameters, plan):
+        epsilons.append(parameters.fast_dp_epsilon)
+        return run_evaluation(closest_rate=95.0 if parameters.fast_dp_epsilon <= 0.1 else 50.0)
 
     fast = checked_verdict(run_evaluation(hidden_rate=None, closest_rate=50.0),
-                           Settings(method="fast_dp", epsilon=1.0), ColumnPlan(), 1_000, lower)
-    assert epsilons == [0.3, 0.1] and fast.fix.settings.epsilon == 0.1  # the largest that meets every target
+                           Parameters(fast_dp_epsilon=1.0), ColumnPlan(), 1_000, lower)
+    assert epsilons == [0.3, 0.1] and fast.fix.parameters.fast_dp_epsilon == 0.1  # the largest that meets every target
 
 
 def test_when_nothing_is_enough_every_setting_tried_is_said():
-    never = checked_verdict(run_evaluation(hidden_rate=80.0), Settings(k=50), ColumnPlan(), 1_000,
-                            lambda settings, plan: run_evaluation(hidden_rate=85.0))
+    never = checked_verdict(run_evaluation(hidden_rate=80.0), Parameters(k=50), ColumnPlan(), 1_000,
+                            lambda parameters, plan: run_evaluation(hidden_rate=85.0))
     assert never.fix is None and [str(fix.instruction) for fix in never.tried] == [
         "raise k from 50 to 100", *(f"compare people on {ncp} dimensions instead of 5 (ncp)" for ncp in (4, 3, 2)),
         *(f"raise k from 50 to 100 and compare people on {ncp} dimensions instead of 5 (ncp)" for ncp in (4, 3, 2)),
@@ -149,21 +154,21 @@ def test_when_nothing_is_enough_every_setting_tried_is_said():
 def test_a_larger_k_and_a_smaller_ncp_together_when_neither_alone_is_enough():
     """scikit-learn's breast cancer table: a larger k lifts the hidden rate, a smaller ncp the closest rate; only
     both meet every target (k = 50 with 2 dimensions there), which the search used never to try."""
-    def rerun(settings, plan):
-        ncp = settings.ncp or 5
-        return run_evaluation(hidden_rate=95.0 if settings.k >= 50 else 80.0, closest_rate=94.0 if ncp <= 2 else 80.0)
+    def rerun(parameters, plan):
+        ncp = parameters.ncp or 5
+        return run_evaluation(hidden_rate=95.0 if parameters.k >= 50 else 80.0, closest_rate=94.0 if ncp <= 2 else 80.0)
 
-    verdict = checked_verdict(run_evaluation(hidden_rate=80.0, closest_rate=80.0), Settings(k=10), ColumnPlan(),
+    verdict = checked_verdict(run_evaluation(hidden_rate=80.0, closest_rate=80.0), Parameters(k=10), ColumnPlan(),
                               1_000, rerun)
-    assert (verdict.fix.settings.k, verdict.fix.settings.ncp) == (50, 2)
+    assert (verdict.fix.parameters.k, verdict.fix.parameters.ncp) == (50, 2)
     assert "Fix: raise k from 10 to 50 and compare people on 2 dimensions instead of 5 (ncp)" in verdict_line(verdict)
 
 
 def test_the_search_tries_no_more_settings_than_its_budget_for_the_rows():
     """In settings, not seconds: the verdict does not depend on the machine's speed."""
     assert (search_budget(1_500), search_budget(50_000), search_budget(500_000)) == (133, 4, 2)
-    verdict = checked_verdict(run_evaluation(hidden_rate=80.0), Settings(k=10), ColumnPlan(), 1_000,
-                              lambda settings, plan: run_evaluation(hidden_rate=80.0), budget=3)
+    verdict = checked_verdict(run_evaluation(hidden_rate=80.0), Parameters(k=10), ColumnPlan(), 1_000,
+                              lambda parameters, plan: run_evaluation(hidden_rate=80.0), budget=3)
     assert verdict.search_stopped and len(verdict.tried) == 3 and verdict.fix is None
     assert "The search stopped after 3 settings, its budget for 1,000 rows (about twice the run's own time)." in \
         verdict_line(verdict)
@@ -193,11 +198,11 @@ def test_a_real_run_not_ready_gets_a_fix_that_a_fresh_run_confirms():
     frame = mixed_table(600, seed=3)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        run = generate(frame, ColumnPlan(), Settings(k=2, seed=1), table_name="t", fingerprint="f")
+        run = generate(frame, ColumnPlan(), Parameters(k=2, seed=1), table_name="t", fingerprint="f")
     run = judged(run, lambda: frame)
     verdict = run.verdict
     assert not verdict.ready and verdict.tried
     fix = verdict.fix or verdict.tried[-1]
-    again = evaluation_with(frame, fix.plan, fix.settings)
+    again = evaluation_with(frame, fix.plan, fix.parameters)
     for name, result in fix.evaluation.privacy.items():
         assert again.privacy[name].value == pytest.approx(result.value), name  # the same seed: the same figures

@@ -1,0 +1,315 @@
+"""The pipeline's steps (SPEC section 2) as functions from one typed stage to the next, composed by the fit in memory
+(:class:`~core.engine.pipeline.Avatarizer`) and by a batch among several (:mod:`core.engine.batched`), each with
+the decisions it takes on the whole table given:
+
+    frame -> :class:`TypedTable` (:func:`type_table`) -> :class:`SplitTable`, the holdout set aside
+    (:func:`split_table`) -> :class:`Encoded`, encoded, indicated, imputed, reduced (:func:`encode`,
+    :meth:`Encoded.reduced`) -> :class:`Projected` (:func:`project`) -> the method's synthetic rows
+    (:mod:`core.engine.methods`) -> :class:`Synthesized`, the avatars decoded (:func:`decode`).
+
+One ``numpy.random.Generator`` is passed through in that order: the split, the imputation, the synthesis, the
+shuffle draw from it, so the same seed gives the same avatars whoever composes the steps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from core.engine.encoding import EncodedTable, TableCodec
+from core.engine.identifiers import IdentifierForm
+from core.engine.imputation import Indicators, add_indicators, impute, restore_indicated
+from core.engine.methods import Method
+from core.engine.neighbours import NeighbourTree
+from core.engine.parameters import DEFAULT_NCP, Parameters
+from core.engine.projection import Projection
+from core.engine.reduction import CategoricalReduction
+from core.engine.schema import MANY_MODALITIES, ColumnProfile, Kind
+from core.engine.split import split_holdout
+from core.engine.table_typing import TableTyping, type_frame
+from core.errors import InputError
+from core.i18n import _, number
+
+
+@dataclass(frozen=True)
+class TypedTable:
+    """The originals converted to their kinds, the decisions on their columns, and the user's column labels when
+    one was not a string (else None: the engine names columns by ``str(label)``)."""
+
+    frame: pd.DataFrame
+    typing: TableTyping
+    labels: tuple | None = None
+
+
+@dataclass
+class SplitTable:
+    """The typed originals avatarized (``working_data``, WO) and set aside (``holdout_data``, HO, or None; SPEC
+    section 5); ``excluded`` the columns set aside and re-attached afterwards (their originals in
+    ``excluded_originals``); ``identifiers`` the identifier-like columns that take no part and get new identifiers.
+    A ``low_memory`` fit sets ``working_data`` and ``holdout_data`` to None once encoded."""
+
+    kinds: dict[str, Kind]
+    profiles: list[ColumnProfile]
+    columns: list[str]
+    excluded: list[str]
+    working_data: pd.DataFrame | None
+    holdout_data: pd.DataFrame | None
+    excluded_originals: pd.DataFrame
+    n_total: int
+    identifiers: list[IdentifierForm]
+    labels: tuple | None = None
+
+    @property
+    def set_apart(self) -> list[str]:
+        """The columns that take no part in the synthesis: excluded ones and identifiers."""
+        return [*self.excluded, *(form.name for form in self.identifiers)]
+
+    @property
+    def holdout(self) -> str:
+        """``"real"`` when a holdout half was set aside, else ``"none"``."""
+        return "real" if self.holdout_rows else "none"
+
+    @property
+    def holdout_rows(self) -> int:
+        return self.n_total - self.n_working
+
+    @property
+    def n_working(self) -> int:
+        """The rows avatarized (known after the originals are let go)."""
+        return len(self.excluded_originals)
+
+    def synthesised(self) -> pd.DataFrame:
+        """WO's columns that the synthesis makes (without those set apart)."""
+        return self.working_data.drop(columns=self.set_apart)
+
+    def check_rows(self, method: Method) -> None:
+        """The method's parameters against the rows avatarized."""
+        method.check_rows(self.n_working, self.n_total, self.holdout == "real")
+
+
+@dataclass
+class Encoded:
+    """WO encoded (``codec``), with its indicators of missing values and spikes (``indicators`` says where they
+    are), imputed (``complete``); ``model_table`` what the projection sees: ``complete`` after the categorical
+    ``reduction`` when it is on (set by :meth:`reduced`)."""
+
+    codec: TableCodec
+    indicators: Indicators
+    complete: EncodedTable | None
+    reduction: CategoricalReduction | None = None
+    model_table: EncodedTable | None = None
+
+    def reduced(self, reduction: CategoricalReduction | None) -> Encoded:
+        """With the fitted ``reduction`` (None: none) and its model table."""
+        self.reduction = reduction
+        self.model_table = reduction.transform(self.complete) if reduction else self.complete
+        return self
+
+
+@dataclass
+class Projected:
+    """The fitted projection of the model table and its first ``ncp`` latent coordinates."""
+
+    projection: Projection
+    ncp: int
+    coordinates: np.ndarray | None
+
+
+@dataclass(frozen=True)
+class Synthesized:
+    """The avatars, shuffled, with the user's column labels; ``paired_order`` puts them back in WO's order (avatar
+    ``i`` made from original ``i``: sensitive), None for a method whose avatars are not paired."""
+
+    avatars: pd.DataFrame
+    paired_order: np.ndarray | None
+
+
+def seed_generator(seed: int, stream: int | None = None) -> np.random.Generator:
+    """The generator of every random step of a fit: of the ``seed``, or of its ``stream`` for one batch of many
+    (batch 0 draws from the seed itself, so one batch is the fit in memory)."""
+    return np.random.default_rng(seed if not stream else [seed, stream])
+
+
+def type_table(frame: pd.DataFrame, parameters: Parameters, keys: Sequence[str] = (), in_place: bool = False
+               ) -> TypedTable:
+    """``frame`` checked and typed (``in_place``: its columns converted in ``frame`` itself); ``keys`` are
+    identifiers whatever their kind (see :func:`~core.engine.table_typing.type_frame`)."""
+    frame, labels = _check_frame(frame, in_place)
+    typed, typing = type_frame(frame, parameters.column_kinds, parameters.exclude_variable_names,
+                               parameters.column_weights, in_place=in_place, keys=keys)
+    return TypedTable(typed, typing, labels)
+
+
+def split_table(typed: TypedTable, parameters: Parameters, rng: np.random.Generator) -> SplitTable:
+    """The holdout half set aside (SPEC section 5) when ``parameters.holdout`` and the table has at least
+    ``holdout_min_rows`` rows."""
+    frame, typing = typed.frame, typed.typing
+    if bool(parameters.holdout) and len(frame) >= parameters.holdout_min_rows:
+        working_rows, holdout_rows = split_holdout(len(frame), rng)
+        working, holdout = (frame.iloc[rows].reset_index(drop=True) for rows in (working_rows, holdout_rows))
+    else:
+        working, holdout = frame.reset_index(drop=True), None
+    return SplitTable(
+        kinds=typing.kinds, profiles=typing.profiles, columns=list(frame.columns), excluded=typing.excluded,
+        working_data=working, holdout_data=holdout, excluded_originals=working[typing.excluded],
+        n_total=len(frame), identifiers=typing.identifiers, labels=typed.labels,
+    )
+
+
+def encode(split: SplitTable, parameters: Parameters, rng: np.random.Generator, *, release: bool = False,
+           codec: TableCodec | None = None, layout: Indicators | None = None) -> Encoded:
+    """WO encoded, indicated and imputed (not reduced: see :meth:`Encoded.reduced`); ``release`` lets the
+    originals go here. ``codec`` and ``layout``: decided on the whole table when this is one batch of it."""
+    synthesised = split.synthesised()
+    if release:
+        split.working_data = split.holdout_data = None
+    codec = codec or TableCodec(split.kinds).fit(synthesised)
+    encoded = codec.encode(synthesised)
+    del synthesised  # with release, the last reference to the originals' columns
+    encoded, indicators = add_indicators(encoded, layout)
+    return Encoded(codec, indicators, impute(encoded, parameters.imputation, rng))
+
+
+def reduction_plan(parameters: Parameters, categories: tuple[np.ndarray, ...]) -> CategoricalReduction | None:
+    """The categorical reduction to use, unfitted: on, off, or by default only for the categoricals of more than
+    ``MANY_MODALITIES`` modalities."""
+    if parameters.use_categorical_reduction is None:
+        if all(len(modalities) <= MANY_MODALITIES for modalities in categories):
+            return None
+        return CategoricalReduction(min_modalities=MANY_MODALITIES + 1)
+    return CategoricalReduction() if parameters.use_categorical_reduction else None
+
+
+def fitted_reduction(parameters: Parameters, complete: EncodedTable) -> CategoricalReduction | None:
+    """The categorical reduction of ``complete`` (see :func:`reduction_plan`), fitted on it."""
+    plan = reduction_plan(parameters, complete.categories)
+    return plan.fit(complete) if plan else None
+
+
+def model_weights(parameters: Parameters, reduction: CategoricalReduction | None) -> dict[str, float]:
+    """The weights of the model table's variables: the user's, and the reduced variables' embedded columns' (a
+    user weight on a reduced variable applies to its embedded columns, scaled by theirs)."""
+    weights = {**(reduction.column_weights_ if reduction else {}), **(parameters.column_weights or {})}
+    for embedding in reduction.embeddings_ if reduction else ():
+        if embedding.name in weights:
+            user_weight = weights.pop(embedding.name)
+            for column in embedding.column_names():
+                weights[column] *= user_weight
+    return weights
+
+
+def resolve_ncp(parameters: Parameters, n_scaled_columns: int) -> int:
+    """The latent dimensions used: ``parameters.ncp``, at most the scaled columns; by default
+    ``min(DEFAULT_NCP, scaled columns)``."""
+    if parameters.ncp is None:
+        return min(DEFAULT_NCP, n_scaled_columns)
+    if parameters.ncp > n_scaled_columns:
+        raise InputError(_(
+            "ncp must be at most {columns}, the number of scaled columns of this table, got {ncp}."
+        ).format(columns=number(n_scaled_columns), ncp=number(parameters.ncp)))
+    return int(parameters.ncp)
+
+
+def project(encoded: Encoded, parameters: Parameters, projection: Projection | None = None) -> Projected:
+    """The projection of the model table (``projection``: fitted on the whole table when this is one batch of it)
+    and the model table's coordinates on its first ``ncp`` axes."""
+    projection = projection or Projection(model_weights(parameters, encoded.reduction)).fit(encoded.model_table)
+    ncp = resolve_ncp(parameters, len(projection.components_))
+    return Projected(projection, ncp, projection.transform(encoded.model_table, ncp))
+
+
+def with_ncp(projected: Projected, encoded: Encoded, parameters: Parameters) -> Projected:
+    """The same projection on the first ``parameters.ncp`` axes (itself when that is its ``ncp``)."""
+    ncp = resolve_ncp(parameters, len(projected.projection.components_))
+    if ncp == projected.ncp:
+        return projected
+    return Projected(projected.projection, ncp, projected.projection.transform(encoded.model_table, ncp))
+
+
+def decode(
+    synthetic: EncodedTable,
+    method: Method,
+    stages: tuple[SplitTable, Encoded, Projected],
+    parameters: Parameters,
+    rng: np.random.Generator,
+    *,
+    release: bool = False,
+    numbering: tuple[int, int | None] = (0, None),
+) -> Synthesized:
+    """The avatars of the ``synthetic`` rows of the model table: the reduction inverted, missing values restored,
+    shuffled (a paired method's order kept), decoded, the excluded columns re-attached, new identifiers
+    (``numbering``: those of one batch start after the avatars of the batches before it, and are written for the
+    total; see :meth:`~core.engine.identifiers.IdentifierForm.new_values`). ``release`` lets the model table and
+    the coordinates go once no longer needed."""
+    split, encoded, projected = stages
+    complete = encoded.complete
+    sources = _excluded_sources(synthetic, projected, parameters) if split.excluded else None  # before release
+    decoded = synthetic if encoded.reduction is None else encoded.reduction.inverse_transform(synthetic, complete)
+    del synthetic, complete
+    if release:
+        encoded.complete = encoded.model_table = projected.coordinates = None
+    restored = restore_indicated(decoded, encoded.indicators, encoded.codec.steps())
+    paired_order = None
+    if method.paired:  # shuffled before decoding: one frame, the pairing kept as an order
+        order = rng.permutation(restored.n_rows)
+        _permute_rows(restored, order)
+        sources = None if sources is None else sources[order]
+        paired_order = np.argsort(order)
+    avatars = encoded.codec.decode(restored)
+    if split.excluded:
+        avatars = _reattached(avatars, split, sources)
+    for form in split.identifiers:
+        avatars[form.name] = form.new_values(len(avatars), *numbering)
+    return Synthesized(as_given(avatars[split.columns], split.labels), paired_order)
+
+
+def _excluded_sources(synthetic: EncodedTable, projected: Projected, parameters: Parameters) -> np.ndarray:
+    """The original each avatar copies its excluded values from: the nearest in latent space, or its own."""
+    if parameters.exclude_replacement_strategy == "row_order":
+        return np.arange(synthetic.n_rows)
+    avatar_coordinates = projected.projection.transform(synthetic, projected.ncp)
+    return NeighbourTree(projected.coordinates).query(avatar_coordinates, 1)[1][:, 0]
+
+
+def _reattached(avatars: pd.DataFrame, split: SplitTable, sources: np.ndarray) -> pd.DataFrame:
+    """Excluded variables copied from the originals ``sources`` gives."""
+    part = split.excluded_originals
+    codec = TableCodec(split.kinds).fit(part)
+    copied = codec.decode(codec.encode(part).take(sources))
+    return pd.concat([avatars, copied], axis=1)
+
+
+def _permute_rows(table: EncodedTable, order: np.ndarray) -> None:
+    """Rows of ``table`` put in ``order``, in place, one column at a time (no copy of the whole table)."""
+    for values in (table.numeric, table.codes):
+        for j in range(values.shape[1]):
+            values[:, j] = values[order, j]
+
+
+def as_given(frame: pd.DataFrame | None, labels: tuple | None) -> pd.DataFrame | None:
+    """``frame`` with the user's column labels (itself when they were all strings)."""
+    return frame if frame is None or labels is None else frame.set_axis(list(labels), axis=1)
+
+
+def _check_frame(frame: pd.DataFrame, in_place: bool = False) -> tuple[pd.DataFrame, tuple | None]:
+    """``frame`` checked, with its column names as strings (in ``frame`` itself when ``in_place``), and its labels
+    as given when one was not a string (else None)."""
+    if not isinstance(frame, pd.DataFrame):
+        raise InputError(_("The table must be a pandas DataFrame, got {type}.").format(type=type(frame).__name__))
+    labels = None if all(isinstance(label, str) for label in frame.columns) else tuple(frame.columns)
+    names = [str(name) for name in frame.columns]
+    duplicated = pd.Index(names)[pd.Index(names).duplicated()]
+    if len(duplicated):
+        raise InputError(_("Two columns are named '{name}': rename one so that every column name is unique.").format(
+            name=duplicated[0]))
+    if frame.shape[1] == 0:
+        raise InputError(_("The table has no columns."))
+    if len(frame) == 0:
+        raise InputError(_("The table has no rows."))
+    if not in_place:
+        frame = frame.copy(deep=False)
+    frame.columns = names
+    return frame, labels
