@@ -4,6 +4,7 @@
 import streamlit as st
 
 from core.engine.methods import AvatarFastDP
+from core.engine.split import Holdout
 from core.engine.parameters import (
     DEFAULT_NCP,
     HOLDOUT_MIN_ROWS,
@@ -177,5 +178,5 @@ if current is not None:
     columns[1].page_link("pages/privacy.py", label=_("See the privacy"), icon=":material/shield:")
     columns[2].page_link("pages/report.py", label=_("Download"), icon=":material/download:")
 
-    if current.evaluation.holdout == "real":
+    if current.evaluation.holdout is Holdout.REAL:
         avatars_of_every_row(loaded, current)

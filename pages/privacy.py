@@ -5,6 +5,7 @@ from dataclasses import replace
 
 import streamlit as st
 
+from core.engine.split import Holdout
 from core.i18n import _, number, percent
 from core.metrics.attack import Knowledge
 from core.metrics.criteria import QUESTIONS
@@ -55,7 +56,7 @@ with st.form("attacker"):
         jobs.wait(jobs.start("rescored", _("The attacks"), lambda progress: rescored(run, plan, loaded.frame, progress),
                              knowledge=plan.knowledge))  # a bad choice: its one-line message, and nothing kept
 jobs.show_error()
-if evaluation.holdout == "approximate":
+if evaluation.holdout is Holdout.APPROXIMATE:
     st.caption(_("Every row was avatarized, so no real person was kept apart as the attacks' control: each attack is "
                  "taken against its baseline (random linkage, guessing the most common value), which can only "
                  "overstate the risk. Make the avatars with a holdout for a true control."))

@@ -5,10 +5,11 @@ import json
 import streamlit as st
 
 from core.engine.io import csv_bytes
+from core.engine.split import Holdout
 from core.i18n import _, number
 from core.presentation.format import formula_warning
 from core.presentation.report import build_html_report
-from core.presentation.verdict_text import metrics_with_verdict
+from core.presentation.metrics_json import run_json
 from core.workflows.verdict import verdict_of_run
 from dashboard import language, state
 from dashboard.text import plain
@@ -23,7 +24,7 @@ stem = run.table_name.rsplit(".", 1)[0]
 with st.spinner(_("Preparing the files…")):
     files = state.run_files(run, {
         "avatars": lambda: csv_bytes(run.avatars),
-        "metrics": lambda: json.dumps(metrics_with_verdict(run), indent=2, allow_nan=False),
+        "metrics": lambda: json.dumps(run_json(run), indent=2, allow_nan=False),
         "report": lambda: build_html_report(run),
         "formula_note": lambda: formula_warning(run.avatars) or "",  # once per run: it reads every text value
     })
@@ -36,7 +37,7 @@ confirmed = verdict_of_run(shared).ready or st.checkbox(
 if release is not None:
     release_files = state.run_files(release, {
         "avatars": lambda: csv_bytes(release.avatars),
-        "metrics": lambda: json.dumps(metrics_with_verdict(release), indent=2, allow_nan=False),
+        "metrics": lambda: json.dumps(run_json(release), indent=2, allow_nan=False),
     })
     st.write(_("**Avatars of all {rows} rows**, made with the same settings; their privacy is measured on all rows "
                "(the verdict above).").format(rows=number(len(release.avatars), ",")))
@@ -53,7 +54,7 @@ if release is not None:
     )
     st.write(_("**The assessed avatars** ({rows} rows, made from half of the rows and measured against the other "
                "half):").format(rows=number(len(run.avatars), ",")))
-elif run.evaluation.holdout == "real":
+elif run.evaluation.holdout is Holdout.REAL:
     st.caption(_("These avatars were made from half of the rows. To share avatars of every row, make them on the "
                  "Generate page (one click, same settings)."))
 if release is not None and not verdict_of_run(run).ready:

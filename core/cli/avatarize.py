@@ -7,11 +7,19 @@ import sys
 import time
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.cli.options import column_plan, given_parameters, output_folder, output_path, table_parameters
+from core.cli.options import (
+    column_plan,
+    given_parameters,
+    output_folder,
+    output_path,
+    table_of_options,
+    table_parameters,
+    table_plan,
+)
 from core.cli.parser import say
 from core.dataset import Dataset, Role
 from core.dataset.keys import check_keys
@@ -20,11 +28,13 @@ from core.engine.methods import Method, method_of
 from core.engine.parameters import Parameters
 from core.engine.schema import column_warning_lines, drop_columns
 from core.engine.sources import input_files
+from core.engine.split import Holdout
 from core.errors import InputError
 from core.i18n import SOURCE_LANGUAGE, language
 from core.presentation.format import formula_warning
 from core.presentation.summary import analysis_lines, batch_summary_lines, summary_lines
-from core.presentation.verdict_text import metrics_with_verdict, relationships, verdict_line
+from core.presentation.metrics_json import batch_json, run_json
+from core.presentation.verdict_text import relationships, verdict_line
 from core.workflows.run import build_avatarizer, data_fingerprint, scored_run
 from core.workflows.verdict import judged
 
@@ -75,9 +85,9 @@ def avatarize(arguments: argparse.Namespace) -> int:
     if arguments.batch_rows is not None:
         return _in_batches(arguments)
     source = Path(arguments.input)
-    return _avatarize_table(arguments, source, Path(arguments.out), column_plan(arguments),
-                            Parameters.of(given_parameters(arguments)),
-                            read=lambda: read_table(source))
+    table = table_of_options(arguments, source)  # a dataset of one table, as a schema of one table describes it
+    return _avatarize_one(arguments, Dataset.of_table(table), table.name, Path(arguments.out),
+                          Parameters.of(table.parameters), read=lambda: read_table(source))
 
 
 def _from_schema(arguments: argparse.Namespace) -> int:
@@ -94,33 +104,49 @@ def _from_schema(arguments: argparse.Namespace) -> int:
         raise InputError("--batch-rows avatarizes one table file (INPUT) in batches: leave it out with --tables.")
     dataset = Dataset.read(Path(arguments.tables))
     chosen = {name: table_parameters(arguments, table) for name, table in dataset.tables.items()}
-    frames = {name: read_table(_table_path(dataset, name)) for name in dataset.tables}
+    frames = {name: _schema_table(dataset, name) for name in dataset.tables}
     for unparented in check_keys(dataset, frames):
         say("warning", unparented.message)
     if len(dataset.tables) > 1:
         raise InputError(f"--tables {arguments.tables}: its {len(dataset.tables)} tables ({', '.join(dataset.tables)}) "
                          "follow every rule, but avatarizing linked tables together is not available yet: give a "
                          "schema of one table.")
-    name, table = next(iter(dataset.tables.items()))
+    name = next(iter(dataset.tables))
     folder = output_folder(Path(arguments.out), [_table_path(dataset, name)])
-    plan = replace(column_plan(arguments), kinds=table.column_kinds, dropped=tuple(table.with_role(Role.DROPPED)),
-                   excluded=tuple(table.with_role(Role.SET_APART)), weights=table.column_weights)
-    keys = [*([table.primary_key] if table.primary_key else []), *table.with_role(Role.IDENTIFIER)]
-    source = _table_path(dataset, name)
 
     def read() -> pd.DataFrame:  # the frame checked, once; again when asked again (a fix's re-run)
         frame = frames.pop(name, None)
-        return read_table(source) if frame is None else frame
+        return read_table(_table_path(dataset, name)) if frame is None else frame
 
-    return _avatarize_table(arguments, source, folder / f"{name}.csv", plan, chosen[name], read=read,
-                            keys=keys)
+    return _avatarize_one(arguments, dataset, name, folder / f"{name}.csv", chosen[name], read=read)
+
+
+def _avatarize_one(arguments: argparse.Namespace, dataset: Dataset, name: str, avatars: Path, parameters: Parameters,
+                   read: Callable[[], pd.DataFrame]) -> int:
+    """The table ``name`` of ``dataset`` avatarized into ``avatars`` with ``parameters``: its columns' roles, kinds
+    and weights from the dataset's description, its keys decided before any kind."""
+    table = dataset.tables[name]
+    keys = [*([table.primary_key] if table.primary_key else []), *table.with_role(Role.IDENTIFIER)]
+    return _avatarize_table(arguments, _table_path(dataset, name), avatars, table_plan(arguments, table), parameters,
+                            read=read, keys=keys)
 
 
 def _table_path(dataset: Dataset, name: str) -> Path:
+    """The file of the table ``name`` (its "path" is relative to the schema's folder)."""
     path = dataset.path_of(name)
     if path is None:
         raise InputError(f"Table '{name}': the schema gives no \"path\" to its file; add one (relative to the schema).")
     return path
+
+
+def _schema_table(dataset: Dataset, name: str) -> pd.DataFrame:
+    """The table ``name`` of a schema read, its file named with the table and the folder it is read from when
+    missing."""
+    path = _table_path(dataset, name)
+    if not path.is_file():
+        raise InputError(f"Table '{name}': its file {path} does not exist (its \"path\", "
+                         f"{dataset.tables[name].path!r}, is read from the schema's folder); check the path.")
+    return read_table(path)
 
 
 def _avatarize_table(arguments: argparse.Namespace, source: Path, avatars: Path, plan: ColumnPlan,
@@ -183,7 +209,7 @@ def _fit(arguments: argparse.Namespace, avatarizer: Avatarizer, plan: ColumnPlan
                                             reduced=avatarizer.use_categorical_reduction):
             say("warning", message)
         plan.knowledge.checked(avatarizer.kinds_)  # a misspelt --known stops here, not after the work
-        if outputs.holdout and avatarizer.holdout_ != "real":
+        if outputs.holdout and avatarizer.holdout_ is not Holdout.REAL:
             raise InputError(f"--holdout-out: {avatarizer.split_.n_total} rows are too few to set a holdout "
                              f"aside (it takes at least {avatarizer.holdout_min_rows}); leave --holdout-out out.")
         if request is not None:
@@ -209,7 +235,7 @@ def _write(avatarizer: Avatarizer, run: GenerationRun | None, outputs: Outputs, 
     if outputs.holdout:  # real rows: readable by the owner only
         writers.append((outputs.holdout, lambda: write_csv(avatarizer.holdout_data_, outputs.holdout, private=True)))
     if outputs.metrics:
-        writers.append((outputs.metrics, lambda: write_json(metrics_with_verdict(run), outputs.metrics)))
+        writers.append((outputs.metrics, lambda: write_json(run_json(run), outputs.metrics)))
     if outputs.report:
         writers.append((outputs.report, lambda: write_text(_report(run, report_language), outputs.report)))
     write_all(writers)
@@ -223,7 +249,7 @@ def _write(avatarizer: Avatarizer, run: GenerationRun | None, outputs: Outputs, 
 
 def _in_batches(arguments: argparse.Namespace) -> int:
     """``avatarize --batch-rows N``: the avatars made batch by batch on Dask, one part per batch in ``--out``."""
-    from core.workflows.batch_run import BatchSettings, avatarize_in_batches, batch_metrics  # Dask: here only
+    from core.workflows.batch_run import BatchSettings, avatarize_in_batches  # Dask: here only
 
     for option, value in (("--report", arguments.report), ("--report-language", arguments.report_language),
                           ("--paired-out", arguments.paired_out), ("--holdout-out", arguments.holdout_out),
@@ -256,7 +282,7 @@ def _in_batches(arguments: argparse.Namespace) -> int:
         if warning.category is UserWarning:
             say("warning", warning.message)
     if metrics_path:
-        write_all([(metrics_path, lambda: write_json(batch_metrics(run, params, batch_settings), metrics_path))])
+        write_all([(metrics_path, lambda: write_json(batch_json(run, params, batch_settings), metrics_path))])
     if run.summary:
         print("\n".join(batch_summary_lines(run.summary)))
     method_text = _method_text(method_of(parameters))

@@ -10,7 +10,8 @@ from core.engine.io import read_table, write_json
 from core.metrics.analysis.request import AnalysisRequest
 from core.metrics.evaluation import evaluate
 from core.presentation.summary import analysis_lines, summary_lines
-from core.presentation.verdict_text import verdict_json, verdict_line
+from core.presentation.metrics_json import evaluation_document
+from core.presentation.verdict_text import verdict_line
 from core.workflows.verdict import verdict_of
 
 
@@ -32,6 +33,6 @@ def evaluate_command(arguments: argparse.Namespace) -> int:
     for message in evaluation.warnings:
         say("warning", message)
     if metrics_path:
-        write_json({**evaluation.to_json(), "verdict": verdict_json(verdict)}, metrics_path)
+        write_json(evaluation_document(evaluation, verdict), metrics_path)
     print("\n".join([*summary_lines(evaluation), *analysis_lines(evaluation), verdict_line(verdict)]))
     return 0

@@ -4,9 +4,10 @@ the column plan and the parameters of a run."""
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from pathlib import Path
 
-from core.dataset import Table
+from core.dataset import Column, Kind, Role, Table
 from core.engine.io import check_writable
 from core.engine.parameters import Parameters
 from core.errors import InputError
@@ -45,6 +46,34 @@ def column_plan(arguments: argparse.Namespace) -> ColumnPlan:
         sensitive=attacker.sensitive,
         known_groups=attacker.groups,
     )
+
+
+def table_of_options(arguments: argparse.Namespace, source: Path) -> Table:
+    """The one table of ``avatarize INPUT``, its columns described by the options as a schema describes them
+    (``--drop``, ``--exclude``: their role; ``--column-kind``, ``--column-weight``); a column given two roles or a
+    kind that does not exist refused in one line naming the option."""
+    roles = dict.fromkeys(arguments.drop, Role.DROPPED)
+    for name in arguments.exclude:
+        if roles.get(name) is Role.DROPPED:
+            raise InputError(f"--drop and --exclude both name '{name}': drop it (left out of the avatars) or "
+                             "exclude it (re-attached to them), not both.")
+        roles[name] = Role.SET_APART
+    kinds = dict(arguments.column_kind)
+    for name, kind in kinds.items():
+        if kind not in [known.value for known in Kind]:
+            raise InputError(f"--column-kind {name}={kind}: the kind must be one of "
+                             f"{', '.join(known.value for known in Kind)}.")
+    weights = {name: _weight(name, value) for name, value in arguments.column_weight}
+    columns = {name: Column(role=roles.get(name, Role.SYNTHESIZED), kind=Kind(kinds[name]) if name in kinds else None,
+                            weight=weights.get(name)) for name in [*roles, *kinds, *weights]}
+    return Table(source.name, path=str(source), columns=columns, parameters=given_parameters(arguments))
+
+
+def table_plan(arguments: argparse.Namespace, table: Table) -> ColumnPlan:
+    """The column plan of ``table`` (its columns' roles, kinds and weights) with the attacker's knowledge the
+    options give: what a run of one table is made and scored with."""
+    return replace(column_plan(arguments), kinds=table.column_kinds, dropped=tuple(table.with_role(Role.DROPPED)),
+                   excluded=tuple(table.with_role(Role.SET_APART)), weights=table.column_weights)
 
 
 def given_parameters(arguments: argparse.Namespace) -> dict[str, object]:

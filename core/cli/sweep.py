@@ -12,6 +12,7 @@ from core.engine.parameters import MECHANISMS
 from core.engine.io import read_table, write_json
 from core.engine.schema import column_warning_lines, drop_columns, profile_columns, resolve_kinds
 from core.errors import InputError
+from core.presentation.metrics_json import sweep_json
 from core.presentation.sweep_table import sweep_table
 from core.workflows.sweep import SweepPoint, recommendation, run_sweep, sweep_settings
 
@@ -44,18 +45,5 @@ def sweep(arguments: argparse.Namespace) -> int:
     sentence = recommendation(points)
     print(sentence)
     if metrics_path:
-        write_json({
-            "points": [point.to_json() for point in points],
-            "advice": sentence,
-            "parameters": {
-                "seeds": arguments.seeds, "first_seed": arguments.seed, "ncp": arguments.ncp,
-                "holdout": base.holdout, "imputation": base.imputation,
-                "categorical_reduction": base.use_categorical_reduction, "column_kinds": plan.kinds,
-                "column_weights": plan.weights, "dropped": list(plan.dropped), "excluded": list(plan.excluded),
-                "exclude_strategy": base.exclude_replacement_strategy, "gmm_n_components": base.gmm_n_components,
-                "attacker": plan.knowledge.to_json(),
-                "histogram_n_bins": base.histogram_n_bins, "bounds_percentile": base.bounds_percentile,
-            },
-            "timings_s": {"total": elapsed},
-        }, metrics_path)
+        write_json(sweep_json(points, sentence, base, plan, seeds=arguments.seeds, elapsed_s=elapsed), metrics_path)
     return 0

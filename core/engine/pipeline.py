@@ -106,7 +106,7 @@ class Avatarizer:
         Never share it. None for AvatarFastDP, whose avatars are sampled, not paired.
     working_data_, holdout_data_ : the originals avatarized (WO) and set aside (HO, or None);
         both None after a ``low_memory`` fit.
-    holdout_ : ``"real"`` when a holdout half was set aside, else ``"none"`` (the
+    holdout_ : ``Holdout.REAL`` when a holdout half was set aside, else ``Holdout.NONE`` (the
         metrics then draw an approximate one).
     holdout_rows_ : the number of rows set aside (0 without a holdout).
     kinds_, profiles_ : column kinds and per-column warnings.
@@ -278,7 +278,7 @@ class Avatarizer:
         """HO, or None."""
         return as_given(self.split_.holdout_data, self.split_.labels)
 
-    holdout_ = _from_stage("split_", "holdout", '"real" or "none".')
+    holdout_ = _from_stage("split_", "holdout", "Holdout.REAL or Holdout.NONE.")
     holdout_rows_ = _from_stage("split_", "holdout_rows", "Rows set aside (0 without a holdout).")
     codec_ = _from_stage("encoded_", "codec", "The encoding of the synthesised columns.")
     reduction_ = _from_stage("encoded_", "reduction", "The categorical reduction, or None.")

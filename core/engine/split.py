@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 import numpy as np
 
 from core.engine.parameters import HOLDOUT_MIN_ROWS
+
+
+class Holdout(StrEnum):
+    """What the signal metrics compare the avatars with (SPEC section 5); a string, the JSON's word."""
+
+    REAL = "real"  # a random half set aside before the synthesis, never used to make the avatars
+    GIVEN = "given"  # a holdout file kept apart, given to ``evaluate --holdout``
+    APPROXIMATE = "approximate"  # none: half of the originals drawn at random when scoring
+    NONE = "none"  # the engine's word when it set no half aside (the metrics then draw an approximate one)
 
 
 def working_rows(n_rows: int, holdout: bool = True, min_rows: int = HOLDOUT_MIN_ROWS) -> int:

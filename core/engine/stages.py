@@ -28,7 +28,7 @@ from core.engine.parameters import DEFAULT_NCP, Parameters
 from core.engine.projection import Projection
 from core.engine.reduction import CategoricalReduction
 from core.engine.schema import MANY_MODALITIES, ColumnProfile, Kind
-from core.engine.split import split_holdout
+from core.engine.split import Holdout, split_holdout
 from core.engine.table_typing import TableTyping, type_frame
 from core.errors import InputError
 from core.i18n import _, number
@@ -68,9 +68,9 @@ class SplitTable:
         return [*self.excluded, *(form.name for form in self.identifiers)]
 
     @property
-    def holdout(self) -> str:
-        """``"real"`` when a holdout half was set aside, else ``"none"``."""
-        return "real" if self.holdout_rows else "none"
+    def holdout(self) -> Holdout:
+        """``Holdout.REAL`` when a holdout half was set aside, else ``Holdout.NONE``."""
+        return Holdout.REAL if self.holdout_rows else Holdout.NONE
 
     @property
     def holdout_rows(self) -> int:
@@ -87,7 +87,7 @@ class SplitTable:
 
     def check_rows(self, method: Method) -> None:
         """The method's parameters against the rows avatarized."""
-        method.check_rows(self.n_working, self.n_total, self.holdout == "real")
+        method.check_rows(self.n_working, self.n_total, self.holdout is Holdout.REAL)
 
 
 @dataclass

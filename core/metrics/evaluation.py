@@ -1,14 +1,10 @@
-"""Every metric of one set of avatars, with the holdout of SPEC section 5, as an object and as the JSON of section 7.
+"""Every metric of one set of avatars, as one :class:`Evaluation`: of an avatarization made here
+(:func:`evaluate_avatarization`) or of avatars made by any tool (:func:`evaluate`), scored by :func:`score`, with the
+analyses asked for (:func:`analyse`).
 
-Three holdout cases:
-- ``real``: the avatarization set a random half aside before synthesis (HO); WO is the
-  half avatarized and WA its avatars;
-- ``given``: ``evaluate --holdout`` supplies HO; WO is ORIGINAL and WA is AVATARS;
-- ``approximate``: no holdout exists; a random half of the originals is WO, the other
-  half HO, and WA is the avatars of WO when avatars are paired with their originals,
-  else a random half of the avatars.
-The privacy metrics always compare the originals the avatars were made from with all
-the avatars (SPEC section 6).
+The jobs around it live beside it: the holdout cases of SPEC section 5 in :mod:`core.metrics.holdout`, the checks
+of the files given in :mod:`core.metrics.inputs`, the JSON of section 7 in :mod:`core.metrics.metrics_json`. The
+privacy metrics always compare the originals the avatars were made from with all the avatars (SPEC section 6).
 """
 
 from __future__ import annotations
@@ -23,14 +19,17 @@ import pandas as pd
 from core.engine.parameters import DEFAULT_NCP
 from core.engine.pipeline import Avatarizer
 from core.engine.schema import Kind, apply_kinds, profile_columns, resolve_kinds, with_text_names
-from core.engine.split import split_holdout
+from core.engine.split import Holdout
 from core.engine.timing import timed
 from core.errors import InputError
 from core.i18n import N_, _
 from core.metrics.attack import Knowledge
 from core.metrics.context import NOT_PAIRED, AttackSides, PrivacyContext, PrivacyReference, SignalContext
 from core.metrics.criteria import CriterionResult, criteria_of
+from core.metrics.holdout import HoldoutSplit, avatarization_split, outside_split
 from core.metrics.identifier_protection import identifier_like
+from core.metrics.inputs import known_values_only, typed_like, unseen_modalities
+from core.metrics.metrics_json import evaluation_json
 from core.metrics.registry import privacy_metrics, signal_metrics
 from core.metrics.result import MetricResult
 from core.metrics.space import MetricSpaces
@@ -39,7 +38,6 @@ from core.validation import check_seed, check_whole_number
 if TYPE_CHECKING:  # the analyses (scikit-learn, statsmodels) are imported when one is asked for
     from core.metrics.analysis.request import AnalysisRequest
 
-SECTION_7_SIGNAL = ("hellinger_mean", "correlation_difference_ratio", "multivariate_hellinger_distance")
 NOT_MADE_FROM_ONE_PERSON = N_(
     "Not applicable: AvatarFastDP samples new points, so no avatar is made from one particular person."
 )
@@ -50,22 +48,11 @@ NOT_PAIRED_ROW_COUNTS = N_(
 )
 
 
-@dataclass(frozen=True)
-class HoldoutSplit:
-    """WO, HO and WA of SPEC section 5, and which holdout they come from: "real", "given" or "approximate"."""
-
-    working: pd.DataFrame
-    holdout: pd.DataFrame
-    working_avatars: pd.DataFrame
-    kind: str
-    holdout_rows: np.ndarray | None = None  # HO's row numbers among the originals scored, when it is part of them
-
-
 @dataclass
 class Evaluation:
     """The metrics of one set of avatars and how they were obtained."""
 
-    holdout: str
+    holdout: Holdout
     rows: dict[str, int]
     signal: dict[str, MetricResult]
     privacy: dict[str, MetricResult]
@@ -78,6 +65,9 @@ class Evaluation:
     kinds: Mapping[str, Kind] = field(default_factory=dict, repr=False, compare=False)
     spaces: MetricSpaces | None = field(default=None, repr=False, compare=False)  # for more avatars of the same rows
 
+    def __post_init__(self) -> None:
+        self.holdout = Holdout(self.holdout)  # its word ("real") taken, a wrong one refused
+
     def privacy_targets_met(self) -> tuple[int, int]:
         """How many privacy targets are met, of those that apply."""
         applicable = [result.passed for result in self.privacy.values() if result.passed is not None]
@@ -88,88 +78,8 @@ class Evaluation:
         return criteria_of(self.privacy)
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON of SPEC section 7 (values in the units of sections 5 and 6)."""
-        hellinger = self.signal["hellinger_mean"]
-        correlation = self.signal["correlation_difference_ratio"]
-        multivariate = self.signal["multivariate_hellinger_distance"]
-        return {
-            "holdout": self.holdout,
-            "rows": self.rows,
-            "signal": {
-                "hellinger_mean": hellinger.value,
-                "hellinger_per_variable": hellinger.breakdown.get("per_variable", []),
-                "hellinger_std": hellinger.breakdown.get("standard_deviation"),
-                "correlation_difference_ratio": correlation.value,
-                "correlation_reference_difference": correlation.breakdown.get("reference_difference"),
-                "correlation_avatar_difference": correlation.breakdown.get("avatar_difference"),
-                "kappa": correlation.breakdown.get("kappa"),
-                "multivariate_hellinger_distance": multivariate.value,
-                "multivariate_hellinger_seed_formula": multivariate.breakdown.get("seed_formula"),
-                "multivariate_hellinger_per_axis": multivariate.breakdown.get("per_axis", []),
-                "not_applicable": {name: r.not_applicable for name, r in self.signal.items() if r.not_applicable},
-                **{name: r.value for name, r in self.signal.items() if name not in SECTION_7_SIGNAL},  # added metrics
-            },
-            "privacy": {
-                **{name: result.value for name, result in self.privacy.items()},
-                "criteria": {criterion: group.to_json() for criterion, group in self.criteria().items()},
-                "attacks": {name: _attack_detail(self.privacy[name]) for name in ATTACKS if name in self.privacy},
-            },
-            "privacy_targets": {
-                name: {"target": result.target, "target_text": result.target_text, "passed": result.passed,
-                       "not_applicable": result.not_applicable, "awaits_choice": result.awaits_choice,
-                       "note": result.note,
-                       "at_least": bool(result.breakdown.get("at_least"))}  # the value is a lower bound
-                for name, result in self.privacy.items()
-            },
-            "parameters": self.parameters,
-            "left_out_columns": self.left_out_columns,
-            **({"warnings": self.warnings} if self.warnings else {}),
-            **({"analyses": {kind: _finite(result.to_json()) for kind, result in self.analyses.items()}}
-               if self.analyses else {}),
-            "timings_s": self.timings_s,
-        }
-
-
-ATTACKS = ("linkability_risk", "inference_risk")
-
-
-def _finite(value: Any) -> Any:
-    """``value`` with every number JSON can hold: NaN and infinities (a score undefined on one class, a p-value of a
-    degenerate fit) become null, numpy numbers plain ones."""
-    if isinstance(value, dict):
-        return {key: _finite(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_finite(item) for item in value]
-    if isinstance(value, (float, np.floating)):
-        return float(value) if np.isfinite(value) else None
-    if isinstance(value, np.integer):
-        return int(value)
-    if isinstance(value, np.bool_):
-        return bool(value)
-    return value
-
-
-def _attack_detail(result: MetricResult) -> dict[str, Any] | None:
-    """An attack's rates, interval and baseline (JSON-ready), or None when it did not run."""
-    return None if result.value is None else dict(result.breakdown)
-
-
-def _outside_split(typed_originals: pd.DataFrame, typed_avatars: pd.DataFrame, holdout: pd.DataFrame | None,
-                   common: list[str], kinds: Mapping[str, Kind], paired: bool, rng: np.random.Generator
-                   ) -> HoldoutSplit:
-    """The holdout case of avatars made outside (SPEC section 5): ``given`` with ``holdout``, else ``approximate``
-    (half of the originals drawn as the reference)."""
-    if holdout is not None:
-        missing = [name for name in common if name not in holdout.columns]
-        if missing:
-            raise InputError(_("The holdout has no column '{name}': it must have the originals' columns.").format(
-                name=missing[0]))
-        return HoldoutSplit(typed_originals, _typed_like(holdout[common], kinds, N_("In the holdout: {error}")),
-                            typed_avatars, "given")
-    working_rows, holdout_rows, avatar_rows = approximate_rows(len(typed_originals), len(typed_avatars), paired, rng)
-    return HoldoutSplit(_rows(typed_originals, working_rows), _rows(typed_originals, holdout_rows),
-                        _rows(typed_avatars, avatar_rows), "approximate", holdout_rows)
-
+        """The JSON of SPEC section 7 (:func:`~core.metrics.metrics_json.evaluation_json`)."""
+        return evaluation_json(self)
 
 def evaluate(
     originals: pd.DataFrame,
@@ -208,13 +118,13 @@ def evaluate(
     typed_originals = apply_kinds(originals[common], kinds)
     if not avatars[common].notna().to_numpy().any():
         raise InputError(_("The avatars hold no value at all: there is nothing to score. Check the avatars' file."))
-    typed_avatars = _typed_like(avatars[common], kinds, N_("In the avatars: {error}"))
-    unseen = _unseen_modalities(typed_originals, avatars[common], kinds)
+    typed_avatars = typed_like(avatars[common], kinds, N_("In the avatars: {error}"))
+    unseen = unseen_modalities(typed_originals, avatars[common], kinds)
     paired = len(originals) == len(avatars) if paired is None else paired
     if paired and len(originals) != len(avatars):
         raise InputError(_("The avatars cannot be paired with the originals: {avatars} avatars for {originals} "
                            "originals.").format(avatars=len(avatars), originals=len(originals)))
-    split = _outside_split(typed_originals, typed_avatars, holdout, common, kinds, paired, np.random.default_rng(seed))
+    split = outside_split(typed_originals, typed_avatars, holdout, common, kinds, paired, np.random.default_rng(seed))
     reason = NOT_PAIRED_ROW_BY_ROW if len(originals) == len(avatars) else NOT_PAIRED_ROW_COUNTS
     real = originals[common] if holdout is None else pd.concat([originals[common], holdout[common]])
     identifiers = {name: (real[name], avatars[name])
@@ -237,39 +147,12 @@ def analyse(evaluation: Evaluation, request: AnalysisRequest, names: Iterable[st
 
     split = evaluation.split
     request.checked(split.working.columns)
-    avatars = _known_values_only(split.working_avatars, [split.working, split.holdout], evaluation.kinds)
+    avatars = known_values_only(split.working_avatars, [split.working, split.holdout], evaluation.kinds)
     for name in request.names() if names is None else names:
         with timed(evaluation.timings_s, f"analysis: {name}"):
             evaluation.analyses.update(run_analyses(split.working, split.holdout, avatars, evaluation.kinds,
                                                     request, evaluation.parameters.get("seed", 0), [name], progress))
     evaluation.parameters = {**evaluation.parameters, "analysis": request.to_json()}
-
-
-def _known_values_only(avatars: pd.DataFrame, originals: list[pd.DataFrame], kinds: Mapping[str, Kind]) -> pd.DataFrame:
-    """``avatars`` with the categorical values no original has as missing, as the metrics count them (and as the
-    warning of :func:`_unseen_modalities` says): an avatar file's stray code does not turn a two-valued event into
-    three."""
-    masked = {}
-    for name, kind in kinds.items():
-        if kind is Kind.CATEGORICAL:
-            known = {str(value) for frame in originals for value in pd.unique(frame[name].dropna().astype(object))}
-            stray = [value for value in pd.unique(avatars[name].dropna().astype(object)) if str(value) not in known]
-            if stray:
-                masked[name] = avatars[name].where(~avatars[name].isin(stray))
-    return avatars.assign(**masked) if masked else avatars
-
-
-def approximate_rows(
-    n_originals: int, n_avatars: int, paired: bool, rng: np.random.Generator
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Rows of WO, HO (among the originals) and WA (among the avatars) for the approximate holdout (SPEC section 5)."""
-    working_rows, holdout_rows = split_holdout(n_originals, rng)
-    avatar_rows = working_rows if paired else np.sort(rng.permutation(n_avatars)[: (n_avatars + 1) // 2])
-    return working_rows, holdout_rows, avatar_rows
-
-
-def _rows(frame: pd.DataFrame, rows: np.ndarray) -> pd.DataFrame:
-    return frame.iloc[rows].reset_index(drop=True)
 
 
 def score(
@@ -329,31 +212,6 @@ def score(
     )
 
 
-def _unseen_modalities(originals: pd.DataFrame, avatars: pd.DataFrame, kinds: Mapping[str, Kind]) -> list[str]:
-    """A sentence per categorical column whose avatars hold values the originals never have: the metrics count
-    them as missing, which the user must know."""
-    said = []
-    for name, kind in kinds.items():
-        if kind is not Kind.CATEGORICAL:
-            continue
-        known = set(originals[name].dropna().astype(str))
-        unseen = avatars[name].dropna().astype(str)
-        unseen = unseen[~unseen.isin(known)]
-        if len(unseen):
-            examples = ", ".join(repr(value) for value in unseen.unique()[:3])
-            said.append(f"In the avatars, '{name}' has {len(unseen)} value{'s' if len(unseen) > 1 else ''} the "
-                        f"originals never have ({examples}): the metrics and analyses count them as missing.")
-    return said
-
-
-def _typed_like(frame: pd.DataFrame, kinds: Mapping[str, Kind], where: str) -> pd.DataFrame:
-    """``frame`` typed as ``kinds`` say, else the error that says which file: ``where``, a message with ``{error}``."""
-    try:
-        return apply_kinds(frame, kinds)
-    except InputError as error:
-        raise InputError(_(where).format(error=error)) from None
-
-
 def evaluate_avatarization(avatarizer: Avatarizer, spaces: MetricSpaces | None = None,
                            knowledge: Knowledge = Knowledge()) -> Evaluation:
     """Every metric of a fitted :class:`~core.engine.pipeline.Avatarizer`: a real holdout when it set one aside.
@@ -369,15 +227,9 @@ def evaluate_avatarization(avatarizer: Avatarizer, spaces: MetricSpaces | None =
     originals = spaces.without(avatarizer.split_.working_data, left_out)  # one object per run: spaces kept
     kinds = {name: kind for name, kind in avatarizer.kinds_.items() if name not in left_out}
     avatars = apply_kinds(_without(avatarizer.paired_avatars_ if paired else avatarizer.avatars_, left_out), kinds)
-    if avatarizer.holdout_ == "real":
-        split = HoldoutSplit(originals, spaces.without(avatarizer.split_.holdout_data, left_out), avatars, "real")
-    else:
-        working, holdout, avatar_rows, holdout_rows = spaces.approximate_split(
-            originals, len(avatars), paired, lambda: approximate_rows(len(originals), len(avatars), paired,
-                                                                      np.random.default_rng([avatarizer.seed_, 1])),
-        )
-        split = HoldoutSplit(working, holdout, avatars.iloc[avatar_rows].reset_index(drop=True), "approximate",
-                             holdout_rows)
+    holdout = None if avatarizer.holdout_ is not Holdout.REAL else spaces.without(avatarizer.split_.holdout_data,
+                                                                                   left_out)
+    split = avatarization_split(originals, holdout, avatars, paired, spaces, avatarizer.seed_)
     prepared, made = avatarizer.split_, with_text_names(avatarizer.avatars_)
     real = [frame for frame in (prepared.working_data, prepared.holdout_data) if frame is not None]
     identifiers = {name: (pd.concat([frame[name] for frame in real]), made[name])

@@ -9,6 +9,7 @@ import math
 
 import pandas as pd
 
+from core.engine.split import Holdout
 from core.i18n import N_, _, ngettext, number
 from core.metrics.analysis.group_statistics import MISSING_GROUP, GroupStatistics, GroupStatisticsResult
 from core.metrics.analysis.interval_overlap import Estimate
@@ -112,9 +113,9 @@ def gap_verdict(gap: float, reference: float | None) -> str:
 
 
 TESTED_ON = {  # the people the models are tested on, by holdout case (SPEC section 5)
-    "real": N_("real people it never saw"),
-    "given": N_("the people of the holdout file, kept apart"),
-    "approximate": N_("real people whose records went into the avatars (no row was kept apart: the avatars were "
+    Holdout.REAL: N_("real people it never saw"),
+    Holdout.GIVEN: N_("the people of the holdout file, kept apart"),
+    Holdout.APPROXIMATE: N_("real people whose records went into the avatars (no row was kept apart: the avatars were "
                       "made from every row)"),
 }
 
@@ -122,7 +123,7 @@ TESTED_ON = {  # the people the models are tested on, by holdout case (SPEC sect
 CHANCE = {"binary": 0.5, "numeric": 0.0}  # a score no model needs: ROC AUC of a coin, R^2 of the mean
 
 
-def prediction_reading(result: PredictionResult, holdout: str = "real") -> str:
+def prediction_reading(result: PredictionResult, holdout: Holdout = Holdout.REAL) -> str:
     score, tested, outcome = _(result.score_name), _(TESTED_ON[holdout]), result.outcome
     if not math.isfinite(result.real.value):
         return _("Predicting {outcome}: the {score} cannot be computed on the test rows (they hold a single value of "
@@ -315,7 +316,7 @@ READINGS = {"regression": regression_reading, "survival": survival_reading,
             "group_statistics": group_statistics_reading, "missing_shares": missing_reading}
 
 
-def reading(name: str, result, holdout: str = "real") -> str:
+def reading(name: str, result, holdout: Holdout = Holdout.REAL) -> str:
     """The plain reading of one analysis (or why the data did not allow it); ``holdout`` is the evaluation's case
     (SPEC section 5): whom a prediction was tested on."""
     if isinstance(result, AnalysisNotRun):

@@ -11,9 +11,11 @@ import pandas as pd
 
 from core.engine.io import formula_like
 from core.engine.schema import quoted
+from core.engine.split import Holdout
 from core.i18n import N_, SOURCE_LANGUAGE, _, language, localized_number, number, percent, with_unit
 from core.metrics.definition import INFERENCE, LINKABILITY, SINGLING_OUT, MetricDefinition
-from core.metrics.evaluation import ATTACKS, Evaluation
+from core.metrics.evaluation import Evaluation
+from core.metrics.metrics_json import ATTACKS
 from core.metrics.result import MetricResult
 
 AT_LEAST = ">= "  # before a value that is only a lower bound (a local cloaking whose counts stopped at their cap)
@@ -71,11 +73,11 @@ def holdout_sentence(evaluation: Evaluation) -> str:
     """Which holdout the signal metrics compared with (SPEC section 5), in one sentence."""
     rows = evaluation.rows
     sentence = {
-        "real": _("Compared with a real holdout: {holdout} real rows set aside before the avatars were made and never "
+        Holdout.REAL: _("Compared with a real holdout: {holdout} real rows set aside before the avatars were made and never "
                   "used to make them ({working} rows avatarized); {avatars} avatars."),
-        "given": _("Compared with the holdout file given: {holdout} real rows kept apart ({working} originals); "
+        Holdout.GIVEN: _("Compared with the holdout file given: {holdout} real rows kept apart ({working} originals); "
                    "{avatars} avatars."),
-        "approximate": _("Compared with an approximate holdout: every row was avatarized, so half of the originals "
+        Holdout.APPROXIMATE: _("Compared with an approximate holdout: every row was avatarized, so half of the originals "
                          "({holdout} rows) were drawn at random as the reference when scoring; {avatars} avatars."),
     }[evaluation.holdout]
     return sentence.format(holdout=number(rows["holdout"], ","), working=number(rows["working"], ","),

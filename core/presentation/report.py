@@ -20,6 +20,7 @@ import jinja2
 import plotly.io as pio
 from markupsafe import Markup, escape
 
+from core.engine.split import Holdout
 from core.i18n import _, current_language, date_time, number
 from core.metrics.analysis.request import TITLES
 from core.metrics.correlation_difference_ratio import correlation_direction
@@ -198,7 +199,7 @@ def _parameters(run: GenerationRun) -> list[list[str]]:
     rows += [
         [_("latent dimensions (ncp)"), str(run.avatarizer.ncp_)],
         [_("imputation of missing values"), _(IMPUTATION_LABELS[parameters.imputation])],
-        [_("holdout"), _("real: half set aside") if run.avatarizer.holdout_ == "real" else
+        [_("holdout"), _("real: half set aside") if run.avatarizer.holdout_ is Holdout.REAL else
          _("off: approximate at scoring")],
         [_("categorical reduction"), {True: _("on"), False: _("off"), None: _("columns with more than 100 values")}[
             parameters.use_categorical_reduction]],

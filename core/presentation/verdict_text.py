@@ -5,13 +5,14 @@ command line, a dict for the JSON."""
 from __future__ import annotations
 
 from core.engine.methods import method_of
+from core.engine.split import Holdout
 from core.i18n import N_, _, enumeration, ngettext, number
 from core.metrics.evaluation import Evaluation
 from core.metrics.result import MetricResult
 from core.presentation.format import criterion_name, in_english, metric_text, target_text
-from core.workflows.run import GenerationRun, run_metrics
+from core.workflows.run import GenerationRun
 from core.metrics.criteria import PARTLY_ASSESSED
-from core.workflows.verdict import NOT_READY, READY, Fix, Verdict, failing_results, verdict_of_run
+from core.workflows.verdict import NOT_READY, READY, Fix, Verdict, failing_results
 
 COMMAND_LINE, DASHBOARD = "command line", "dashboard"  # where a verdict is read: each says how to act in its words
 SIGNAL_NAMES = {"hellinger_mean": N_("Hellinger Mean"), "correlation_difference_ratio": N_("correlation ratio")}
@@ -25,7 +26,7 @@ def headline(verdict: Verdict) -> str:
 def subject(run: GenerationRun) -> str:
     """Which avatars the verdict is about: the half assessed against a real holdout, or every row's."""
     avatars = number(len(run.avatars), ",")
-    if run.evaluation.holdout == "real":
+    if run.evaluation.holdout is Holdout.REAL:
         return _("About the {avatars} avatars made from half of the rows, measured against the other half (the "
                  "holdout).").format(avatars=avatars)
     return _("About the {avatars} avatars made from every row: the ones to share.").format(avatars=avatars)
@@ -203,13 +204,3 @@ def verdict_json(verdict: Verdict) -> dict[str, object]:
         "search_budget": verdict.search_budget, "search_stopped": verdict.search_stopped,
         "not_assessed": [result.name for result in verdict.not_assessed], "caveat": caveat(verdict),
     }
-
-
-@in_english
-def metrics_with_verdict(run: GenerationRun) -> dict[str, object]:
-    """The metrics JSON of a run (SPEC section 7) with its ``verdict``, in English whatever the language shown."""
-    verdict = verdict_of_run(run)
-    metrics = {**run_metrics(run), "verdict": verdict_json(verdict), "relationships": relationships(run.evaluation)}
-    if verdict.searched:  # the seconds with the other timings: the rest is the same for the same seed
-        metrics["timings_s"] = {**metrics["timings_s"], "fix search": verdict.search_seconds}
-    return metrics

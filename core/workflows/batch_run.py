@@ -34,7 +34,6 @@ import pandas as pd
 from core.engine.batched import Batches, WholeTable, avatarize_batch, checked_seed, decide
 from core.engine.batches import batch_count, batch_sizes, stage_group
 from core.engine.io import write_csv
-from core.engine.methods import method_of
 from core.engine.parameters import HOLDOUT_MIN_ROWS, PART_FORMATS, Parameters
 from core.engine.projection import Projection
 from core.engine.schema import column_warning_lines
@@ -404,22 +403,3 @@ def _work_folder(out: Path, table: TableInput, params: dict, settings: BatchSett
         raise InputError(f"--out {out}: cannot write there ({error.strerror}). Choose a folder you can write in.") \
             from None
     return work, params
-
-
-def batch_metrics(run: BatchRun, params: dict, settings: BatchSettings) -> dict:
-    """The metrics JSON of a batch run (SPEC section 7, section 10): the mean and worst batch, how many batches meet
-    each target, the verdict, each batch's own metrics, the parameters and timings."""
-    return {
-        "batches": {**run.summary, "rows": run.rows_per_batch},
-        "verdict": {"ready": run.summary["ready"], "status": run.summary["status"],
-                    "not_assessed": run.summary["not_assessed"],
-                    "failing_batches": sorted({batch for entry in run.summary["targets_met"].values()
-                                               for batch in entry["failing"]})},
-        "per_batch": run.batches,
-        "parameters": {**params, "method": method_of(Parameters.of(params)).name,
-                       "batch_rows": settings.batch_rows, "scheduler": settings.scheduler,
-                       "part_format": settings.part_format, "fast_dp_sample_rows": run.latent_sample_rows},
-        "rows": run.n_rows, "avatars": run.n_avatars, "parts": [str(part) for part in run.parts],
-        "timings_s": run.timings_s,
-    }
-

@@ -22,6 +22,7 @@ from core.engine.methods import Avatar, method_of
 from core.engine.parameters import Parameters
 from core.engine.pipeline import VARIANT_PARAMETERS, Avatarizer
 from core.engine.schema import drop_columns, with_text_names
+from core.engine.split import Holdout
 from core.i18n import N_, _, number
 from core.metrics.attack import Knowledge
 from core.metrics.evaluation import Evaluation, evaluate_avatarization
@@ -88,7 +89,7 @@ class GenerationRun:
         n_avatars, n_working = len(avatarizer.avatars_), len(avatarizer.working_data_)
         values = dict(avatars=number(n_avatars, ","), table=self.table_name, working=number(n_working, ","),
                       settings=avatarizer.method_.describe(), seed=avatarizer.seed_, seconds=number(self.elapsed_s, ".1f"))
-        if avatarizer.holdout_ == "real":
+        if avatarizer.holdout_ is Holdout.REAL:
             return _(
                 "{avatars} avatars of {table} made from {working} of the {total} rows "
                 "(the other half is kept apart as the holdout the metrics compare with) with {settings}, "
@@ -98,17 +99,6 @@ class GenerationRun:
             "{avatars} avatars of {table} made from all {working} rows (the metrics draw an approximate holdout: "
             "half of the originals) with {settings}, seed {seed}, in {seconds} s."
         ).format(**values)
-
-
-def run_metrics(run: GenerationRun) -> dict:
-    """The metrics JSON of SPEC section 7, with the run's full parameters and timings."""
-    metrics = run.evaluation.to_json()
-    avatarizer = run.avatarizer
-    metrics["parameters"] = {**avatarizer.get_params(), **metrics["parameters"], "method": avatarizer.method_.name}
-    metrics["timings_s"] = {**avatarizer.timings_s_, **metrics["timings_s"]}
-    if not avatarizer.method_.paired:
-        metrics["epsilon_ledger"] = avatarizer.synthesizer_.ledger()
-    return metrics
 
 
 def data_fingerprint(data: bytes) -> str:

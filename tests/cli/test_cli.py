@@ -120,6 +120,10 @@ BAD_ARGUMENTS = {
     "drop unknown": (["--k", 5, "--drop", "nope"], "--drop names column 'nope'"),
     "unknown column kind": (["--k", 5, "--column-kind", "nope=numeric"], "column_kinds names column 'nope'"),
     "bad weight": (["--k", 5, "--column-weight", "age=heavy"], "--column-weight age: expected a number"),
+    "kind that does not exist": (["--k", 5, "--column-kind", "age=text"],
+                                 "--column-kind age=text: the kind must be one of numeric, categorical, datetime."),
+    "dropped and excluded": (["--k", 5, "--drop", "age", "--exclude", "age"],
+                             "--drop and --exclude both name 'age': drop it (left out of the avatars) or exclude it"),
 }
 
 

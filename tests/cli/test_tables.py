@@ -122,3 +122,12 @@ def test_options_of_one_table_file_are_refused_with_a_schema(tmp_path, arguments
 def test_no_input_nor_schema_is_refused_in_one_line(tmp_path):
     result = run("avatarize", "--k", 5, "--out", tmp_path / "out.csv")
     assert result.returncode == 2 and "give the table to avatarize (INPUT) or the schema" in result.stderr
+
+
+def test_a_tables_missing_file_is_named_with_the_table_and_the_folder_it_is_read_from(tmp_path):
+    schema = tmp_path / "schema.json"
+    schema.write_text(json.dumps({"tables": {"patients": {"path": "nothere.csv", "primary_key": "id"}}, "links": []}))
+    result = run("avatarize", "--tables", schema, "--k", 10, "--out", tmp_path / "out")
+    assert result.returncode == 2 and not (tmp_path / "out").exists()
+    assert result.stderr == (f"error: Table 'patients': its file {tmp_path / 'nothere.csv'} does not exist (its "
+                             "\"path\", 'nothere.csv', is read from the schema's folder); check the path.\n")

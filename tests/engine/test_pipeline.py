@@ -10,6 +10,7 @@ from core.engine.avatar import neighbours_excluding_self
 from core.engine.imputation import SPIKE_MIN_DISTINCT, SPIKE_MIN_ROWS, SPIKE_SHARE
 from core.engine.io import csv_bytes
 from core.engine.pipeline import Avatarizer, Variants
+from core.engine.split import Holdout
 from core.errors import InputError
 from tests.support import mixed_table
 
@@ -197,10 +198,10 @@ def test_a_thousand_modalities():
 def test_holdout_halves_and_switch():
     frame = mixed_table(600)
     real = avatarize(frame, holdout=True)
-    assert real.holdout_ == "real" and len(real.avatars_) == 300 and len(real.holdout_data_) == 300
+    assert real.holdout_ is Holdout.REAL and len(real.avatars_) == 300 and len(real.holdout_data_) == 300
     merged = pd.concat([real.working_data_, real.holdout_data_])
     assert len(merged.drop_duplicates()) == len(frame.drop_duplicates())
-    assert avatarize(frame, holdout=False).holdout_ == "none"
+    assert avatarize(frame, holdout=False).holdout_ is Holdout.NONE
     small = avatarize(mixed_table(499), holdout=True)
     assert small.holdout_ == "none" and len(small.avatars_) == 499
 

@@ -3,10 +3,10 @@ it, a risk judged on its upper bound, the report's first screen."""
 
 import warnings
 
+from core.engine.parameters import Parameters
 from core.metrics.registry import DEFINITIONS
 from core.presentation.report import build_html_report
 from core.presentation.verdict_text import bound_note, relationships, subject
-from core.engine.parameters import Parameters
 from core.workflows.run import ColumnPlan
 from core.workflows.verdict import generate_judged
 from tests.support import mixed_table

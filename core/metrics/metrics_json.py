@@ -1,0 +1,80 @@
+"""The metrics JSON of one evaluation (SPEC section 7), written once: every document of metrics holds it (the
+documents are built in :mod:`core.presentation.metrics_json`; a batch run's parts hold one per batch)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from core.metrics.result import MetricResult
+
+if TYPE_CHECKING:
+    from core.metrics.evaluation import Evaluation
+
+SECTION_7_SIGNAL = ("hellinger_mean", "correlation_difference_ratio", "multivariate_hellinger_distance")
+ATTACKS = ("linkability_risk", "inference_risk")
+
+
+def evaluation_json(evaluation: Evaluation) -> dict[str, Any]:
+    """The JSON of SPEC section 7 of ``evaluation`` (values in the units of sections 5 and 6)."""
+    hellinger = evaluation.signal["hellinger_mean"]
+    correlation = evaluation.signal["correlation_difference_ratio"]
+    multivariate = evaluation.signal["multivariate_hellinger_distance"]
+    return {
+        "holdout": evaluation.holdout,
+        "rows": evaluation.rows,
+        "signal": {
+            "hellinger_mean": hellinger.value,
+            "hellinger_per_variable": hellinger.breakdown.get("per_variable", []),
+            "hellinger_std": hellinger.breakdown.get("standard_deviation"),
+            "correlation_difference_ratio": correlation.value,
+            "correlation_reference_difference": correlation.breakdown.get("reference_difference"),
+            "correlation_avatar_difference": correlation.breakdown.get("avatar_difference"),
+            "kappa": correlation.breakdown.get("kappa"),
+            "multivariate_hellinger_distance": multivariate.value,
+            "multivariate_hellinger_seed_formula": multivariate.breakdown.get("seed_formula"),
+            "multivariate_hellinger_per_axis": multivariate.breakdown.get("per_axis", []),
+            "not_applicable": {name: r.not_applicable for name, r in evaluation.signal.items() if r.not_applicable},
+            **{name: r.value for name, r in evaluation.signal.items() if name not in SECTION_7_SIGNAL},  # added metrics
+        },
+        "privacy": {
+            **{name: result.value for name, result in evaluation.privacy.items()},
+            "criteria": {criterion: group.to_json() for criterion, group in evaluation.criteria().items()},
+            "attacks": {name: _attack_detail(evaluation.privacy[name]) for name in ATTACKS if name in evaluation.privacy},
+        },
+        "privacy_targets": {
+            name: {"target": result.target, "target_text": result.target_text, "passed": result.passed,
+                   "not_applicable": result.not_applicable, "awaits_choice": result.awaits_choice,
+                   "note": result.note,
+                   "at_least": bool(result.breakdown.get("at_least"))}  # the value is a lower bound
+            for name, result in evaluation.privacy.items()
+        },
+        "parameters": evaluation.parameters,
+        "left_out_columns": evaluation.left_out_columns,
+        **({"warnings": evaluation.warnings} if evaluation.warnings else {}),
+        **({"analyses": {kind: finite(result.to_json()) for kind, result in evaluation.analyses.items()}}
+           if evaluation.analyses else {}),
+        "timings_s": evaluation.timings_s,
+    }
+
+
+def finite(value: Any) -> Any:
+    """``value`` with every number JSON can hold: NaN and infinities (a score undefined on one class, a p-value of a
+    degenerate fit) become null, numpy numbers plain ones."""
+    if isinstance(value, dict):
+        return {key: finite(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [finite(item) for item in value]
+    if isinstance(value, (float, np.floating)):
+        return float(value) if np.isfinite(value) else None
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.bool_):
+        return bool(value)
+    return value
+
+
+def _attack_detail(result: MetricResult) -> dict[str, Any] | None:
+    """An attack's rates, interval and baseline (JSON-ready), or None when it did not run."""
+    return None if result.value is None else dict(result.breakdown)

@@ -1,0 +1,80 @@
+"""Every metrics document the workbench writes (SPEC sections 7 and 10), each built here and nowhere else, in
+English whatever the language shown: a run's (``avatarize --json``, the Report page's download), an evaluation's
+(``evaluate --json``), a batch run's and a sweep's. Each holds the JSON of section 7 of what it scored
+(:func:`~core.metrics.metrics_json.evaluation_json`; one per batch in a batch run's ``per_batch``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from core.engine.methods import method_of
+from core.engine.parameters import Parameters
+from core.metrics.evaluation import Evaluation
+from core.presentation.format import in_english
+from core.presentation.verdict_text import relationships, verdict_json
+from core.workflows.run import ColumnPlan, GenerationRun
+from core.workflows.sweep import SweepPoint
+from core.workflows.verdict import Verdict, verdict_of_run
+
+if TYPE_CHECKING:
+    from core.workflows.batch_run import BatchRun, BatchSettings
+
+
+@in_english
+def run_json(run: GenerationRun) -> dict[str, Any]:
+    """A run's metrics (SPEC section 7) with its full parameters, timings, AvatarFastDP's epsilon ledger, the
+    verdict and what the correlations say."""
+    avatarizer, verdict = run.avatarizer, verdict_of_run(run)
+    metrics = run.evaluation.to_json()
+    metrics["parameters"] = {**avatarizer.get_params(), **metrics["parameters"], "method": avatarizer.method_.name}
+    metrics["timings_s"] = {**avatarizer.timings_s_, **metrics["timings_s"]}
+    if not avatarizer.method_.paired:
+        metrics["epsilon_ledger"] = avatarizer.synthesizer_.ledger()
+    metrics = {**metrics, "verdict": verdict_json(verdict), "relationships": relationships(run.evaluation)}
+    if verdict.searched:  # the seconds with the other timings: the rest is the same for the same seed
+        metrics["timings_s"] = {**metrics["timings_s"], "fix search": verdict.search_seconds}
+    return metrics
+
+
+@in_english
+def evaluation_document(evaluation: Evaluation, verdict: Verdict) -> dict[str, Any]:
+    """The metrics of avatars made by any tool, with the verdict (no fix: nothing here can re-run them)."""
+    return {**evaluation.to_json(), "verdict": verdict_json(verdict)}
+
+
+def batch_json(run: BatchRun, params: dict, settings: BatchSettings) -> dict[str, Any]:
+    """A batch run's metrics (SPEC section 10): the mean and worst batch, how many batches meet each target, the
+    verdict, each batch's own metrics, the parameters and timings."""
+    return {
+        "batches": {**run.summary, "rows": run.rows_per_batch},
+        "verdict": {"ready": run.summary["ready"], "status": run.summary["status"],
+                    "not_assessed": run.summary["not_assessed"],
+                    "failing_batches": sorted({batch for entry in run.summary["targets_met"].values()
+                                               for batch in entry["failing"]})},
+        "per_batch": run.batches,
+        "parameters": {**params, "method": method_of(Parameters.of(params)).name,
+                       "batch_rows": settings.batch_rows, "scheduler": settings.scheduler,
+                       "part_format": settings.part_format, "fast_dp_sample_rows": run.latent_sample_rows},
+        "rows": run.n_rows, "avatars": run.n_avatars, "parts": [str(part) for part in run.parts],
+        "timings_s": run.timings_s,
+    }
+
+
+def sweep_json(points: list[SweepPoint], advice: str, base: Parameters, plan: ColumnPlan, *, seeds: int,
+               elapsed_s: float) -> dict[str, Any]:
+    """A sweep's points (each setting's metrics over the seeds), its advice and the parameters they share (``base``,
+    its seed the first of the ``seeds``)."""
+    return {
+        "points": [point.to_json() for point in points],
+        "advice": advice,
+        "parameters": {
+            "seeds": seeds, "first_seed": base.seed, "ncp": base.ncp,
+            "holdout": base.holdout, "imputation": base.imputation,
+            "categorical_reduction": base.use_categorical_reduction, "column_kinds": plan.kinds,
+            "column_weights": plan.weights, "dropped": list(plan.dropped), "excluded": list(plan.excluded),
+            "exclude_strategy": base.exclude_replacement_strategy, "gmm_n_components": base.gmm_n_components,
+            "attacker": plan.knowledge.to_json(),
+            "histogram_n_bins": base.histogram_n_bins, "bounds_percentile": base.bounds_percentile,
+        },
+        "timings_s": {"total": elapsed_s},
+    }
