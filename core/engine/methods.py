@@ -31,6 +31,7 @@ class Avatar:
     k: int
     name: ClassVar[str] = "avatar"
     paired: ClassVar[bool] = True
+    synthesizer: ClassVar[None] = None  # no model: the neighbours are the model
 
     def check_rows(self, n_rows: int, n_total: int, holdout: bool) -> None:
         """``k`` below the rows avatarized ``n_rows`` (of ``n_total``, half of them when a ``holdout`` is set

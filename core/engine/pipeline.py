@@ -26,6 +26,7 @@ from core.engine.stages import (
     Projected,
     SplitTable,
     as_given,
+    check_ncp,
     decode,
     encode,
     fitted_reduction,
@@ -179,9 +180,7 @@ class Avatarizer:
         clock (``progress``, ``timings_s_``); the generator of the seed (of its ``stream``, for one batch of many:
         batch 0 draws from the seed itself, so one batch is the fit in memory)."""
         parameters = self.parameters
-        if parameters.ncp is not None:
-            check_whole_number("ncp", parameters.ncp, minimum=1,
-                               hint=_("ncp is the number of latent dimensions, for example 5."))
+        check_ncp(parameters.ncp)
         check_choice("imputation", parameters.imputation, IMPUTATION_METHODS)
         check_choice("exclude_replacement_strategy", parameters.exclude_replacement_strategy, EXCLUSION_STRATEGIES)
         check_whole_number("holdout_min_rows", parameters.holdout_min_rows, minimum=2)
@@ -214,7 +213,7 @@ class Avatarizer:
             synthesized = decode(synthetic, method, stages, self.parameters, rng, release=release,
                                  numbering=numbering)
         self.method_, self.split_, self.encoded_, self.projected_ = method, split, encoded, projected
-        self.synthesizer_ = model or getattr(method, "synthesizer", None)
+        self.synthesizer_ = model or method.synthesizer
         self.avatars_, self._paired_order = synthesized.avatars, synthesized.paired_order
         return self
 
@@ -232,9 +231,7 @@ class Avatarizer:
                 parameters=", ".join(VARIANT_PARAMETERS), unknown=", ".join(sorted(unknown))))
         copy = type(self)(self.parameters.with_values(variant))
         copy.checked_method()
-        if copy.ncp is not None:
-            check_whole_number("ncp", copy.ncp, minimum=1,
-                               hint=_("ncp is the number of latent dimensions, for example 5."))
+        check_ncp(copy.ncp)
         return copy
 
     def _split(self, frame: pd.DataFrame, rng: np.random.Generator, steps: Steps, *, keys: Sequence[str] = (),

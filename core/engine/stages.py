@@ -32,6 +32,7 @@ from core.engine.split import Holdout, split_holdout
 from core.engine.table_typing import TableTyping, type_frame
 from core.errors import InputError
 from core.i18n import _, number
+from core.validation import check_whole_number
 
 
 @dataclass(frozen=True)
@@ -199,6 +200,12 @@ def model_weights(parameters: Parameters, reduction: CategoricalReduction | None
             for column in embedding.column_names():
                 weights[column] *= user_weight
     return weights
+
+
+def check_ncp(ncp: object) -> None:
+    """A given ``ncp`` is a whole number of at least 1 (None: the default)."""
+    if ncp is not None:
+        check_whole_number("ncp", ncp, minimum=1, hint=_("ncp is the number of latent dimensions, for example 5."))
 
 
 def resolve_ncp(parameters: Parameters, n_scaled_columns: int) -> int:

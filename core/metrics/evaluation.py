@@ -20,6 +20,7 @@ from core.engine.parameters import DEFAULT_NCP
 from core.engine.pipeline import Avatarizer
 from core.engine.schema import Kind, apply_kinds, profile_columns, resolve_kinds, with_text_names
 from core.engine.split import Holdout
+from core.engine.stages import check_ncp
 from core.engine.timing import timed
 from core.errors import InputError
 from core.i18n import N_, _
@@ -33,7 +34,7 @@ from core.metrics.metrics_json import evaluation_json
 from core.metrics.registry import privacy_metrics, signal_metrics
 from core.metrics.result import MetricResult
 from core.metrics.space import MetricSpaces
-from core.validation import check_seed, check_whole_number
+from core.validation import check_seed
 
 if TYPE_CHECKING:  # the analyses (scikit-learn, statsmodels) are imported when one is asked for
     from core.metrics.analysis.request import AnalysisRequest
@@ -102,8 +103,7 @@ def evaluate(
     ``left_out_columns``); the column kinds come from ``originals``.
     """
     seed = check_seed(seed)
-    if ncp is not None:
-        check_whole_number("ncp", ncp, minimum=1, hint=_("ncp is the number of latent dimensions, for example 5."))
+    check_ncp(ncp)
     common = [name for name in originals.columns if name in set(avatars.columns)]
     if not common:
         raise InputError(_("The originals and the avatars have no column in common: check that they are the same "

@@ -86,16 +86,16 @@ def build_html_report(run: GenerationRun) -> str:
     try:
         title = _("Avatar report: {name}").format(name=run.table_name)
         return _TEMPLATES.get_template("report.html").render(language=current_language(), title=title,
-                                                             blocks=_blocks(run))
+                                                             blocks=_blocks(run, title))
     finally:
         _FIGURE_NUMBERS.reset(numbering)
 
 
-def _blocks(run: GenerationRun) -> list[Block]:
-    """The report's blocks, in order: the verdict, the run, the epsilon ledger, the parameters, utility, privacy,
-    the analyses."""
+def _blocks(run: GenerationRun, title: str) -> list[Block]:
+    """The report's blocks, in order: its ``title``, the verdict, the run, the epsilon ledger, the parameters,
+    utility, privacy, the analyses."""
     blocks: list[Block] = [
-        Heading("h1", _("Avatar report: {name}").format(name=run.table_name)),
+        Heading("h1", title),
         *_verdict_blocks(run),
         Paragraph(run.summary()),
         Paragraph(escape(_("Data fingerprint (SHA-256, first 16 digits): {fingerprint}. Seed: {seed}. Made on "

@@ -125,7 +125,7 @@ def build_avatarizer(plan: ColumnPlan, parameters: Parameters) -> Avatarizer:
                               column_weights=plan.weights))
 
 
-def settings_variant(current: Parameters, new: Parameters) -> dict[str, object] | None:
+def parameters_variant(current: Parameters, new: Parameters) -> dict[str, object] | None:
     """The parameters ``new`` changes from ``current``, when each of them can vary from one preparation (the
     method's, ``ncp``: :data:`~core.engine.pipeline.VARIANT_PARAMETERS`), else None."""
     before, after = (build_avatarizer(ColumnPlan(), parameters).get_params() for parameters in (current, new))

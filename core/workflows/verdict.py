@@ -24,7 +24,7 @@ from core.metrics.criteria import PARTLY_ASSESSED
 from core.metrics.evaluation import Evaluation, evaluate_avatarization
 from core.metrics.result import MetricResult
 from core.workflows.advice import EPSILON_STEPS, K_STEPS, SIGNAL_SPREAD
-from core.workflows.run import ColumnPlan, GenerationRun, evaluation_with, generate, settings_variant
+from core.workflows.run import ColumnPlan, GenerationRun, evaluation_with, generate, parameters_variant
 
 READY, NOT_READY = "ready", "not ready"  # and PARTLY_ASSESSED, as a criterion can be
 FALLBACK_EPSILON = 1.0
@@ -235,7 +235,7 @@ def shared_rerun(run: GenerationRun, table: Callable[[], pd.DataFrame]) -> Rerun
     frames: list[pd.DataFrame] = []
 
     def rerun(parameters: Parameters, plan: ColumnPlan) -> Evaluation:
-        variant = settings_variant(run.parameters, parameters)
+        variant = parameters_variant(run.parameters, parameters)
         if plan == run.plan and variant is not None:
             variants[:] = variants or [Variants(run.avatarizer, largest_k=max(
                 (k for k in K_STEPS if k < len(run.avatars)), default=0))]
