@@ -31,6 +31,7 @@ import pyarrow.csv as pa_csv
 from scipy.spatial import cKDTree
 
 from benchmarks.tables import benchmark_csv, clinical_csv
+from core.dataset import Role, Table
 from core.engine.io import read_table, use_system_memory_pool
 from core.engine.pipeline import Avatarizer
 from core.engine.schema import apply_kinds, drop_columns, resolve_kinds
@@ -145,7 +146,7 @@ def sweep_line(path: Path, table: str, dropped: list[str], repeats: int, folder:
               "--out", str(folder / "single.csv"), "--json", str(folder / "single.json")]
     sweep_seconds = median_of(repeats, lambda: timed_command(sweep))[0]
     single_seconds = median_of(repeats, lambda: timed_command(single))[0]
-    frame, plan = read_table(path), ColumnPlan(dropped=tuple(dropped))
+    frame, plan = read_table(path), ColumnPlan(Table.described(path.name, roles=dict.fromkeys(dropped, Role.DROPPED)))
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import importlib
 
-__all__ = ["Avatarizer", "InputError", "Projection", "read_table", "write_csv"]
-_WHERE = {"Avatarizer": "core.engine.pipeline", "InputError": "core.errors", "Projection": "core.engine.projection",
+__all__ = ["Avatarizer", "Dataset", "DatasetAvatarizer", "InputError", "Parameters", "Projection", "read_table",
+           "write_csv"]
+_WHERE = {"Avatarizer": "core.engine.pipeline", "Dataset": "core.dataset",
+          "DatasetAvatarizer": "core.engine.dataset_avatarizer", "InputError": "core.errors", "Parameters": "core.engine.parameters", "Projection": "core.engine.projection",
           "read_table": "core.engine.io", "write_csv": "core.engine.io"}
 
 

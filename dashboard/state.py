@@ -14,6 +14,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from core.dataset import Table
 from core.engine.io import read_table
 from core.engine.schema import ColumnProfile, apply_kinds, profile_columns, resolve_kinds
 from core.i18n import N_, _, current_language
@@ -64,7 +65,7 @@ def set_table(loaded: LoadedTable) -> None:
     st.session_state.pop("attacker_knowledge", None)
     st.session_state.pop("analysis_request", None)
     st.session_state["plan_table"] = plan_table(loaded.profiles)
-    st.session_state["plan"] = plan_from_table(st.session_state["plan_table"], loaded.profiles)
+    set_plan(plan_from_table(st.session_state["plan_table"], loaded.profiles, loaded.name))
     set_run(None)
     st.session_state.pop("sweep_result", None)
 
@@ -76,7 +77,12 @@ def demo_name(loaded: LoadedTable | None) -> str | None:
 
 
 def plan() -> ColumnPlan:
+    """The table as the Data page describes it (its columns' roles, kinds and weights), without the attacker."""
     return st.session_state.get("plan", ColumnPlan())
+
+
+def set_plan(table: Table) -> None:
+    st.session_state["plan"] = ColumnPlan(table)
 
 
 def attacker() -> Knowledge:
@@ -90,8 +96,7 @@ def set_attacker(knowledge: Knowledge) -> None:
 
 def generation_plan() -> ColumnPlan:
     """The column plan with the attacker's choice: what a generation is made and scored with."""
-    knowledge = attacker()
-    return replace(plan(), known=knowledge.known, sensitive=knowledge.sensitive, known_groups=knowledge.groups)
+    return replace(plan(), knowledge=attacker())
 
 
 FIRST_PARAMETERS = Parameters(k=SUGGESTED_K, seed=0)  # the Generate page's before any run: Avatar, seed 0

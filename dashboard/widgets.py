@@ -169,7 +169,7 @@ def criterion_state(group: CriterionResult) -> str:
 
 def columns_caption(loaded: LoadedTable, plan: ColumnPlan) -> str:
     """The table and what becomes of its columns, in one sentence."""
-    renewed = [name for name in identifier_columns(loaded.profiles, set(plan.kinds), set(plan.excluded))
+    renewed = [name for name in identifier_columns(loaded.profiles, set(plan.table.column_kinds), set(plan.excluded))
                if name not in plan.dropped]
     synthesized = loaded.frame.shape[1] - len(plan.dropped) - len(plan.excluded) - len(renewed)
     values = {"name": loaded.name, "rows": number(len(loaded.frame), ","), "synthesized": number(synthesized),
@@ -230,7 +230,7 @@ def risk_profile_section(loaded: LoadedTable, plan: ColumnPlan) -> None:
                      "data."))
         return
     kinds = {name: profile.kind for profile in loaded.profiles if (name := profile.name) in known}
-    kinds.update({name: Kind(kind) for name, kind in plan.kinds.items() if name in known})
+    kinds.update({name: Kind(kind) for name, kind in plan.table.column_kinds.items() if name in known})
     profile = risk_profile(apply_kinds(loaded.frame[known], kinds), kinds, known)
     first, second = st.columns(2)
     first.metric(_("People unique on them"), percent(profile.unique_share),

@@ -7,7 +7,8 @@ from core.errors import InputError
 from core.i18n import N_, _, ngettext, number
 from dashboard import language, state
 from dashboard.text import plain
-from dashboard.plan import KIND_LABELS, ROLES, described_columns, plan_from_table, plan_problem
+from core.dataset import Role
+from dashboard.plan import KIND_LABELS, ROLE_LABELS, described_columns, plan_from_table, plan_problem, role_label
 from dashboard.widgets import preview_columns, risk_profile_section, table
 
 UPLOAD = N_("Upload a file")  # an option value, as the tests and the session hold it; shown translated
@@ -78,27 +79,23 @@ edited = st.data_editor(
         # The labels and the kinds and roles shown are translated; the values the table holds are not.
         "column": st.column_config.TextColumn(_("column"), width="medium"),
         "kind": st.column_config.SelectboxColumn(_("kind"), options=list(KIND_LABELS), required=True, format_func=_),
-        "role": st.column_config.SelectboxColumn(_("role"), options=list(ROLES.values()), required=True,
-                                                 format_func=_),
+        "role": st.column_config.SelectboxColumn(_("role"), options=[role.value for role in ROLE_LABELS],
+                                                 required=True, format_func=role_label),
         "weight": st.column_config.NumberColumn(_("weight"), min_value=0.1, max_value=10.0, step=0.1, format="%.1f"),
         "missing (%)": st.column_config.TextColumn(_("missing (%)")),
         "distinct values": st.column_config.TextColumn(_("distinct values")),
         "warnings": st.column_config.TextColumn(_("warnings"), width="medium"),
     },
 )
-roles = dict(zip(edited["column"], edited["role"]))
-for line in column_warning_lines(
-    loaded.profiles, dict(zip(edited["column"], edited["kind"])),
-    dropped=[name for name, role in roles.items() if role == ROLES["drop"]],
-    excluded=[name for name, role in roles.items() if role == ROLES["exclude"]],
-):
-    st.warning(plain(line), icon=":material/warning:")
 st.session_state["plan_table"] = edited
-plan = plan_from_table(edited, loaded.profiles)
+described = plan_from_table(edited, loaded.profiles, loaded.name)
+for line in column_warning_lines(loaded.profiles, dict(zip(edited["column"], edited["kind"])),
+                                 dropped=described.with_role(Role.DROPPED), excluded=described.with_role(Role.SET_APART)):
+    st.warning(plain(line), icon=":material/warning:")
 try:
-    if plan.kinds:
-        overridden = frame[list(plan.kinds)]
-        apply_kinds(overridden, resolve_kinds(overridden, plan.kinds))
+    if described.column_kinds:
+        overridden = frame[list(described.column_kinds)]
+        apply_kinds(overridden, resolve_kinds(overridden, described.column_kinds))
 except InputError as error:
     st.error(plain(error))
     st.stop()
@@ -106,11 +103,12 @@ problem = plan_problem(edited, loaded.profiles)
 if problem:
     st.error(plain(problem))
     st.stop()
-if plan != state.plan():
-    st.session_state["plan"] = plan
+if described != state.plan().table:
+    state.set_plan(described)
     state.set_run(None)
 
-renewed = [name for name, role in roles.items() if role == ROLES["identifiers"]]
+plan = state.plan()
+renewed = described.with_role(Role.IDENTIFIER)
 kept = frame.shape[1] - len(plan.dropped) - len(plan.excluded) - len(renewed)
 # One clause per fate of the columns, each whole in every language (French agrees each with its count).
 clauses = [ngettext("{count} column will be synthesized", "{count} columns will be synthesized", kept)

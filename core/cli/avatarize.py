@@ -18,11 +18,11 @@ from core.cli.options import (
     output_path,
     table_of_options,
     table_parameters,
-    table_plan,
 )
 from core.cli.parser import say
-from core.dataset import Dataset, Role
+from core.dataset import Dataset
 from core.dataset.keys import check_keys
+from core.engine.dataset_avatarizer import check_supported, dataset_frames, table_path
 from core.engine.io import read_table, write_csv, write_json, write_text
 from core.engine.methods import Method, method_of
 from core.engine.parameters import Parameters
@@ -87,7 +87,7 @@ def avatarize(arguments: argparse.Namespace) -> int:
     source = Path(arguments.input)
     table = table_of_options(arguments, source)  # a dataset of one table, as a schema of one table describes it
     return _avatarize_one(arguments, Dataset.of_table(table), table.name, Path(arguments.out),
-                          Parameters.of(table.parameters), read=lambda: read_table(source))
+                          Parameters.of(given_parameters(arguments)), read=lambda: read_table(source))
 
 
 def _from_schema(arguments: argparse.Namespace) -> int:
@@ -104,19 +104,16 @@ def _from_schema(arguments: argparse.Namespace) -> int:
         raise InputError("--batch-rows avatarizes one table file (INPUT) in batches: leave it out with --tables.")
     dataset = Dataset.read(Path(arguments.tables))
     chosen = {name: table_parameters(arguments, table) for name, table in dataset.tables.items()}
-    frames = {name: _schema_table(dataset, name) for name in dataset.tables}
+    frames = dataset_frames(dataset, {})
     for unparented in check_keys(dataset, frames):
         say("warning", unparented.message)
-    if len(dataset.tables) > 1:
-        raise InputError(f"--tables {arguments.tables}: its {len(dataset.tables)} tables ({', '.join(dataset.tables)}) "
-                         "follow every rule, but avatarizing linked tables together is not available yet: give a "
-                         "schema of one table.")
+    check_supported(dataset)
     name = next(iter(dataset.tables))
-    folder = output_folder(Path(arguments.out), [_table_path(dataset, name)])
+    folder = output_folder(Path(arguments.out), [table_path(dataset, name)])
 
     def read() -> pd.DataFrame:  # the frame checked, once; again when asked again (a fix's re-run)
         frame = frames.pop(name, None)
-        return read_table(_table_path(dataset, name)) if frame is None else frame
+        return read_table(table_path(dataset, name)) if frame is None else frame
 
     return _avatarize_one(arguments, dataset, name, folder / f"{name}.csv", chosen[name], read=read)
 
@@ -125,32 +122,13 @@ def _avatarize_one(arguments: argparse.Namespace, dataset: Dataset, name: str, a
                    read: Callable[[], pd.DataFrame]) -> int:
     """The table ``name`` of ``dataset`` avatarized into ``avatars`` with ``parameters``: its columns' roles, kinds
     and weights from the dataset's description, its keys decided before any kind."""
-    table = dataset.tables[name]
-    keys = [*([table.primary_key] if table.primary_key else []), *table.with_role(Role.IDENTIFIER)]
-    return _avatarize_table(arguments, _table_path(dataset, name), avatars, table_plan(arguments, table), parameters,
-                            read=read, keys=keys)
-
-
-def _table_path(dataset: Dataset, name: str) -> Path:
-    """The file of the table ``name`` (its "path" is relative to the schema's folder)."""
-    path = dataset.path_of(name)
-    if path is None:
-        raise InputError(f"Table '{name}': the schema gives no \"path\" to its file; add one (relative to the schema).")
-    return path
-
-
-def _schema_table(dataset: Dataset, name: str) -> pd.DataFrame:
-    """The table ``name`` of a schema read, its file named with the table and the folder it is read from when
-    missing."""
-    path = _table_path(dataset, name)
-    if not path.is_file():
-        raise InputError(f"Table '{name}': its file {path} does not exist (its \"path\", "
-                         f"{dataset.tables[name].path!r}, is read from the schema's folder); check the path.")
-    return read_table(path)
+    source = dataset.path_of(name) or Path(name)
+    return _avatarize_table(arguments, source, avatars, column_plan(arguments, dataset.tables[name]), parameters,
+                            read=read)
 
 
 def _avatarize_table(arguments: argparse.Namespace, source: Path, avatars: Path, plan: ColumnPlan,
-                     parameters: Parameters, read: Callable[[], pd.DataFrame], keys: list[str] | None = None) -> int:
+                     parameters: Parameters, read: Callable[[], pd.DataFrame]) -> int:
     """The avatars of the table at ``source`` (``read`` reads it) written to ``avatars``, with the metrics and the
     report asked for."""
     for option, value in (("--scheduler", arguments.scheduler), ("--part-format", arguments.part_format)):
@@ -171,8 +149,7 @@ def _avatarize_table(arguments: argparse.Namespace, source: Path, avatars: Path,
     start = time.perf_counter()
     avatarizer = build_avatarizer(plan, parameters)
     scored = bool(outputs.metrics or outputs.report or request)
-    _fit(arguments, avatarizer, plan, outputs, request, read, keys or [],
-         low_memory=not (scored or outputs.holdout))
+    _fit(arguments, avatarizer, plan, outputs, request, read, low_memory=not (scored or outputs.holdout))
     run = judged(scored_run(
         avatarizer, plan, parameters, table_name=source.name, fingerprint=data_fingerprint(source.read_bytes()),
         start=start, with_latent=bool(outputs.report),
@@ -197,15 +174,17 @@ def _avatarize_table(arguments: argparse.Namespace, source: Path, avatars: Path,
 
 
 def _fit(arguments: argparse.Namespace, avatarizer: Avatarizer, plan: ColumnPlan,
-         outputs: Outputs, request: AnalysisRequest | None, read: Callable[[], pd.DataFrame], keys: list[str],
-         low_memory: bool) -> None:
+         outputs: Outputs, request: AnalysisRequest | None, read: Callable[[], pd.DataFrame], low_memory: bool
+         ) -> None:
     """The avatars made, what the table's columns call for said once they are typed, before any work
     (identifiers, codes, modalities; a misspelt --known, an --analysis column or a holdout too small stop there)."""
+    keys = plan.table.keys
+
     def say_what_is_done(step: str, share: float) -> None:
         if step != "encoding and imputation":
             return
         profiles = [profile for profile in avatarizer.profiles_ if profile.name not in keys]  # keys: said as keys
-        for message in column_warning_lines(profiles, plan.kinds, excluded=plan.excluded,
+        for message in column_warning_lines(profiles, plan.table.column_kinds, excluded=plan.excluded,
                                             reduced=avatarizer.use_categorical_reduction):
             say("warning", message)
         plan.knowledge.checked(avatarizer.kinds_)  # a misspelt --known stops here, not after the work
@@ -220,7 +199,7 @@ def _fit(arguments: argparse.Namespace, avatarizer: Avatarizer, plan: ColumnPlan
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         # No reference to the table read is kept here: without metrics, the originals go once encoded.
-        avatarizer.fit(drop_columns(read(), list(plan.dropped), "--drop"), progress=say_what_is_done,
+        avatarizer.fit(drop_columns(read(), plan.dropped, "--drop"), progress=say_what_is_done,
                        low_memory=low_memory, keys=keys)
     for warning in caught:
         say("warning", warning.message)
@@ -267,7 +246,7 @@ def _in_batches(arguments: argparse.Namespace) -> int:
     if metrics_path and out.resolve() in (metrics_path.resolve(), *metrics_path.resolve().parents):
         raise InputError(f"--json {metrics_path} is the --out folder or inside it, which holds the parts only: "
                          "choose another path.")
-    plan = column_plan(arguments)
+    plan = column_plan(arguments, table_of_options(arguments, Path(arguments.input)))
     parameters = Parameters.of(given_parameters(arguments))
     params = build_avatarizer(plan, parameters).get_params()
     batch_settings = BatchSettings(batch_rows=arguments.batch_rows, scheduler=arguments.scheduler,

@@ -4,10 +4,9 @@ the column plan and the parameters of a run."""
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
 from pathlib import Path
 
-from core.dataset import Column, Kind, Role, Table
+from core.dataset import Kind, Role, Table
 from core.engine.io import check_writable
 from core.engine.parameters import Parameters
 from core.errors import InputError
@@ -35,19 +34,6 @@ def knowledge(arguments: argparse.Namespace) -> Knowledge:
     return Knowledge(known=known, sensitive=tuple(arguments.sensitive), groups=groups)
 
 
-def column_plan(arguments: argparse.Namespace) -> ColumnPlan:
-    attacker = knowledge(arguments)
-    return ColumnPlan(
-        kinds=dict(arguments.column_kind),
-        dropped=tuple(arguments.drop),
-        excluded=tuple(arguments.exclude),
-        weights={name: _weight(name, value) for name, value in arguments.column_weight},
-        known=attacker.known,
-        sensitive=attacker.sensitive,
-        known_groups=attacker.groups,
-    )
-
-
 def table_of_options(arguments: argparse.Namespace, source: Path) -> Table:
     """The one table of ``avatarize INPUT``, its columns described by the options as a schema describes them
     (``--drop``, ``--exclude``: their role; ``--column-kind``, ``--column-weight``); a column given two roles or a
@@ -63,17 +49,15 @@ def table_of_options(arguments: argparse.Namespace, source: Path) -> Table:
         if kind not in [known.value for known in Kind]:
             raise InputError(f"--column-kind {name}={kind}: the kind must be one of "
                              f"{', '.join(known.value for known in Kind)}.")
-    weights = {name: _weight(name, value) for name, value in arguments.column_weight}
-    columns = {name: Column(role=roles.get(name, Role.SYNTHESIZED), kind=Kind(kinds[name]) if name in kinds else None,
-                            weight=weights.get(name)) for name in [*roles, *kinds, *weights]}
-    return Table(source.name, path=str(source), columns=columns, parameters=given_parameters(arguments))
+    return Table.described(source.name, roles=roles, kinds={name: Kind(kind) for name, kind in kinds.items()},
+                           weights={name: _weight(name, value) for name, value in arguments.column_weight},
+                           path=str(source))
 
 
-def table_plan(arguments: argparse.Namespace, table: Table) -> ColumnPlan:
-    """The column plan of ``table`` (its columns' roles, kinds and weights) with the attacker's knowledge the
-    options give: what a run of one table is made and scored with."""
-    return replace(column_plan(arguments), kinds=table.column_kinds, dropped=tuple(table.with_role(Role.DROPPED)),
-                   excluded=tuple(table.with_role(Role.SET_APART)), weights=table.column_weights)
+def column_plan(arguments: argparse.Namespace, table: Table) -> ColumnPlan:
+    """``table`` (its columns' roles, kinds and weights) with the attacker's knowledge the options give: what a run
+    of one table is made and scored with."""
+    return ColumnPlan(table, knowledge(arguments))
 
 
 def given_parameters(arguments: argparse.Namespace) -> dict[str, object]:
@@ -90,12 +74,9 @@ def common_parameters(arguments: argparse.Namespace) -> Parameters:
 
 
 def table_parameters(arguments: argparse.Namespace, table: Table) -> Parameters:
-    """A schema's table's parameters: its own, over the command's options (the defaults of every table); a table
-    that sets its method (``k`` or ``fast_dp_epsilon``) replaces the command's."""
-    given = given_parameters(arguments)
-    if {"k", "fast_dp_epsilon"} & set(table.parameters):
-        given = {name: value for name, value in given.items() if name not in ("k", "fast_dp_epsilon")}
-    chosen = Parameters.of({**given, **table.parameters}, where=f"Table '{table.name}'")
+    """A schema's table's parameters: its own, over the command's options (the defaults of every table; see
+    :meth:`~core.engine.parameters.Parameters.for_table`)."""
+    chosen = Parameters.of(given_parameters(arguments)).for_table(table)
     if chosen.k is None and chosen.fast_dp_epsilon is None:
         raise InputError(f"Table '{table.name}': no method; give --k K or --fast-dp-epsilon EPS, or set \"k\" or "
                          "\"fast_dp_epsilon\" in the table's entry of the schema.")

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
-from core.cli.options import column_plan, common_parameters, output_path
+from core.cli.options import column_plan, common_parameters, output_path, table_of_options
 from core.cli.parser import say
 from core.engine.parameters import MECHANISMS
 from core.engine.io import read_table, write_json
@@ -23,13 +24,14 @@ def sweep(arguments: argparse.Namespace) -> int:
         if mechanism not in MECHANISMS:
             raise InputError(f"--mechanism must list names among {', '.join(MECHANISMS)}, got {mechanism!r}.")
     settings = sweep_settings(arguments.k, arguments.fast_dp_epsilon, arguments.mechanism)
-    plan, base = column_plan(arguments), common_parameters(arguments)
+    plan = column_plan(arguments, table_of_options(arguments, Path(arguments.input)))
+    base = common_parameters(arguments)
     frame = read_table(arguments.input)
-    kept = drop_columns(frame, list(plan.dropped), "--drop")
-    kinds = resolve_kinds(kept, plan.kinds)
+    kept = drop_columns(frame, plan.dropped, "--drop")
+    kinds = resolve_kinds(kept, plan.table.column_kinds)
     plan.knowledge.checked(kinds)  # a misspelt --known stops here, before the runs
     profiles = profile_columns(kept, kinds)
-    for message in column_warning_lines(profiles, plan.kinds, excluded=plan.excluded,
+    for message in column_warning_lines(profiles, plan.table.column_kinds, excluded=plan.excluded,
                                         reduced=base.use_categorical_reduction):
         say("warning", message)
     start = time.perf_counter()

@@ -5,7 +5,7 @@ that concerns one table)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from core.dataset.roles import Kind, Role
@@ -36,9 +36,30 @@ class Table:
     columns: Mapping[str, Column] = field(default_factory=dict)
     parameters: Mapping[str, object] = field(default_factory=dict)
 
+    @classmethod
+    def described(cls, name: str, *, roles: Mapping[str, Role] | None = None, kinds: Mapping[str, Kind] | None = None,
+                  weights: Mapping[str, float] | None = None, **entries: object) -> Table:
+        """The table whose columns have these ``roles``, ``kinds`` and ``weights`` (each column once, in the order
+        named); ``entries``: the table's other fields (``path``, ``primary_key``, ``parameters``...)."""
+        roles, kinds, weights = roles or {}, kinds or {}, weights or {}
+        columns = {column: Column(role=roles.get(column, Role.SYNTHESIZED), kind=kinds.get(column),
+                                  weight=weights.get(column)) for column in dict.fromkeys([*roles, *kinds, *weights])}
+        return cls(name, columns=columns, **entries)  # type: ignore[arg-type]
+
     def with_role(self, role: Role) -> list[str]:
         """The columns the user gave ``role``, in the order described."""
         return [name for name, column in self.columns.items() if column.role is role]
+
+    def with_column_role(self, name: str, role: Role) -> Table:
+        """This table with the column ``name`` given ``role`` (its kind and weight kept)."""
+        column = replace(self.columns.get(name, Column()), role=role)
+        return replace(self, columns={**self.columns, name: column})
+
+    @property
+    def keys(self) -> list[str]:
+        """The columns that get new values of their form, decided before any kind: the primary key and the
+        identifiers."""
+        return [*([self.primary_key] if self.primary_key else []), *self.with_role(Role.IDENTIFIER)]
 
     @property
     def column_kinds(self) -> dict[str, str]:

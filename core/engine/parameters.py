@@ -12,10 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from core.dataset.roles import Role
 from core.errors import InputError
 from core.i18n import _
+
+if TYPE_CHECKING:
+    from core.dataset.table import Table
 
 MECHANISMS = ("gaussian", "gmm", "histogram")  # AvatarFastDP's models (SPEC 4)
 IMPUTATION_METHODS = ("fast_knn", "knn", "mode", "median", "mean")  # temporary filling of missing values (SPEC 2)
@@ -99,6 +103,16 @@ class Parameters:
             raise InputError(_("{where}'{name}' is not a parameter; the parameters are {names}.").format(
                 where=f"{where}: " if where else "", name=unknown[0], names=", ".join(self.names())))
         return replace(self, **values)
+
+    def for_table(self, table: Table) -> Parameters:
+        """The parameters of ``table``'s synthesis (SPEC 12): its own values over these, the defaults of every table
+        (a table that sets its method, ``k`` or ``fast_dp_epsilon``, replaces theirs), with its columns' kinds and
+        weights and the columns it sets apart."""
+        own = table.parameters
+        base = replace(self, k=None, fast_dp_epsilon=None) if {"k", "fast_dp_epsilon"} & set(own) else self
+        chosen = base.with_values(own, where=_("Table '{table}'").format(table=table.name))
+        return replace(chosen, exclude_variable_names=tuple(table.with_role(Role.SET_APART)),
+                       column_kinds=table.column_kinds, column_weights=table.column_weights)
 
     def table_values(self) -> dict[str, object]:
         """The parameters one table's synthesis reads (``scope="table"``), as

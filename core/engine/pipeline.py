@@ -157,13 +157,15 @@ class Avatarizer:
         self.synthesize(method, (split, encoded, projected), rng, steps, release=low_memory)
         return self
 
-    def fit_variants(self, frame: pd.DataFrame, variants: Sequence[Mapping[str, object]]) -> Iterator[Avatarizer]:
+    def fit_variants(self, frame: pd.DataFrame, variants: Sequence[Mapping[str, object]], *,
+                     keys: Sequence[str] = ()) -> Iterator[Avatarizer]:
         """One fitted copy per variant, sharing the work that does not depend on it (see :class:`Variants`): typing,
-        holdout split, imputation and projection are done once, the neighbour search once at the largest ``k``."""
+        holdout split, imputation and projection are done once, the neighbour search once at the largest ``k``;
+        ``keys`` as :meth:`fit` takes them."""
         copies = [self._variant(variant) for variant in variants]  # every variant checked before any work
         k_values = [copy.method_.k for copy in copies if copy.method_.paired]
         rng, steps = self.start()
-        split = self._split(frame, rng, steps)
+        split = self._split(frame, rng, steps, keys=keys)
         if k_values:
             split.check_rows(Avatar(max(k_values)))
         self._prepare(split, rng, steps)

@@ -19,7 +19,7 @@ SPEC section 2, step 1. Decisions written down here:
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -485,7 +485,7 @@ def _whole_number_codes(values: pd.Series) -> bool:
     return pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values) and is_code_like(values)
 
 
-def drop_columns(frame: pd.DataFrame, names: list[str], option: str = "drop") -> pd.DataFrame:
+def drop_columns(frame: pd.DataFrame, names: Sequence[str], option: str = "drop") -> pd.DataFrame:
     """``frame`` without the columns ``names``, each of which must exist."""
     for name in names:
         if name not in frame.columns:

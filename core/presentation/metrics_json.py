@@ -70,8 +70,8 @@ def sweep_json(points: list[SweepPoint], advice: str, base: Parameters, plan: Co
         "parameters": {
             "seeds": seeds, "first_seed": base.seed, "ncp": base.ncp,
             "holdout": base.holdout, "imputation": base.imputation,
-            "categorical_reduction": base.use_categorical_reduction, "column_kinds": plan.kinds,
-            "column_weights": plan.weights, "dropped": list(plan.dropped), "excluded": list(plan.excluded),
+            "categorical_reduction": base.use_categorical_reduction, "column_kinds": plan.table.column_kinds,
+            "column_weights": plan.table.column_weights, "dropped": list(plan.dropped), "excluded": list(plan.excluded),
             "exclude_strategy": base.exclude_replacement_strategy, "gmm_n_components": base.gmm_n_components,
             "attacker": plan.knowledge.to_json(),
             "histogram_n_bins": base.histogram_n_bins, "bounds_percentile": base.bounds_percentile,

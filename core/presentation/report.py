@@ -205,10 +205,10 @@ def _parameters(run: GenerationRun) -> list[list[str]]:
             parameters.use_categorical_reduction]],
         [_("dropped columns"), ", ".join(plan.dropped) or none],
         [_("excluded columns"), excluded if plan.excluded else none],
-        [_("column kinds set by hand"), ", ".join(f"{k}: {_(v)}" for k, v in plan.kinds.items()) or none],
-        [_("column weights"), ", ".join(f"{k}: {number(v, 'g')}" for k, v in plan.weights.items()) or none],
-        [_("what an attacker could know (the attacks)"), ", ".join(plan.known) or _("not chosen: attacks not run")],
-        [_("sensitive variables"), ", ".join(plan.sensitive) or _("not chosen")],
+        [_("column kinds set by hand"), ", ".join(f"{k}: {_(v)}" for k, v in plan.table.column_kinds.items()) or none],
+        [_("column weights"), ", ".join(f"{k}: {number(v, 'g')}" for k, v in plan.table.column_weights.items()) or none],
+        [_("what an attacker could know (the attacks)"), ", ".join(plan.knowledge.known) or _("not chosen: attacks not run")],
+        [_("sensitive variables"), ", ".join(plan.knowledge.sensitive) or _("not chosen")],
         [_("seed"), str(run.avatarizer.seed_)],
     ]
     return rows

@@ -12,12 +12,13 @@ import hashlib
 import time
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
+from core.dataset import Role, Table
 from core.engine.methods import Avatar, method_of
 from core.engine.parameters import Parameters
 from core.engine.pipeline import VARIANT_PARAMETERS, Avatarizer
@@ -38,20 +39,22 @@ GENERATION_SHARE = 0.7  # of the progress bar; the metrics take the rest
 
 @dataclass(frozen=True)
 class ColumnPlan:
-    """What the user decided about the columns: kinds, dropped, set aside, weights (Data page), and what an attacker
+    """What the user decided: the table as described (a dataset's :class:`~core.dataset.Table`: its columns' roles,
+    kinds and weights, its keys; the Data page's column table, or the command line's options) and what an attacker
     could know and would want to learn (the privacy attacks of SPEC 6.2)."""
 
-    kinds: dict[str, str] = field(default_factory=dict)
-    dropped: tuple[str, ...] = ()
-    excluded: tuple[str, ...] = ()
-    weights: dict[str, float] = field(default_factory=dict)
-    known: tuple[str, ...] = ()
-    sensitive: tuple[str, ...] = ()
-    known_groups: tuple[tuple[str, ...], tuple[str, ...]] | None = None  # the linkability attack's two parts
+    table: Table = Table("table")
+    knowledge: Knowledge = Knowledge()
 
     @property
-    def knowledge(self) -> Knowledge:
-        return Knowledge(known=self.known, sensitive=self.sensitive, groups=self.known_groups)
+    def dropped(self) -> tuple[str, ...]:
+        """The columns left out of the avatars, removed before the fit."""
+        return tuple(self.table.with_role(Role.DROPPED))
+
+    @property
+    def excluded(self) -> tuple[str, ...]:
+        """The columns set aside and re-attached to the avatars."""
+        return tuple(self.table.with_role(Role.SET_APART))
 
 
 @dataclass(frozen=True)
@@ -119,10 +122,18 @@ def describe(parameters: Parameters) -> str:
 
 
 def build_avatarizer(plan: ColumnPlan, parameters: Parameters) -> Avatarizer:
-    """The :class:`Avatarizer` of ``parameters``, with ``plan``'s column kinds, weights and columns set apart
-    (dropped columns are removed beforehand)."""
-    return Avatarizer(replace(parameters, exclude_variable_names=tuple(plan.excluded), column_kinds=plan.kinds,
-                              column_weights=plan.weights))
+    """The :class:`Avatarizer` of ``plan``'s table with ``parameters`` (see
+    :meth:`~core.engine.parameters.Parameters.for_table`; dropped columns are removed beforehand)."""
+    return Avatarizer(parameters.for_table(plan.table))
+
+
+def fitted(frame: pd.DataFrame, plan: ColumnPlan, parameters: Parameters, *,
+           progress: Callable[[str, float], None] | None = None, dropping: str | None = None) -> Avatarizer:
+    """The avatars of ``frame`` as ``plan`` describes its table: its dropped columns left out (``dropping`` names
+    them in a message), its keys decided before any kind."""
+    avatarizer = build_avatarizer(plan, parameters)
+    kept = drop_columns(frame, plan.dropped, dropping or _("The columns to drop"))
+    return avatarizer.fit(kept, progress=progress, keys=plan.table.keys)
 
 
 def parameters_variant(current: Parameters, new: Parameters) -> dict[str, object] | None:
@@ -145,9 +156,8 @@ def generate(
     """Avatarize ``frame`` as planned and score the avatars with every metric."""
     start = time.perf_counter()
     report = progress or (lambda step, share: None)
-    frame = drop_columns(frame, list(plan.dropped), _("The columns to drop"))
-    avatarizer = build_avatarizer(plan, parameters)
-    avatarizer.fit(frame, progress=lambda step, share: report(_(_STEP_LABELS[step]), share * GENERATION_SHARE))
+    avatarizer = fitted(frame, plan, parameters,
+                        progress=lambda step, share: report(_(_STEP_LABELS[step]), share * GENERATION_SHARE))
     report(_("Measuring utility and privacy"), GENERATION_SHARE)
     run = scored_run(avatarizer, plan, parameters, table_name=table_name, fingerprint=fingerprint, start=start,
                      progress=lambda: report(_("Preparing the figures"), 0.97))
@@ -160,8 +170,7 @@ def evaluation_with(frame: pd.DataFrame, plan: ColumnPlan, parameters: Parameter
     first run said about the columns is not said again)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        avatarizer = build_avatarizer(plan, parameters).fit(
-            drop_columns(frame, list(plan.dropped), _("The columns to drop")))
+        avatarizer = fitted(frame, plan, parameters)
     return evaluate_avatarization(avatarizer, knowledge=plan.knowledge)
 
 

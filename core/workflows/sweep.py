@@ -164,7 +164,7 @@ def run_sweep(
     Stopping is the caller's: what has finished is in the points passed to ``on_result``.
     """
     n_seeds = check_whole_number("seeds", n_seeds, minimum=1)
-    frame = drop_columns(frame, list(plan.dropped), _("The columns to drop"))
+    frame = drop_columns(frame, plan.dropped, _("The columns to drop"))
     points = [SweepPoint(setting) for setting in settings]
     first_seed = base.seed if base.seed is not None else 0
     for seed in range(first_seed, first_seed + n_seeds):
@@ -172,7 +172,8 @@ def run_sweep(
         spaces = MetricSpaces()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # k = 2 is a legitimate point of a sweep
-            fitted_runs = preparer.fit_variants(frame, [setting.variant() for setting in settings])
+            fitted_runs = preparer.fit_variants(frame, [setting.variant() for setting in settings],
+                                                 keys=plan.table.keys)
             for point, fitted in zip(points, fitted_runs):
                 point.add(seed, evaluate_avatarization(fitted, spaces, plan.knowledge))
                 if on_result is not None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
+from core.dataset import Role
 from core.engine.methods import Avatar, method_of
 from core.engine.parameters import Parameters
 from core.engine.pipeline import Variants
@@ -168,7 +169,8 @@ class FixSearch:
         weakest = min(column.breakdown["per_variable"], key=lambda row: row["protection"])["variable"]
         if weakest not in self.plan.excluded:
             self._first([(Message(N_("set '{variable}' aside (re-attached from similar people)"), variable=weakest),
-                          self.parameters, replace(self.plan, excluded=(*self.plan.excluded, weakest)))])
+                          self.parameters,
+                          replace(self.plan, table=self.plan.table.with_column_role(weakest, Role.SET_APART)))])
 
     def _avatar_settings(self) -> None:
         parameters = self.parameters

@@ -101,7 +101,7 @@ def test_a_valid_two_table_schema_says_its_orphans_then_that_linked_tables_are_n
     assert result.returncode == 2
     warning, error = result.stderr.strip().splitlines()
     assert warning.startswith("warning: Table 'stays', column 'patient_id': 2 of 4 rows (50.0 %) have no 'patients'")
-    assert error.startswith("error: --tables") and "follow every rule" in error and "not available yet" in error
+    assert error.startswith("error: The dataset's 2 tables (patients, stays) follow every rule") and "not available yet" in error
 
 
 @pytest.mark.parametrize("arguments, expected", [

@@ -148,12 +148,12 @@ def test_a_bad_setting_is_a_message():
 def test_column_roles_reach_the_engine():
     app = start()
     table = app.session_state["plan_table"].copy()
-    table.loc[table["column"] == "department", "role"] = "set aside, re-attach"
+    table.loc[table["column"] == "department", "role"] = "set_apart"
     table.loc[table["column"] == "age", "kind"] = "categorical"
     app.session_state["plan_table"] = table
     app.run()
     plan = app.session_state["plan"]
-    assert plan.excluded == ("department",) and plan.kinds == {"age": "categorical"}
+    assert plan.excluded == ("department",) and plan.table.column_kinds == {"age": "categorical"}
     generate(app)
     run = app.session_state["run"]
     assert run.avatarizer.kinds_["age"] == "categorical"
@@ -193,7 +193,7 @@ def test_code_columns_are_categorical_by_default_and_say_so():
     assert not app.exception
     kinds = dict(zip(app.session_state["plan_table"]["column"], app.session_state["plan_table"]["kind"]))
     assert kinds == {"flag": "categorical", "arm": "categorical", "x": "numeric"}
-    assert app.session_state["plan"].kinds == {}  # the defaults: nothing set by hand
+    assert app.session_state["plan"].table.column_kinds == {}  # the defaults: nothing set by hand
     assert any("'flag', 'arm' hold at most 10 different whole values: taken as categorical codes" in w.value
                for w in app.warning)
 
@@ -286,7 +286,7 @@ def test_the_attacks_run_for_the_chosen_variables_without_a_new_generation(gener
     app.button(key="FormSubmitter:attacker-Run the attacks").click().run()
     assert not app.exception
     run = app.session_state["run"]
-    assert run.plan.known == ("age", "sex", "bmi") and run.plan.sensitive == ("diabetes",)
+    assert run.plan.knowledge.known == ("age", "sex", "bmi") and run.plan.knowledge.sensitive == ("diabetes",)
     assert run.evaluation.privacy["linkability_risk"].value is not None
     assert run.evaluation.privacy["inference_risk"].breakdown["per_variable"][0]["variable"] == "diabetes"
     assert generations == ["demo_clinical.csv"]  # scored again, not made again

@@ -165,7 +165,7 @@ def switch_to(app: AppTest, code: str) -> AppTest:
 def test_switching_the_language_keeps_the_table_the_run_and_the_widgets():
     app = AppTest.from_file(APP, default_timeout=180).run()
     table = app.session_state["plan_table"].copy()
-    table.loc[table["column"] == "department", "role"] = "set aside, re-attach"  # the column plan, edited
+    table.loc[table["column"] == "department", "role"] = "set_apart"  # the column plan, edited
     app.session_state["plan_table"] = table
     app.run()
     visit(app, "pages/generate.py")

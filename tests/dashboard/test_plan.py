@@ -1,9 +1,9 @@
 import numpy as np
 import pandas as pd
 
+from core.dataset import Column, Kind, Role, Table
 from core.engine.schema import profile_columns, resolve_kinds
-from core.workflows.run import ColumnPlan
-from dashboard.plan import ROLES, plan_from_table, plan_problem, plan_table
+from dashboard.plan import plan_from_table, plan_problem, plan_table
 
 
 def profiles_of(frame):
@@ -25,11 +25,12 @@ def clinic():
 def test_identifiers_get_new_ones_empty_columns_start_dropped_and_the_rest_synthesized():
     table = plan_table(profiles_of(clinic()))
     assert list(table["column"]) == ["patient", "age", "stage", "sex", "empty"]
-    assert list(table["role"]) == [ROLES["identifiers"], ROLES["synthesize"], ROLES["synthesize"],
-                                   ROLES["synthesize"], ROLES["drop"]]
+    assert list(table["role"]) == ["identifier", "synthesized", "synthesized", "synthesized", "dropped"]
     assert list(table["kind"][:4]) == ["categorical", "numeric", "categorical", "categorical"]  # stage: a code
     assert list(table["missing (%)"]) == ["0.0", "0.0", "0.0", "0.0", "100.0"] and (table["weight"] == 1.0).all()
-    assert plan_from_table(table, profiles_of(clinic())) == ColumnPlan(dropped=("empty",))  # new ids: the default
+    described = plan_from_table(table, profiles_of(clinic()), "clinic.csv")  # the dataset's table it describes
+    assert described == Table("clinic.csv", columns={"patient": Column(Role.IDENTIFIER), "empty": Column(Role.DROPPED)})
+    assert described.keys == ["patient"]  # new identifiers: decided before any kind
     assert plan_problem(table, profiles_of(clinic())) is None
 
 
@@ -37,18 +38,19 @@ def test_a_constant_column_starts_dropped_as_its_warning_says_unless_some_values
     frame = clinic().assign(region=["north"] * 60, flag=["x"] * 30 + [None] * 30)  # flag: present or missing
     table = plan_table(profiles_of(frame))
     roles = dict(zip(table["column"], table["role"]))
-    assert roles["region"] == ROLES["drop"] and roles["flag"] == ROLES["synthesize"]
-    assert plan_from_table(table, profiles_of(frame)).dropped == ("empty", "region")
+    assert roles["region"] == Role.DROPPED and roles["flag"] == Role.SYNTHESIZED
+    assert plan_from_table(table, profiles_of(frame), "t").with_role(Role.DROPPED) == ["empty", "region"]
 
 
 def test_an_identifier_synthesised_on_purpose_gets_its_kind_in_the_plan_and_wrong_roles_are_refused():
     profiles = profiles_of(clinic())
     table = plan_table(profiles)
-    table.loc[table["column"] == "patient", "role"] = ROLES["synthesize"]
-    assert plan_from_table(table, profiles).kinds == {"patient": "categorical"}  # the engine then synthesises it
-    table.loc[table["column"] == "age", "role"] = ROLES["identifiers"]
+    table.loc[table["column"] == "patient", "role"] = Role.SYNTHESIZED
+    described = plan_from_table(table, profiles, "t")
+    assert described.column_kinds == {"patient": "categorical"} and described.keys == []  # the engine synthesises it
+    table.loc[table["column"] == "age", "role"] = Role.IDENTIFIER
     assert plan_problem(table, profiles).startswith("'age' does not look like an identifier")
-    table["role"] = ROLES["drop"]
+    table["role"] = Role.DROPPED
     assert plan_problem(table, profiles).startswith("No column is left to synthesize")
 
 
@@ -57,9 +59,9 @@ def test_the_edited_table_gives_the_plan_only_what_differs_from_the_defaults():
     profiles = profiles_of(frame)
     table = plan_table(profiles)
     table.loc[table["column"] == "stage", "kind"] = "numeric"
-    table.loc[table["column"] == "sex", "role"] = ROLES["exclude"]
+    table.loc[table["column"] == "sex", "role"] = Role.SET_APART
     table.loc[table["column"] == "age", "weight"] = 2.0
     table.loc[table["column"] == "sex", "weight"] = 3.0  # set aside: its weight plays no part
-    plan = plan_from_table(table, profiles)
-    assert plan == ColumnPlan(kinds={"stage": "numeric"}, dropped=("empty",), excluded=("sex",),
-                              weights={"age": 2.0})
+    assert plan_from_table(table, profiles, "t") == Table.described(
+        "t", roles={"patient": Role.IDENTIFIER, "sex": Role.SET_APART, "empty": Role.DROPPED},
+        kinds={"stage": Kind.NUMERIC}, weights={"age": 2.0})

@@ -4,6 +4,7 @@ in English whatever the language shown."""
 import json
 import warnings
 
+from core.dataset import Role, Table
 from core.engine.parameters import Parameters
 from core.i18n import language
 from core.presentation.metrics_json import evaluation_document, run_json, sweep_json
@@ -47,7 +48,7 @@ def test_an_evaluations_document_is_its_section_7_and_its_verdict():
 
 
 def test_a_sweeps_document_names_the_parameters_the_points_share():
-    plan, base = ColumnPlan(excluded=("score",)), Parameters(seed=4, ncp=3)
+    plan, base = ColumnPlan(Table.described("t", roles={"score": Role.SET_APART})), Parameters(seed=4, ncp=3)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         points = run_sweep(mixed_table(600), plan, base, sweep_settings([5]), n_seeds=1)

@@ -1,0 +1,108 @@
+"""The avatars of a dataset (SPEC 12): its tables read or given, every rule checked on their data before any work,
+each table avatarized with its own parameters over the run's. The Python API's entry for a schema, as
+``avatarize --tables`` is the command line's; a single table is a dataset of one table.
+
+>>> DatasetAvatarizer(Dataset.read(Path("schema.json")), k=10, seed=1).fit().avatars_["patients"]  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from core.dataset import Dataset, Role
+from core.dataset.keys import check_keys
+from core.engine.io import read_table
+from core.engine.parameters import Parameters
+from core.engine.pipeline import Avatarizer
+from core.engine.schema import drop_columns
+from core.errors import InputError
+from core.i18n import _
+
+
+class DatasetAvatarizer:
+    """Avatarize every table of ``dataset`` (a :class:`~core.dataset.Dataset`, or SPEC 12's schema as a dict).
+
+    Parameters
+    ----------
+    dataset : the tables, their columns' roles, kinds and weights, their keys and links, and each table's own
+        parameters (``k``, ``ncp``...).
+    parameters, **values : the defaults of every table (see
+        :meth:`~core.engine.parameters.Parameters.for_table`), as :class:`~core.engine.pipeline.Avatarizer` takes
+        them.
+
+    Attributes
+    ----------
+    dataset_ : the dataset, checked.
+    unparented_ : the links with children without a parent (:class:`~core.dataset.keys.Unparented`), counted.
+    avatarizers_ : the fitted :class:`~core.engine.pipeline.Avatarizer` of each table, by name.
+    avatars_ : each table's avatars (shuffled, new keys), by name.
+    """
+
+    def __init__(self, dataset: Dataset | Mapping[str, Any], parameters: Parameters | None = None, /,
+                 **values: object):
+        self.dataset = dataset
+        self.parameters = (parameters or Parameters()).with_values(values)
+
+    def fit(self, frames: Mapping[str, pd.DataFrame] | None = None) -> DatasetAvatarizer:
+        """Avatarize the tables: ``frames`` by table name, the others read from their ``path``."""
+        dataset = checked_dataset(self.dataset)
+        tables = dataset_frames(dataset, frames or {})
+        self.dataset_, self.unparented_ = dataset, check_keys(dataset, tables)
+        check_supported(dataset)
+        self.avatarizers_ = {}
+        for name in dataset.top_down():
+            table = dataset.tables[name]
+            where = _("Table '{table}'").format(table=name)
+            kept = drop_columns(tables.pop(name), table.with_role(Role.DROPPED), where)
+            self.avatarizers_[name] = Avatarizer(self.parameters.for_table(table)).fit(kept, keys=table.keys)
+        self.avatars_ = {name: avatarizer.avatars_ for name, avatarizer in self.avatarizers_.items()}
+        return self
+
+
+def checked_dataset(dataset: Dataset | Mapping[str, Any]) -> Dataset:
+    """``dataset``, or the schema it is as a dict, with the rules that need no data checked."""
+    if isinstance(dataset, Dataset):
+        return dataset.check()
+    return Dataset.from_dict(dataset)
+
+
+def dataset_frames(dataset: Dataset, given: Mapping[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    """Every table's data: the frame ``given`` for it, else its file (its ``path``, read from the schema's
+    folder); a table with neither, or a frame given for no table, refused in one line naming it."""
+    unknown = [name for name in given if name not in dataset.tables]
+    if unknown:
+        raise InputError(_("A frame is given for '{table}', which is not a table of the dataset ({tables}).").format(
+            table=unknown[0], tables=", ".join(dataset.tables)))
+    return {name: given[name] if name in given else _read(dataset, name) for name in dataset.tables}
+
+
+def table_path(dataset: Dataset, name: str) -> Path:
+    """The file of the table ``name`` (its "path" is relative to the schema's folder)."""
+    path = dataset.path_of(name)
+    if path is None:
+        raise InputError(_("Table '{table}': the dataset gives no \"path\" to its file nor its data; add one "
+                           "(relative to the schema) or give its frame.").format(table=name))
+    return path
+
+
+def check_supported(dataset: Dataset) -> None:
+    """Linked tables are avatarized together by the synthesis of several tables, which is not built yet: a
+    dataset of several tables is refused in one line once its rules are checked."""
+    if len(dataset.tables) > 1:
+        raise InputError(_(
+            "The dataset's {count} tables ({tables}) follow every rule, but avatarizing linked tables together is "
+            "not available yet: give a dataset of one table."
+        ).format(count=len(dataset.tables), tables=", ".join(dataset.tables)))
+
+
+def _read(dataset: Dataset, name: str) -> pd.DataFrame:
+    path = table_path(dataset, name)
+    if not path.is_file():
+        raise InputError(_("Table '{table}': its file {path} does not exist (its \"path\", {given!r}, is read from "
+                           "the schema's folder); check the path.").format(
+            table=name, path=path, given=dataset.tables[name].path))
+    return read_table(path)
