@@ -1,0 +1,66 @@
+"""The cost of finding a table's relations (issue 30): ``python -m benchmarks.relations``.
+
+100 000 and 1 000 000 rows x 30 columns: the mixed table of ``benchmarks/tables.py`` three times over (its columns
+drawn anew), with six relations planted (a label set by a code, a threshold, age bands, a logarithm, an order of
+dates, a total of three parts). The median of three runs of ``find_relations``, set beside the floor of one pass
+that factorizes every column (``pandas.factorize``, which any detection on distinct values starts with).
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+
+import numpy as np
+import pandas as pd
+
+from benchmarks.run import update_section
+from benchmarks.tables import benchmark_table
+from core.dataset.relations import find_relations
+
+
+def planted_table(n_rows: int) -> pd.DataFrame:
+    """30 columns: 3 x 8 of the mixed table but one, and 7 planted (6 relations)."""
+    frame = pd.concat([benchmark_table(n_rows, seed).add_suffix(f"_{seed}") for seed in range(3)], axis=1)
+    frame = frame.drop(columns="occupation_2")
+    rng = np.random.default_rng(9)
+    frame["code"] = rng.choice([f"{i:02d}" for i in range(1, 96)], n_rows)
+    frame["department"] = "dept " + frame["code"]
+    frame["low_income"] = np.where(frame["income_0"] < 15000, "yes", np.where(frame["income_0"].isna(), None, "no"))
+    frame["age_band"] = pd.cut(frame["age_1"], [0, 30, 50, 70, 200], right=False).astype(str)
+    frame["log_height"] = np.log(frame["height_cm_2"])
+    frame["left"] = frame["enrolled_0"] + pd.to_timedelta(rng.integers(0, 400, n_rows), unit="D")
+    frame["all_visits"] = frame["visits_0"] + frame["visits_1"] + frame["visits_2"]
+    return frame
+
+
+def measure(n_rows: int) -> list[str]:
+    frame = planted_table(n_rows)
+    start = time.perf_counter()
+    for column in frame.columns:
+        pd.factorize(frame[column])
+    floor = time.perf_counter() - start
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        found = find_relations(frame)
+        times.append(time.perf_counter() - start)
+    median = statistics.median(times)
+    lines = [f"### {n_rows:,} rows x {frame.shape[1]} columns", "",
+             f"find_relations: {median:.2f} s (median of 3), floor (factorize every column once) {floor:.2f} s: "
+             f"{median / floor:.1f}x the floor. Found {len(found)}:", ""]
+    return lines + [f"- {relation.sentence()}" for relation in found] + [""]
+
+
+def main() -> None:
+    sizes = [int(size) for size in sys.argv[1:]] or [100_000, 1_000_000]
+    lines = ["## Finding relations (issue 30)", "", (__doc__ or "").split("\n\n")[1].replace("\n", " "), ""]
+    for n_rows in sizes:
+        lines += measure(n_rows)
+        print("\n".join(lines))
+    update_section(lines)
+
+
+if __name__ == "__main__":
+    main()
