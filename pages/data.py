@@ -2,12 +2,12 @@
 
 import streamlit as st
 
+from core.dataset import Role
 from core.engine.schema import apply_kinds, column_warning_lines, resolve_kinds
 from core.errors import InputError
 from core.i18n import N_, _, ngettext, number
 from dashboard import language, state
 from dashboard.text import plain
-from core.dataset import Role
 from dashboard.plan import KIND_LABELS, ROLE_LABELS, described_columns, plan_from_table, plan_problem, role_label
 from dashboard.widgets import preview_columns, risk_profile_section, table
 

@@ -7,13 +7,13 @@ each table avatarized with its own parameters over the run's. The Python API's e
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from core.dataset import Dataset, Role
+from core.dataset import Dataset, Role, Table
 from core.dataset.keys import check_keys
 from core.engine.io import read_table
 from core.engine.parameters import Parameters
@@ -56,11 +56,18 @@ class DatasetAvatarizer:
         self.avatarizers_ = {}
         for name in dataset.top_down():
             table = dataset.tables[name]
-            where = _("Table '{table}'").format(table=name)
-            kept = drop_columns(tables.pop(name), table.with_role(Role.DROPPED), where)
-            self.avatarizers_[name] = Avatarizer(self.parameters.for_table(table)).fit(kept, keys=table.keys)
+            self.avatarizers_[name] = avatarized_table(tables.pop(name), table, self.parameters,
+                                                       where=_("Table '{table}'").format(table=name))
         self.avatars_ = {name: avatarizer.avatars_ for name, avatarizer in self.avatarizers_.items()}
         return self
+
+
+def avatarized_table(frame: pd.DataFrame, table: Table, parameters: Parameters, *, where: str,
+                     progress: Callable[[str, float], None] | None = None) -> Avatarizer:
+    """``frame`` avatarized as ``table`` describes it: its dropped columns left out (``where`` names the drop in
+    a message), its keys decided before any kind, its own parameters over ``parameters``."""
+    kept = drop_columns(frame, table.with_role(Role.DROPPED), where)
+    return Avatarizer(parameters.for_table(table)).fit(kept, progress=progress, keys=table.keys)
 
 
 def checked_dataset(dataset: Dataset | Mapping[str, Any]) -> Dataset:

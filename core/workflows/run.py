@@ -19,10 +19,11 @@ import numpy as np
 import pandas as pd
 
 from core.dataset import Role, Table
+from core.engine.dataset_avatarizer import avatarized_table
 from core.engine.methods import Avatar, method_of
 from core.engine.parameters import Parameters
 from core.engine.pipeline import VARIANT_PARAMETERS, Avatarizer
-from core.engine.schema import drop_columns, with_text_names
+from core.engine.schema import with_text_names
 from core.engine.split import Holdout
 from core.i18n import N_, _, number
 from core.metrics.attack import Knowledge
@@ -131,9 +132,8 @@ def fitted(frame: pd.DataFrame, plan: ColumnPlan, parameters: Parameters, *,
            progress: Callable[[str, float], None] | None = None, dropping: str | None = None) -> Avatarizer:
     """The avatars of ``frame`` as ``plan`` describes its table: its dropped columns left out (``dropping`` names
     them in a message), its keys decided before any kind."""
-    avatarizer = build_avatarizer(plan, parameters)
-    kept = drop_columns(frame, plan.dropped, dropping or _("The columns to drop"))
-    return avatarizer.fit(kept, progress=progress, keys=plan.table.keys)
+    return avatarized_table(frame, plan.table, parameters, where=dropping or _("The columns to drop"),
+                            progress=progress)
 
 
 def parameters_variant(current: Parameters, new: Parameters) -> dict[str, object] | None:

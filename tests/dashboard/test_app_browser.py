@@ -272,6 +272,8 @@ def chosen(page, box_label: str) -> str:
 
 
 def test_a_second_sweep_compares_the_settings_its_boxes_show(page):
+    from playwright.sync_api import expect
+
     page.get_by_text("Columns", exact=True).wait_for(timeout=60_000)
     open_page(page, "Trade-off explorer")
     remove_choices(page, 1, ["0.1", "1", "10"])
@@ -280,6 +282,8 @@ def test_a_second_sweep_compares_the_settings_its_boxes_show(page):
     choose(page, "Second", "k = 10")
     remove_choices(page, 0, ["2"])
     run_sweep(page)
+    # The first sweep's boxes stay on screen until the second one's rerun has drawn its own: wait for that.
+    expect(page.get_by_role("combobox", name="First", exact=True)).to_have_value("k = 5", timeout=60_000)
     shown = [chosen(page, "First"), chosen(page, "Second")]
     headers = page.locator('[data-testid="stTable"] th').all_inner_texts()
     assert shown == ["k = 5", "k = 10"] and [h.strip() for h in headers[1:3]] == shown

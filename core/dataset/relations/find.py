@@ -111,7 +111,8 @@ class _Sample:
     def monotone(self, source: str, target: str) -> bool:
         present = ~np.isnan(self.numbers[source]) & ~np.isnan(self.numbers[target])
         xs, ys = self._sorted(source, self.numbers[target], present)
-        tied, steps = np.diff(xs) == 0, np.diff(ys)
+        with np.errstate(invalid="ignore"):  # an infinite value: no step, no relation
+            tied, steps = np.diff(xs) == 0, np.diff(ys)
         if (steps[tied] != 0).any():
             return False
         return bool((steps[~tied] > 0).all() or (steps[~tied] < 0).all())
@@ -131,6 +132,9 @@ def _totals(frame: pd.DataFrame, sample: pd.DataFrame, numbers: list[str]) -> li
     if len(complete) < 10 or len(numbers) < 3:
         return []
     values = complete.to_numpy()[:64]
+    values = values[np.isfinite(values).all(axis=1)]
+    if len(values) < 10:
+        return []
     scale = np.abs(values).max(axis=0) + 1.0
     found = []
     for size in range(2, min(MAX_PARTS, len(numbers) - 1) + 1):
