@@ -16,6 +16,7 @@ from contextlib import contextmanager
 import numpy as np
 import pandas as pd
 
+from core.dataset.relations import Relation
 from core.engine.avatar import neighbours_excluding_self
 from core.engine.fast_dp import FastDPSynthesizer
 from core.engine.io import release_freed_memory
@@ -117,6 +118,9 @@ class Avatarizer:
     projection_, coordinates_ : the fitted projection and WO's first ``ncp_`` latent coordinates
         (None after a ``low_memory`` fit).
     synthesizer_ : the fitted :class:`~core.engine.fast_dp.FastDPSynthesizer` (AvatarFastDP).
+    relations_ : the relations the avatars keep (:mod:`core.dataset.relations`), found exact on the typed
+        originals (between the columns that take part in the synthesis) or given to :meth:`fit`: each derived
+        column takes no part in the synthesis and is computed from its sources in every avatar.
     identifier_columns_ : identifier-like columns (a distinct value on almost every row) that took no part in the
         synthesis and hold new identifiers in the avatars (see :mod:`core.engine.identifiers`); a column typed with
         ``column_kinds`` or set aside is never one.
@@ -130,11 +134,14 @@ class Avatarizer:
         self.parameters = (parameters or Parameters()).with_values(values)
 
     def fit(self, frame: pd.DataFrame, progress: Progress | None = None, *, low_memory: bool = False,
-            keys: Sequence[str] = ()) -> Avatarizer:
+            keys: Sequence[str] = (), relations: Sequence[Relation] | None = None) -> Avatarizer:
         """Avatarize ``frame``; the results are in the attributes ending with ``_``.
 
         ``keys``: the table's key columns (its primary key, from a dataset's description): decided before any
         kind, they take no part in the synthesis and get new values of their form, as identifiers do.
+
+        ``relations``: those the avatars keep (:mod:`core.dataset.relations`; none: ``()``); by default every one
+        found exact on the typed originals, in ``relations_``.
 
         ``progress``, if given, is called with the name of each step as it starts and
         the share of the work done before it (0 to 1).
@@ -149,7 +156,7 @@ class Avatarizer:
         """
         method = self.checked_method()
         rng, steps = self.start(progress)
-        split = self._split(frame, rng, steps, keys=keys, low_memory=low_memory)
+        split = self._split(frame, rng, steps, keys=keys, low_memory=low_memory, relations=relations)
         del frame  # from here the originals live only in what the fit keeps
         split.check_rows(method)
         encoded, projected = self._prepare(split, rng, steps, release=low_memory)
@@ -158,14 +165,15 @@ class Avatarizer:
         return self
 
     def fit_variants(self, frame: pd.DataFrame, variants: Sequence[Mapping[str, object]], *,
-                     keys: Sequence[str] = ()) -> Iterator[Avatarizer]:
+                     keys: Sequence[str] = (), relations: Sequence[Relation] | None = None
+                     ) -> Iterator[Avatarizer]:
         """One fitted copy per variant, sharing the work that does not depend on it (see :class:`Variants`): typing,
         holdout split, imputation and projection are done once, the neighbour search once at the largest ``k``;
-        ``keys`` as :meth:`fit` takes them."""
+        ``keys`` and ``relations`` as :meth:`fit` takes them."""
         copies = [self._variant(variant) for variant in variants]  # every variant checked before any work
         k_values = [copy.method_.k for copy in copies if copy.method_.paired]
         rng, steps = self.start()
-        split = self._split(frame, rng, steps, keys=keys)
+        split = self._split(frame, rng, steps, keys=keys, relations=relations)
         if k_values:
             split.check_rows(Avatar(max(k_values)))
         self._prepare(split, rng, steps)
@@ -237,11 +245,11 @@ class Avatarizer:
         return copy
 
     def _split(self, frame: pd.DataFrame, rng: np.random.Generator, steps: Steps, *, keys: Sequence[str] = (),
-               low_memory: bool = False) -> SplitTable:
+               low_memory: bool = False, relations: Sequence[Relation] | None = None) -> SplitTable:
         """Typing and the holdout split, the start of a fit (``low_memory``: see :meth:`fit`), kept in ``split_``
         (what a ``progress`` told of the next step can read)."""
         with steps.step("typing"):
-            typed = type_table(frame, self.parameters, keys, in_place=low_memory)
+            typed = type_table(frame, self.parameters, keys, in_place=low_memory, relations=relations)
         self.split_ = split_table(typed, self.parameters, rng)
         return self.split_
 
@@ -285,6 +293,8 @@ class Avatarizer:
     projection_ = _from_stage("projected_", "projection", "The fitted projection.")
     ncp_ = _from_stage("projected_", "ncp", "Latent dimensions used.")
     coordinates_ = _from_stage("projected_", "coordinates", "WO's first ncp_ latent coordinates.")
+    relations_ = property(lambda self: list(self.split_.relations.relations),
+                          doc="The relations the avatars keep (found on the originals or given to fit).")
     identifier_columns_ = property(lambda self: [form.name for form in self.split_.identifiers],
                                    doc="Identifier-like columns given new identifiers (no part in the synthesis).")
 

@@ -14,14 +14,16 @@ shuffle draw from it, so the same seed gives the same avatars whoever composes t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
+from core.dataset.relations import Relation
 from core.engine.encoding import EncodedTable, TableCodec
 from core.engine.identifiers import IdentifierForm
 from core.engine.imputation import Indicators, add_indicators, impute, restore_indicated
+from core.engine.kept_relations import KeptRelations
 from core.engine.methods import Method
 from core.engine.neighbours import NeighbourTree
 from core.engine.parameters import DEFAULT_NCP, Parameters
@@ -62,6 +64,7 @@ class SplitTable:
     n_total: int
     identifiers: list[IdentifierForm]
     labels: tuple | None = None
+    relations: KeptRelations = field(default_factory=KeptRelations)
 
     @property
     def set_apart(self) -> list[str]:
@@ -83,8 +86,14 @@ class SplitTable:
         return len(self.excluded_originals)
 
     def synthesised(self) -> pd.DataFrame:
-        """WO's columns that the synthesis makes (without those set apart)."""
-        return self.working_data.drop(columns=self.set_apart)
+        """WO's columns as the synthesis makes them (without those set apart, the relations' derived columns, and
+        each order's later column as a difference: see :class:`~core.engine.kept_relations.KeptRelations`)."""
+        return self.relations.synthesised(self.working_data.drop(columns=self.set_apart))
+
+    @property
+    def synthesis_kinds(self) -> dict[str, Kind]:
+        """The kinds of the columns the synthesis makes (an order's difference is a number)."""
+        return self.relations.synthesis_kinds(self.kinds)
 
     def check_rows(self, method: Method) -> None:
         """The method's parameters against the rows avatarized."""
@@ -134,13 +143,14 @@ def seed_generator(seed: int, stream: int | None = None) -> np.random.Generator:
     return np.random.default_rng(seed if not stream else [seed, stream])
 
 
-def type_table(frame: pd.DataFrame, parameters: Parameters, keys: Sequence[str] = (), in_place: bool = False
-               ) -> TypedTable:
+def type_table(frame: pd.DataFrame, parameters: Parameters, keys: Sequence[str] = (), in_place: bool = False,
+               relations: Sequence[Relation] | None = None) -> TypedTable:
     """``frame`` checked and typed (``in_place``: its columns converted in ``frame`` itself); ``keys`` are
-    identifiers whatever their kind (see :func:`~core.engine.table_typing.type_frame`)."""
+    identifiers whatever their kind, ``relations`` those to keep, None: those found (see
+    :func:`~core.engine.table_typing.type_frame`)."""
     frame, labels = _check_frame(frame, in_place)
     typed, typing = type_frame(frame, parameters.column_kinds, parameters.exclude_variable_names,
-                               parameters.column_weights, in_place=in_place, keys=keys)
+                               parameters.column_weights, in_place=in_place, keys=keys, relations=relations)
     return TypedTable(typed, typing, labels)
 
 
@@ -156,7 +166,7 @@ def split_table(typed: TypedTable, parameters: Parameters, rng: np.random.Genera
     return SplitTable(
         kinds=typing.kinds, profiles=typing.profiles, columns=list(frame.columns), excluded=typing.excluded,
         working_data=working, holdout_data=holdout, excluded_originals=working[typing.excluded],
-        n_total=len(frame), identifiers=typing.identifiers, labels=typed.labels,
+        n_total=len(frame), identifiers=typing.identifiers, labels=typed.labels, relations=typing.relations,
     )
 
 
@@ -167,7 +177,7 @@ def encode(split: SplitTable, parameters: Parameters, rng: np.random.Generator, 
     synthesised = split.synthesised()
     if release:
         split.working_data = split.holdout_data = None
-    codec = codec or TableCodec(split.kinds).fit(synthesised)
+    codec = codec or TableCodec(split.synthesis_kinds).fit(synthesised)
     encoded = codec.encode(synthesised)
     del synthesised  # with release, the last reference to the originals' columns
     encoded, indicators = add_indicators(encoded, layout)
@@ -270,6 +280,7 @@ def decode(
         avatars = _reattached(avatars, split, sources)
     for form in split.identifiers:
         avatars[form.name] = form.new_values(len(avatars), *numbering)
+    avatars = split.relations.restored(avatars)
     return Synthesized(as_given(avatars[split.columns], split.labels), paired_order)
 
 

@@ -8,13 +8,15 @@ memory is typed at once (:func:`type_frame`), a table too large for memory one c
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
 
+from core.dataset.relations import Relation
 from core.engine.identifiers import IdentifierForm, identifier_columns
+from core.engine.kept_relations import KeptRelations
 from core.engine.schema import ColumnProfile, Kind, WarningKind, apply_kinds, profile_columns, quoted, resolve_kinds
 from core.engine.sources import GROUP_ROWS, TableInput, column_file, write_arrow
 from core.errors import InputError
@@ -24,12 +26,14 @@ from core.i18n import _
 @dataclass(frozen=True)
 class TableTyping:
     """Every column's kind and profile; the columns set aside (``excluded``, re-attached afterwards) and the
-    identifier-like ones that take no part and get new identifiers (``identifiers``)."""
+    identifier-like ones that take no part and get new identifiers (``identifiers``); the relations kept
+    (``relations``: their derived columns take no part either, see :mod:`core.engine.kept_relations`)."""
 
     kinds: dict[str, Kind]
     profiles: list[ColumnProfile]
     excluded: list[str]
     identifiers: list[IdentifierForm]
+    relations: KeptRelations = field(default_factory=KeptRelations)
 
     @property
     def set_apart(self) -> list[str]:
@@ -44,16 +48,18 @@ def type_frame(
     column_weights: Mapping[str, float] | None,
     in_place: bool = False,
     keys: Sequence[str] = (),
+    relations: Sequence[Relation] | None = None,
 ) -> tuple[pd.DataFrame, TableTyping]:
     """``frame`` typed (``in_place``: its columns replaced one by one), and the decisions on it; ``keys``, the
-    table's key columns, are identifiers whatever their kind and profile."""
+    table's key columns, are identifiers whatever their kind and profile; ``relations``, those to keep (None: every
+    one found on the typed columns that take part in the synthesis)."""
     _check_keys(keys, list(frame.columns), exclude, column_weights)
     kinds = resolve_kinds(frame, column_kinds)
     typed = apply_kinds(frame, kinds, in_place=in_place)
     profiles = profile_columns(typed, kinds)
     excluded = checked_exclusions(exclude, list(typed.columns), column_weights)
-    return typed, _decided(kinds, profiles, excluded, column_kinds, lambda name: IdentifierForm.of(typed[name]),
-                           keys)
+    typing = _decided(kinds, profiles, excluded, column_kinds, lambda name: IdentifierForm.of(typed[name]), keys)
+    return typed, replace(typing, relations=KeptRelations.of(typed, kinds, typing.set_apart, relations))
 
 
 @dataclass(frozen=True)

@@ -307,7 +307,7 @@ def aids(shared_dir):
 @pytest.mark.parametrize("mechanism", ["gaussian", "gmm", "histogram"])
 def test_fast_dp_keeps_more_signal_at_higher_epsilon_on_a_real_table(aids, mechanism):
     gaps = []
-    for seed in range(6):
+    for seed in range(12):  # twelve: the histogram's gaps on AIDS, its derived columns kept, spread too much for six
         low = avatarize(aids, k=None, fast_dp_epsilon=0.1, mechanism=mechanism, seed=seed).avatars_
         high = avatarize(aids, k=None, fast_dp_epsilon=10.0, mechanism=mechanism, seed=seed).avatars_
         gaps.append(mixed_distortion(aids, low) - mixed_distortion(aids, high))

@@ -4,12 +4,13 @@ left; a column is derived by one relation at most, and a derived column is the s
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from itertools import combinations
 
 import numpy as np
 import pandas as pd
 
+from core.dataset.roles import Kind
 from core.dataset.relations.base import MAX_GROUPS, is_date, is_number
 from core.dataset.relations.determined import Determined
 from core.dataset.relations.intervals import Intervals
@@ -22,9 +23,12 @@ SAMPLE_ROWS = 2_000  # the rows every candidate is tried on first
 MAX_PARTS = 3  # a total is the sum of 2 or 3 columns
 
 
-def find_relations(frame: pd.DataFrame, columns: Iterable[str] | None = None) -> list[Relation]:
+def find_relations(frame: pd.DataFrame, columns: Iterable[str] | None = None,
+                   kinds: Mapping[str, Kind] | None = None) -> list[Relation]:
     """Every relation that holds exactly on ``frame`` between ``columns`` (all by default: the caller leaves out
-    keys and identifiers), in the order of the kinds above."""
+    keys and identifiers), in the order of the kinds above. ``kinds``, the columns' kinds when ``frame`` is typed:
+    a column sets another only if it is categorical (an avatar's number, averaged, is no original's value);
+    without them, a column of at most ``MAX_GROUPS`` numbers may."""
     names = [name for name in (frame.columns if columns is None else columns) if frame[name].nunique() >= 2]
     sample = frame.iloc[np.unique(np.linspace(0, len(frame) - 1, min(len(frame), SAMPLE_ROWS)).astype(int))]
     distinct = {name: int(frame[name].nunique()) for name in names}
@@ -40,7 +44,8 @@ def find_relations(frame: pd.DataFrame, columns: Iterable[str] | None = None) ->
 
     numbers = [name for name in names if is_number(frame[name])]
     for source, target in _pairs(names):
-        categorical = not is_number(frame[source]) or distinct[source] <= MAX_GROUPS
+        categorical = kinds[source] is Kind.CATEGORICAL if kinds else (
+            not is_number(frame[source]) or distinct[source] <= MAX_GROUPS)
         if categorical and distinct[source] <= len(frame) / 2 and distinct[target] <= distinct[source] and arrays.determines(
                 source, target):
             keep(Determined.learned(frame, source, target))

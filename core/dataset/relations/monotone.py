@@ -92,13 +92,15 @@ class Monotone(Derivation):
             if not np.isfinite(transformed).all() or np.ptp(transformed) == 0:
                 continue
             slope, intercept = (float(value) for value in np.polyfit(transformed, ys, 1))
-            slope, intercept = _tidy(slope), _tidy(intercept)
-            fitted = slope * transformed + intercept
-            if np.abs((np.round(fitted, places) if places < 12 else fitted) - ys).max() <= allowed:
-                return cls(source, target, form, slope, intercept, places, integer)
+            for slope, intercept in [(1.0, 0.0), *((_tidy(slope, digits), _tidy(intercept, digits))
+                                                   for digits in (6, 10))]:
+                fitted = slope * transformed + intercept
+                if np.abs((np.round(fitted, places) if places < 12 else fitted) - ys).max() <= allowed:
+                    return cls(source, target, form, slope, intercept, places, integer)
         return cls(source, target, "pairs", places=places, integer=integer, pairs=(xs, ys))
 
 
-def _tidy(value: float) -> float:
-    """A fitted coefficient to 10 significant digits (1.0 rather than 0.9999999999997)."""
-    return float(f"{value:.10g}") if abs(value) > 1e-12 else 0.0
+def _tidy(value: float, digits: int) -> float:
+    """A fitted coefficient to ``digits`` significant digits (1.0 rather than 0.9999999999997); the simplest
+    coefficients that fit are tried first: the plain form, then 6 digits, then 10."""
+    return float(f"{value:.{digits}g}") if abs(value) > 1e-12 else 0.0

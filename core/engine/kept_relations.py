@@ -1,0 +1,128 @@
+"""The relations of a table kept in its avatars (issue 30): found on the typed originals (or given), each derived
+column left out of the synthesis and computed from its sources in every avatar, an order's later column
+synthesized as its non-negative difference from the earlier one and rebuilt from it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from core.dataset.relations import Order, Relation, find_relations
+from core.dataset.relations.base import decimals, is_date
+from core.dataset.relations.order import as_numbers
+from core.dataset.roles import Kind
+from core.errors import InputError
+from core.i18n import _
+
+DATE_UNITS = ("D", "h", "min", "s", "ms", "us", "ns")  # a date difference is counted in the coarsest that fits
+
+
+@dataclass(frozen=True)
+class KeptRelations:
+    """The ``relations`` kept, and the unit each order's difference is synthesized in (``units``, by its later
+    column: a date unit of :data:`DATE_UNITS`, or a number's decimals)."""
+
+    relations: tuple[Relation, ...] = ()
+    units: Mapping[str, str | int] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, typed: pd.DataFrame, kinds: Mapping[str, Kind], set_apart: Sequence[str],
+           given: Sequence[Relation] | None = None) -> KeptRelations:
+        """The relations of the typed table: ``given`` (checked against its columns), or by default every one found
+        between the columns that take part in the synthesis."""
+        if given is None:
+            relations = tuple(find_relations(typed, [name for name in typed.columns if name not in set_apart], kinds))
+        else:
+            relations = tuple(given)
+            _check_given(relations, list(typed.columns), set(set_apart))
+        orders = [relation for relation in relations if isinstance(relation, Order)]
+        return cls(relations, {order.high: _unit(typed[order.low], typed[order.high]) for order in orders})
+
+    @property
+    def derived(self) -> list[str]:
+        """The columns computed after the synthesis, which take no part in it."""
+        return [relation.derived for relation in self.relations if relation.derived is not None]
+
+    @property
+    def orders(self) -> list[Order]:
+        return [relation for relation in self.relations if isinstance(relation, Order)]
+
+    def synthesis_kinds(self, kinds: Mapping[str, Kind]) -> dict[str, Kind]:
+        """The kinds the synthesis sees: an order's later column is a number (the difference), a date's too."""
+        return {**kinds, **{order.high: Kind.NUMERIC for order in self.orders}}
+
+    def synthesised(self, frame: pd.DataFrame) -> pd.DataFrame:
+        """``frame`` as the synthesis takes it: without the derived columns, each order's later column replaced by
+        its difference from the earlier one."""
+        frame = frame.drop(columns=self.derived)
+        if not self.orders:
+            return frame
+        return frame.assign(**{order.high: self._difference(frame, order) for order in self.orders})
+
+    def restored(self, avatars: pd.DataFrame) -> pd.DataFrame:
+        """The avatars with each order's later column rebuilt from its synthesized difference (negative ones, which
+        a model's draw may give, taken as 0), then each derived column computed from its sources."""
+        for order in self.orders:
+            avatars[order.high] = self._later(avatars, order)
+        for relation in self.relations:
+            if relation.derived is not None:
+                avatars = relation.apply(avatars)
+        return avatars
+
+    def _difference(self, frame: pd.DataFrame, order: Order) -> np.ndarray:
+        unit = self.units[order.high]
+        difference = as_numbers(frame[order.high]) - as_numbers(frame[order.low])
+        if isinstance(unit, str):
+            return difference / pd.Timedelta(1, unit).value
+        return np.round(difference, unit)
+
+    def _later(self, avatars: pd.DataFrame, order: Order) -> pd.Series:
+        unit = self.units[order.high]
+        difference = np.maximum(pd.to_numeric(avatars[order.high]).to_numpy(dtype=float), 0.0)
+        low = avatars[order.low]
+        if isinstance(unit, str):
+            return low + pd.to_timedelta(difference, unit=unit)
+        later = np.round(pd.to_numeric(low).to_numpy(dtype=float) + difference, unit)
+        whole = unit == 0 and not np.isnan(later).any()
+        return pd.Series(later.astype("int64") if whole else later, index=avatars.index)
+
+
+def _unit(low: pd.Series, high: pd.Series) -> str | int:
+    """A date difference's unit: the coarsest of :data:`DATE_UNITS` every value of both columns is a whole number
+    of; a number's: the decimals both columns are written with."""
+    values = np.concatenate([as_numbers(low), as_numbers(high)])
+    values = values[~np.isnan(values)]
+    if is_date(low):
+        whole = values.astype("int64")
+        return next(unit for unit in DATE_UNITS if not (whole % pd.Timedelta(1, unit).value).any())
+    return decimals(values)
+
+
+def _check_given(relations: tuple[Relation, ...], columns: list[str], set_apart: set[str]) -> None:
+    """Given relations name the table's synthesized columns; no column is computed twice, no derived column is
+    read by another relation, and an order's later column is no order's earlier one (orders are rebuilt first)."""
+    for relation in relations:
+        for column in relation.columns:
+            if column not in columns:
+                raise InputError(_("The relation \"{relation}\" names the column '{column}', which the table does not "
+                                   "have: check its spelling.").format(relation=relation.sentence(), column=column))
+            if column in set_apart:
+                raise InputError(_("The relation \"{relation}\" reads '{column}', which takes no part in the "
+                                   "synthesis (a key, an identifier or a column set apart): leave the relation out, "
+                                   "or give the column the synthesized role.").format(
+                                       relation=relation.sentence(), column=column))
+    written = [relation.high if isinstance(relation, Order) else relation.derived for relation in relations]
+    twice = sorted({column for column in written if written.count(column) > 1})
+    if twice:
+        raise InputError(_("Two relations compute '{column}': keep one of them.").format(column=twice[0]))
+    targets = {relation.derived for relation in relations if relation.derived is not None}
+    highs = {relation.high for relation in relations if isinstance(relation, Order)}
+    for relation in relations:
+        read = {relation.low} if isinstance(relation, Order) else set(relation.columns) - {relation.derived}
+        clash = read & (targets | highs if isinstance(relation, Order) else targets)
+        if clash:
+            raise InputError(_("The relation \"{relation}\" reads '{column}', which another relation computes: "
+                               "keep one of them.").format(relation=relation.sentence(), column=sorted(clash)[0]))
