@@ -187,6 +187,8 @@ def _fit(arguments: argparse.Namespace, avatarizer: Avatarizer, plan: ColumnPlan
         for message in column_warning_lines(profiles, plan.table.column_kinds, excluded=plan.excluded,
                                             reduced=avatarizer.use_categorical_reduction):
             say("warning", message)
+        for relation in avatarizer.relations_:
+            say("relation", f"{relation.sentence()}: kept, {relation.how_kept()}.")
         plan.knowledge.checked(avatarizer.kinds_)  # a misspelt --known stops here, not after the work
         if outputs.holdout and avatarizer.holdout_ is not Holdout.REAL:
             raise InputError(f"--holdout-out: {avatarizer.split_.n_total} rows are too few to set a holdout "
@@ -200,7 +202,7 @@ def _fit(arguments: argparse.Namespace, avatarizer: Avatarizer, plan: ColumnPlan
         warnings.simplefilter("always")
         # No reference to the table read is kept here: without metrics, the originals go once encoded.
         avatarizer.fit(drop_columns(read(), plan.dropped, "--drop"), progress=say_what_is_done,
-                       low_memory=low_memory, keys=keys)
+                       low_memory=low_memory, keys=keys, **plan.table.relations_asked)
     for warning in caught:
         say("warning", warning.message)
 

@@ -51,7 +51,8 @@ def table_of_options(arguments: argparse.Namespace, source: Path) -> Table:
                              f"{', '.join(known.value for known in Kind)}.")
     return Table.described(source.name, roles=roles, kinds={name: Kind(kind) for name, kind in kinds.items()},
                            weights={name: _weight(name, value) for name, value in arguments.column_weight},
-                           path=str(source))
+                           path=str(source), find_relations=not getattr(arguments, "no_relations", False),
+                           declared_relations=tuple(getattr(arguments, "relation", ())))
 
 
 def column_plan(arguments: argparse.Namespace, table: Table) -> ColumnPlan:

@@ -100,6 +100,14 @@ def _add_avatarize(commands: argparse._SubParsersAction) -> None:
                                 "re-runs the synthesis and the metrics, the preparation shared)")
     _add_analysis_option(avatarize)
     _add_attacker_options(avatarize)
+    relations = avatarize.add_argument_group("relations between columns (kept exactly in the avatars)")
+    relations.add_argument("--no-relations", action="store_true",
+                           help="do not look for the relations that hold on every original row (a derived column, a "
+                                "threshold, an order, a total); by default each one found is said and kept")
+    relations.add_argument("--relation", action="append", default=[], metavar="RULE",
+                           help="keep this relation, which the data show only approximately (repeatable): 'low = bwt < "
+                                "2500', 'admission <= discharge', 'total = a + b', 'logwage = log(wage)', "
+                                "'region = town'")
     batches = avatarize.add_argument_group("tables larger than memory (on Dask)")
     batches.add_argument("--batch-rows", type=whole_number, metavar="N",
                          help="avatarize in batches of about N rows, the projection fitted on every row: INPUT may be a "

@@ -67,7 +67,8 @@ def avatarized_table(frame: pd.DataFrame, table: Table, parameters: Parameters, 
     """``frame`` avatarized as ``table`` describes it: its dropped columns left out (``where`` names the drop in
     a message), its keys decided before any kind, its own parameters over ``parameters``."""
     kept = drop_columns(frame, table.with_role(Role.DROPPED), where)
-    return Avatarizer(parameters.for_table(table)).fit(kept, progress=progress, keys=table.keys)
+    return Avatarizer(parameters.for_table(table)).fit(kept, progress=progress, keys=table.keys,
+                                                       **table.relations_asked)
 
 
 def checked_dataset(dataset: Dataset | Mapping[str, Any]) -> Dataset:

@@ -134,14 +134,17 @@ class Avatarizer:
         self.parameters = (parameters or Parameters()).with_values(values)
 
     def fit(self, frame: pd.DataFrame, progress: Progress | None = None, *, low_memory: bool = False,
-            keys: Sequence[str] = (), relations: Sequence[Relation] | None = None) -> Avatarizer:
+            keys: Sequence[str] = (), relations: Sequence[Relation] | None = None, declared: Sequence[str] = ()
+            ) -> Avatarizer:
         """Avatarize ``frame``; the results are in the attributes ending with ``_``.
 
         ``keys``: the table's key columns (its primary key, from a dataset's description): decided before any
         kind, they take no part in the synthesis and get new values of their form, as identifiers do.
 
         ``relations``: those the avatars keep (:mod:`core.dataset.relations`; none: ``()``); by default every one
-        found exact on the typed originals, in ``relations_``.
+        found exact on the typed originals; with the ``declared`` ones, lines such as ``"low = bwt < 2500"`` (see
+        :func:`~core.dataset.relations.declared_relation`) for relations the data show only approximately. Those
+        kept are in ``relations_``.
 
         ``progress``, if given, is called with the name of each step as it starts and
         the share of the work done before it (0 to 1).
@@ -156,7 +159,8 @@ class Avatarizer:
         """
         method = self.checked_method()
         rng, steps = self.start(progress)
-        split = self._split(frame, rng, steps, keys=keys, low_memory=low_memory, relations=relations)
+        split = self._split(frame, rng, steps, keys=keys, low_memory=low_memory, relations=relations,
+                            declared=declared)
         del frame  # from here the originals live only in what the fit keeps
         split.check_rows(method)
         encoded, projected = self._prepare(split, rng, steps, release=low_memory)
@@ -165,15 +169,15 @@ class Avatarizer:
         return self
 
     def fit_variants(self, frame: pd.DataFrame, variants: Sequence[Mapping[str, object]], *,
-                     keys: Sequence[str] = (), relations: Sequence[Relation] | None = None
-                     ) -> Iterator[Avatarizer]:
+                     keys: Sequence[str] = (), relations: Sequence[Relation] | None = None,
+                     declared: Sequence[str] = ()) -> Iterator[Avatarizer]:
         """One fitted copy per variant, sharing the work that does not depend on it (see :class:`Variants`): typing,
         holdout split, imputation and projection are done once, the neighbour search once at the largest ``k``;
-        ``keys`` and ``relations`` as :meth:`fit` takes them."""
+        ``keys``, ``relations`` and ``declared`` as :meth:`fit` takes them."""
         copies = [self._variant(variant) for variant in variants]  # every variant checked before any work
         k_values = [copy.method_.k for copy in copies if copy.method_.paired]
         rng, steps = self.start()
-        split = self._split(frame, rng, steps, keys=keys, relations=relations)
+        split = self._split(frame, rng, steps, keys=keys, relations=relations, declared=declared)
         if k_values:
             split.check_rows(Avatar(max(k_values)))
         self._prepare(split, rng, steps)
@@ -245,11 +249,13 @@ class Avatarizer:
         return copy
 
     def _split(self, frame: pd.DataFrame, rng: np.random.Generator, steps: Steps, *, keys: Sequence[str] = (),
-               low_memory: bool = False, relations: Sequence[Relation] | None = None) -> SplitTable:
+               low_memory: bool = False, relations: Sequence[Relation] | None = None, declared: Sequence[str] = ()
+               ) -> SplitTable:
         """Typing and the holdout split, the start of a fit (``low_memory``: see :meth:`fit`), kept in ``split_``
         (what a ``progress`` told of the next step can read)."""
         with steps.step("typing"):
-            typed = type_table(frame, self.parameters, keys, in_place=low_memory, relations=relations)
+            typed = type_table(frame, self.parameters, keys, in_place=low_memory, relations=relations,
+                               declared=declared)
         self.split_ = split_table(typed, self.parameters, rng)
         return self.split_
 

@@ -144,13 +144,14 @@ def seed_generator(seed: int, stream: int | None = None) -> np.random.Generator:
 
 
 def type_table(frame: pd.DataFrame, parameters: Parameters, keys: Sequence[str] = (), in_place: bool = False,
-               relations: Sequence[Relation] | None = None) -> TypedTable:
+               relations: Sequence[Relation] | None = None, declared: Sequence[str] = ()) -> TypedTable:
     """``frame`` checked and typed (``in_place``: its columns converted in ``frame`` itself); ``keys`` are
-    identifiers whatever their kind, ``relations`` those to keep, None: those found (see
+    identifiers whatever their kind, ``relations`` those to keep, None: those found, with the ``declared`` ones (see
     :func:`~core.engine.table_typing.type_frame`)."""
     frame, labels = _check_frame(frame, in_place)
     typed, typing = type_frame(frame, parameters.column_kinds, parameters.exclude_variable_names,
-                               parameters.column_weights, in_place=in_place, keys=keys, relations=relations)
+                               parameters.column_weights, in_place=in_place, keys=keys, relations=relations,
+                               declared=declared)
     return TypedTable(typed, typing, labels)
 
 

@@ -49,17 +49,20 @@ def type_frame(
     in_place: bool = False,
     keys: Sequence[str] = (),
     relations: Sequence[Relation] | None = None,
+    declared: Sequence[str] = (),
 ) -> tuple[pd.DataFrame, TableTyping]:
     """``frame`` typed (``in_place``: its columns replaced one by one), and the decisions on it; ``keys``, the
     table's key columns, are identifiers whatever their kind and profile; ``relations``, those to keep (None: every
-    one found on the typed columns that take part in the synthesis)."""
+    one found on the typed columns that take part in the synthesis) and ``declared``, lines read as relations (see
+    :meth:`~core.engine.kept_relations.KeptRelations.of`)."""
     _check_keys(keys, list(frame.columns), exclude, column_weights)
     kinds = resolve_kinds(frame, column_kinds)
     typed = apply_kinds(frame, kinds, in_place=in_place)
     profiles = profile_columns(typed, kinds)
     excluded = checked_exclusions(exclude, list(typed.columns), column_weights)
     typing = _decided(kinds, profiles, excluded, column_kinds, lambda name: IdentifierForm.of(typed[name]), keys)
-    return typed, replace(typing, relations=KeptRelations.of(typed, kinds, typing.set_apart, relations))
+    return typed, replace(typing, relations=KeptRelations.of(typed, kinds, typing.set_apart, relations,
+                                                                       declared))
 
 
 @dataclass(frozen=True)

@@ -7,12 +7,14 @@ made comparable) are computed once, on first use.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 import pandas as pd
+
+from core.dataset.relations import Relation
 from core.engine.encoding import datetime_microseconds, numeric_values
 from core.engine.neighbours import NeighbourTree
 from core.engine.schema import Kind
@@ -27,13 +29,15 @@ REPEATED_ROWS_SHARE = 0.5  # beyond, the distance metrics are shown with a note 
 
 @dataclass(frozen=True)
 class SignalContext:
-    """WO, HO and WA (SPEC section 5), typed, with the projection fitted on WO (``space``)."""
+    """WO, HO and WA (SPEC section 5), typed, with the projection fitted on WO (``space``) and the relations that
+    hold between the originals' columns (:mod:`core.metrics.broken_relations`)."""
 
     working: pd.DataFrame
     holdout: pd.DataFrame
     avatars: pd.DataFrame
     kinds: Mapping[str, Kind]
     space: MetricSpace
+    relations: Sequence[Relation] = ()
 
 
 @dataclass(frozen=True)

@@ -9,13 +9,14 @@ privacy metrics always compare the originals the avatars were made from with all
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
+from core.dataset.relations import Relation, find_relations
 from core.engine.parameters import DEFAULT_NCP
 from core.engine.pipeline import Avatarizer
 from core.engine.schema import Kind, apply_kinds, profile_columns, resolve_kinds, with_text_names
@@ -129,8 +130,9 @@ def evaluate(
     real = originals[common] if holdout is None else pd.concat([originals[common], holdout[common]])
     identifiers = {name: (real[name], avatars[name])
                    for name in identifier_like(profile_columns(typed_originals, kinds))}
+    relations = find_relations(typed_originals, [name for name in common if name not in identifiers], kinds)
     evaluation = score(split, typed_originals, typed_avatars, kinds, paired=paired, ncp=ncp, unpaired_reason=reason,
-                       ncp_at_most_axes=True, knowledge=knowledge, identifiers=identifiers)
+                       ncp_at_most_axes=True, knowledge=knowledge, identifiers=identifiers, relations=relations)
     evaluation.left_out_columns = left_out
     evaluation.warnings = unseen
     evaluation.parameters = {**evaluation.parameters, "seed": seed, "paired": paired}
@@ -168,11 +170,12 @@ def score(
     ncp_at_most_axes: bool = False,
     knowledge: Knowledge = Knowledge(),
     identifiers: Mapping[str, tuple[pd.Series, pd.Series]] | None = None,
+    relations: Sequence[Relation] = (),
 ) -> Evaluation:
     """Every metric of the registry on typed frames: signal on ``split`` (WO / HO / WA), privacy on ``originals``
     and all their ``avatars``; the attacks of SPEC 6.2 on WO (members) and HO (controls) with the attacker's
     ``knowledge``; ``identifiers``, each identifier-like column's real values and the avatars' (none: no such
-    column).
+    column); ``relations``, those between the originals' columns that the avatars should keep.
 
     ``spaces`` keeps the projections fitted on WO and on the originals for the next call
     with the same frames (a sweep). With ``ncp_at_most_axes``, an ``ncp`` beyond the originals' axes is refused
@@ -183,7 +186,7 @@ def score(
         raise InputError(_("The metrics need at least two original rows, to compare two halves of the data."))
     timings: dict[str, float] = {}
     signal = signal_metrics(SignalContext(split.working, split.holdout, split.working_avatars, kinds,
-                                          spaces.of(split.working, kinds)), timings)
+                                          spaces.of(split.working, kinds), relations), timings)
     with timed(timings, "privacy projection"):
         space = spaces.of(originals, kinds)
         n_axes = min(ncp or DEFAULT_NCP, len(space.projection.components_))
@@ -236,7 +239,7 @@ def evaluate_avatarization(avatarizer: Avatarizer, spaces: MetricSpaces | None =
                    for name in identifier_like(avatarizer.profiles_) if name in made.columns}
     evaluation = score(split, originals, avatars, kinds, paired=paired, ncp=avatarizer.ncp_,
                        unpaired_reason=NOT_MADE_FROM_ONE_PERSON, spaces=spaces, knowledge=knowledge,
-                       identifiers=identifiers)
+                       identifiers=identifiers, relations=avatarizer.relations_)
     evaluation.parameters = {**evaluation.parameters, "ncp": avatarizer.ncp_, "seed": avatarizer.seed_,
                              "paired": paired}
     evaluation.left_out_columns = list(left_out)

@@ -35,6 +35,7 @@ def evaluation_json(evaluation: Evaluation) -> dict[str, Any]:
             "multivariate_hellinger_distance": multivariate.value,
             "multivariate_hellinger_seed_formula": multivariate.breakdown.get("seed_formula"),
             "multivariate_hellinger_per_axis": multivariate.breakdown.get("per_axis", []),
+            "relations": relations_json(evaluation.signal.get("broken_relations")),
             "not_applicable": {name: r.not_applicable for name, r in evaluation.signal.items() if r.not_applicable},
             **{name: r.value for name, r in evaluation.signal.items() if name not in SECTION_7_SIGNAL},  # added metrics
         },
@@ -57,6 +58,13 @@ def evaluation_json(evaluation: Evaluation) -> dict[str, Any]:
            if evaluation.analyses else {}),
         "timings_s": evaluation.timings_s,
     }
+
+
+def relations_json(result: MetricResult | None) -> list[dict[str, Any]]:
+    """Each relation the avatars should keep, in words, with the share (%) of originals and of avatars breaking it."""
+    return [{**relation.to_dict(), "sentence": relation.sentence(), "originals_broken": originals,
+             "avatars_broken": avatars} for relation, originals, avatars in
+            (result.breakdown.get("per_relation", []) if result else [])]
 
 
 def finite(value: Any) -> Any:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from core.engine.timing import timed
 from core.metrics import (
+    broken_relations,
     closest_distances_ratio,
     closest_rate,
     column_direct_match_protection,
@@ -29,7 +30,7 @@ from core.metrics.context import PrivacyContext, SignalContext
 from core.metrics.definition import MetricDefinition
 from core.metrics.result import MetricResult
 
-SIGNAL_METRICS = (hellinger_mean, correlation_difference_ratio, multivariate_hellinger)
+SIGNAL_METRICS = (hellinger_mean, correlation_difference_ratio, multivariate_hellinger, broken_relations)
 PRIVACY_METRICS = (  # by the criterion they answer (SPEC 6.2), in its order
     hidden_rate, local_cloaking, row_direct_match_protection, closest_rate, identifier_protection,
     linkability_risk, correlation_protection_rate, distance_to_closest, closest_distances_ratio,

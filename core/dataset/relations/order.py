@@ -45,6 +45,10 @@ class Order(Relation):
     def sentence(self) -> str:
         return _("'{low}' <= '{high}' on every row").format(low=self.low, high=self.high)
 
+    def how_kept(self) -> str:
+        return _("'{high}' synthesized as its difference from '{low}', never below it").format(
+            high=self.high, low=self.low)
+
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "low": self.low, "high": self.high}
 

@@ -8,6 +8,8 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
+from core.i18n import _
+
 
 class Relation(ABC):
     """A rule found exact on the originals (or declared): the avatars keep it by computing ``derived`` from the
@@ -36,6 +38,11 @@ class Relation(ABC):
     @abstractmethod
     def sentence(self) -> str:
         """The relation in words, for the Data page, the command line and the report."""
+
+    def how_kept(self) -> str:
+        """How the avatars keep it, in words."""
+        sources = ", ".join(f"'{column}'" for column in self.columns if column != self.derived)
+        return _("'{derived}' computed from {sources} in every avatar").format(derived=self.derived, sources=sources)
 
     @abstractmethod
     def to_dict(self) -> dict[str, Any]:
