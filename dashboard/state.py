@@ -20,7 +20,7 @@ from core.engine.schema import ColumnProfile, apply_kinds, profile_columns, reso
 from core.i18n import N_, _, current_language
 from core.metrics.attack import Knowledge
 from core.engine.parameters import SUGGESTED_K, Parameters
-from core.workflows.run import ColumnPlan, GenerationRun, data_fingerprint
+from core.workflows.run import ColumnPlan, GenerationRun, TableRelations, data_fingerprint, table_relations
 from dashboard.language import ASSETS
 from dashboard.plan import plan_from_table, plan_table
 from dashboard.text import plain
@@ -83,6 +83,17 @@ def plan() -> ColumnPlan:
 
 def set_plan(table: Table) -> None:
     st.session_state["plan"] = ColumnPlan(table)
+
+
+def relations(loaded: LoadedTable, table: Table) -> TableRelations:
+    """The relations of the table held as ``table`` describes it, computed once per description (kept in the
+    session, not in a cache that pickles: they hold the table's values)."""
+    key = (loaded.source_id, repr(table))
+    held = st.session_state.get("table_relations")
+    if held is None or held[0] != key:
+        held = (key, table_relations(loaded.frame, table))
+        st.session_state["table_relations"] = held
+    return held[1]
 
 
 def attacker() -> Knowledge:

@@ -8,7 +8,10 @@ from typing import TYPE_CHECKING
 import pandas as pd
 import streamlit as st
 
+from core.dataset import Table
+from core.dataset.relations import RelationsAsked
 from core.engine.identifiers import identifier_columns
+from core.errors import InputError
 from core.engine.schema import Kind, apply_kinds
 from core.engine.parameters import HOLDOUT_MIN_ROWS
 from core.engine.split import working_rows
@@ -209,6 +212,57 @@ def avatars_of_every_row(loaded: LoadedTable, current: GenerationRun) -> None:
                    icon=":material/select_all:")
         verdict_box(release)
         st.page_link("pages/report.py", label=_("Download them"), icon=":material/download:")
+
+
+def relations_section(loaded: LoadedTable, plan: ColumnPlan) -> None:
+    """The Data page's relations (issue 30): each one found exact on the originals, in words, with a switch to keep
+    or ignore it; those declared, each with a button to remove it; a line to declare another."""
+    st.subheader(_("Relations between columns"))
+    table, asked = plan.table, plan.table.relations
+    try:
+        relations = state.relations(loaded, table)
+    except InputError as error:  # the columns' plan cannot be typed: the column table says why
+        st.error(plain(error))
+        return
+    if not relations.found:
+        st.caption(_("No relation holds exactly on every row between the columns synthesized (a label set by its "
+                     "code, a threshold, an order, a total)."))
+    else:
+        st.write(_("These hold on every original row. Kept, the avatars hold them too: the column they compute "
+                   "takes no part in the synthesis and is computed from its sources in every avatar."))
+    for position, relation in enumerate(relations.found):
+        computed = relation.computed
+        kept = st.toggle(plain(relation.sentence()), value=computed not in asked.ignored,
+                         key=f"relation_{loaded.source_id}_{position}", help=plain(relation.how_kept()))
+        if kept == (computed in asked.ignored):
+            _ask_relations(table, asked.ignoring(computed, not kept))
+    declared = [relation for relation in relations.kept if relation not in relations.found]
+    for position, (line, relation) in enumerate(zip(asked.declared, declared, strict=False)):
+        first, second = st.columns([5, 1])
+        first.markdown(_("Declared: {relation}").format(relation=plain(relation.sentence())))
+        if second.button(_("Remove"), key=f"declared_{position}_{line}"):
+            _ask_relations(table, replace(asked, declared=tuple(d for d in asked.declared if d != line)))
+    with st.form("declare_relation", clear_on_submit=True, border=False):
+        line = st.text_input(_("Declare a relation the data show only approximately"),
+                             placeholder="low = bwt < 2500", help=_(
+                                 "A threshold (low = bwt < 2500), an order (admission <= discharge), a total "
+                                 "(total = a + b), a form (logwage = log(wage)) or a column set by another "
+                                 "(region = town). A name with spaces goes in single quotes."))
+        if st.form_submit_button(_("Keep this relation")) and line.strip():
+            wanted = replace(asked, declared=(*asked.declared, line.strip()))
+            try:  # checked on the data before it joins the plan
+                state.relations(loaded, replace(table, relations=wanted))
+            except InputError as error:
+                st.error(plain(error))
+            else:
+                _ask_relations(table, wanted)
+
+
+def _ask_relations(table: Table, asked: RelationsAsked) -> None:
+    """The table's relations asked changed: the plan with them, the run forgotten, the page drawn again."""
+    state.set_plan(replace(table, relations=asked))
+    state.set_run(None)
+    st.rerun()
 
 
 def risk_profile_section(loaded: LoadedTable, plan: ColumnPlan) -> None:

@@ -1,5 +1,7 @@
 """Data: choose a table (bundled demo or upload), see how each column will be treated, and decide."""
 
+from dataclasses import replace
+
 import streamlit as st
 
 from core.dataset import Role
@@ -9,7 +11,7 @@ from core.i18n import N_, _, ngettext, number
 from dashboard import language, state
 from dashboard.text import plain
 from dashboard.plan import KIND_LABELS, ROLE_LABELS, described_columns, plan_from_table, plan_problem, role_label
-from dashboard.widgets import preview_columns, risk_profile_section, table
+from dashboard.widgets import preview_columns, relations_section, risk_profile_section, table
 
 UPLOAD = N_("Upload a file")  # an option value, as the tests and the session hold it; shown translated
 
@@ -88,7 +90,7 @@ edited = st.data_editor(
     },
 )
 st.session_state["plan_table"] = edited
-described = plan_from_table(edited, loaded.profiles, loaded.name)
+described = replace(plan_from_table(edited, loaded.profiles, loaded.name), relations=state.plan().table.relations)
 for line in column_warning_lines(loaded.profiles, dict(zip(edited["column"], edited["kind"])),
                                  dropped=described.with_role(Role.DROPPED), excluded=described.with_role(Role.SET_APART)):
     st.warning(plain(line), icon=":material/warning:")
@@ -123,5 +125,6 @@ if plan.dropped:
     clauses.append(ngettext("{count} dropped ({names})", "{count} dropped ({names})", len(plan.dropped))
                    .format(count=number(len(plan.dropped)), names=", ".join(plan.dropped)))
 st.success(plain(", ".join(clauses) + "."))
+relations_section(loaded, plan)
 risk_profile_section(loaded, plan)
 st.page_link("pages/generate.py", label=_("Next: generate avatars"), icon=":material/arrow_forward:")

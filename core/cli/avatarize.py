@@ -202,7 +202,7 @@ def _fit(arguments: argparse.Namespace, avatarizer: Avatarizer, plan: ColumnPlan
         warnings.simplefilter("always")
         # No reference to the table read is kept here: without metrics, the originals go once encoded.
         avatarizer.fit(drop_columns(read(), plan.dropped, "--drop"), progress=say_what_is_done,
-                       low_memory=low_memory, keys=keys, **plan.table.relations_asked)
+                       low_memory=low_memory, keys=keys, relations=plan.table.relations)
     for warning in caught:
         say("warning", warning.message)
 

@@ -7,6 +7,7 @@ import argparse
 from pathlib import Path
 
 from core.dataset import Kind, Role, Table
+from core.dataset.relations import RelationsAsked
 from core.engine.io import check_writable
 from core.engine.parameters import Parameters
 from core.errors import InputError
@@ -51,8 +52,9 @@ def table_of_options(arguments: argparse.Namespace, source: Path) -> Table:
                              f"{', '.join(known.value for known in Kind)}.")
     return Table.described(source.name, roles=roles, kinds={name: Kind(kind) for name, kind in kinds.items()},
                            weights={name: _weight(name, value) for name, value in arguments.column_weight},
-                           path=str(source), find_relations=not getattr(arguments, "no_relations", False),
-                           declared_relations=tuple(getattr(arguments, "relation", ())))
+                           path=str(source), relations=RelationsAsked(
+                               find=not getattr(arguments, "no_relations", False),
+                               declared=tuple(getattr(arguments, "relation", ()))))
 
 
 def column_plan(arguments: argparse.Namespace, table: Table) -> ColumnPlan:

@@ -16,12 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from core.dataset.links import Link, LinkMethod
+from core.dataset.relations import RelationsAsked
 from core.dataset.roles import DECLARED_ROLES, Kind, Role
 from core.dataset.table import Column, Table
 from core.errors import InputError
 from core.i18n import N_, _
 
-TABLE_ENTRIES = ("path", "primary_key", "time", "individual_level", "find_relations", "relations", "columns")
+TABLE_ENTRIES = ("path", "primary_key", "time", "individual_level", "find_relations", "relations",
+                 "ignored_relations", "columns")
 # the rest: the table's parameters
 LINK_ENTRIES = ("parent", "key", "child", "foreign_key", "method")
 COLUMN_ENTRIES = ("role", "kind", "weight")
@@ -200,17 +202,20 @@ def _table(name: str, entry: Any) -> Table:
     if not isinstance(entry.get("find_relations", True), bool):
         raise InputError(_("{where}: \"find_relations\" must be true or false, got {value}.").format(
             where=where, value=_shown(entry["find_relations"])))
-    declared = entry.get("relations", [])
+    declared, ignored = entry.get("relations", []), entry.get("ignored_relations", [])
     if not isinstance(declared, list) or not all(isinstance(line, str) for line in declared):
         raise InputError(_("{where}: \"relations\" must be a list of lines such as \"low = bwt < 2500\", got "
                            "{value}.").format(where=where, value=_shown(declared)))
+    if not isinstance(ignored, list) or not all(isinstance(column, str) for column in ignored):
+        raise InputError(_("{where}: \"ignored_relations\" must be a list of the columns whose relation found is "
+                           "not kept, got {value}.").format(where=where, value=_shown(ignored)))
     columns = entry.get("columns", {})
     if not isinstance(columns, dict):
         raise InputError(_("{where}: \"columns\" must be an object of columns by name, got {value}.").format(
             where=where, value=_shown(columns)))
     return Table(name=name, path=entry.get("path"), primary_key=entry.get("primary_key"), time=entry.get("time"),
-                 individual_level=entry.get("individual_level"), find_relations=entry.get("find_relations", True),
-                 declared_relations=tuple(declared), columns={str(column): _column(name, str(column), value) for column, value in columns.items()},
+                 individual_level=entry.get("individual_level"), relations=RelationsAsked(
+                     entry.get("find_relations", True), tuple(declared), tuple(ignored)), columns={str(column): _column(name, str(column), value) for column, value in columns.items()},
                  parameters={key: value for key, value in entry.items() if key not in TABLE_ENTRIES})
 
 
@@ -252,8 +257,10 @@ def _link(position: int, entry: Any) -> Link:
 
 def _table_entry(table: Table) -> dict[str, Any]:
     entry: dict[str, Any] = {key: getattr(table, key) for key in TABLE_ENTRIES[:4] if getattr(table, key) is not None}
-    entry |= ({} if table.find_relations else {"find_relations": False}) | (
-        {"relations": list(table.declared_relations)} if table.declared_relations else {})
+    asked = table.relations
+    entry |= {**({} if asked.find else {"find_relations": False}),
+              **({"relations": list(asked.declared)} if asked.declared else {}),
+              **({"ignored_relations": list(asked.ignored)} if asked.ignored else {})}
     columns = {name: {key: value for key, value in (("role", column.role.value if column.role is not
                                                       Role.SYNTHESIZED else None),
                                                      ("kind", column.kind.value if column.kind else None),

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from core.dataset.relations.asked import RelationsAsked
 from core.dataset.roles import Kind, Role
 
 
@@ -27,16 +28,15 @@ class Table:
     ``individual_level``: one row per person (None: decided by the links, true for a table without a parent);
     ``columns``: the columns the user described (the others are synthesized, their kind detected);
     ``parameters``: this table's values of the engine's parameters (``k``, ``ncp``...), checked by the engine;
-    ``find_relations``: the relations exact on the originals are found and kept (issue 30), with the
-    ``declared_relations``, lines such as ``"low = bwt < 2500"`` (see :mod:`core.dataset.relations.declared`)."""
+    ``relations``: what the synthesis keeps of the relations between its columns (issue 30: by default every one
+    found exact on the originals)."""
 
     name: str
     path: str | None = None
     primary_key: str | None = None
     time: str | None = None
     individual_level: bool | None = None
-    find_relations: bool = True
-    declared_relations: tuple[str, ...] = ()
+    relations: RelationsAsked = RelationsAsked()
     columns: Mapping[str, Column] = field(default_factory=dict)
     parameters: Mapping[str, object] = field(default_factory=dict)
 
@@ -49,12 +49,6 @@ class Table:
         columns = {column: Column(role=roles.get(column, Role.SYNTHESIZED), kind=kinds.get(column),
                                   weight=weights.get(column)) for column in dict.fromkeys([*roles, *kinds, *weights])}
         return cls(name, columns=columns, **entries)  # type: ignore[arg-type]
-
-    @property
-    def relations_asked(self) -> dict[str, object]:
-        """What :meth:`~core.engine.pipeline.Avatarizer.fit` is told of the relations to keep (its ``relations``
-        and ``declared``)."""
-        return {"relations": None if self.find_relations else (), "declared": self.declared_relations}
 
     def with_role(self, role: Role) -> list[str]:
         """The columns the user gave ``role``, in the order described."""

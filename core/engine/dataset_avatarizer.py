@@ -68,7 +68,7 @@ def avatarized_table(frame: pd.DataFrame, table: Table, parameters: Parameters, 
     a message), its keys decided before any kind, its own parameters over ``parameters``."""
     kept = drop_columns(frame, table.with_role(Role.DROPPED), where)
     return Avatarizer(parameters.for_table(table)).fit(kept, progress=progress, keys=table.keys,
-                                                       **table.relations_asked)
+                                                       relations=table.relations)
 
 
 def checked_dataset(dataset: Dataset | Mapping[str, Any]) -> Dataset:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from core.dataset.relations import Order, Relation, declared_relation, find_relations
+from core.dataset.relations import Order, Relation, RelationsAsked, declared_relation, find_relations
 from core.dataset.relations.base import decimals, is_date
 from core.dataset.relations.order import as_numbers
 from core.dataset.roles import Kind
@@ -30,19 +30,21 @@ class KeptRelations:
 
     @classmethod
     def of(cls, typed: pd.DataFrame, kinds: Mapping[str, Kind], set_apart: Sequence[str],
-           given: Sequence[Relation] | None = None, declared: Sequence[str] = ()) -> KeptRelations:
-        """The relations of the typed table: ``given``, or by default every one found between the columns that take
-        part in the synthesis; with the ``declared`` ones (lines :func:`~core.dataset.relations.declared_relation`
-        reads, learned on the table), which replace any found that writes or reads the column they compute. Every
-        relation given or declared is checked against the table's columns."""
-        stated = [declared_relation(text, typed) for text in declared]
-        if given is None:
-            found = find_relations(typed, [name for name in typed.columns if name not in set_apart], kinds)
-            computed = {_written(relation) for relation in stated}
-            relations = (*stated, *(relation for relation in found if not computed & set(relation.columns)))
+           asked: Sequence[Relation] | RelationsAsked = RelationsAsked()) -> KeptRelations:
+        """The relations of the typed table: those given, or what ``asked`` says: every one found between the columns
+        that take part in the synthesis (but those ignored), with the declared ones (lines
+        :func:`~core.dataset.relations.declared_relation` reads, learned on the table), which replace any found
+        that touches the column they compute. Every relation given or declared is checked against the table."""
+        if isinstance(asked, RelationsAsked):
+            stated = [declared_relation(text, typed) for text in asked.declared]
+            found = find_relations(typed, [name for name in typed.columns if name not in set_apart], kinds) \
+                if asked.find else []
+            computed = {relation.computed for relation in stated}
+            relations = (*stated, *(relation for relation in found if not computed & set(relation.columns)
+                                    and relation.computed not in asked.ignored))
         else:
-            relations = (*stated, *given)
-        if stated or given is not None:
+            stated, relations = list(asked), tuple(asked)
+        if stated:
             _check_given(relations, list(typed.columns), set(set_apart))
         orders = [relation for relation in relations if isinstance(relation, Order)]
         return cls(relations, {order.high: _unit(typed[order.low], typed[order.high]) for order in orders})
@@ -107,11 +109,6 @@ def _unit(low: pd.Series, high: pd.Series) -> str | int:
     return decimals(values)
 
 
-def _written(relation: Relation) -> str:
-    """The column a relation computes after the synthesis (an order's later column is rebuilt from its difference)."""
-    return relation.high if isinstance(relation, Order) else relation.derived
-
-
 def _check_given(relations: tuple[Relation, ...], columns: list[str], set_apart: set[str]) -> None:
     """Given relations name the table's synthesized columns; no column is computed twice, no derived column is
     read by another relation, and an order's later column is no order's earlier one (orders are rebuilt first)."""
@@ -125,7 +122,7 @@ def _check_given(relations: tuple[Relation, ...], columns: list[str], set_apart:
                                    "synthesis (a key, an identifier or a column set apart): leave the relation out, "
                                    "or give the column the synthesized role.").format(
                                        relation=relation.sentence(), column=column))
-    written = [_written(relation) for relation in relations]
+    written = [relation.computed for relation in relations]
     twice = sorted({column for column in written if written.count(column) > 1})
     if twice:
         raise InputError(_("Two relations compute '{column}': keep one of them.").format(column=twice[0]))

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 import numpy as np
 import pandas as pd
 
-from core.dataset.relations import Relation
+from core.dataset.relations import Relation, RelationsAsked
 from core.engine.avatar import neighbours_excluding_self
 from core.engine.fast_dp import FastDPSynthesizer
 from core.engine.io import release_freed_memory
@@ -134,17 +134,17 @@ class Avatarizer:
         self.parameters = (parameters or Parameters()).with_values(values)
 
     def fit(self, frame: pd.DataFrame, progress: Progress | None = None, *, low_memory: bool = False,
-            keys: Sequence[str] = (), relations: Sequence[Relation] | None = None, declared: Sequence[str] = ()
+            keys: Sequence[str] = (), relations: Sequence[Relation] | RelationsAsked = RelationsAsked()
             ) -> Avatarizer:
         """Avatarize ``frame``; the results are in the attributes ending with ``_``.
 
         ``keys``: the table's key columns (its primary key, from a dataset's description): decided before any
         kind, they take no part in the synthesis and get new values of their form, as identifiers do.
 
-        ``relations``: those the avatars keep (:mod:`core.dataset.relations`; none: ``()``); by default every one
-        found exact on the typed originals; with the ``declared`` ones, lines such as ``"low = bwt < 2500"`` (see
-        :func:`~core.dataset.relations.declared_relation`) for relations the data show only approximately. Those
-        kept are in ``relations_``.
+        ``relations``: those the avatars keep (:mod:`core.dataset.relations`; none: ``()``), or what a table's
+        description asks of them (:class:`~core.dataset.relations.RelationsAsked`: by default every one found exact
+        on the typed originals, some ignored, others declared in lines such as ``"low = bwt < 2500"`` for relations
+        the data show only approximately). Those kept are in ``relations_``.
 
         ``progress``, if given, is called with the name of each step as it starts and
         the share of the work done before it (0 to 1).
@@ -159,8 +159,7 @@ class Avatarizer:
         """
         method = self.checked_method()
         rng, steps = self.start(progress)
-        split = self._split(frame, rng, steps, keys=keys, low_memory=low_memory, relations=relations,
-                            declared=declared)
+        split = self._split(frame, rng, steps, keys=keys, low_memory=low_memory, relations=relations)
         del frame  # from here the originals live only in what the fit keeps
         split.check_rows(method)
         encoded, projected = self._prepare(split, rng, steps, release=low_memory)
@@ -169,15 +168,15 @@ class Avatarizer:
         return self
 
     def fit_variants(self, frame: pd.DataFrame, variants: Sequence[Mapping[str, object]], *,
-                     keys: Sequence[str] = (), relations: Sequence[Relation] | None = None,
-                     declared: Sequence[str] = ()) -> Iterator[Avatarizer]:
+                     keys: Sequence[str] = (), relations: Sequence[Relation] | RelationsAsked = RelationsAsked()
+                     ) -> Iterator[Avatarizer]:
         """One fitted copy per variant, sharing the work that does not depend on it (see :class:`Variants`): typing,
         holdout split, imputation and projection are done once, the neighbour search once at the largest ``k``;
-        ``keys``, ``relations`` and ``declared`` as :meth:`fit` takes them."""
+        ``keys`` and ``relations`` as :meth:`fit` takes them."""
         copies = [self._variant(variant) for variant in variants]  # every variant checked before any work
         k_values = [copy.method_.k for copy in copies if copy.method_.paired]
         rng, steps = self.start()
-        split = self._split(frame, rng, steps, keys=keys, relations=relations, declared=declared)
+        split = self._split(frame, rng, steps, keys=keys, relations=relations)
         if k_values:
             split.check_rows(Avatar(max(k_values)))
         self._prepare(split, rng, steps)
@@ -249,13 +248,12 @@ class Avatarizer:
         return copy
 
     def _split(self, frame: pd.DataFrame, rng: np.random.Generator, steps: Steps, *, keys: Sequence[str] = (),
-               low_memory: bool = False, relations: Sequence[Relation] | None = None, declared: Sequence[str] = ()
+               low_memory: bool = False, relations: Sequence[Relation] | RelationsAsked = RelationsAsked()
                ) -> SplitTable:
         """Typing and the holdout split, the start of a fit (``low_memory``: see :meth:`fit`), kept in ``split_``
         (what a ``progress`` told of the next step can read)."""
         with steps.step("typing"):
-            typed = type_table(frame, self.parameters, keys, in_place=low_memory, relations=relations,
-                               declared=declared)
+            typed = type_table(frame, self.parameters, keys, in_place=low_memory, relations=relations)
         self.split_ = split_table(typed, self.parameters, rng)
         return self.split_
 

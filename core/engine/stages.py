@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from core.dataset.relations import Relation
+from core.dataset.relations import Relation, RelationsAsked
 from core.engine.encoding import EncodedTable, TableCodec
 from core.engine.identifiers import IdentifierForm
 from core.engine.imputation import Indicators, add_indicators, impute, restore_indicated
@@ -144,14 +144,13 @@ def seed_generator(seed: int, stream: int | None = None) -> np.random.Generator:
 
 
 def type_table(frame: pd.DataFrame, parameters: Parameters, keys: Sequence[str] = (), in_place: bool = False,
-               relations: Sequence[Relation] | None = None, declared: Sequence[str] = ()) -> TypedTable:
+               relations: Sequence[Relation] | RelationsAsked = RelationsAsked()) -> TypedTable:
     """``frame`` checked and typed (``in_place``: its columns converted in ``frame`` itself); ``keys`` are
-    identifiers whatever their kind, ``relations`` those to keep, None: those found, with the ``declared`` ones (see
+    identifiers whatever their kind, ``relations`` those to keep, or what the table's description asks of them (see
     :func:`~core.engine.table_typing.type_frame`)."""
     frame, labels = _check_frame(frame, in_place)
     typed, typing = type_frame(frame, parameters.column_kinds, parameters.exclude_variable_names,
-                               parameters.column_weights, in_place=in_place, keys=keys, relations=relations,
-                               declared=declared)
+                               parameters.column_weights, in_place=in_place, keys=keys, relations=relations)
     return TypedTable(typed, typing, labels)
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 import pyarrow as pa
 
-from core.dataset.relations import Relation
+from core.dataset.relations import Relation, RelationsAsked
 from core.engine.identifiers import IdentifierForm, identifier_columns
 from core.engine.kept_relations import KeptRelations
 from core.engine.schema import ColumnProfile, Kind, WarningKind, apply_kinds, profile_columns, quoted, resolve_kinds
@@ -48,21 +48,19 @@ def type_frame(
     column_weights: Mapping[str, float] | None,
     in_place: bool = False,
     keys: Sequence[str] = (),
-    relations: Sequence[Relation] | None = None,
-    declared: Sequence[str] = (),
+    relations: Sequence[Relation] | RelationsAsked = RelationsAsked(),
 ) -> tuple[pd.DataFrame, TableTyping]:
     """``frame`` typed (``in_place``: its columns replaced one by one), and the decisions on it; ``keys``, the
-    table's key columns, are identifiers whatever their kind and profile; ``relations``, those to keep (None: every
-    one found on the typed columns that take part in the synthesis) and ``declared``, lines read as relations (see
-    :meth:`~core.engine.kept_relations.KeptRelations.of`)."""
+    table's key columns, are identifiers whatever their kind and profile; ``relations``, those to keep, or what the
+    table's description asks of them (by default every one found on the typed columns that take part in the
+    synthesis; see :meth:`~core.engine.kept_relations.KeptRelations.of`)."""
     _check_keys(keys, list(frame.columns), exclude, column_weights)
     kinds = resolve_kinds(frame, column_kinds)
     typed = apply_kinds(frame, kinds, in_place=in_place)
     profiles = profile_columns(typed, kinds)
     excluded = checked_exclusions(exclude, list(typed.columns), column_weights)
     typing = _decided(kinds, profiles, excluded, column_kinds, lambda name: IdentifierForm.of(typed[name]), keys)
-    return typed, replace(typing, relations=KeptRelations.of(typed, kinds, typing.set_apart, relations,
-                                                                       declared))
+    return typed, replace(typing, relations=KeptRelations.of(typed, kinds, typing.set_apart, relations))
 
 
 @dataclass(frozen=True)

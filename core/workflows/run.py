@@ -19,12 +19,15 @@ import numpy as np
 import pandas as pd
 
 from core.dataset import Role, Table
+from core.dataset.relations import Relation
 from core.engine.dataset_avatarizer import avatarized_table
+from core.engine.kept_relations import KeptRelations
 from core.engine.methods import Avatar, method_of
 from core.engine.parameters import Parameters
 from core.engine.pipeline import VARIANT_PARAMETERS, Avatarizer
-from core.engine.schema import with_text_names
+from core.engine.schema import drop_columns, with_text_names
 from core.engine.split import Holdout
+from core.engine.stages import type_table
 from core.i18n import N_, _, number
 from core.metrics.attack import Knowledge
 from core.metrics.evaluation import Evaluation, evaluate_avatarization
@@ -134,6 +137,23 @@ def fitted(frame: pd.DataFrame, plan: ColumnPlan, parameters: Parameters, *,
     them in a message), its keys decided before any kind."""
     return avatarized_table(frame, plan.table, parameters, where=dropping or _("The columns to drop"),
                             progress=progress)
+
+
+@dataclass(frozen=True)
+class TableRelations:
+    """The relations a table shows and those its run keeps (:mod:`core.dataset.relations`)."""
+
+    found: tuple[Relation, ...]  # exact on the originals, between the columns that take part in the synthesis
+    kept: tuple[Relation, ...]  # as the table asks: those found but the ignored ones, with the declared ones
+
+
+def table_relations(frame: pd.DataFrame, table: Table) -> TableRelations:
+    """The relations of ``frame`` as ``table`` describes its columns (its dropped ones left out, its kinds, keys and
+    columns set apart as a run takes them); a declared relation that cannot be kept raises an InputError."""
+    kept = drop_columns(frame, table.with_role(Role.DROPPED), _("The columns to drop"))
+    typed = type_table(kept, Parameters().for_table(table), table.keys, relations=())
+    columns = (typed.frame, typed.typing.kinds, typed.typing.set_apart)
+    return TableRelations(KeptRelations.of(*columns).relations, KeptRelations.of(*columns, table.relations).relations)
 
 
 def parameters_variant(current: Parameters, new: Parameters) -> dict[str, object] | None:

@@ -173,7 +173,7 @@ def run_sweep(
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # k = 2 is a legitimate point of a sweep
             fitted_runs = preparer.fit_variants(frame, [setting.variant() for setting in settings],
-                                                 keys=plan.table.keys, **plan.table.relations_asked)
+                                                 keys=plan.table.keys, relations=plan.table.relations)
             for point, fitted in zip(points, fitted_runs):
                 point.add(seed, evaluate_avatarization(fitted, spaces, plan.knowledge))
                 if on_result is not None:

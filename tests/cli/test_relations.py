@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from core.dataset import Dataset
+from core.dataset.relations import RelationsAsked
 from tests.cli.test_cli import run
 
 
@@ -67,10 +68,10 @@ def test_a_declared_relation_that_cannot_be_kept_is_refused_in_one_line(births, 
 
 def test_a_schema_holds_the_relations_asked(tmp_path):
     schema = {"tables": {"births": {"path": "births.csv", "find_relations": False,
-                                    "relations": ["low = bwt < 2500", "age <= bwt"]}}}
+                                    "relations": ["low = bwt < 2500", "age <= bwt"], "ignored_relations": ["smoke"]}}}
     dataset = Dataset.from_dict(schema)
-    assert dataset.tables["births"].relations_asked == {"relations": (), "declared": ("low = bwt < 2500",
-                                                                                      "age <= bwt")}
+    assert dataset.tables["births"].relations == RelationsAsked(False, ("low = bwt < 2500", "age <= bwt"),
+                                                                       ("smoke",))
     assert dataset.to_dict() == schema
     with pytest.raises(Exception, match="\"relations\" must be a list of lines"):
         Dataset.from_dict({"tables": {"births": {"relations": "low = bwt < 2500"}}})

@@ -375,3 +375,40 @@ def test_the_analysis_page_answers_the_suggested_study_and_reruns_one_analysis_a
     report = next(button for button in app.get("download_button") if "report" in button.proto.label.lower())
     assert report is not None and "group_statistics" in app.session_state["run_files"][0][-1]["metrics"]
     assert generations == ["demo_clinical.csv"]  # no analysis makes avatars again
+
+
+def births_csv(rows: int = 300) -> bytes:
+    import numpy as np
+    import pandas as pd
+
+    generator = np.random.default_rng(5)
+    frame = pd.DataFrame({"bwt": generator.integers(1000, 4500, rows), "age": generator.integers(15, 45, rows),
+                          "lwt": generator.integers(80, 250, rows), "smoke": generator.integers(0, 2, rows)})
+    return frame.assign(low=(frame["bwt"] < 2500).astype(int)).to_csv(index=False).encode()
+
+
+def test_a_relation_found_is_listed_switched_off_and_a_declared_one_reaches_the_engine(generations):
+    app = start()
+    app.radio(key="source").set_value("Upload a file").run()
+    app.file_uploader(key="upload").set_value(("births.csv", births_csv(), "text/csv")).run()
+    switches = [toggle for toggle in app.toggle if toggle.key.startswith("relation_")]
+    label = switches[0].label.replace("\\", "")  # shown as plain text: its markdown signs escaped
+    assert len(switches) == 1 and switches[0].value and label == "'low' is 1 exactly when 'bwt' < 2500, else 0"
+    generate(app)
+    avatars, run = app.session_state["run"].avatars, app.session_state["run"]
+    assert run.avatarizer.relations_ and run.evaluation.signal["broken_relations"].value == 0.0
+    assert (avatars["bwt"] < 2500).astype(int).eq(avatars["low"]).all()
+    visit(app, "pages/data.py")
+    switches[0].set_value(False).run()
+    assert app.session_state["plan"].table.relations.ignored == ("low",) and app.session_state.get("run") is None
+    app.text_input[0].set_value("age <= lwt")
+    app.button(key="FormSubmitter:declare_relation-Keep this relation").click().run()
+    assert not app.exception and app.session_state["plan"].table.relations.declared == ("age <= lwt",)
+    generate(app)
+    relations = app.session_state["run"].avatarizer.relations_
+    assert [relation.sentence() for relation in relations] == ["'age' <= 'lwt' on every row"]
+    visit(app, "pages/data.py")
+    app.text_input[0].set_value("age <= weight")
+    app.button(key="FormSubmitter:declare_relation-Keep this relation").click().run()
+    assert "names the column 'weight'" in app.error[0].value
+    assert app.session_state["plan"].table.relations.declared == ("age <= lwt",)

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from core.dataset.relations import Determined, Intervals, Monotone, Order, Total
+from core.dataset.relations import Determined, Intervals, Monotone, Order, RelationsAsked, Total
 from core.engine.kept_relations import KeptRelations
 from core.engine.pipeline import Avatarizer
 from core.errors import InputError
@@ -79,6 +79,16 @@ def test_no_relations_asked_for_keeps_none():
     frame = planted(400)
     avatarizer = Avatarizer(seed=1, k=10).fit(frame, relations=())
     assert avatarizer.relations_ == [] and "low" in avatarizer.codec_.columns_
+
+
+def test_a_relation_found_and_ignored_is_not_kept_and_a_declared_one_replaces_one_found():
+    frame = planted(400)
+    ignored = Avatarizer(seed=1, k=10).fit(frame, relations=RelationsAsked(ignored=("low", "discharge")))
+    assert {relation.derived for relation in ignored.relations_} == {"region", "logged", "total"}
+    assert "low" in ignored.codec_.columns_ and not any(isinstance(r, Order) for r in ignored.relations_)
+    declared = Avatarizer(seed=1, k=10).fit(frame, relations=RelationsAsked(declared=("low = weight < 3000",)))
+    assert Intervals("weight", "low", (3000.0,), (1, 0)) in declared.relations_
+    assert sum(relation.derived == "low" for relation in declared.relations_) == 1
 
 
 def test_a_given_relation_is_kept_even_where_the_originals_break_it():

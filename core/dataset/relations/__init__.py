@@ -1,6 +1,7 @@
 """Relations that must hold between a table's columns (issue 30): found exact on the originals, kept in the avatars
 by computing each derived column from its sources, one module per kind."""
 
+from core.dataset.relations.asked import RelationsAsked
 from core.dataset.relations.declared import declared_relation
 from core.dataset.relations.determined import Determined
 from core.dataset.relations.find import find_relations
@@ -10,4 +11,4 @@ from core.dataset.relations.order import Order
 from core.dataset.relations.relation import Relation
 from core.dataset.relations.total import Total
 
-__all__ = ["Determined", "Intervals", "Monotone", "Order", "Relation", "Total", "declared_relation", "find_relations"]
+__all__ = ["Determined", "Intervals", "Monotone", "Order", "Relation", "RelationsAsked", "Total", "declared_relation", "find_relations"]

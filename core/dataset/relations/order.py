@@ -37,6 +37,10 @@ class Order(Relation):
     def columns(self) -> tuple[str, ...]:
         return (self.low, self.high)
 
+    @property
+    def computed(self) -> str:
+        return self.high
+
     def breaking(self, frame: pd.DataFrame) -> np.ndarray:
         low, high = as_numbers(frame[self.low]), as_numbers(frame[self.high])
         with np.errstate(invalid="ignore"):

@@ -27,6 +27,11 @@ class Relation(ABC):
         """The column computed from the others, which takes no part in the synthesis."""
         return None
 
+    @property
+    def computed(self) -> str | None:
+        """The column rebuilt after the synthesis: the derived one (an order's later column, from its difference)."""
+        return self.derived
+
     @abstractmethod
     def breaking(self, frame: pd.DataFrame) -> np.ndarray:
         """The rows of ``frame`` that break the relation (a missing value where its source has one breaks it)."""
