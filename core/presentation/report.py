@@ -21,7 +21,7 @@ import plotly.io as pio
 from markupsafe import Markup, escape
 
 from core.engine.split import Holdout
-from core.i18n import _, current_language, date_time, number
+from core.i18n import _, current_language, date_time, number, percent
 from core.metrics.analysis.request import TITLES
 from core.metrics.correlation_difference_ratio import correlation_direction
 from core.metrics.criteria import MET, NOT_ASSESSED, NOT_MET, PARTLY_ASSESSED, QUESTIONS, STATES
@@ -134,6 +134,11 @@ def _utility_blocks(run: GenerationRun) -> list[Block]:
                                     _shown(result.computation))))]
             for result in signal.values()]),
     ]
+    relations = signal["broken_relations"].breakdown.get("per_relation", [])
+    if relations:
+        blocks.append(Table([_("relation between the columns"), _("originals breaking it"), _("avatars breaking it")],
+                            [[relation.sentence(), percent(originals), percent(avatars)]
+                             for relation, originals, avatars in relations]))
     direction = correlation_direction(signal["correlation_difference_ratio"])
     if direction:
         blocks.append(Paragraph(direction))
