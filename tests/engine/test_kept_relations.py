@@ -138,3 +138,11 @@ def test_a_number_order_rebuilt_from_a_negative_draw_is_the_earlier_value():
 def test_the_same_seed_gives_the_same_avatars(table):
     first, second = fitted(table, k=10).avatars_, fitted(table, k=10).avatars_
     pd.testing.assert_frame_equal(first, second)
+
+
+def test_a_derived_numbers_weight_passes_to_its_sources():
+    kept = KeptRelations((Intervals("bwt", "low", (2500.0,), (1, 0)), Total("total", ("a", "b")),
+                          Order("start", "end")))
+    assert kept.projection_weights(None) == {"a": 1.5, "b": 1.5}  # a threshold's weight stays (measured: see it)
+    assert kept.projection_weights({"total": 3.0, "a": 2.0, "age": 0.5}) == {"a": 3.5, "b": 2.5, "age": 0.5}
+    assert KeptRelations((Order("start", "end"),)).projection_weights(None) is None
