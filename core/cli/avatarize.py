@@ -238,6 +238,9 @@ def _in_batches(arguments: argparse.Namespace) -> int:
         if value:
             raise InputError(f"{option} needs every avatar in memory: leave it out with --batch-rows (--json scores "
                              "each batch against its own holdout half).")
+    if arguments.relation or arguments.no_relations:
+        raise InputError(f"{'--relation' if arguments.relation else '--no-relations'}: batches do not keep relations "
+                         "between columns yet; leave it out with --batch-rows, or avatarize the table in memory.")
     out = Path(arguments.out)
     files, _ = input_files(arguments.input)
     if out.resolve() in {Path(arguments.input).resolve(), *(path.resolve() for path in files)}:

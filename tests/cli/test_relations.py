@@ -75,3 +75,10 @@ def test_a_schema_holds_the_relations_asked(tmp_path):
     assert dataset.to_dict() == schema
     with pytest.raises(Exception, match="\"relations\" must be a list of lines"):
         Dataset.from_dict({"tables": {"births": {"relations": "low = bwt < 2500"}}})
+
+
+@pytest.mark.parametrize("option", [["--relation", "age <= bwt"], ["--no-relations"]])
+def test_batches_refuse_relations_in_one_line(births, tmp_path, option):
+    result = run("avatarize", births, "--k", 10, "--out", tmp_path / "parts", "--batch-rows", 100, *option)
+    assert result.returncode == 2 and "batches do not keep relations between columns yet" in result.stderr
+    assert not (tmp_path / "parts").exists() and "Traceback" not in result.stderr
