@@ -236,8 +236,9 @@ def relations_section(loaded: LoadedTable, plan: ColumnPlan) -> None:
                          key=f"relation_{loaded.source_id}_{position}", help=plain(relation.how_kept()))
         if kept == (computed in asked.ignored):
             _ask_relations(table, asked.ignoring(computed, not kept))
-    declared = [relation for relation in relations.kept if relation not in relations.found]
-    for position, (line, relation) in enumerate(zip(asked.declared, declared, strict=False)):
+    # the declared relations come first in those a run keeps, in their order (KeptRelations.of): one per line, even
+    # one equal to a relation found
+    for position, (line, relation) in enumerate(zip(asked.declared, relations.kept, strict=False)):
         first, second = st.columns([5, 1])
         first.markdown(_("Declared: {relation}").format(relation=plain(relation.sentence())))
         if second.button(_("Remove"), key=f"declared_{position}_{line}"):
