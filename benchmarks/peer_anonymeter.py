@@ -17,11 +17,10 @@ import json
 import subprocess
 import sys
 import tempfile
-import venv
 import warnings
 from pathlib import Path
 
-from benchmarks.run import DATA, update_section
+from benchmarks.run import DATA, peer_python, update_section
 from core.engine.io import read_table
 from core.metrics.attack import Knowledge
 from core.metrics.evaluation import evaluate_avatarization
@@ -33,15 +32,6 @@ PEER = DATA / "anonymeter-venv"
 PEER_PACKAGES = ["anonymeter==1.1.0"]
 ATTACKER = Knowledge(known=("age", "gender", "race", "wtkg"), sensitive=("cens", "cd420"))
 SEEDS = (1, 2, 3)
-
-
-def peer_python() -> Path:
-    python = PEER / "bin" / "python"
-    if not python.exists():
-        venv.create(PEER, with_pip=True)
-        subprocess.run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *PEER_PACKAGES],
-                       check=True)
-    return python
 
 
 def interval(entry: dict) -> str:
@@ -66,7 +56,7 @@ def main() -> None:
             paths[3].write_text(json.dumps({"seeds": [seed], "known": list(ATTACKER.known),
                                             "sensitive": list(ATTACKER.sensitive), "numeric": ["cd420"],
                                             "groups": [list(first), list(second)]}))
-            answer = subprocess.run([peer_python(), Path(__file__).with_name("peer_anonymeter_side.py"), *paths],
+            answer = subprocess.run([peer_python(PEER, PEER_PACKAGES), Path(__file__).with_name("peer_anonymeter_side.py"), *paths],
                                     capture_output=True, text=True)
             if answer.returncode:
                 raise SystemExit(f"Anonymeter failed: {answer.stderr.strip().splitlines()[-1]}")

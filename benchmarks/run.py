@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import venv
 import warnings
 from pathlib import Path
 
@@ -56,6 +57,17 @@ COMMANDS = {
     "FastDP gmm": ["--fast-dp-epsilon", "1", "--mechanism", "gmm"],
     "FastDP histogram": ["--fast-dp-epsilon", "1", "--mechanism", "histogram"],
 }
+
+
+def peer_python(folder: Path, packages: list[str]) -> Path:
+    """The Python of a peer's venv under ``folder`` (made once, with ``packages``): a peer measured side by side is
+    never one of the project's requirements."""
+    python = folder / "bin" / "python"
+    if not python.exists():
+        venv.create(folder, with_pip=True)
+        subprocess.run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *packages],
+                       check=True)
+    return python
 
 
 def timed_command(arguments: list[str]) -> tuple[float, float]:

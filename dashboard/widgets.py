@@ -230,15 +230,24 @@ def relations_section(loaded: LoadedTable, plan: ColumnPlan) -> None:
     else:
         st.write(_("These hold on every original row. Kept, the avatars hold them too: the column they compute "
                    "takes no part in the synthesis and is computed from its sources in every avatar."))
+    declared = relations.kept[:len(asked.declared)]  # the declared come first in those a run keeps
     for position, relation in enumerate(relations.found):
         computed = relation.computed
+        if relation not in relations.kept and computed not in asked.ignored:  # it clashes with a declared one
+            replacing = next(other for other in declared if set(other.columns) & set(relation.columns))
+            st.toggle(plain(relation.sentence()), value=False, disabled=True,
+                      key=f"relation_{loaded.source_id}_{position}_replaced",
+                      help=_("Replaced by the relation you declared: {relation}").format(
+                          relation=plain(replacing.sentence())))
+            st.caption(_("Not kept: it cannot hold beside the relation you declared below, {relation}.").format(
+                relation=plain(replacing.sentence())))
+            continue
         kept = st.toggle(plain(relation.sentence()), value=computed not in asked.ignored,
                          key=f"relation_{loaded.source_id}_{position}", help=plain(relation.how_kept()))
         if kept == (computed in asked.ignored):
             _ask_relations(table, asked.ignoring(computed, not kept))
-    # the declared relations come first in those a run keeps, in their order (KeptRelations.of): one per line, even
-    # one equal to a relation found
-    for position, (line, relation) in enumerate(zip(asked.declared, relations.kept, strict=False)):
+    # one line per declared relation, in their order (KeptRelations.of), even one equal to a relation found
+    for position, (line, relation) in enumerate(zip(asked.declared, declared, strict=False)):
         first, second = st.columns([5, 1])
         first.markdown(_("Declared: {relation}").format(relation=plain(relation.sentence())))
         if second.button(_("Remove"), key=f"declared_{position}_{line}"):

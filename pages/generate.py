@@ -155,7 +155,12 @@ if current is not None:
         st.warning(_("Set-aside columns were copied from each avatar's own original: check them before sharing."))
     signal = current.evaluation.signal
     met, applicable = current.evaluation.privacy_targets_met()
-    first, second, third = st.columns(3)
+    broken = signal["broken_relations"]
+    if broken.value is None:
+        first, second, third = st.columns(3)
+        kept = []
+    else:  # four cards on two rows: on one, their labels would be cut
+        (first, second), (*kept, third) = st.columns(2), st.columns(2)
     with first:
         st.metric(_("Each variable's distribution (Hellinger Mean)"), metric_text(signal["hellinger_mean"], "/ 100"))
         signal_badge(signal["hellinger_mean"])
@@ -164,6 +169,10 @@ if current is not None:
                   metric_text(signal["correlation_difference_ratio"], "/ 100"),
                   help=_(signal["correlation_difference_ratio"].interpretation))
         signal_badge(signal["correlation_difference_ratio"])
+    for column in kept:  # only when a relation holds between the columns
+        with column:
+            st.metric(_("Relations kept (Broken relations)"), metric_text(broken, "%"), help=_(broken.interpretation))
+            signal_badge(broken)
     third.metric(_("Privacy targets met"), _("{met} of {applicable}").format(met=met, applicable=applicable),
                  help=_("Of the targets assessed for these avatars (see the Privacy page for each)."))
     verdict_box(current)

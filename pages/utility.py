@@ -1,5 +1,6 @@
 """Utility: how much of the data's signal the avatars keep."""
 
+import pandas as pd
 import streamlit as st
 
 from core.engine.schema import Kind
@@ -8,10 +9,10 @@ from core.metrics.correlation_difference_ratio import correlation_direction
 from core.metrics.registry import DEFINITIONS
 from core.presentation import figures
 from core.presentation.analysis_text import hellinger_spread
-from core.presentation.format import bands_text, holdout_sentence, metric_text
+from core.presentation.format import bands_text, holdout_sentence, metric_text, relations_table
 from dashboard import language, state
 from dashboard.text import plain
-from dashboard.widgets import plot, signal_badge
+from dashboard.widgets import plot, signal_badge, table
 
 language.use_session_language()  # first: this run's messages in the session's language
 st.title(_("Utility"))
@@ -53,6 +54,13 @@ def distribution_section() -> None:
 distribution_section()
 
 st.header(_("Relationships between variables"))
+headers, relations = relations_table(signal["broken_relations"])
+if relations:
+    st.subheader(_("Relations between columns"))
+    st.write(_("The rules that hold on every original row (or that you declared), and the share of rows breaking "
+               "each: 0 % for the avatars when kept."))
+    table(pd.DataFrame(relations, columns=headers), key="relations_table")
+    st.subheader(_("Correlations"))
 if correlation.value is None:
     st.info(_("Correlation Difference Ratio: {reason}").format(reason=_(correlation.not_applicable)))
 else:

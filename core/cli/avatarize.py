@@ -188,7 +188,7 @@ def _fit(arguments: argparse.Namespace, avatarizer: Avatarizer, plan: ColumnPlan
                                             reduced=avatarizer.use_categorical_reduction):
             say("warning", message)
         for relation in avatarizer.relations_:
-            say("relation", f"{relation.sentence()}: kept, {relation.how_kept()}.")
+            say("relation", relation.line())
         plan.knowledge.checked(avatarizer.kinds_)  # a misspelt --known stops here, not after the work
         if outputs.holdout and avatarizer.holdout_ is not Holdout.REAL:
             raise InputError(f"--holdout-out: {avatarizer.split_.n_total} rows are too few to set a holdout "
@@ -238,9 +238,6 @@ def _in_batches(arguments: argparse.Namespace) -> int:
         if value:
             raise InputError(f"{option} needs every avatar in memory: leave it out with --batch-rows (--json scores "
                              "each batch against its own holdout half).")
-    if arguments.relation or arguments.no_relations:
-        raise InputError(f"{'--relation' if arguments.relation else '--no-relations'}: batches do not keep relations "
-                         "between columns yet; leave it out with --batch-rows, or avatarize the table in memory.")
     out = Path(arguments.out)
     files, _ = input_files(arguments.input)
     if out.resolve() in {Path(arguments.input).resolve(), *(path.resolve() for path in files)}:
@@ -256,7 +253,7 @@ def _in_batches(arguments: argparse.Namespace) -> int:
     params = build_avatarizer(plan, parameters).get_params()
     batch_settings = BatchSettings(batch_rows=arguments.batch_rows, scheduler=arguments.scheduler,
                                    part_format=arguments.part_format or "parquet", scored=bool(metrics_path),
-                                   knowledge=plan.knowledge, dropped=plan.dropped)
+                                   knowledge=plan.knowledge, dropped=plan.dropped, relations=plan.table.relations)
     start = time.perf_counter()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -174,7 +174,7 @@ def decide(parameters: Parameters, whole: WholeTable, batches: Batches, run: Run
         sums = run(partial(_modality_sums, whole, batches), every)
         whole.reduction = whole.reduction_plan.fit_sums(template, [merged(list(parts)) for parts in zip(*sums)])
         statistics = merged(run(partial(_model_statistics, whole, batches), every))
-    whole.projection = Projection(model_weights(parameters, whole.reduction)).fit_coding(
+    whole.projection = Projection(model_weights(parameters, whole.reduction, whole.typing.relations)).fit_coding(
         whole.model_table(template), statistics)
     whole.projection.fit_axes(_summed(run(partial(_model_gram, whole, batches), every)), statistics.rows)
     whole.ncp, whole.rows = resolve_ncp(parameters, len(whole.projection.components_)), statistics.rows
@@ -194,7 +194,7 @@ def avatarize_batch(parameters: Parameters, frame: pd.DataFrame, batch: int, who
     split = split_table(TypedTable(frame, whole.typing), parameters, rng)
     encoded = Encoded(whole.codec, whole.layout, cache.complete(whole)).reduced(whole.reduction)
     with steps.step("projection"):
-        projected = project(encoded, parameters, whole.projection)
+        projected = project(encoded, parameters, whole.typing.relations, whole.projection)
     split.check_rows(method)
     return avatarizer.synthesize(method, (split, encoded, projected), cache.generator(), steps,
                                  model=whole.synthesizer, numbering=numbering)

@@ -12,6 +12,7 @@ import pandas as pd
 
 from core.dataset.relations import Monotone, Order, Relation, RelationsAsked, Total, declared_relation, find_relations
 from core.dataset.relations.base import decimals, is_date
+from core.dataset.relations.columns import TableColumns, table_columns
 from core.dataset.relations.order import as_numbers
 from core.dataset.roles import Kind
 from core.errors import InputError
@@ -29,25 +30,29 @@ class KeptRelations:
     units: Mapping[str, str | int] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, typed: pd.DataFrame, kinds: Mapping[str, Kind], set_apart: Sequence[str],
+    def of(cls, typed: pd.DataFrame | TableColumns, kinds: Mapping[str, Kind], set_apart: Sequence[str],
            asked: Sequence[Relation] | RelationsAsked = RelationsAsked()) -> KeptRelations:
-        """The relations of the typed table: those given, or what ``asked`` says: every one found between the columns
-        that take part in the synthesis (but those ignored), with the declared ones (lines
-        :func:`~core.dataset.relations.declared_relation` reads, learned on the table), which replace any found
-        that touches the column they compute. Every relation given or declared is checked against the table."""
+        """The relations of the typed table (a frame, or a batch run's typed columns: found on the whole table):
+        those given, or what ``asked`` says: every one found between the columns that take part in the synthesis (but
+        those ignored), with the declared ones (lines :func:`~core.dataset.relations.declared_relation` reads,
+        learned on the table), which replace any found that clashes with them (computes a column they compute, reads a
+        column they derive...: :func:`_clash`). Every relation given or declared is checked against the table."""
+        typed = table_columns(typed)
         if isinstance(asked, RelationsAsked):
             stated = [declared_relation(text, typed) for text in asked.declared]
-            found = find_relations(typed, [name for name in typed.columns if name not in set_apart], kinds) \
+            found = find_relations(typed, [name for name in typed.names if name not in set_apart], kinds) \
                 if asked.find else []
-            computed = {relation.computed for relation in stated}
-            relations = (*stated, *(relation for relation in found if not computed & set(relation.columns)
-                                    and relation.computed not in asked.ignored))
+            relations = tuple(stated)
+            for relation in found:  # a found one that clashes with a declared one (_clash) gives way to it
+                if relation.computed not in asked.ignored and _clash((*relations, relation)) is None:
+                    relations = (*relations, relation)
         else:
             stated, relations = list(asked), tuple(asked)
         if stated:
-            _check_given(relations, list(typed.columns), set(set_apart))
+            _check_given(relations, typed.names, set(set_apart))
         orders = [relation for relation in relations if isinstance(relation, Order)]
-        return cls(relations, {order.high: _unit(typed[order.low], typed[order.high]) for order in orders})
+        return cls(relations, {order.high: _unit(*(typed.whole([order.low, order.high])[column]
+                                                   for column in (order.low, order.high))) for order in orders})
 
     @property
     def derived(self) -> list[str]:
@@ -127,8 +132,7 @@ def _unit(low: pd.Series, high: pd.Series) -> str | int:
 
 
 def _check_given(relations: tuple[Relation, ...], columns: list[str], set_apart: set[str]) -> None:
-    """Given relations name the table's synthesized columns; no column is computed twice, no derived column is
-    read by another relation, and an order's later column is no order's earlier one (orders are rebuilt first)."""
+    """Given relations name the table's synthesized columns and do not clash (:func:`_clash`)."""
     for relation in relations:
         for column in relation.columns:
             if column not in columns:
@@ -139,15 +143,25 @@ def _check_given(relations: tuple[Relation, ...], columns: list[str], set_apart:
                                    "synthesis (a key, an identifier or a column set apart): leave the relation out, "
                                    "or give the column the synthesized role.").format(
                                        relation=relation.sentence(), column=column))
+    clash = _clash(relations)
+    if clash is not None:
+        raise InputError(clash)
+
+
+def _clash(relations: tuple[Relation, ...]) -> str | None:
+    """Why ``relations`` cannot all be kept, or None: no column is computed twice, no derived column is read by
+    another relation, and an order's later column is no order's earlier one (orders are rebuilt first, then the
+    derived columns, so a relation may read an order's later column)."""
     written = [relation.computed for relation in relations]
     twice = sorted({column for column in written if written.count(column) > 1})
     if twice:
-        raise InputError(_("Two relations compute '{column}': keep one of them.").format(column=twice[0]))
+        return _("Two relations compute '{column}': keep one of them.").format(column=twice[0])
     targets = {relation.derived for relation in relations if relation.derived is not None}
     highs = {relation.high for relation in relations if isinstance(relation, Order)}
     for relation in relations:
         read = {relation.low} if isinstance(relation, Order) else set(relation.columns) - {relation.derived}
         clash = read & (targets | highs if isinstance(relation, Order) else targets)
         if clash:
-            raise InputError(_("The relation \"{relation}\" reads '{column}', which another relation computes: "
-                               "keep one of them.").format(relation=relation.sentence(), column=sorted(clash)[0]))
+            return _("The relation \"{relation}\" reads '{column}', which another relation computes: keep one of "
+                     "them.").format(relation=relation.sentence(), column=sorted(clash)[0])
+    return None

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -265,8 +264,7 @@ class Avatarizer:
             encoded = encode(split, self.parameters, rng, release=release)
             encoded.reduced(fitted_reduction(self.parameters, encoded.complete))
         with steps.step("projection"):
-            weights = split.relations.projection_weights(self.parameters.column_weights)
-            projected = project(encoded, replace(self.parameters, column_weights=weights))
+            projected = project(encoded, self.parameters, split.relations)
         self.encoded_, self.projected_ = encoded, projected
         return encoded, projected
 

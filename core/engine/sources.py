@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import glob
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.ipc as pa_ipc
@@ -95,7 +97,8 @@ class TableInput:
 @dataclass(frozen=True)
 class TypedColumns:
     """Typed columns, one Arrow IPC file each in ``folder`` (named by the column's ``positions`` in the input),
-    cut in the same row groups (``group_rows``)."""
+    cut in the same row groups (``group_rows``); read by row group, or as the relations read a table
+    (:class:`~core.dataset.relations.columns.TableColumns`: a sample, a few columns whole, a column's counts)."""
 
     folder: Path
     columns: tuple[str, ...]
@@ -114,11 +117,31 @@ class TypedColumns:
         """The rows of row group ``group``, every column typed."""
         return pd.concat([self._group(position, group).to_pandas() for position in self.positions], axis=1)
 
+    @property
+    def names(self) -> list[str]:
+        return list(self.columns)
+
+    def sample(self, positions: np.ndarray) -> pd.DataFrame:
+        """The rows at ``positions`` of every column, read one column at a time (the relations' sample)."""
+        indices = pa.array(positions, type=pa.int64())
+        return pd.concat([self._whole(position).take(indices).to_pandas() for position in self.positions], axis=1)
+
+    def whole(self, names: Sequence[str]) -> pd.DataFrame:
+        """Every row of the columns ``names``, typed."""
+        return pd.concat([self._whole(self.positions[self.columns.index(name)]).to_pandas() for name in names], axis=1)
+
+    def distinct(self, name: str) -> int:
+        return int(self.whole([name])[name].nunique())
+
     def dtypes(self) -> pd.Series:
         """Each column's type, the categories of a categorical column included (read once: an IPC file holds its
         dictionary once, before its row groups)."""
         return pd.concat([self._group(position, 0).slice(0, 0).to_pandas() for position in self.positions],
                          axis=1).dtypes
+
+    def _whole(self, position: int) -> pa.Table:
+        with pa_ipc.open_file(pa.memory_map(str(column_file(self.folder, position)))) as reader:
+            return reader.read_all()
 
     def _group(self, position: int, group: int) -> pa.Table:
         with pa_ipc.open_file(pa.memory_map(str(column_file(self.folder, position)))) as reader:

@@ -200,10 +200,13 @@ def fitted_reduction(parameters: Parameters, complete: EncodedTable) -> Categori
     return plan.fit(complete) if plan else None
 
 
-def model_weights(parameters: Parameters, reduction: CategoricalReduction | None) -> dict[str, float]:
-    """The weights of the model table's variables: the user's, and the reduced variables' embedded columns' (a
-    user weight on a reduced variable applies to its embedded columns, scaled by theirs)."""
-    weights = {**(reduction.column_weights_ if reduction else {}), **(parameters.column_weights or {})}
+def model_weights(parameters: Parameters, reduction: CategoricalReduction | None, relations: KeptRelations
+                  ) -> dict[str, float]:
+    """The weights of the model table's variables: the user's, a derived column's passed to its sources
+    (:meth:`~core.engine.kept_relations.KeptRelations.projection_weights`), and the reduced variables' embedded
+    columns' (a user weight on a reduced variable applies to its embedded columns, scaled by theirs)."""
+    weights = {**(reduction.column_weights_ if reduction else {}),
+               **(relations.projection_weights(parameters.column_weights) or {})}
     for embedding in reduction.embeddings_ if reduction else ():
         if embedding.name in weights:
             user_weight = weights.pop(embedding.name)
@@ -230,10 +233,13 @@ def resolve_ncp(parameters: Parameters, n_scaled_columns: int) -> int:
     return int(parameters.ncp)
 
 
-def project(encoded: Encoded, parameters: Parameters, projection: Projection | None = None) -> Projected:
-    """The projection of the model table (``projection``: fitted on the whole table when this is one batch of it)
-    and the model table's coordinates on its first ``ncp`` axes."""
-    projection = projection or Projection(model_weights(parameters, encoded.reduction)).fit(encoded.model_table)
+def project(encoded: Encoded, parameters: Parameters, relations: KeptRelations, projection: Projection | None = None
+            ) -> Projected:
+    """The projection of the model table (``projection``: fitted on the whole table when this is one batch of it;
+    the weights of :func:`model_weights` with the ``relations`` kept) and the model table's coordinates on its first
+    ``ncp`` axes."""
+    projection = projection or Projection(model_weights(parameters, encoded.reduction, relations)).fit(
+        encoded.model_table)
     ncp = resolve_ncp(parameters, len(projection.components_))
     return Projected(projection, ncp, projection.transform(encoded.model_table, ncp))
 

@@ -31,8 +31,8 @@ BROKEN_RELATIONS_COMPUTATION = N_(
 DEFINITION = MetricDefinition(
     name="broken_relations", label=N_("Broken relations"), unit="%", goal="minimize", bounds=(0.0, 100.0),
     interpretation=BROKEN_RELATIONS_TEXT, computation=BROKEN_RELATIONS_COMPUTATION, criterion=SIGNAL,
-    bands=((1e-9, "good", N_("every relation of the originals kept")), (1.0, "fair", N_("a few avatars break a relation")),
-           (np.inf, "poor", N_("avatars break the originals' relations"))),
+    bands=((1e-9, "good", N_("every relation kept")), (1.0, "fair", N_("some avatars break a rule")),
+           (np.inf, "poor", N_("relations broken"))),
 )
 NO_RELATION = N_("Not applicable: no relation between columns holds exactly on the originals.")
 

@@ -146,3 +146,11 @@ def formula_warning(avatars: pd.DataFrame) -> str | None:
     return None if not names else _("{names}: some values begin with =, +, - or @, which a spreadsheet may run as a formula. They are "
              "written as they are, from the data: import the CSV with those columns as text, or open it in a text "
              "editor first.").format(names=", ".join(quoted(name) for name in names))
+
+
+def relations_table(result: MetricResult) -> tuple[list[str], list[list[str]]]:
+    """The Broken relations metric's table (issue 30), for the Utility page and the report: each relation in words,
+    the share of originals and of avatars breaking it; no row when no relation holds."""
+    headers = [_("relation between the columns"), _("originals breaking it"), _("avatars breaking it")]
+    return headers, [[relation.sentence(), percent(originals), percent(avatars)]
+                     for relation, originals, avatars in result.breakdown.get("per_relation", [])]

@@ -21,7 +21,7 @@ import plotly.io as pio
 from markupsafe import Markup, escape
 
 from core.engine.split import Holdout
-from core.i18n import _, current_language, date_time, number, percent
+from core.i18n import _, current_language, date_time, number
 from core.metrics.analysis.request import TITLES
 from core.metrics.correlation_difference_ratio import correlation_direction
 from core.metrics.criteria import MET, NOT_ASSESSED, NOT_MET, PARTLY_ASSESSED, QUESTIONS, STATES
@@ -31,7 +31,14 @@ from core.presentation import figures
 from core.presentation.analysis_figures import analysis_figures
 from core.presentation.analysis_text import analysis_notes, analysis_tables, hellinger_spread, reading
 from core.presentation.epsilon_ledger import ledger_rows, not_covered_sentence
-from core.presentation.format import attack_readings, criterion_name, holdout_sentence, metric_text, target_text
+from core.presentation.format import (
+    attack_readings,
+    criterion_name,
+    holdout_sentence,
+    metric_text,
+    relations_table,
+    target_text,
+)
 from core.presentation.parameter_labels import EXCLUSION_LABELS, IMPUTATION_LABELS
 from core.presentation.verdict_text import DASHBOARD, caveat, fix_sentence, headline, reasons, relationships, subject
 from core.workflows.run import GenerationRun
@@ -134,11 +141,9 @@ def _utility_blocks(run: GenerationRun) -> list[Block]:
                                     _shown(result.computation))))]
             for result in signal.values()]),
     ]
-    relations = signal["broken_relations"].breakdown.get("per_relation", [])
+    headers, relations = relations_table(signal["broken_relations"])
     if relations:
-        blocks.append(Table([_("relation between the columns"), _("originals breaking it"), _("avatars breaking it")],
-                            [[relation.sentence(), percent(originals), percent(avatars)]
-                             for relation, originals, avatars in relations]))
+        blocks.append(Table(headers, relations))
     direction = correlation_direction(signal["correlation_difference_ratio"])
     if direction:
         blocks.append(Paragraph(direction))

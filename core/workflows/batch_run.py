@@ -25,15 +25,17 @@ import time
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
 import pandas as pd
 
+from core.dataset.relations import RelationsAsked
 from core.engine.batched import Batches, WholeTable, avatarize_batch, checked_seed, decide
 from core.engine.batches import batch_count, batch_sizes, stage_group
 from core.engine.io import write_csv
+from core.engine.kept_relations import KeptRelations
 from core.engine.parameters import HOLDOUT_MIN_ROWS, PART_FORMATS, Parameters
 from core.engine.projection import Projection
 from core.engine.schema import column_warning_lines
@@ -78,8 +80,9 @@ class BatchRun:
 
 @dataclass(frozen=True)
 class BatchSettings:
-    """How to run: rows per batch, the cluster (None: a local one), the parts' format, whether to score each batch
-    and what an attacker could know."""
+    """How to run: rows per batch, the cluster (None: a local one), the parts' format, whether to score each batch,
+    what an attacker could know, the columns dropped and the relations asked (found on the whole table, kept in
+    every batch)."""
 
     batch_rows: int
     scheduler: str | None = None
@@ -87,6 +90,7 @@ class BatchSettings:
     scored: bool = False
     knowledge: Knowledge = Knowledge()
     dropped: tuple[str, ...] = ()
+    relations: RelationsAsked = RelationsAsked()
 
 
 def avatarize_in_batches(spec: str, out: Path, params: dict, settings: BatchSettings,
@@ -118,6 +122,9 @@ def avatarize_in_batches(spec: str, out: Path, params: dict, settings: BatchSett
                                          reduced=params.get("use_categorical_reduction")):
             say(f"warning: {line}")
         settings.knowledge.checked(typing.kinds)  # a misspelt --known stops here, before the rows are dealt
+        typing = replace(typing, relations=KeptRelations.of(typed, typing.kinds, typing.set_apart, settings.relations))
+        for relation in typing.relations.relations:
+            say(f"relation: {relation.line()}")
         start = time.perf_counter()
         sizes = batch_sizes(params["seed"], typed.group_rows, n_batches)
         _check_batches(sizes, params)  # before a row is staged: --batch-rows 2 wrote 2.5 GB before refusing
@@ -370,7 +377,7 @@ def _work_folder(out: Path, table: TableInput, params: dict, settings: BatchSett
         return json.dumps({
             "input": [[str(path.resolve()), path.stat().st_size, path.stat().st_mtime_ns] for path in table.files],
             "params": params, "batch_rows": settings.batch_rows, "part_format": settings.part_format,
-            "dropped": list(settings.dropped), "scored": settings.scored,
+            "dropped": list(settings.dropped), "scored": settings.scored, "relations": asdict(settings.relations),
             "knowledge": [list(settings.knowledge.known), list(settings.knowledge.sensitive)]},
             sort_keys=True, default=str)
 

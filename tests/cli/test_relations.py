@@ -77,8 +77,32 @@ def test_a_schema_holds_the_relations_asked(tmp_path):
         Dataset.from_dict({"tables": {"births": {"relations": "low = bwt < 2500"}}})
 
 
-@pytest.mark.parametrize("option", [["--relation", "age <= bwt"], ["--no-relations"]])
-def test_batches_refuse_relations_in_one_line(births, tmp_path, option):
-    result = run("avatarize", births, "--k", 10, "--out", tmp_path / "parts", "--batch-rows", 100, *option)
-    assert result.returncode == 2 and "batches do not keep relations between columns yet" in result.stderr
-    assert not (tmp_path / "parts").exists() and "Traceback" not in result.stderr
+def parts(folder):
+    return pd.concat([pd.read_parquet(path) for path in sorted(folder.glob("part-*.parquet"))], ignore_index=True)
+
+
+def test_batches_keep_the_relations_found_on_the_whole_table(births, tmp_path):
+    result = run("avatarize", births, "--k", 5, "--seed", 1, "--out", tmp_path / "parts", "--batch-rows", 100,
+                 "--json", tmp_path / "m.json")
+    assert result.returncode == 0, result.stderr
+    said = [line for line in result.stderr.splitlines() if line.startswith("relation: ")]
+    assert len(said) == 1 and said[0].startswith("relation: 'low' is 1 exactly when 'bwt' < ")
+    assert result.stderr.index("relation: ") < result.stderr.index("batch 1 of 3 written")
+    avatars = parts(tmp_path / "parts")
+    assert len(avatars) == 300 and ((avatars["bwt"] < 2500).astype(int) == avatars["low"]).all()
+    batches = json.loads((tmp_path / "m.json").read_text())["per_batch"]
+    assert [batch["signal"]["broken_relations"] for batch in batches] == [0.0, 0.0, 0.0]
+
+
+def test_batches_take_no_relations_and_declared_ones(births, tmp_path):
+    result = run("avatarize", births, "--k", 5, "--seed", 1, "--out", tmp_path / "parts", "--batch-rows", 100,
+                 "--no-relations", "--relation", "age <= bwt")
+    assert result.returncode == 0, result.stderr
+    said = [line for line in result.stderr.splitlines() if line.startswith("relation: ")]
+    assert said == ["relation: 'age' <= 'bwt' on every row: kept, 'bwt' synthesized as its difference from 'age', "
+                    "never below it."]
+    assert (parts(tmp_path / "parts")["age"] <= parts(tmp_path / "parts")["bwt"]).all()
+    refused = run("avatarize", births, "--k", 5, "--out", tmp_path / "other", "--batch-rows", 100,
+                  "--relation", "age <= weight")
+    assert refused.returncode == 2 and "names the column 'weight', which the table does not have" in refused.stderr
+    assert "Traceback" not in refused.stderr and not (tmp_path / "other").exists()

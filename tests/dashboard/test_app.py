@@ -387,6 +387,27 @@ def births_csv(rows: int = 300) -> bytes:
     return frame.assign(low=(frame["bwt"] < 2500).astype(int)).to_csv(index=False).encode()
 
 
+def test_the_relations_are_measured_on_generate_and_utility_and_a_found_one_replaced_is_said():
+    app = start()
+    app.radio(key="source").set_value("Upload a file").run()
+    app.file_uploader(key="upload").set_value(("births.csv", births_csv(), "text/csv")).run()
+    generate(app)
+    card = next(metric for metric in app.metric if metric.label == "Relations kept (Broken relations)")
+    assert card.value == "0.0 %"
+    visit(app, "pages/utility.py")
+    shown = next(frame for frame in app.dataframe if "relation between the columns"
+                 in frame.value.columns).value
+    assert shown.to_dict("records") == [{"relation between the columns": "'low' is 1 exactly when 'bwt' < 2500, else 0",
+                                         "originals breaking it": "0.0 %", "avatars breaking it": "0.0 %"}]
+    visit(app, "pages/data.py")
+    app.text_input[0].set_value("low = bwt < 2400")
+    app.button(key="FormSubmitter:declare_relation-Keep this relation").click().run()
+    replaced = [toggle for toggle in app.toggle if toggle.key.startswith("relation_")]
+    assert len(replaced) == 1 and replaced[0].key.endswith("_replaced") and not replaced[0].value
+    assert replaced[0].disabled and "cannot hold beside the relation you declared" in app.caption[
+        next(i for i, caption in enumerate(app.caption) if "Not kept" in caption.value)].value
+
+
 def test_a_relation_found_is_listed_switched_off_and_a_declared_one_reaches_the_engine(generations):
     app = start()
     app.radio(key="source").set_value("Upload a file").run()

@@ -115,6 +115,13 @@ def test_an_order_of_dates_with_a_missing_end():
     assert relation.breaking_share(broken) == 1
 
 
+def test_a_column_the_sample_holds_no_value_of_takes_no_order():
+    frame = _random(5_000, 3).assign(rare=np.nan)
+    sampled = set(np.linspace(0, 4_999, 2_000).astype(int))
+    frame.loc[[row for row in range(1, 5_000) if row not in sampled][:3], "rare"] = [101.0, 102.0, 103.0]
+    assert not any("rare" in relation.columns for relation in find_relations(frame))  # and no warning
+
+
 def test_ranges_apart_are_no_order():
     generator = np.random.default_rng(7)
     frame = pd.DataFrame({"age": generator.integers(18, 60, 300), "income": generator.integers(1000, 5000, 300)})

@@ -84,7 +84,7 @@ def test_the_projection_of_summed_statistics_is_that_of_every_row(tmp_path):
         numeric=np.vstack([table.numeric for table in tables]), codes=np.vstack([table.codes for table in tables]),
         numeric_names=tables[0].numeric_names, categorical_names=tables[0].categorical_names,
         categories=tables[0].categories)
-    reference = Projection(model_weights(Parameters(k=5), whole.reduction)).fit(every_row)
+    reference = Projection(model_weights(Parameters(k=5), whole.reduction, whole.typing.relations)).fit(every_row)
     summed = whole.projection
     assert every_row.n_rows == sum(len(batch.avatars_) for batch in fitted)
     np.testing.assert_allclose(summed.means_, reference.means_, rtol=1e-9, atol=1e-12)  # embedded columns: mean 0

@@ -82,3 +82,19 @@ def test_a_dropped_column_the_table_does_not_have_is_named_with_its_table():
 def test_the_dataset_avatarizer_reads_the_same_roles_as_the_schema_writes():
     table = Dataset.from_dict(SCHEMA).tables["patients"]
     assert table.keys == ["patient_id"] and table.with_role(Role.DROPPED) == ["note"]
+
+
+def test_a_table_keeps_the_relations_its_description_asks_for():
+    """A dataset of several tables is avatarized table by table (issue 31): each as its own description says."""
+    births = mixed_table(400, seed=2).assign(score=lambda frame: frame["score"].round().astype(int))
+    births["high"] = (births["score"] >= 6).astype(int)
+    tables = {"found": {}, "declared": {"find_relations": False, "relations": ["age <= weight"]},
+              "none": {"find_relations": False}}
+    frames = {"found": births, "declared": births.assign(weight=births["age"] + 5), "none": births}
+    fitted = {name: DatasetAvatarizer({"tables": {name: table}}, k=10, seed=1).fit({name: frames[name]})
+              for name, table in tables.items()}
+    sentences = {name: [r.sentence() for r in run.avatarizers_[name].relations_] for name, run in fitted.items()}
+    assert sentences == {"found": ["'high' is 0 exactly when 'score' < 6, else 1"],
+                         "declared": ["'age' <= 'weight' on every row"], "none": []}
+    found, declared = fitted["found"].avatars_["found"], fitted["declared"].avatars_["declared"]
+    assert ((found["score"] >= 6).astype(int) == found["high"]).all() and (declared["age"] <= declared["weight"]).all()

@@ -146,3 +146,19 @@ def test_a_derived_numbers_weight_passes_to_its_sources():
     assert kept.projection_weights(None) == {"a": 1.5, "b": 1.5}  # a threshold's weight stays (measured: see it)
     assert kept.projection_weights({"total": 3.0, "a": 2.0, "age": 0.5}) == {"a": 3.5, "b": 2.5, "age": 0.5}
     assert KeptRelations((Order("start", "end"),)).projection_weights(None) is None
+
+
+@pytest.mark.parametrize("parameters", METHODS)
+def test_a_declared_order_keeps_a_found_threshold_on_its_later_column(parameters):
+    """The order's later column is rebuilt first, then the threshold computed from it: both hold (a clash only
+    when two relations compute one column or one reads a column another derives)."""
+    frame = planted()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        avatarizer = Avatarizer(seed=3, **parameters).fit(frame, relations=RelationsAsked(declared=("age <= weight",)))
+    kept = avatarizer.relations_
+    assert kept[0] == Order("age", "weight") and any(isinstance(r, Intervals) and r.source == "weight" for r in kept)
+    avatars = avatarizer.avatars_
+    assert (avatars["age"] <= avatars["weight"]).all() and ((avatars["weight"] < 2500) == (avatars["low"] == 1)).all()
+    replaced = Avatarizer(seed=3, k=10).fit(frame, relations=RelationsAsked(declared=("low = weight < 2400",)))
+    assert [r for r in replaced.relations_ if "low" in r.columns] == [replaced.relations_[0]]

@@ -3,7 +3,9 @@ import pandas as pd
 import pytest
 
 from core.engine.io import read_table
-from core.engine.sources import TableInput
+from core.dataset.relations.columns import FrameColumns
+from core.engine.sources import TableInput, TypedColumns
+from core.engine.table_typing import type_column
 from core.errors import InputError
 
 HOSTILE_CSV = (
@@ -115,3 +117,24 @@ def test_a_file_named_like_a_pattern_is_the_file(tmp_path):
     (tmp_path / "zero.csv").write_bytes(b"")
     with pytest.raises(InputError, match="zero.csv is empty"):
         TableInput.open(str(tmp_path / "zero.csv"))
+
+
+def test_typed_columns_read_as_the_relations_read_a_frame(tmp_path):
+    """A batch run's typed column files give the relations the sample, columns and counts the typed frame gives."""
+    generator = np.random.default_rng(2)
+    frame = pd.DataFrame({"code": generator.choice(["01", "02", "10"], 250), "amount": generator.normal(size=250),
+                          "day": pd.Timestamp("2024-01-01") + pd.to_timedelta(generator.integers(0, 9, 250), "D")})
+    frame.loc[::9, "amount"] = np.nan
+    frame.to_parquet(tmp_path / "t.parquet")
+    (tmp_path / "columns").mkdir()
+    table = TableInput.open(str(tmp_path / "t.parquet"))
+    typing = [type_column(table, position, None, tmp_path / "columns") for position in range(3)]
+    columns = TypedColumns(tmp_path / "columns", tuple(frame.columns), (0, 1, 2), typing[0].group_rows)
+    typed = FrameColumns(columns.whole(list(frame.columns)))
+    positions = np.array([0, 7, 100, 249])
+    assert columns.names == typed.names and columns.n_rows == typed.n_rows == 250
+    pd.testing.assert_frame_equal(columns.sample(positions).reset_index(drop=True),
+                                  typed.sample(positions).reset_index(drop=True))
+    assert [columns.distinct(name) for name in frame.columns] == [3, frame["amount"].nunique(), frame["day"].nunique()]
+    assert list(columns.whole(["day", "code"]).columns) == ["day", "code"]
+    assert columns.whole(["code"])["code"].tolist() == frame["code"].tolist()  # codes with leading zeros as text

@@ -30,7 +30,7 @@ def by_hand(frame, parameters):
     split.check_rows(method)
     encoded = encode(split, parameters, rng)
     encoded.reduced(fitted_reduction(parameters, encoded.complete))
-    projected = project(encoded, parameters)
+    projected = project(encoded, parameters, split.relations)
     synthetic = method.synthesize(encoded.model_table, projected.coordinates, projected.projection, rng)
     return decode(synthetic, method, (split, encoded, projected), parameters, rng), split
 

@@ -302,3 +302,34 @@ def test_ids_repeated_across_the_files_of_a_batch_run_never_reach_the_avatars(tm
     real = {str(value) for value in pd.concat([pd.read_parquet(tmp_path / "parts" / f"{name}.parquet")["patient_id"]
                                                 for name in "ab"])}
     assert len(run.parts) >= 2 and not avatars["patient_id"].astype(str).isin(real).any()
+
+
+def related_table(n_rows: int, seed: int) -> pd.DataFrame:
+    """A threshold, an order of dates and a total hold on every row; ``near`` is ``score < 5`` but on one row."""
+    frame = mixed_table(n_rows, seed=seed)
+    frame["score"] = frame["score"].round().astype(int)
+    frame["high_score"] = np.where(frame["score"] >= 6, "yes", "no")
+    frame["discharge"] = frame["visit"] + pd.to_timedelta(np.random.default_rng(seed).integers(0, 30, n_rows),
+                                                          unit="D")
+    frame["total"] = frame["age"] + frame["score"]
+    frame["near"] = (frame["score"] < 5).astype(int)
+    frame.loc[n_rows - 7, "near"] = 1 - frame.loc[n_rows - 7, "near"]
+    return frame
+
+
+def test_relations_are_found_on_the_whole_table_and_kept_in_every_batch(tmp_path, two_workers):
+    path = tmp_path / "t.csv"
+    related_table(3_000, seed=6).to_csv(path, index=False)
+    memory = Avatarizer(**PARAMS).fit(read_table(path))
+    one = avatarize_in_batches(str(path), tmp_path / "one", PARAMS, BatchSettings(
+        batch_rows=5_000, scheduler=two_workers, part_format="csv"))
+    assert one.parts[0].read_bytes() == csv_bytes(memory.avatars_)  # one batch: the fit in memory, relations too
+    said = []
+    several = avatarize_in_batches(str(path), tmp_path / "several", PARAMS, BatchSettings(
+        batch_rows=1_000, scheduler=two_workers, scored=True), say=said.append)
+    kept = [relation.sentence() for relation in memory.relations_]
+    assert [line.removeprefix("relation: ").split(": kept")[0] for line in said if line.startswith("relation: ")] \
+        == kept and len(kept) == 3 and not any("'near'" in sentence for sentence in kept)
+    avatars = pd.concat([pd.read_parquet(part) for part in several.parts], ignore_index=True)
+    assert all(not relation.breaking(avatars).any() for relation in memory.relations_)
+    assert [batch["signal"]["broken_relations"] for batch in several.batches] == [0.0, 0.0, 0.0]

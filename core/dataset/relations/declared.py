@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from core.dataset.relations.base import decimals, is_number
+from core.dataset.relations.columns import TableColumns, table_columns
 from core.dataset.relations.determined import Determined
 from core.dataset.relations.intervals import Intervals
 from core.dataset.relations.monotone import FORMS, Monotone
@@ -39,15 +40,15 @@ PATTERNS = {
 EXAMPLES = "low = bwt < 2500, admission <= discharge, total = a + b, logwage = log(wage), region = town"
 
 
-def declared_relation(text: str, frame: pd.DataFrame) -> Relation:
-    """The relation ``text`` declares, learned on ``frame`` (typed originals); an unreadable line or an unknown
-    column refused in one line."""
-    line = text.strip()
+def declared_relation(text: str, table: pd.DataFrame | TableColumns) -> Relation:
+    """The relation ``text`` declares, learned on ``table`` (typed originals: a frame, or a batch run's typed
+    columns); an unreadable line or an unknown column refused in one line."""
+    line, table = text.strip(), table_columns(table)
     for kind, pattern in PATTERNS.items():
         match = pattern.match(line)
         if match:
-            names = [_unquoted(group) for group in match.groups()]
-            return _LEARNERS[kind](frame, _checked(line, names, frame, kind), match)
+            columns = _checked(line, [_unquoted(group) for group in match.groups()], table.names, kind)
+            return _LEARNERS[kind](table.whole(columns), columns, match)
     raise InputError(_("The relation \"{text}\" is not one the workbench reads: write it as one of {examples}.").format(
         text=text, examples=EXAMPLES))
 
@@ -56,7 +57,7 @@ def _unquoted(name: str) -> str:
     return name[1:-1] if name.startswith("'") and name.endswith("'") else name
 
 
-def _checked(line: str, names: list[str], frame: pd.DataFrame, kind: str) -> list[str]:
+def _checked(line: str, names: list[str], table_names: list[str], kind: str) -> list[str]:
     if kind == "threshold":
         columns = names[:2]
     elif kind == "total":
@@ -66,7 +67,7 @@ def _checked(line: str, names: list[str], frame: pd.DataFrame, kind: str) -> lis
     else:
         columns = names
     for column in columns:
-        if column not in frame.columns:
+        if column not in table_names:
             raise InputError(_("The relation \"{text}\" names the column '{column}', which the table does not have: "
                                "check its spelling (a name with spaces goes in single quotes).").format(
                                    text=line, column=column))

@@ -12,6 +12,7 @@ import pandas as pd
 
 from core.dataset.roles import Kind
 from core.dataset.relations.base import MAX_GROUPS, is_date, is_number
+from core.dataset.relations.columns import TableColumns, table_columns
 from core.dataset.relations.determined import Determined
 from core.dataset.relations.intervals import Intervals
 from core.dataset.relations.monotone import FORMS, MIN_DISTINCT, Monotone
@@ -23,15 +24,19 @@ SAMPLE_ROWS = 2_000  # the rows every candidate is tried on first
 MAX_PARTS = 3  # a total is the sum of 2 or 3 columns
 
 
-def find_relations(frame: pd.DataFrame, columns: Iterable[str] | None = None,
+def find_relations(table: pd.DataFrame | TableColumns, columns: Iterable[str] | None = None,
                    kinds: Mapping[str, Kind] | None = None) -> list[Relation]:
-    """Every relation that holds exactly on ``frame`` between ``columns`` (all by default: the caller leaves out
-    keys and identifiers), in the order of the kinds above. ``kinds``, the columns' kinds when ``frame`` is typed:
-    a column sets another only if it is categorical (an avatar's number, averaged, is no original's value);
-    without them, a column of at most ``MAX_GROUPS`` numbers may."""
-    names = [name for name in (frame.columns if columns is None else columns) if frame[name].nunique() >= 2]
-    sample = frame.iloc[np.unique(np.linspace(0, len(frame) - 1, min(len(frame), SAMPLE_ROWS)).astype(int))]
-    distinct = {name: int(frame[name].nunique()) for name in names}
+    """Every relation that holds exactly on ``table`` (a frame, or a batch run's typed columns, read a few columns at a
+    time) between ``columns`` (all by default: the caller leaves out keys and identifiers), in the order of the kinds
+    above. ``kinds``, the columns' kinds when ``table`` is typed: a column sets another only if it is categorical (an
+    avatar's number, averaged, is no original's value); without them, a column of at most ``MAX_GROUPS`` numbers
+    may."""
+    table = table_columns(table)
+    n_rows = table.n_rows
+    sample = table.sample(np.unique(np.linspace(0, n_rows - 1, min(n_rows, SAMPLE_ROWS)).astype(int)))
+    counted = {name: table.distinct(name) for name in (table.names if columns is None else columns)}
+    distinct = {name: count for name, count in counted.items() if count >= 2}
+    names = list(distinct)
     arrays = _Sample(sample, names)
     derived: set[str] = set()
     found: list[Relation] = []
@@ -42,38 +47,38 @@ def find_relations(frame: pd.DataFrame, columns: Iterable[str] | None = None,
             if relation.derived is not None:
                 derived.add(relation.derived)
 
-    numbers = [name for name in names if is_number(frame[name])]
+    numbers = [name for name in names if is_number(sample[name])]
     for source, target in _pairs(names):
         categorical = kinds[source] is Kind.CATEGORICAL if kinds else (
-            not is_number(frame[source]) or distinct[source] <= MAX_GROUPS)
-        if categorical and distinct[source] <= len(frame) / 2 and distinct[target] <= distinct[source] and arrays.determines(
+            not is_number(sample[source]) or distinct[source] <= MAX_GROUPS)
+        if categorical and distinct[source] <= n_rows / 2 and distinct[target] <= distinct[source] and arrays.determines(
                 source, target):
-            keep(Determined.learned(frame, source, target))
+            keep(Determined.learned(table.whole([source, target]), source, target))
     for source in numbers:
         for target in names:
             if target != source and distinct[target] <= MAX_GROUPS and distinct[source] > 2 * distinct[target] \
                     and arrays.separates(source, target):
-                keep(Intervals.learned(frame, source, target))
-    keep_best_monotone(frame, arrays, [n for n in numbers if distinct[n] >= MIN_DISTINCT], keep)
-    for relation in _totals(frame, sample, [n for n in numbers if n not in derived]):
+                keep(Intervals.learned(table.whole([source, target]), source, target))
+    keep_best_monotone(table, arrays, [n for n in numbers if distinct[n] >= MIN_DISTINCT], keep)
+    for relation in _totals(table, sample, [n for n in numbers if n not in derived]):
         keep(relation)
-    ordered = [name for name in names if (is_number(frame[name]) or is_date(frame[name])) and name not in derived
+    ordered = [name for name in names if (is_number(sample[name]) or is_date(sample[name])) and name not in derived
                and distinct[name] >= 3]
     highs: set[str] = set()
     for low, high in _pairs(ordered):
-        if is_date(frame[low]) == is_date(frame[high]) and high not in highs and low not in highs \
+        if is_date(sample[low]) == is_date(sample[high]) and high not in highs and low not in highs \
                 and arrays.orders(low, high):
-            relation = Order.learned(frame, low, high)
+            relation = Order.learned(table.whole([low, high]), low, high)
             if relation is not None:
                 highs.add(high)
                 found.append(relation)
     return found
 
 
-def keep_best_monotone(frame: pd.DataFrame, arrays: _Sample, numbers: list[str], keep) -> None:
+def keep_best_monotone(table: TableColumns, arrays: _Sample, numbers: list[str], keep) -> None:
     """Monotone pairs; when both directions hold, the one with the simpler form (log over exp), else the later
     column derived from the earlier."""
-    learned = [Monotone.learned(frame, source, target) for source, target in _pairs(numbers)
+    learned = [Monotone.learned(table.whole([source, target]), source, target) for source, target in _pairs(numbers)
                if arrays.monotone(source, target)]
     rank = {form: position for position, form in enumerate([*FORMS, "pairs"])}
     for relation in sorted((r for r in learned if r is not None), key=lambda r: rank[r.form]):
@@ -127,10 +132,12 @@ class _Sample:
         lows, highs = self.numbers[low], self.numbers[high]
         with np.errstate(invalid="ignore"):
             holds = not (lows > highs).any()
-        return holds and bool(np.isfinite(lows).any() and np.nanmax(lows) > np.nanmin(highs))
+        # a column the sample holds no value of says nothing (its few values elsewhere: no order taken)
+        return holds and bool(np.isfinite(lows).any() and np.isfinite(highs).any()
+                              and np.nanmax(lows) > np.nanmin(highs))
 
 
-def _totals(frame: pd.DataFrame, sample: pd.DataFrame, numbers: list[str]) -> list[Relation]:
+def _totals(table: TableColumns, sample: pd.DataFrame, numbers: list[str]) -> list[Relation]:
     """Sums of 2 or 3 columns equal to another on the sample's complete rows (to 1e-6 of their scale), then on
     every row."""
     complete = sample[numbers].dropna().astype(float)
@@ -148,7 +155,8 @@ def _totals(frame: pd.DataFrame, sample: pd.DataFrame, numbers: list[str]) -> li
             close = np.abs(values - sums[:, None]) <= 1e-6 * scale
             for total in np.flatnonzero(close.all(axis=0)):
                 if total not in parts:
-                    relation = Total.learned(frame, numbers[total], tuple(numbers[p] for p in parts))
+                    relation = Total.learned(table.whole([numbers[total], *(numbers[p] for p in parts)]),
+                                             numbers[total], tuple(numbers[p] for p in parts))
                     if relation is not None:
                         found.append(relation)
     return found

@@ -49,6 +49,10 @@ class Relation(ABC):
         sources = ", ".join(f"'{column}'" for column in self.columns if column != self.derived)
         return _("'{derived}' computed from {sources} in every avatar").format(derived=self.derived, sources=sources)
 
+    def line(self) -> str:
+        """The relation and how the avatars keep it, in one line (the command line's)."""
+        return _("{relation}: kept, {how}.").format(relation=self.sentence(), how=self.how_kept())
+
     @abstractmethod
     def to_dict(self) -> dict[str, Any]:
         """The relation in the schema JSON and the metrics JSON (no value of a row in it but modalities and cuts)."""
