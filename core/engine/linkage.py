@@ -1,0 +1,199 @@
+"""Child avatars given parent avatars (SPEC 12, synthesis steps 3 and 4): how many children each parent avatar gets,
+then which of them, by the link's method.
+
+Step 3, :func:`children_per_parent`: each parent avatar's avatarized number of children rounded, clipped to the
+observed range, the total brought to the real number of children by one-step changes in order of the rounding
+residuals. Step 4, :func:`linked_parents`: each parent avatar repeated by its number of children (its *slots*), each
+child avatar given a slot; the cost of a child on a slot is the distance, in the parent's latent space, between the
+child's parent context (where its parent should be) and the slot's parent avatar:
+
+- ``linear_sum_assignment``: the assignment of least total cost. Up to :data:`DENSE_MAX` children, scipy's exact
+  solver on the dense cost matrix. Up to :data:`SPARSE_MAX` children, while the children per parent are few
+  (:data:`SPANNED_PARENTS` parents' slots per child within :data:`SPARSE_MAX_SLOTS`), the sparse graph of each
+  child's nearest slots (those of its nearest parents, :data:`FIRST_SLOTS` of them, doubled until the matching is
+  certified least on every slot) solved exactly by ``scipy.sparse.csgraph.min_weight_full_bipartite_matching``: no
+  n x n matrix, the same cost as the dense solver (9 896 children, 3 per parent: 11 s, as the dense solver takes on
+  6 000; 29 848 children: 52 s). Beyond, or with many children per parent (flights per plane, where that graph
+  grows with the fan-out and HiGHS's network LP on 286 682 flights x 8 planes each took over 900 s), the parents
+  are halved into blocks of nearby parents and the children that gain most by them, each block of
+  :data:`BLOCK_MAX` children at most solved exactly: least cost within each block, close to the least over all
+  (5 to 6 % above it from 10 000 to 30 000 children, 3 per parent; 12 % below ``minimum_distance`` on the flights,
+  in 5 s);
+- ``minimum_distance``: each child to its nearest parent avatar with a slot left, in rounds (each parent takes the
+  closest of the children that chose it, as many as its slots left; the others choose again among the parents with
+  slots left): faster, a larger total cost.
+
+``original_order`` (each child avatar follows its own original's parent avatar) needs no cost: the caller keeps the
+real family structure.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import min_weight_full_bipartite_matching
+from scipy.spatial import cKDTree
+from scipy.spatial.distance import cdist
+
+from core.dataset.links import LinkMethod
+
+DENSE_MAX = 2_000  # children solved on the dense cost matrix (2 000 x 2 000 float64: 32 MB)
+FIRST_SLOTS = 16  # each child's nearest slots in the sparse graph, doubled until a full matching exists
+SPANNED_PARENTS = 4  # the sparse graph is certified when each child's nearest slots span several parents...
+SPARSE_MAX_SLOTS = 64  # ...so it serves while that many parents' slots are this many per child at most
+SPARSE_MAX = 10_000  # children solved on the sparse graph (its widening grows faster than the children)
+BLOCK_MAX = 500  # beyond, blocks of nearby parents and the children nearest them, solved dense, this many at most
+
+
+def children_per_parent(estimated: np.ndarray, observed: np.ndarray, total: int) -> np.ndarray:
+    """Each parent avatar's number of children (SPEC 12 step 3): ``estimated`` (its avatarized count) rounded and
+    clipped to the range of ``observed`` (the real parents' counts), the sum brought to ``total`` one child at a time,
+    to the parents whose rounding moved them farthest from their estimate first (a tie: the earlier parent)."""
+    estimated = np.asarray(estimated, dtype=float)
+    low, high = int(np.min(observed)), int(np.max(observed))
+    if not len(estimated) * low <= total <= len(estimated) * high:
+        raise ValueError(f"{total} children cannot be shared among {len(estimated)} parents of {low} to {high} each.")
+    counts = np.clip(np.rint(estimated), low, high).astype(np.int64)
+    residual = estimated - counts
+    gap = total - int(counts.sum())
+    while gap:
+        step = 1 if gap > 0 else -1
+        room = np.flatnonzero(counts < high if step > 0 else counts > low)
+        chosen = room[np.argsort(-step * residual[room], kind="stable")[:abs(gap)]]
+        counts[chosen] += step
+        residual[chosen] -= step
+        gap -= step * len(chosen)
+    return counts
+
+
+def linked_parents(contexts: np.ndarray, parents: np.ndarray, slots: np.ndarray, method: LinkMethod) -> np.ndarray:
+    """The parent avatar (its row in ``parents``) of each child avatar, whose parent context is its row of
+    ``contexts`` (both in the parent's latent space), parent ``p`` taking ``slots[p]`` children (their sum is the
+    number of children), by ``method``; deterministic (a tie goes to the earlier parent, then the earlier child)."""
+    contexts, parents = np.asarray(contexts, dtype=float), np.asarray(parents, dtype=float)
+    slots = np.asarray(slots, dtype=np.int64)
+    if int(slots.sum()) != len(contexts):
+        raise ValueError(f"{len(contexts)} children for {int(slots.sum())} slots.")
+    if method is LinkMethod.LINEAR_SUM_ASSIGNMENT:
+        if len(contexts) <= DENSE_MAX:
+            return _least_cost_dense(contexts, parents, slots)
+        if (len(contexts) <= SPARSE_MAX
+                and SPANNED_PARENTS * len(contexts) / max(int((slots > 0).sum()), 1) <= SPARSE_MAX_SLOTS):
+            return _least_cost_sparse(contexts, parents, slots)
+        return _least_cost_blocks(contexts, parents, slots)
+    if method is LinkMethod.MINIMUM_DISTANCE:
+        return _nearest_with_slot_left(contexts, parents, slots)
+    raise ValueError(f"{method} links children without a cost.")
+
+
+def assignment_cost(contexts: np.ndarray, parents: np.ndarray, linked: np.ndarray) -> float:
+    """The total distance between each child's parent context and the parent avatar it is linked to."""
+    return float(np.linalg.norm(np.asarray(contexts, dtype=float) - np.asarray(parents, dtype=float)[linked],
+                                axis=1).sum())
+
+
+def _least_cost_dense(contexts: np.ndarray, parents: np.ndarray, slots: np.ndarray) -> np.ndarray:
+    slot_parent = np.repeat(np.arange(len(parents)), slots)
+    rows, columns = linear_sum_assignment(cdist(contexts, parents[slot_parent]))
+    return slot_parent[columns[np.argsort(rows)]]
+
+
+def _least_cost_sparse(contexts: np.ndarray, parents: np.ndarray, slots: np.ndarray) -> np.ndarray:
+    """The least-cost assignment on the graph of each child's nearest slots, widened until it is the least on every
+    slot (:func:`_certified`)."""
+    holding = np.flatnonzero(slots > 0)  # each holds a slot at least: k parents hold k slots or more
+    tree, first_slot = cKDTree(parents[holding]), np.concatenate([[0], np.cumsum(slots)[:-1]])
+    slot_parent = np.repeat(np.arange(len(parents)), slots)
+    n_children, wanted = len(contexts), FIRST_SLOTS
+    while True:
+        nearest = min(wanted, len(holding))
+        distances, found = tree.query(contexts, k=nearest)
+        distances, found = distances.reshape(n_children, nearest), holding[found.reshape(n_children, nearest)]
+        held = slots[found]
+        taken = np.clip(wanted - (np.cumsum(held, axis=1) - held), 0, held)  # the slots of each near parent
+        rows = np.repeat(np.repeat(np.arange(n_children), nearest), taken.ravel())
+        within = np.arange(int(taken.sum())) - np.repeat(np.cumsum(taken.ravel()) - taken.ravel(), taken.ravel())
+        columns = np.repeat(first_slot[found].ravel(), taken.ravel()) + within
+        weights = np.repeat(distances.ravel(), taken.ravel()) + 1.0  # + 1 on every edge: no zero read as no edge
+        try:
+            _, matched = min_weight_full_bipartite_matching(
+                csr_matrix((weights, (rows, columns)), shape=(n_children, n_children)))
+        except ValueError:  # no full matching among these slots
+            matched = None
+        if matched is not None:
+            linked = slot_parent[matched]
+            radius = distances[np.arange(n_children), (taken > 0).sum(axis=1) - 1]  # the farthest parent joined
+            if wanted >= n_children or _certified(linked, distances, found, taken > 0, radius, len(parents)):
+                return linked
+        elif wanted >= n_children:
+            raise ValueError("no assignment fills every slot.")
+        wanted *= 2
+
+
+def _certified(linked: np.ndarray, distances: np.ndarray, found: np.ndarray, joined: np.ndarray, radius: np.ndarray,
+               n_parents: int) -> bool:
+    """Whether ``linked`` is the least-cost assignment on every slot, not only on the graph searched: a dual of the
+    transportation problem (children to parents) whose reduced costs are non-negative on every pair. Parents'
+    potentials ``v`` from the graph's pairs (shortest paths: ``v[a] <= v[j] + c(i, j) - c(i, a)`` for child ``i``
+    linked to ``a`` and joined to ``j``; none if a cycle of negative cost remains, which a better assignment would
+    take); a child ``i``'s pairs left out of the graph cost at least its ``radius``, which suffices when
+    ``radius[i] >= c(i, a) + v[a] - min(v)``."""
+    own = np.take_along_axis(distances, np.argmax(found == linked[:, None], axis=1)[:, None], axis=1)[:, 0]
+    rows = np.broadcast_to(np.arange(len(linked))[:, None], found.shape)[joined]
+    tails, heads = found[joined], linked[rows]
+    weights = distances[joined] - own[rows]
+    potentials = np.zeros(n_parents)
+    for _ in range(n_parents + 1):
+        relaxed = potentials.copy()
+        np.minimum.at(relaxed, heads, potentials[tails] + weights)
+        if np.array_equal(relaxed, potentials):
+            return bool((radius >= own + potentials[linked] - potentials.min() - 1e-9).all())
+        potentials = relaxed
+    return False  # a negative cycle: the assignment is not the least on its own graph
+
+
+def _least_cost_blocks(contexts: np.ndarray, parents: np.ndarray, slots: np.ndarray) -> np.ndarray:
+    """Blocks of nearby parents solved exactly: the parents (their slots) halved at the slot-weighted median of
+    their widest coordinate, the children that gain most by the first half (their distance to its nearest parent
+    minus that to the second half's) sent to it, as many as its slots, until a block has :data:`BLOCK_MAX` children
+    at most; each block then solved on its dense cost matrix. Least cost within each block, not over all."""
+    linked = np.empty(len(contexts), dtype=np.int64)
+    pending = [(np.arange(len(contexts)), np.flatnonzero(slots > 0), slots[slots > 0])]
+    while pending:
+        children, holders, held = pending.pop()
+        if len(children) <= BLOCK_MAX or len(holders) == 1:
+            linked[children] = holders[_least_cost_dense(contexts[children], parents[holders], held)]
+            continue
+        axis = int(np.argmax(np.ptp(parents[holders], axis=0)))
+        order = np.argsort(parents[holders, axis], kind="stable")
+        holders, held = holders[order], held[order]
+        half = len(children) // 2
+        cut = int(np.searchsorted(np.cumsum(held), half))  # the parent holding the median slot: shared by both halves
+        first_held = np.r_[held[:cut], half - held[:cut].sum()]
+        second_held = np.r_[held[cut] - first_held[-1], held[cut + 1:]]
+        first, second = holders[:cut + 1][first_held > 0], holders[cut:][second_held > 0]
+        gain = (cKDTree(parents[first]).query(contexts[children], k=1)[0]
+                - cKDTree(parents[second]).query(contexts[children], k=1)[0])
+        ranked = children[np.argsort(gain, kind="stable")]
+        pending.append((np.sort(ranked[:half]), first, first_held[first_held > 0]))
+        pending.append((np.sort(ranked[half:]), second, second_held[second_held > 0]))
+    return linked
+
+
+def _nearest_with_slot_left(contexts: np.ndarray, parents: np.ndarray, slots: np.ndarray) -> np.ndarray:
+    linked = np.full(len(contexts), -1, dtype=np.int64)
+    left, waiting = slots.copy(), np.arange(len(contexts))
+    while waiting.size:
+        open_parents = np.flatnonzero(left > 0)
+        distances, nearest = cKDTree(parents[open_parents]).query(contexts[waiting], k=1)
+        chosen = open_parents[nearest]
+        order = np.lexsort((waiting, distances, chosen))  # by parent, the closest child first
+        chosen, waiting = chosen[order], waiting[order]
+        starts = np.flatnonzero(np.r_[True, chosen[1:] != chosen[:-1]])
+        rank = np.arange(len(chosen)) - np.repeat(starts, np.diff(np.r_[starts, len(chosen)]))
+        accepted = rank < left[chosen]
+        linked[waiting[accepted]] = chosen[accepted]
+        left -= np.bincount(chosen[accepted], minlength=len(parents))
+        waiting = np.sort(waiting[~accepted])
+    return linked
