@@ -20,10 +20,10 @@ from core.cli.options import (
     table_parameters,
 )
 from core.cli.parser import say
-from core.dataset import Dataset
+from core.dataset import Dataset, LinkMethod
 from core.dataset.keys import check_keys
-from core.engine.dataset_avatarizer import check_supported, dataset_frames, table_path
-from core.engine.io import read_table, write_csv, write_json, write_text
+from core.engine.dataset_avatarizer import DatasetAvatarizer, check_supported, dataset_frames, table_path
+from core.engine.io import check_writable, read_table, write_csv, write_json, write_text
 from core.engine.methods import Method, method_of
 from core.engine.parameters import Parameters
 from core.engine.schema import column_warning_lines, drop_columns
@@ -108,6 +108,8 @@ def _from_schema(arguments: argparse.Namespace) -> int:
     for unparented in check_keys(dataset, frames):
         say("warning", unparented.message)
     check_supported(dataset)
+    if len(dataset.tables) > 1:
+        return _avatarize_linked(arguments, dataset, frames)
     name = next(iter(dataset.tables))
     folder = output_folder(Path(arguments.out), [table_path(dataset, name)])
 
@@ -116,6 +118,37 @@ def _from_schema(arguments: argparse.Namespace) -> int:
         return read_table(table_path(dataset, name)) if frame is None else frame
 
     return _avatarize_one(arguments, dataset, name, folder / f"{name}.csv", chosen[name], read=read)
+
+
+def _avatarize_linked(arguments: argparse.Namespace, dataset: Dataset, frames: dict[str, pd.DataFrame]) -> int:
+    """Linked tables avatarized together (SPEC 12), each into ``FOLDER/<table>.csv``; their metrics, report and
+    paired or holdout files are not built yet, so asking for one is refused in one line before any work."""
+    for option, value in (("--json", arguments.json), ("--report", arguments.report),
+                          ("--paired-out", arguments.paired_out), ("--holdout-out", arguments.holdout_out),
+                          ("--analysis", arguments.analysis), ("--scheduler", arguments.scheduler),
+                          ("--part-format", arguments.part_format), ("--report-language", arguments.report_language)):
+        if value:
+            raise InputError(f"{option} is not available yet for linked tables ({', '.join(dataset.tables)}): "
+                             f"leave it out; the avatars of every table are written to --out.")
+    folder = output_folder(Path(arguments.out), [table_path(dataset, name) for name in dataset.tables])
+    paths = {name: folder / f"{name}.csv" for name in dataset.tables}
+    for path in paths.values():
+        check_writable(path, "--out")
+    start = time.perf_counter()
+    fitted = DatasetAvatarizer(dataset, Parameters.of(given_parameters(arguments))).fit(frames)
+    for name, path in paths.items():
+        write_csv(fitted.avatars_[name], path)
+    for name in dataset.top_down():
+        avatarizer = fitted.avatarizers_[name]
+        links = ", ".join(f"{link.parent} by {link.method.value}" + (
+            " (sensitive: the real family structure)" if link.method is LinkMethod.ORIGINAL_ORDER else "")
+            for link in dataset.parent_links(name))
+        print(f"{len(fitted.avatars_[name])} avatars of {name} written to {paths[name]} "
+              f"({_method_text(avatarizer.method_)}, ncp = {avatarizer.ncp_}{f', linked to {links}' if links else ''}).")
+    held = sum(len(frame) for frame in fitted.holdout_data_.values() if frame is not None)
+    print(f"seed = {fitted.seed_}, {f'{held} rows set aside as the holdout, by family' if held else 'no holdout'}, "
+          f"{time.perf_counter() - start:.1f} s.")
+    return 0
 
 
 def _avatarize_one(arguments: argparse.Namespace, dataset: Dataset, name: str, avatars: Path, parameters: Parameters,

@@ -121,10 +121,10 @@ class Dataset:
             ).format(table=link.child, column=twins[1].foreign_key, parent=link.parent,
                      columns=", ".join(other.foreign_key for other in twins)))
         declared = child.columns.get(link.foreign_key)
-        if declared is not None and declared.role is not Role.SYNTHESIZED or link.foreign_key == child.time:
+        if declared is not None or link.foreign_key == child.time:
             raise InputError(_(
-                "Table '{table}', column '{column}': it is the foreign key of the link from '{parent}', so it takes "
-                "no other role; remove it from the table's columns."
+                "Table '{table}', column '{column}': it is the foreign key of the link from '{parent}', written from "
+                "the linkage, so it takes no other role, kind or weight; remove it from the table's columns."
             ).format(table=link.child, column=link.foreign_key, parent=link.parent))
         if link.method is LinkMethod.TIME_SERIES and not child.time:
             raise InputError(_(

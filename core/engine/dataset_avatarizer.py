@@ -13,9 +13,10 @@ from typing import Any
 
 import pandas as pd
 
-from core.dataset import Dataset, Role, Table
+from core.dataset import Dataset, LinkMethod, Role, Table
 from core.dataset.keys import check_keys
 from core.engine.io import read_table
+from core.engine.linked_tables import avatarize_linked
 from core.engine.parameters import Parameters
 from core.engine.pipeline import Avatarizer
 from core.engine.schema import drop_columns
@@ -38,8 +39,12 @@ class DatasetAvatarizer:
     ----------
     dataset_ : the dataset, checked.
     unparented_ : the links with children without a parent (:class:`~core.dataset.keys.Unparented`), counted.
-    avatarizers_ : the fitted :class:`~core.engine.pipeline.Avatarizer` of each table, by name.
-    avatars_ : each table's avatars (shuffled, new keys), by name.
+    avatarizers_ : the fitted :class:`~core.engine.pipeline.Avatarizer` of each table, by name (of linked tables:
+        on the table's columns with those its links add, see :mod:`core.engine.linked_tables`).
+    avatars_ : each table's avatars (shuffled, new keys, foreign keys from the linkage), by name.
+    working_data_, holdout_data_ : linked tables: each table's originals avatarized and set aside (a holdout by
+        family; None without one), by name.
+    seed_ : the seed used.
     """
 
     def __init__(self, dataset: Dataset | Mapping[str, Any], parameters: Parameters | None = None, /,
@@ -53,12 +58,20 @@ class DatasetAvatarizer:
         tables = dataset_frames(dataset, frames or {})
         self.dataset_, self.unparented_ = dataset, check_keys(dataset, tables)
         check_supported(dataset)
+        if len(dataset.tables) > 1:
+            linked = avatarize_linked(dataset, tables, self.parameters)
+            self.avatarizers_, self.avatars_, self.seed_ = linked.avatarizers, linked.avatars, linked.seed
+            self.working_data_, self.holdout_data_ = linked.working, linked.holdout
+            return self
         self.avatarizers_ = {}
         for name in dataset.top_down():
             table = dataset.tables[name]
             self.avatarizers_[name] = avatarized_table(tables.pop(name), table, self.parameters,
                                                        where=_("Table '{table}'").format(table=name))
         self.avatars_ = {name: avatarizer.avatars_ for name, avatarizer in self.avatarizers_.items()}
+        self.working_data_ = {name: avatarizer.working_data_ for name, avatarizer in self.avatarizers_.items()}
+        self.holdout_data_ = {name: avatarizer.holdout_data_ for name, avatarizer in self.avatarizers_.items()}
+        self.seed_ = next(iter(self.avatarizers_.values())).seed_
         return self
 
 
@@ -98,13 +111,14 @@ def table_path(dataset: Dataset, name: str) -> Path:
 
 
 def check_supported(dataset: Dataset) -> None:
-    """Linked tables are avatarized together by the synthesis of several tables, which is not built yet: a
-    dataset of several tables is refused in one line once its rules are checked."""
-    if len(dataset.tables) > 1:
-        raise InputError(_(
-            "The dataset's {count} tables ({tables}) follow every rule, but avatarizing linked tables together is "
-            "not available yet: give a dataset of one table."
-        ).format(count=len(dataset.tables), tables=", ".join(dataset.tables)))
+    """A time series (a ``time_series`` link, SPEC 13) is not built yet: refused in one line once the dataset's
+    rules are checked."""
+    for link in dataset.links:
+        if link.method is LinkMethod.TIME_SERIES:
+            raise InputError(_(
+                "Link {link}: time series (the method time_series) are not available yet; link the table with "
+                "linear_sum_assignment, minimum_distance or original_order."
+            ).format(link=link.describe()))
 
 
 def _read(dataset: Dataset, name: str) -> pd.DataFrame:

@@ -117,6 +117,10 @@ class Avatarizer:
         (after categorical reduction when it is on). None after a ``low_memory`` fit.
     projection_, coordinates_ : the fitted projection and WO's first ``ncp_`` latent coordinates
         (None after a ``low_memory`` fit).
+    paired_order_ : Avatar only: the row of ``avatars_`` made from each row of ``working_data_`` (sensitive, as
+        ``paired_avatars_``); None for AvatarFastDP.
+    avatar_coordinates_ : the avatars' first ``ncp_`` latent coordinates, by row of ``avatars_`` (a fit with
+        ``latent_avatars``; else None).
     synthesizer_ : the fitted :class:`~core.engine.fast_dp.FastDPSynthesizer` (AvatarFastDP).
     relations_ : the relations the avatars keep (:mod:`core.dataset.relations`), found exact on the typed
         originals (between the columns that take part in the synthesis) or given to :meth:`fit`: each derived
@@ -134,8 +138,8 @@ class Avatarizer:
         self.parameters = (parameters or Parameters()).with_values(values)
 
     def fit(self, frame: pd.DataFrame, progress: Progress | None = None, *, low_memory: bool = False,
-            keys: Sequence[str] = (), relations: Sequence[Relation] | RelationsAsked = RelationsAsked()
-            ) -> Avatarizer:
+            keys: Sequence[str] = (), relations: Sequence[Relation] | RelationsAsked = RelationsAsked(),
+            latent_avatars: bool = False) -> Avatarizer:
         """Avatarize ``frame``; the results are in the attributes ending with ``_``.
 
         ``keys``: the table's key columns (its primary key, from a dataset's description): decided before any
@@ -156,6 +160,9 @@ class Avatarizer:
         ``coordinates_`` are then None, and the metrics need a fit without it. The
         originals' memory goes back only if the caller keeps no reference to ``frame``
         (``fit(read_table(path), low_memory=True)``).
+
+        ``latent_avatars``: the avatars' own first ``ncp_`` latent coordinates kept too, in ``avatar_coordinates_``
+        (row ``i`` is ``avatars_``'s row ``i``), where a child's linkage looks for its parent (SPEC 12).
         """
         method = self.checked_method()
         rng, steps = self.start(progress)
@@ -164,8 +171,17 @@ class Avatarizer:
         split.check_rows(method)
         encoded, projected = self._prepare(split, rng, steps, release=low_memory)
         self._variant_state = None if low_memory else rng.bit_generator.state  # where each variant starts
-        self.synthesize(method, (split, encoded, projected), rng, steps, release=low_memory)
+        self.synthesize(method, (split, encoded, projected), rng, steps, release=low_memory,
+                        latent_avatars=latent_avatars)
         return self
+
+    def latent_coordinates(self, frame: pd.DataFrame, *, keys: Sequence[str] = (),
+                           relations: Sequence[Relation] | RelationsAsked = RelationsAsked()) -> np.ndarray:
+        """The first ``ncp`` latent coordinates of ``frame``'s working rows in their own projection, without a
+        synthesis: the steps of :meth:`fit` up to the projection (``keys``, ``relations``: as it takes them)."""
+        rng, steps = self.start()
+        split = self._split(frame, rng, steps, keys=keys, relations=relations)
+        return self._prepare(split, rng, steps)[1].coordinates
 
     def fit_variants(self, frame: pd.DataFrame, variants: Sequence[Mapping[str, object]], *,
                      keys: Sequence[str] = (), relations: Sequence[Relation] | RelationsAsked = RelationsAsked()
@@ -214,20 +230,25 @@ class Avatarizer:
         model: FastDPSynthesizer | None = None,
         release: bool = False,
         numbering: tuple[int, int | None] = (0, None),
+        latent_avatars: bool = False,
     ) -> Avatarizer:
         """The last steps, from the prepared ``stages``: the method's synthesis (``neighbours`` found beforehand;
         ``model``, AvatarFastDP's, fitted on the whole table), then decoding (see :func:`~core.engine.stages.decode`);
-        the fitted attributes set."""
+        the fitted attributes set (``latent_avatars``: see :meth:`fit`)."""
         split, encoded, projected = stages
         with steps.step("synthesis"):
             synthetic = method.synthesize(encoded.model_table, projected.coordinates, projected.projection, rng,
                                           neighbours=neighbours, model=model)
+            latent = projected.projection.transform(synthetic, projected.ncp) if latent_avatars else None
         with steps.step("decoding"):
             synthesized = decode(synthetic, method, stages, self.parameters, rng, release=release,
                                  numbering=numbering)
+        if latent is not None and synthesized.paired_order is not None:  # in the avatars' shuffled order
+            latent = latent[np.argsort(synthesized.paired_order)]
+        self.avatar_coordinates_ = latent
         self.method_, self.split_, self.encoded_, self.projected_ = method, split, encoded, projected
         self.synthesizer_ = model or method.synthesizer
-        self.avatars_, self._paired_order = synthesized.avatars, synthesized.paired_order
+        self.avatars_, self.paired_order_ = synthesized.avatars, synthesized.paired_order
         return self
 
     def checked_method(self) -> Method:
@@ -271,9 +292,9 @@ class Avatarizer:
     @property
     def paired_avatars_(self) -> pd.DataFrame | None:
         """Avatar only: avatar ``i`` made from ``working_data_`` row ``i`` (sensitive); None for AvatarFastDP."""
-        if self._paired_order is None:
+        if self.paired_order_ is None:
             return None
-        return self.avatars_.iloc[self._paired_order].reset_index(drop=True)
+        return self.avatars_.iloc[self.paired_order_].reset_index(drop=True)
 
     # The fitted attributes that describe the originals, read from the stages.
     kinds_ = _from_stage("split_", "kinds", "Column kinds.")

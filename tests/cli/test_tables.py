@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -95,13 +96,33 @@ def test_a_two_table_schema_breaking_a_rule_is_refused_in_one_line(tmp_path, rul
     assert not (tmp_path / "out").exists()
 
 
-def test_a_valid_two_table_schema_says_its_orphans_then_that_linked_tables_are_not_avatarized_yet(tmp_path):
-    stays = pd.DataFrame({"stay_id": range(1, 5), "patient_id": [1, 9, None, 3], "days": [2, 5, 1, 7]})
-    result = run("avatarize", "--tables", _two_tables(tmp_path, stays=stays), "--k", 2, "--out", tmp_path / "out")
-    assert result.returncode == 2
-    warning, error = result.stderr.strip().splitlines()
-    assert warning.startswith("warning: Table 'stays', column 'patient_id': 2 of 4 rows (50.0 %) have no 'patients'")
-    assert error.startswith("error: The dataset's 2 tables (patients, stays) follow every rule") and "not available yet" in error
+def test_a_valid_two_table_schema_says_its_orphans_and_writes_every_table_linked(tmp_path):
+    rng = np.random.default_rng(0)
+    patients = pd.DataFrame({"patient_id": range(1, 41), "age": rng.integers(20, 90, 40)})
+    stays = pd.DataFrame({"stay_id": range(1, 101), "patient_id": rng.integers(1, 41, 100).astype(float),
+                          "days": rng.integers(1, 15, 100)})
+    stays.loc[:9, "patient_id"] = [99.0] * 5 + [np.nan] * 5
+    result = run("avatarize", "--tables", _two_tables(tmp_path, patients=patients, stays=stays), "--k", 4,
+                 "--seed", 3, "--out", tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.strip().startswith("warning: Table 'stays', column 'patient_id': 10 of 100 rows (10.0 %) "
+                                            "have no 'patients'")
+    written = {name: pd.read_csv(tmp_path / "out" / f"{name}.csv", dtype=str) for name in ("patients", "stays")}
+    assert len(written["patients"]) == 40 and len(written["stays"]) == 100
+    present = written["stays"]["patient_id"].dropna()
+    assert len(present) == 90 and present.isin(written["patients"]["patient_id"]).all()
+    assert "avatars of stays written to" in result.stdout and "linked to patients by linear_sum_assignment" in result.stdout
+    assert run("avatarize", "--tables", tmp_path / "schema.json", "--k", 4, "--seed", 3, "--out", tmp_path / "again").returncode == 0
+    assert all((tmp_path / "again" / f"{name}.csv").read_bytes() == (tmp_path / "out" / f"{name}.csv").read_bytes()
+               for name in written)
+
+
+def test_outputs_not_built_for_linked_tables_are_refused_in_one_line_before_any_work(tmp_path):
+    result = run("avatarize", "--tables", _two_tables(tmp_path), "--k", 2, "--out", tmp_path / "out",
+                 "--json", tmp_path / "m.json")
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
+    assert "--json is not available yet for linked tables (patients, stays)" in result.stderr
+    assert not (tmp_path / "out").exists()
 
 
 @pytest.mark.parametrize("arguments, expected", [

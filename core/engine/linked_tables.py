@@ -1,0 +1,246 @@
+"""The avatars of linked tables (SPEC 12, synthesis steps 1 to 5), top-down, link by link.
+
+1. *Parents enriched*: for each child link, the parent's rows get the number of their children (0 included) and the
+   mean of their children's first :data:`ENRICHMENT_AXES` latent coordinates (the child table projected in its own
+   space; 0, its centre, for a parent without children), numeric columns whose total weight is ``link_weight``.
+2. *Each table avatarized* with its own parameters; a child's rows carry their parent's latent coordinates (its
+   first ``ncp``, in the parent's enriched projection) as context, of one variable's total weight, with an indicator
+   of having a parent when some have none. Avatar combines those numeric columns as it combines any other: each child
+   avatar's context is the same weighted combination of its neighbours' parents' coordinates, where its parent
+   should be.
+3. and 4. *Children per parent avatar* and *linkage* (:mod:`core.engine.linkage`), in the parent's latent space:
+   each parent avatar's own coordinates against each child avatar's context. The child avatars of least indicator
+   are the children without a parent, as many as in the originals.
+5. The keys: every table's primary key new (as identifiers are), each foreign key the linked parent avatar's new
+   key, missing for a child without a parent; no real key in the output.
+
+The holdout is by family (:func:`family_halves`): the individual-level tables' rows split in halves, every
+descendant following its ancestor, each table then avatarized whole from its working half. The columns a link adds
+are named with :data:`LINK_COLUMN` first and never reach the avatars.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+
+from core.dataset import Dataset, Kind, Link, LinkMethod, Role
+from core.dataset.keys import key_values
+from core.engine.linkage import children_per_parent, linked_parents
+from core.engine.parameters import Parameters
+from core.engine.pipeline import Avatarizer
+from core.engine.schema import drop_columns
+from core.engine.split import split_holdout
+from core.engine.stages import seed_generator
+from core.errors import InputError
+from core.i18n import _
+
+ENRICHMENT_AXES = 2  # a child table's first latent coordinates whose mean per parent enriches the parent
+LINK_COLUMN = "__link__ "  # the start of the names of the columns a link adds to a table's synthesis
+
+
+@dataclass(frozen=True)
+class LinkedAvatars:
+    """Each table's fitted :class:`~core.engine.pipeline.Avatarizer` (on its columns and those its links add), its
+    avatars (new keys, foreign keys from the linkage), its working rows (the originals avatarized) and holdout rows
+    (None without a holdout), by table name; the run's ``seed``."""
+
+    avatarizers: dict[str, Avatarizer]
+    avatars: dict[str, pd.DataFrame]
+    working: dict[str, pd.DataFrame]
+    holdout: dict[str, pd.DataFrame | None]
+    seed: int
+
+
+def avatarize_linked(dataset: Dataset, frames: Mapping[str, pd.DataFrame], parameters: Parameters) -> LinkedAvatars:
+    """The avatars of every table of ``dataset`` (its rules checked on ``frames``), each with its own parameters
+    over ``parameters``."""
+    given = parameters.seed
+    seed = int(np.random.SeedSequence().entropy % 2**32) if given is None else int(given)
+    working, holdout = family_halves(dataset, frames, parameters, seed_generator(seed))
+    parent_rows = {link: parent_rows_of(link, working) for link in dataset.links}
+    order = dataset.top_down()
+    table_parameters = {name: replace(parameters.for_table(dataset.tables[name]), holdout=False,
+                                      seed=int(np.random.SeedSequence([seed, position]).generate_state(1)[0]))
+                        for position, name in enumerate(order)}
+    own_axes = {}
+    for name in order:
+        if dataset.parent_links(name):
+            with _named(name):
+                own_axes[name] = _own_coordinates(dataset, name, working[name], table_parameters[name])
+    avatarizers: dict[str, Avatarizer] = {}
+    avatars: dict[str, pd.DataFrame] = {}
+    for name in order:
+        table = dataset.tables[name]
+        added, weights = _enrichment(dataset, name, parent_rows, own_axes, len(working[name]), parameters.link_weight)
+        for link in dataset.parent_links(name):
+            context, context_weights = _context(link, parent_rows[link], avatarizers[link.parent])
+            added |= context
+            weights |= context_weights
+        chosen = table_parameters[name]
+        chosen = replace(chosen, column_weights={**(chosen.column_weights or {}), **weights},
+                         column_kinds={**(chosen.column_kinds or {}), **{column: Kind.NUMERIC.value for column in added}})
+        relations = table.relations
+        for column in added:
+            relations = relations.ignoring(column)
+        frame = drop_columns(_own_columns(dataset, name, working[name]), table.with_role(Role.DROPPED),
+                             _("Table '{table}'").format(table=name))
+        with _named(name):
+            avatarizers[name] = Avatarizer(chosen).fit(frame.assign(**added), keys=table.keys, relations=relations,
+                                                       latent_avatars=bool(dataset.child_links(name)))
+        made = avatarizers[name].avatars_
+        made = made.assign(**{link.foreign_key: _foreign_keys(
+            dataset, link, made, avatarizers, avatars, parent_rows[link],
+            np.random.default_rng([seed, len(order) + dataset.links.index(link)]))
+            for link in dataset.parent_links(name)})
+        avatars[name] = made[[column for column in working[name].columns if column in made]]
+    return LinkedAvatars(avatarizers, avatars, working, holdout, seed)
+
+
+def parent_rows_of(link: Link, frames: Mapping[str, pd.DataFrame]) -> np.ndarray:
+    """The row of ``link``'s parent (in ``frames``) of each child row, -1 for a child without a parent (its foreign
+    key missing, or a value no parent has)."""
+    parents = pd.Index(key_values(frames[link.parent][link.key]))
+    foreign = frames[link.child][link.foreign_key]
+    rows = np.full(len(foreign), -1, dtype=np.int64)
+    present = foreign.notna().to_numpy()
+    rows[present] = parents.get_indexer(key_values(foreign[present]))
+    return rows
+
+
+def family_halves(dataset: Dataset, frames: Mapping[str, pd.DataFrame], parameters: Parameters,
+                  rng: np.random.Generator) -> tuple[dict[str, pd.DataFrame], dict[str, pd.DataFrame | None]]:
+    """The working and holdout rows of every table (SPEC 12, holdout by person): a table without a parent split in
+    random halves (SPEC 5's rule: with ``holdout`` on and ``holdout_min_rows`` rows at least), each child row on its
+    parent's side (its first link's parent that has the row; a child without a parent drawn like a row of a
+    table without one). Every family is on one side."""
+    in_holdout: dict[str, np.ndarray] = {}
+    for name in dataset.top_down():
+        n_rows = len(frames[name])
+        held = np.zeros(n_rows, dtype=bool)
+        links = dataset.parent_links(name)
+        if not links:
+            if parameters.holdout and n_rows >= parameters.holdout_min_rows:
+                held[split_holdout(n_rows, rng)[1]] = True
+        elif any(in_holdout[link.parent].any() for link in links):
+            unplaced = np.ones(n_rows, dtype=bool)
+            for link in links:
+                rows = parent_rows_of(link, frames)
+                placed = unplaced & (rows >= 0)
+                held[placed] = in_holdout[link.parent][rows[placed]]
+                unplaced &= ~placed
+            orphans = np.flatnonzero(unplaced)
+            held[orphans[split_holdout(len(orphans), rng)[1]]] = True
+        in_holdout[name] = held
+    working = {name: frames[name][~held].reset_index(drop=True) for name, held in in_holdout.items()}
+    holdout = {name: frames[name][held].reset_index(drop=True) if held.any() else None
+               for name, held in in_holdout.items()}
+    return working, holdout
+
+
+@contextmanager
+def _named(name: str) -> Iterator[None]:
+    """A refusal of the engine's for one table, named with the table."""
+    try:
+        yield
+    except InputError as error:
+        raise InputError(_("Table '{table}'").format(table=name) + f": {error}") from None
+
+
+def _own_coordinates(dataset: Dataset, name: str, frame: pd.DataFrame, parameters: Parameters) -> np.ndarray:
+    """The table's rows in its own projection (its columns only, no key): what its parents' enrichment reads."""
+    table = dataset.tables[name]
+    own = drop_columns(_own_columns(dataset, name, frame), table.with_role(Role.DROPPED),
+                       _("Table '{table}'").format(table=name))
+    return Avatarizer(parameters).latent_coordinates(own, keys=table.keys, relations=table.relations)
+
+
+def _own_columns(dataset: Dataset, name: str, frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` without its foreign keys, which the linkage writes."""
+    return frame.drop(columns=list(dict.fromkeys(link.foreign_key for link in dataset.parent_links(name))))
+
+
+def _enrichment(dataset: Dataset, name: str, parent_rows: Mapping[Link, np.ndarray],
+                own_axes: Mapping[str, np.ndarray], n_rows: int, link_weight: float
+                ) -> tuple[dict[str, np.ndarray], dict[str, float]]:
+    """Step 1: per child link, each row's number of children and their mean first latent coordinates, with their
+    weights (``link_weight`` in all per link)."""
+    added: dict[str, np.ndarray] = {}
+    weights: dict[str, float] = {}
+    for link in dataset.child_links(name):
+        rows = parent_rows[link]
+        parented = rows >= 0
+        counts = np.bincount(rows[parented], minlength=n_rows).astype(float)
+        columns = {_added(link, "children"): counts}
+        axes = own_axes[link.child][:, :ENRICHMENT_AXES]
+        for axis in range(axes.shape[1]):
+            sums = np.bincount(rows[parented], weights=axes[parented, axis], minlength=n_rows)
+            columns[_added(link, f"children's mean axis {axis + 1}")] = np.divide(
+                sums, counts, out=np.zeros(n_rows), where=counts > 0)
+        added |= columns
+        weights |= dict.fromkeys(columns, link_weight / len(columns))
+    return added, weights
+
+
+def _context(link: Link, rows: np.ndarray, parent: Avatarizer) -> tuple[dict[str, np.ndarray], dict[str, float]]:
+    """Step 2: each child row's parent latent coordinates (0 without a parent) and, when some have none, the
+    indicator of having one; of one variable's total weight."""
+    coordinates = parent.coordinates_
+    parented = rows >= 0
+    context = np.zeros((len(rows), coordinates.shape[1]))
+    context[parented] = coordinates[rows[parented]]
+    columns = {_added(link, f"parent axis {axis + 1}"): context[:, axis] for axis in range(context.shape[1])}
+    if not parented.all():
+        columns[_added(link, "has a parent")] = parented.astype(float)
+    return columns, dict.fromkeys(columns, 1.0 / len(columns))
+
+
+def _foreign_keys(dataset: Dataset, link: Link, made: pd.DataFrame, avatarizers: Mapping[str, Avatarizer],
+                  avatars: Mapping[str, pd.DataFrame], rows: np.ndarray, rng: np.random.Generator) -> pd.Series:
+    """Steps 3 to 5 for ``link``: the child avatars without a parent (those of least indicator, written with the
+    indicator's decimals, so 0 or 1: ties drawn with ``rng``; as many as in the originals), the others linked to the parent avatars by the link's method, their foreign key the parent avatar's
+    new primary key."""
+    parent = avatarizers[link.parent]
+    if link.method is LinkMethod.ORIGINAL_ORDER:
+        linked = _original_order(link, avatarizers, rows)
+    else:
+        unparented = np.zeros(len(made), dtype=bool)
+        if (rows < 0).any():
+            indicator = made[_added(link, "has a parent")].to_numpy(dtype=float)
+            unparented[np.lexsort((rng.random(len(indicator)), indicator))[:int((rows < 0).sum())]] = True
+        estimated = parent.avatars_[_added(link, "children")].to_numpy(dtype=float)
+        observed = np.bincount(rows[rows >= 0], minlength=len(parent.avatars_))
+        slots = children_per_parent(estimated, observed, int((~unparented).sum()))
+        ncp = parent.ncp_
+        contexts = made[[_added(link, f"parent axis {axis + 1}") for axis in range(ncp)]].to_numpy(dtype=float)
+        linked = np.full(len(made), -1, dtype=np.int64)
+        linked[~unparented] = linked_parents(contexts[~unparented], parent.avatar_coordinates_[:, :ncp], slots,
+                                             link.method)
+    keys = avatars[link.parent][dataset.tables[link.parent].primary_key]
+    values = keys.iloc[np.where(linked >= 0, linked, 0)].set_axis(made.index)
+    if pd.api.types.is_integer_dtype(values):
+        values = values.astype("Int64")
+    return values.where(pd.Series(linked >= 0, index=made.index), pd.NA if values.dtype == "Int64" else None)
+
+
+def _original_order(link: Link, avatarizers: Mapping[str, Avatarizer], rows: np.ndarray) -> np.ndarray:
+    """``original_order``: each child avatar linked to the avatar of its own original's parent (the real family
+    structure: sensitive); both tables' avatars must be paired with their originals (Avatar)."""
+    child, parent = avatarizers[link.child], avatarizers[link.parent]
+    if child.paired_order_ is None or parent.paired_order_ is None:
+        raise InputError(_(
+            "Link {link}: original_order links each child avatar to its own original's parent avatar, which needs "
+            "avatars made from their originals (Avatar, k) in both tables; use linear_sum_assignment or "
+            "minimum_distance with AvatarFastDP."
+        ).format(link=link.describe()))
+    parents = rows[np.argsort(child.paired_order_)]  # the parent of the original each child avatar is made from
+    return np.where(parents >= 0, parent.paired_order_[np.maximum(parents, 0)], -1)
+
+
+def _added(link: Link, what: str) -> str:
+    """The name of a column ``link`` adds to a table's synthesis."""
+    return f"{LINK_COLUMN}{link.describe()}: {what}"

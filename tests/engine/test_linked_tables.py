@@ -1,0 +1,155 @@
+"""Linked tables avatarized together (core/engine/linked_tables.py, SPEC 12 synthesis): keys, counts, holdout by
+family, the enrichment by hand, each link method, the parent-child relation kept, determinism."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from core.dataset import Dataset, Link
+from core.engine.dataset_avatarizer import DatasetAvatarizer
+from core.engine.linked_tables import _enrichment, family_halves, parent_rows_of
+from core.engine.parameters import Parameters
+from core.errors import InputError
+
+
+def clinical(n_patients=300, seed=0):
+    """Patients -> stays -> prescriptions, invented: older patients stay more often and longer; stays without a
+    patient (5 missing keys, 3 orphans)."""
+    rng = np.random.default_rng(seed)
+    age = rng.integers(20, 90, n_patients)
+    patients = pd.DataFrame({"patient_id": [f"P{i:04d}" for i in range(n_patients)], "age": age,
+                             "sex": rng.choice(["F", "M"], n_patients)})
+    counts = rng.poisson(age / 30)
+    n_stays = int(counts.sum())
+    owner = np.repeat(np.arange(n_patients), counts)
+    stays = pd.DataFrame({"stay_id": np.arange(n_stays) + 1000,
+                          "patient_id": patients.patient_id.to_numpy()[owner].astype(object),
+                          "days": (age[owner] / 5 + rng.normal(0, 1.5, n_stays)).round().clip(1),
+                          "ward": rng.choice(["A", "B", "C"], n_stays)})
+    stays.loc[:4, "patient_id"] = None
+    stays.loc[5:7, "patient_id"] = "GHOST"
+    per_stay = rng.poisson(2, n_stays)
+    prescriptions = pd.DataFrame({"stay_id": np.repeat(stays.stay_id.to_numpy(), per_stay),
+                                  "drug": rng.choice(["x", "y", "z"], per_stay.sum()),
+                                  "dose": rng.normal(10, 2, per_stay.sum()).round(1)})
+    return {"patients": patients, "stays": stays, "prescriptions": prescriptions}
+
+
+def schema(method="linear_sum_assignment", **table):
+    return {"tables": {"patients": {"primary_key": "patient_id", "k": 5, **table},
+                       "stays": {"primary_key": "stay_id", "k": 5, **table}, "prescriptions": {"k": 5, **table}},
+            "links": [{"parent": "patients", "key": "patient_id", "child": "stays", "foreign_key": "patient_id",
+                       "method": method},
+                      {"parent": "stays", "key": "stay_id", "child": "prescriptions", "foreign_key": "stay_id",
+                       "method": method}]}
+
+
+def children_of(parents, children, key, foreign_key):
+    return children[foreign_key].value_counts().reindex(parents[key], fill_value=0).to_numpy()
+
+
+@pytest.mark.parametrize("method", ["linear_sum_assignment", "minimum_distance", "original_order"])
+def test_every_output_keeps_its_links_with_new_keys_and_the_real_totals(method):
+    frames = clinical()
+    fitted = DatasetAvatarizer(schema(method), seed=2).fit(frames)
+    avatars, working = fitted.avatars_, fitted.working_data_
+    for link in Dataset.from_dict(schema(method)).links:
+        child, parent = avatars[link.child], avatars[link.parent]
+        present = child[link.foreign_key].notna()
+        assert child[link.foreign_key][present].isin(parent[link.key]).all()  # referential integrity: 100 %
+        real_rows = parent_rows_of(link, working)
+        assert len(child) == len(working[link.child])  # the total of children per table
+        assert (~present).sum() == (real_rows < 0).sum()  # children without a parent: the same number
+    for name, frame in frames.items():  # no real key in the output
+        assert list(avatars[name].columns) == list(frame.columns)
+        for column in ("patient_id", "stay_id"):
+            if column in frame:
+                assert not set(avatars[name][column].dropna()) & set(frame[column].dropna())
+
+
+def test_original_order_keeps_each_parents_number_of_children_and_needs_paired_avatars():
+    frames = clinical()
+    fitted = DatasetAvatarizer(schema("original_order"), seed=1).fit(frames)
+    patients = fitted.avatarizers_["patients"]
+    # the avatar made from each working patient has that patient's number of stays
+    real = children_of(fitted.working_data_["patients"], fitted.working_data_["stays"], "patient_id", "patient_id")
+    made = children_of(fitted.avatars_["patients"], fitted.avatars_["stays"], "patient_id", "patient_id")
+    assert made[patients.paired_order_].tolist() == real.tolist()
+    fast_dp = schema("original_order")
+    fast_dp["tables"]["stays"] = {"primary_key": "stay_id", "fast_dp_epsilon": 1.0}
+    with pytest.raises(InputError, match=r"^Link patients.patient_id -> stays.patient_id: original_order .*Avatar"):
+        DatasetAvatarizer(fast_dp, seed=1).fit(frames)
+
+
+@pytest.mark.parametrize("method", ["linear_sum_assignment", "minimum_distance"])
+def test_the_parent_child_relation_and_the_children_per_parent_are_kept(method):
+    # real: days = age / 5 + noise (correlation about 0.9 on the join), stays ~ Poisson(age / 30); a linkage that
+    # ignored the parent would give about 0 on the join
+    frames = clinical(600)
+    joined_real = frames["stays"].merge(frames["patients"], on="patient_id")
+    real = np.corrcoef(joined_real.days, joined_real.age)[0, 1]
+    for seed in range(3):
+        fitted = DatasetAvatarizer(schema(method), seed=seed).fit(frames)
+        joined = fitted.avatars_["stays"].merge(fitted.avatars_["patients"], on="patient_id")
+        assert real > 0.85 and np.corrcoef(joined.days, joined.age)[0, 1] > 0.6
+        counts = children_of(fitted.avatars_["patients"], fitted.avatars_["stays"], "patient_id", "patient_id")
+        assert np.corrcoef(fitted.avatars_["patients"].age, counts)[0, 1] > 0.25  # older: more stays (real ~0.5)
+
+
+def test_the_same_seed_gives_the_same_avatars_and_another_seed_others():
+    frames = clinical(200)
+    first, second, other = (DatasetAvatarizer(schema(), seed=seed).fit(frames) for seed in (4, 4, 5))
+    for name in frames:
+        pd.testing.assert_frame_equal(first.avatars_[name], second.avatars_[name])
+    assert not first.avatars_["stays"].equals(other.avatars_["stays"])
+
+
+def test_the_holdout_never_splits_a_family():
+    frames = clinical(300)
+    dataset = Dataset.from_dict(schema())
+    working, holdout = family_halves(dataset, frames, Parameters(holdout_min_rows=10), np.random.default_rng(0))
+    assert len(working["patients"]) == 150 and len(holdout["patients"]) == 150
+    for side, other in ((working, holdout), (holdout, working)):
+        for link in dataset.links:
+            in_side = side[link.child][link.foreign_key].dropna()
+            assert not in_side.isin(other[link.parent][link.key]).any()  # no child on one side, its parent on other
+    for name in frames:
+        assert len(working[name]) + len(holdout[name]) == len(frames[name])
+    fitted = DatasetAvatarizer(schema(), seed=0, holdout_min_rows=10).fit(frames)
+    assert len(fitted.avatars_["patients"]) == 150 and len(fitted.holdout_data_["stays"]) > 0
+    untouched, _ = family_halves(dataset, frames, Parameters(holdout=False), np.random.default_rng(0))
+    assert all(untouched[name].equals(frame.reset_index(drop=True)) for name, frame in frames.items())
+
+
+def test_the_enrichment_by_hand():
+    # 3 parents; children of parents 0, 0, 2 and one without a parent; their own first coordinates below
+    dataset = Dataset.from_dict({"tables": {"p": {"primary_key": "id"}, "c": {}},
+                                 "links": [{"parent": "p", "key": "id", "child": "c", "foreign_key": "p"}]})
+    link = Link("p", "id", "c", "p")
+    rows = np.array([0, 0, 2, -1])
+    own = {"c": np.array([[1.0, 4.0, 9.0], [3.0, 0.0, 9.0], [5.0, -2.0, 9.0], [7.0, 7.0, 9.0]])}
+    added, weights = _enrichment(dataset, "p", {link: rows}, own, 3, link_weight=1.5)
+    assert [values.tolist() for values in added.values()] == [[2, 0, 1], [2.0, 0.0, 5.0], [2.0, 0.0, -2.0]]
+    assert list(weights.values()) == [0.5, 0.5, 0.5]  # three columns sharing link_weight 1.5
+    assert all(name.startswith("__link__ p.id -> c.p: ") for name in added)
+
+
+def test_a_time_series_link_is_refused_in_one_line_until_it_is_built():
+    frames = clinical(100)
+    series = schema()
+    series["links"][1]["method"] = "time_series"
+    series["tables"]["prescriptions"]["time"] = "dose"
+    with pytest.raises(InputError, match=r"^Link stays.stay_id -> prescriptions.stay_id: time series") as raised:
+        DatasetAvatarizer(series, seed=0).fit(frames)
+    assert "\n" not in str(raised.value)
+
+
+def test_a_tables_refusal_names_the_table():
+    frames = clinical(100)
+    too_large = schema()
+    too_large["tables"]["stays"]["k"] = len(frames["stays"]) + 5
+    with pytest.raises(InputError, match=r"^Table 'stays': .*k") as raised:
+        DatasetAvatarizer(too_large, seed=0).fit(frames)
+    assert "\n" not in str(raised.value)
