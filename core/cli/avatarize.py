@@ -32,9 +32,10 @@ from core.engine.split import Holdout
 from core.errors import InputError
 from core.i18n import SOURCE_LANGUAGE, language
 from core.presentation.format import formula_warning
-from core.presentation.summary import analysis_lines, batch_summary_lines, summary_lines
-from core.presentation.metrics_json import batch_json, run_json
+from core.presentation.summary import analysis_lines, batch_summary_lines, linked_summary_lines, summary_lines
+from core.presentation.metrics_json import batch_json, linked_json, run_json
 from core.presentation.verdict_text import relationships, verdict_line
+from core.workflows.linked_run import linked_verdict, scored
 from core.workflows.run import build_avatarizer, data_fingerprint, scored_run
 from core.workflows.verdict import judged
 
@@ -121,23 +122,36 @@ def _from_schema(arguments: argparse.Namespace) -> int:
 
 
 def _avatarize_linked(arguments: argparse.Namespace, dataset: Dataset, frames: dict[str, pd.DataFrame]) -> int:
-    """Linked tables avatarized together (SPEC 12), each into ``FOLDER/<table>.csv``; their metrics, report and
-    paired or holdout files are not built yet, so asking for one is refused in one line before any work."""
-    for option, value in (("--json", arguments.json), ("--report", arguments.report),
+    """Linked tables avatarized together (SPEC 12), each into ``FOLDER/<table>.csv``, with their metrics and one
+    verdict when ``--json`` asks; their report and paired or holdout files are not built yet, so asking for one is
+    refused in one line before any work."""
+    for option, value in (("--report", arguments.report),
                           ("--paired-out", arguments.paired_out), ("--holdout-out", arguments.holdout_out),
                           ("--analysis", arguments.analysis), ("--scheduler", arguments.scheduler),
                           ("--part-format", arguments.part_format), ("--report-language", arguments.report_language)):
         if value:
             raise InputError(f"{option} is not available yet for linked tables ({', '.join(dataset.tables)}): "
                              f"leave it out; the avatars of every table are written to --out.")
-    folder = output_folder(Path(arguments.out), [table_path(dataset, name) for name in dataset.tables])
-    paths = {name: folder / f"{name}.csv" for name in dataset.tables}
+    inputs = [table_path(dataset, name) for name in dataset.tables]
+    paths = {name: Path(arguments.out) / f"{name}.csv" for name in dataset.tables}
+    metrics = output_path("--json", arguments.json, [*map(str, [*inputs, *paths.values()])]) if arguments.json else None
+    output_folder(Path(arguments.out), inputs)
     for path in paths.values():
         check_writable(path, "--out")
     start = time.perf_counter()
-    fitted = DatasetAvatarizer(dataset, Parameters.of(given_parameters(arguments))).fit(frames)
+    parameters = Parameters.of(given_parameters(arguments))
+    fitted = DatasetAvatarizer(dataset, parameters).fit(frames)
     for name, path in paths.items():
         write_csv(fitted.avatars_[name], path)
+    if metrics is not None:
+        evaluation = scored(fitted)
+        verdict = linked_verdict(dataset, evaluation)
+        print("\n".join(linked_summary_lines(evaluation, verdict)))
+        write_json(linked_json(evaluation, verdict, {
+            "seed": fitted.seed_, "tables": {name: {**avatarizer.get_params(), "method": avatarizer.method_.name}
+                                             for name, avatarizer in fitted.avatarizers_.items()},
+            "links": {link.describe(): link.method.value for link in dataset.links},
+            "timings_s": fitted.timings_s_}), metrics)
     for name in dataset.top_down():
         avatarizer = fitted.avatarizers_[name]
         links = ", ".join(f"{link.parent} by {link.method.value}" + (

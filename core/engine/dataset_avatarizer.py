@@ -45,6 +45,7 @@ class DatasetAvatarizer:
     working_data_, holdout_data_ : linked tables: each table's originals avatarized and set aside (a holdout by
         family; None without one), by name.
     seed_ : the seed used.
+    timings_s_ : seconds per step (of linked tables: see :class:`~core.engine.linked_tables.LinkedAvatars`).
     """
 
     def __init__(self, dataset: Dataset | Mapping[str, Any], parameters: Parameters | None = None, /,
@@ -62,6 +63,7 @@ class DatasetAvatarizer:
             linked = avatarize_linked(dataset, tables, self.parameters)
             self.avatarizers_, self.avatars_, self.seed_ = linked.avatarizers, linked.avatars, linked.seed
             self.working_data_, self.holdout_data_ = linked.working, linked.holdout
+            self.timings_s_ = linked.timings_s
             return self
         self.avatarizers_ = {}
         for name in dataset.top_down():
@@ -72,6 +74,7 @@ class DatasetAvatarizer:
         self.working_data_ = {name: avatarizer.working_data_ for name, avatarizer in self.avatarizers_.items()}
         self.holdout_data_ = {name: avatarizer.holdout_data_ for name, avatarizer in self.avatarizers_.items()}
         self.seed_ = next(iter(self.avatarizers_.values())).seed_
+        self.timings_s_ = next(iter(self.avatarizers_.values())).timings_s_
         return self
 
 

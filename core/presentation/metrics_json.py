@@ -1,6 +1,6 @@
 """Every metrics document the workbench writes (SPEC sections 7 and 10), each built here and nowhere else, in
 English whatever the language shown: a run's (``avatarize --json``, the Report page's download), an evaluation's
-(``evaluate --json``), a batch run's and a sweep's. Each holds the JSON of section 7 of what it scored
+(``evaluate --json``), linked tables', a batch run's and a sweep's. Each holds the JSON of section 7 of what it scored
 (:func:`~core.metrics.metrics_json.evaluation_json`; one per batch in a batch run's ``per_batch``)."""
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ from core.workflows.sweep import SweepPoint
 from core.workflows.verdict import Verdict, verdict_of_run
 
 if TYPE_CHECKING:
+    from core.metrics.linked_evaluation import LinkedEvaluation
     from core.workflows.batch_run import BatchRun, BatchSettings
+    from core.workflows.linked_run import LinkedVerdict
 
 
 @in_english
@@ -40,6 +42,15 @@ def run_json(run: GenerationRun) -> dict[str, Any]:
 def evaluation_document(evaluation: Evaluation, verdict: Verdict) -> dict[str, Any]:
     """The metrics of avatars made by any tool, with the verdict (no fix: nothing here can re-run them)."""
     return {**evaluation.to_json(), "verdict": verdict_json(verdict)}
+
+
+@in_english
+def linked_json(evaluation: LinkedEvaluation, verdict: LinkedVerdict, parameters: dict[str, Any]) -> dict[str, Any]:
+    """Linked tables' metrics (SPEC 12): per table the JSON of section 7, per link its metrics, per individual-level
+    table with children its enriched scoring, and the one verdict (each person table's, the links that break)."""
+    return {**evaluation.to_json(), "parameters": parameters, "verdict": {
+        "ready": verdict.ready, "status": verdict.status, "broken_links": verdict.broken_links,
+        "persons": {name: verdict_json(person) for name, person in verdict.persons.items()}}}
 
 
 def batch_json(run: BatchRun, params: dict, settings: BatchSettings) -> dict[str, Any]:

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from core.i18n import enumeration
 from core.metrics.criteria import NOT_MET, QUESTIONS
 from core.metrics.evaluation import Evaluation
 from core.metrics.registry import DEFINITIONS
 from core.presentation.format import SHOWN_UNITS, holdout_sentence, in_english, metric_text, number_text
+from core.presentation.verdict_text import verdict_line
+
+if TYPE_CHECKING:
+    from core.metrics.linked_evaluation import LinkedEvaluation
+    from core.workflows.linked_run import LinkedVerdict
 
 
 
@@ -26,6 +33,24 @@ def summary_lines(evaluation: Evaluation) -> list[str]:
             if result.note:
                 verdict = "not counted: most rows repeat"
             lines.append(f"  {result.label:<34}{metric_text(result):>10}  {result.target_text or '':<12}{verdict}")
+    return lines
+
+
+@in_english
+def linked_summary_lines(evaluation: LinkedEvaluation, verdict: LinkedVerdict) -> list[str]:
+    """Linked tables in plain text: each link's metrics, each person table's privacy with everything about them,
+    and each person table's verdict."""
+    lines = []
+    for link, metrics in evaluation.links.items():
+        lines.append(f"Link {link}")
+        lines += [f"  {result.label:<34}{metric_text(result):>10}  "
+                  f"{result.target_text or result.band or ''}".rstrip() for result in metrics.values()]
+    for name, scored in evaluation.persons.items():
+        lines.append(f"Table {name} with everything about each person")
+        lines += [f"  {line}" for line in summary_lines(scored)[1:]]
+    lines += [f"{name}: {verdict_line(person)}" for name, person in verdict.persons.items()]
+    if verdict.broken_links:
+        lines.append(f"Links whose foreign keys do not all resolve: {', '.join(verdict.broken_links)}.")
     return lines
 
 

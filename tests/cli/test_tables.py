@@ -118,11 +118,30 @@ def test_a_valid_two_table_schema_says_its_orphans_and_writes_every_table_linked
 
 
 def test_outputs_not_built_for_linked_tables_are_refused_in_one_line_before_any_work(tmp_path):
-    result = run("avatarize", "--tables", _two_tables(tmp_path), "--k", 2, "--out", tmp_path / "out",
-                 "--json", tmp_path / "m.json")
-    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
-    assert "--json is not available yet for linked tables (patients, stays)" in result.stderr
-    assert not (tmp_path / "out").exists()
+    for option, value in (("--report", tmp_path / "r.html"), ("--json", tmp_path / "nofolder" / "m.json")):
+        result = run("avatarize", "--tables", _two_tables(tmp_path), "--k", 2, "--out", tmp_path / "out",
+                     option, value)
+        assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
+        assert not (tmp_path / "out").exists()
+    assert "--json" in result.stderr and "does not exist" in result.stderr
+
+
+def test_linked_tables_metrics_and_verdict_go_to_the_json(tmp_path):
+    rng = np.random.default_rng(1)
+    patients = pd.DataFrame({"patient_id": range(1, 61), "age": rng.integers(20, 90, 60)})
+    stays = pd.DataFrame({"stay_id": range(1, 151), "patient_id": rng.integers(1, 61, 150),
+                          "days": rng.integers(1, 15, 150)})
+    result = run("avatarize", "--tables", _two_tables(tmp_path, patients=patients, stays=stays), "--k", 4,
+                 "--seed", 3, "--out", tmp_path / "out", "--json", tmp_path / "m.json")
+    assert result.returncode == 0, result.stderr
+    document = json.loads((tmp_path / "m.json").read_text())
+    assert set(document) == {"tables", "links", "persons", "parameters", "verdict"}
+    link = document["links"]["patients.patient_id -> stays.patient_id"]
+    assert link["referential_integrity"]["value"] == 100.0 and link["referential_integrity"]["passed"] is True
+    assert 0 <= link["children_per_parent"]["value"] <= 100
+    assert set(document["verdict"]["persons"]) == {"patients"} and document["verdict"]["broken_links"] == []
+    assert document["parameters"]["links"] == {"patients.patient_id -> stays.patient_id": "linear_sum_assignment"}
+    assert "Link patients.patient_id -> stays.patient_id" in result.stdout and "patients: Verdict:" in result.stdout
 
 
 @pytest.mark.parametrize("arguments, expected", [

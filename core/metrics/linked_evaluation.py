@@ -1,0 +1,167 @@
+"""The metrics of linked tables (SPEC 12, Metrics): every single-table metric per table; per link, referential
+integrity, children per parent and the parent-child relations on the join; and the privacy of each person with
+everything about them: each individual-level table's rows enriched by their descendants' aggregates (the commercial
+engine's ``to_top_enriched``), scored as one table.
+
+A table's keys (its primary key, its foreign keys) are left out of its own metrics: new in the avatars, they hold
+nothing of the originals to measure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from core.dataset import Dataset, Link
+from core.dataset.keys import key_values
+from core.engine.encoding import numeric_values
+from core.engine.schema import Kind, resolve_kinds
+from core.metrics.evaluation import Evaluation, evaluate
+from core.metrics.links import children_per_parent, join, referential_integrity
+from core.metrics.metrics_json import finite
+from core.metrics.result import MetricResult
+
+SHARED_MODALITIES = 10  # a child's categorical column enriches its parent with the shares of its most frequent ones
+
+
+@dataclass(frozen=True)
+class LinkedEvaluation:
+    """``tables``: each table's :class:`~core.metrics.evaluation.Evaluation`; ``links``: each link's metrics (by
+    its description, ``patients.id -> stays.patient``); ``persons``: each individual-level table with children,
+    enriched by its descendants' aggregates."""
+
+    tables: dict[str, Evaluation]
+    links: dict[str, dict[str, MetricResult]]
+    persons: dict[str, Evaluation]
+
+    def to_json(self) -> dict[str, Any]:
+        """Per table the JSON of SPEC section 7, per link its metrics, per person table the enriched scoring."""
+        return {"tables": {name: evaluation.to_json() for name, evaluation in self.tables.items()},
+                "links": {link: {name: {"value": result.value, "not_applicable": result.not_applicable,
+                                        **({"passed": result.passed} if result.target is not None else {}),
+                                        **finite(_shown_breakdown(result))}
+                                 for name, result in metrics.items()} for link, metrics in self.links.items()},
+                "persons": {name: evaluation.to_json() for name, evaluation in self.persons.items()}}
+
+
+def evaluate_linked(dataset: Dataset, working: Mapping[str, pd.DataFrame], holdout: Mapping[str, pd.DataFrame | None],
+                    avatars: Mapping[str, pd.DataFrame], *, paired_orders: Mapping[str, np.ndarray | None],
+                    seed: int = 0) -> LinkedEvaluation:
+    """Score linked tables' ``avatars`` against the ``working`` rows they were made from and the ``holdout`` rows
+    (None: halves drawn with ``seed``); ``paired_orders[name]``: the avatars' row made from each working row
+    (Avatar), or None (avatars not paired, as another tool's)."""
+    keys = {name: _keys(dataset, name) for name in dataset.tables}
+    tables = {}
+    for name in dataset.tables:
+        made, order = avatars[name].drop(columns=keys[name]), paired_orders.get(name)
+        held = holdout.get(name)
+        tables[name] = evaluate(working[name].drop(columns=keys[name]),
+                                made if order is None else made.iloc[order].reset_index(drop=True),
+                                holdout=None if held is None else held.drop(columns=keys[name]),
+                                paired=order is not None, seed=seed)
+    links = {link.describe(): _link_metrics(dataset, link, working, holdout, avatars, keys, seed)
+             for link in dataset.links}
+    persons = {}
+    for name in dataset.tables:
+        if not dataset.is_individual_level(name) or not dataset.child_links(name):
+            continue
+        plan = _EnrichmentPlan(dataset, keys, working)
+        made, order = plan.enriched(name, avatars), paired_orders.get(name)
+        held = holdout.get(name)
+        originals = plan.enriched(name, working)
+        persons[name] = evaluate(originals, made if order is None else made.iloc[order].reset_index(drop=True),
+                                 holdout=None if held is None or any(holdout.get(other) is None
+                                                                     for other in dataset.tables)
+                                 else plan.enriched(name, holdout), paired=order is not None, seed=seed,
+                                 column_kinds={column: kind for column, kind in plan.aggregated.items()
+                                               if column in originals})
+    return LinkedEvaluation(tables, links, persons)
+
+
+def _keys(dataset: Dataset, name: str) -> list[str]:
+    table = dataset.tables[name]
+    return list(dict.fromkeys([*([table.primary_key] if table.primary_key else []),
+                               *(link.foreign_key for link in dataset.parent_links(name))]))
+
+
+def _link_metrics(dataset: Dataset, link: Link, working: Mapping[str, pd.DataFrame],
+                  holdout: Mapping[str, pd.DataFrame | None], avatars: Mapping[str, pd.DataFrame],
+                  keys: Mapping[str, list[str]], seed: int) -> dict[str, MetricResult]:
+    parents, children = avatars[link.parent], avatars[link.child]
+    real = (working[link.parent], working[link.child])
+    if holdout.get(link.parent) is not None and holdout.get(link.child) is not None:
+        halves = real, (holdout[link.parent], holdout[link.child])
+    else:
+        halves = join.family_halves(*real, link, np.random.default_rng(seed))
+    join_keys = [*keys[link.parent], *keys[link.child]]
+    relations = join.compute(*halves, (parents, children), link, join_keys)
+    return {"referential_integrity": referential_integrity.compute(parents, children, link),
+            "children_per_parent": children_per_parent.compute(*real, parents, children, link),
+            "join_hellinger_mean": relations["hellinger_mean"],
+            "join_correlation_difference_ratio": relations["correlation_difference_ratio"]}
+
+
+class _EnrichmentPlan:
+    """Each table's rows with their descendants' aggregates, bottom-up: per child link the number of children, the
+    mean of each numeric column (the child's own aggregates included) and the share of each of its
+    :data:`SHARED_MODALITIES` most frequent modalities; the kinds and modalities read on the ``reference`` (the
+    working originals) so that every side gets the same columns."""
+
+    def __init__(self, dataset: Dataset, keys: Mapping[str, list[str]], reference: Mapping[str, pd.DataFrame]):
+        self.dataset, self.keys = dataset, keys
+        self.kinds: dict[str, dict[str, Kind]] = {}
+        self.modalities: dict[tuple[str, str], list[object]] = {}
+        self.aggregated: dict[str, str] = {}  # every aggregate column: numeric, whatever its values look like
+        for name in reversed(dataset.top_down()):  # each table after its children
+            enriched = self.enriched(name, reference)
+            declared = {column: kind for column, kind in dataset.tables[name].column_kinds.items()
+                        if column in enriched}
+            self.kinds[name] = resolve_kinds(enriched, {**declared, **{column: kind for column, kind in
+                                                                       self.aggregated.items() if column in enriched}})
+            for column, kind in self.kinds[name].items():
+                if kind is Kind.CATEGORICAL:
+                    counts = enriched[column].astype("string").value_counts()
+                    self.modalities[(name, column)] = list(counts.index[:SHARED_MODALITIES])
+
+    def enriched(self, name: str, frames: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+        """The rows of table ``name`` in ``frames``, their keys left out, with their descendants' aggregates."""
+        frame = frames[name]
+        columns = {column: frame[column].reset_index(drop=True) for column in frame.columns
+                   if column not in self.keys[name]}
+        for link in self.dataset.child_links(name):
+            columns |= self._aggregates(link, frame, frames[link.child], self.enriched(link.child, frames))
+        return pd.DataFrame(columns)
+
+    def _aggregates(self, link: Link, parents: pd.DataFrame, children: pd.DataFrame, enriched: pd.DataFrame
+                    ) -> dict[str, np.ndarray]:
+        rows = pd.Index(key_values(parents[link.key])).get_indexer(key_values(children[link.foreign_key]))
+        present, n_parents = rows >= 0, len(parents)
+        counts = np.bincount(rows[present], minlength=n_parents).astype(float)
+        added = {f"{link.child}: number": counts}
+        for column, kind in self.kinds[link.child].items():
+            if kind is Kind.NUMERIC:
+                values = np.asarray(numeric_values(enriched[column]), dtype=float)[present]
+                known = ~np.isnan(values)
+                sums = np.bincount(rows[present][known], weights=values[known], minlength=n_parents)
+                seen = np.bincount(rows[present][known], minlength=n_parents)
+                added[f"{link.child}: mean {column}"] = np.divide(sums, seen, out=np.full(n_parents, np.nan),
+                                                                  where=seen > 0)
+            elif kind is Kind.CATEGORICAL:
+                text = enriched[column].astype("string")[present]
+                for modality in self.modalities[(link.child, column)]:
+                    hits = np.bincount(rows[present], weights=text.eq(modality).fillna(False).to_numpy(dtype=float),
+                                       minlength=n_parents)
+                    added[f"{link.child}: share {column} = {modality}"] = np.divide(
+                        hits, counts, out=np.full(n_parents, np.nan), where=counts > 0)
+        self.aggregated |= dict.fromkeys(added, Kind.NUMERIC.value)
+        return added
+
+
+def _shown_breakdown(result: MetricResult) -> dict[str, Any]:
+    kept = ("unresolved", "named", "cardinality_shape_similarity", "real_share", "avatar_share", "per_variable",
+            "reference_difference", "avatar_difference")
+    return {name: value for name, value in result.breakdown.items() if name in kept}

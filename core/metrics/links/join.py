@@ -1,0 +1,56 @@
+"""The parent-child relations (SPEC 12): the Hellinger Mean and the Correlation Difference Ratio (seeds 002, 003) on
+the join of each child with its parent, the avatars' join against the two real halves' joins (the working half's
+and the holdout's, one family on one side): how much of what ties a stay to its patient the avatars keep."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from core.dataset import Link
+from core.dataset.keys import key_values
+from core.engine.schema import apply_kinds, resolve_kinds
+from core.metrics.correlation_difference_ratio import correlation_difference_ratio
+from core.metrics.hellinger_mean import hellinger_mean
+from core.i18n import N_
+from core.metrics.inputs import typed_like
+from core.metrics.result import MetricResult
+
+PARENT_COLUMN = "{parent}.{column}"  # a parent's column in the join
+
+
+def joined(parents: pd.DataFrame, children: pd.DataFrame, link: Link, keys: Sequence[str]) -> pd.DataFrame:
+    """Each child with a parent beside its parent's columns (named by :data:`PARENT_COLUMN`), the ``keys`` of both
+    left out."""
+    own = [name for name in children.columns if name not in keys]
+    theirs = [name for name in parents.columns if name not in keys]
+    rows = pd.Index(key_values(parents[link.key])).get_indexer(key_values(children[link.foreign_key]))
+    present = rows >= 0
+    side = parents[theirs].iloc[rows[present]].reset_index(drop=True)
+    side.columns = [PARENT_COLUMN.format(parent=link.parent, column=name) for name in theirs]
+    return pd.concat([children[own][present].reset_index(drop=True), side], axis=1)
+
+
+def compute(working: tuple[pd.DataFrame, pd.DataFrame], holdout: tuple[pd.DataFrame, pd.DataFrame],
+            avatars: tuple[pd.DataFrame, pd.DataFrame], link: Link, keys: Sequence[str]
+            ) -> dict[str, MetricResult]:
+    """The Hellinger Mean and Correlation Difference Ratio of the avatars' join against the holdout's, with the
+    working half's join as the original; each side given as (parents, children)."""
+    joins = [joined(parents, children, link, keys) for parents, children in (working, holdout, avatars)]
+    kinds = resolve_kinds(joins[0], None)
+    typed = [apply_kinds(joins[0], kinds), apply_kinds(joins[1], kinds), typed_like(joins[2], kinds, N_("In the avatars: {error}"))]
+    return {"hellinger_mean": hellinger_mean(*typed, kinds),
+            "correlation_difference_ratio": correlation_difference_ratio(*typed, kinds)}
+
+
+def family_halves(parents: pd.DataFrame, children: pd.DataFrame, link: Link, rng: np.random.Generator
+                  ) -> tuple[tuple[pd.DataFrame, pd.DataFrame], tuple[pd.DataFrame, pd.DataFrame]]:
+    """Two random halves of the real families (each parent with its children), when no holdout was set aside:
+    the approximate reference of SPEC 5 for a join."""
+    first = np.zeros(len(parents), dtype=bool)
+    first[rng.permutation(len(parents))[:(len(parents) + 1) // 2]] = True
+    rows = pd.Index(key_values(parents[link.key])).get_indexer(key_values(children[link.foreign_key]))
+    in_first = np.where(rows >= 0, first[np.maximum(rows, 0)], False)
+    return ((parents[first], children[in_first]), (parents[~first], children[(rows >= 0) & ~in_first]))
