@@ -4,18 +4,29 @@ from __future__ import annotations
 
 import argparse
 
+from pathlib import Path
+
 from core.cli.options import knowledge, output_path
 from core.cli.parser import say
+from core.dataset import Dataset
+from core.dataset.keys import check_keys
+from core.engine.dataset_avatarizer import dataset_frames
 from core.engine.io import read_table, write_json
+from core.errors import InputError
 from core.metrics.analysis.request import AnalysisRequest
 from core.metrics.evaluation import evaluate
-from core.presentation.summary import analysis_lines, summary_lines
-from core.presentation.metrics_json import evaluation_document
+from core.presentation.summary import analysis_lines, linked_summary_lines, summary_lines
+from core.presentation.metrics_json import evaluation_document, linked_json
 from core.presentation.verdict_text import verdict_line
+from core.workflows.linked_run import evaluated_files, linked_verdict
 from core.workflows.verdict import verdict_of
 
 
 def evaluate_command(arguments: argparse.Namespace) -> int:
+    if arguments.tables or arguments.avatars_folder:
+        return _evaluate_linked(arguments)
+    if not (arguments.original and arguments.avatars):
+        raise InputError("give ORIGINAL and AVATARS, or --tables SCHEMA.json --avatars FOLDER for linked tables.")
     metrics_path = output_path("--json", arguments.json, [arguments.original, arguments.avatars]) if arguments.json else None
     request = AnalysisRequest.from_options(arguments.analysis) if arguments.analysis else None
     originals = read_table(arguments.original)
@@ -35,4 +46,41 @@ def evaluate_command(arguments: argparse.Namespace) -> int:
     if metrics_path:
         write_json(evaluation_document(evaluation, verdict), metrics_path)
     print("\n".join([*summary_lines(evaluation), *analysis_lines(evaluation), verdict_line(verdict)]))
+    return 0
+
+
+def _evaluate_linked(arguments: argparse.Namespace) -> int:
+    """``evaluate --tables SCHEMA.json --avatars FOLDER``: linked avatars made by any tool (SDV's HMA...), one file per
+    table named after it, scored against the schema's tables (not paired; halves of the families as reference)."""
+    if not (arguments.tables and arguments.avatars_folder):
+        raise InputError("--tables SCHEMA.json and --avatars FOLDER go together: give both.")
+    for option, value in (("ORIGINAL", arguments.original), ("--holdout", arguments.holdout),
+                          ("--not-paired", arguments.not_paired), ("--column-kind", arguments.column_kind),
+                          ("--analysis", arguments.analysis), ("--known", arguments.known),
+                          ("--sensitive", getattr(arguments, "sensitive", None))):
+        if value:
+            raise InputError(f"{option} concerns one table: with --tables, leave it out (linked avatars are scored "
+                             "unpaired, against halves of the families).")
+    dataset = Dataset.read(Path(arguments.tables))
+    folder = Path(arguments.avatars_folder)
+    if not folder.is_dir():
+        raise InputError(f"--avatars {folder}: no such folder; give the folder holding one file per table.")
+    inputs = [str(dataset.path_of(name)) for name in dataset.tables]
+    metrics_path = output_path("--json", arguments.json, [*inputs, str(folder)]) if arguments.json else None
+    originals = dataset_frames(dataset, {})
+    for unparented in check_keys(dataset, originals):
+        say("warning", unparented.message)
+    avatars = {}
+    for name in dataset.tables:
+        found = [folder / f"{name}{suffix}" for suffix in (".csv", ".parquet", ".xlsx") if (folder / f"{name}{suffix}").is_file()]
+        if not found:
+            raise InputError(f"--avatars {folder}: no file for table '{name}' ({name}.csv, {name}.parquet or "
+                             f"{name}.xlsx); write each table's avatars under its name.")
+        avatars[name] = read_table(found[0])
+    check_keys(dataset, avatars)  # the same columns, a unique primary key in the avatars too
+    evaluation = evaluated_files(dataset, originals, avatars, seed=arguments.seed or 0)
+    verdict = linked_verdict(dataset, evaluation)
+    if metrics_path:
+        write_json(linked_json(evaluation, verdict, {"seed": arguments.seed or 0, "paired": False}), metrics_path)
+    print("\n".join(linked_summary_lines(evaluation, verdict)))
     return 0

@@ -141,10 +141,15 @@ def _add_sweep(commands: argparse._SubParsersAction) -> None:
 def _add_evaluate(commands: argparse._SubParsersAction) -> None:
     evaluate = commands.add_parser(
         "evaluate", help="score avatars made by any tool", allow_abbrev=False,
-        description="Score AVATARS made from ORIGINAL, by this tool or another, with every signal and privacy metric.",
+        description="Score AVATARS made from ORIGINAL, by this tool or another, with every signal and privacy metric; "
+                    "or, with --tables SCHEMA.json --avatars FOLDER, linked tables (one file per table in FOLDER).",
     )
-    evaluate.add_argument("original", metavar="ORIGINAL", help="the original table")
-    evaluate.add_argument("avatars", metavar="AVATARS", help="the synthetic table to score")
+    evaluate.add_argument("original", metavar="ORIGINAL", nargs="?", help="the original table")
+    evaluate.add_argument("avatars", metavar="AVATARS", nargs="?", help="the synthetic table to score")
+    evaluate.add_argument("--tables", metavar="SCHEMA.json",
+                          help="the schema of linked original tables (SPEC 12) instead of ORIGINAL")
+    evaluate.add_argument("--avatars", dest="avatars_folder", metavar="FOLDER",
+                          help="with --tables: the folder of the avatars, FOLDER/<table>.csv (or .parquet) per table")
     evaluate.add_argument("--holdout", metavar="HOLDOUT", help="original rows kept apart from the synthesis (the reference)")
     evaluate.add_argument("--not-paired", action="store_true",
                           help="AVATARS rows are not paired with ORIGINAL rows, even when the counts match")

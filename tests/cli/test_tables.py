@@ -171,3 +171,26 @@ def test_a_tables_missing_file_is_named_with_the_table_and_the_folder_it_is_read
     assert result.returncode == 2 and not (tmp_path / "out").exists()
     assert result.stderr == (f"error: Table 'patients': its file {tmp_path / 'nothere.csv'} does not exist (its "
                              "\"path\", 'nothere.csv', is read from the schema's folder); check the path.\n")
+
+
+def test_evaluate_scores_linked_avatars_made_elsewhere_from_their_folder(tmp_path):
+    rng = np.random.default_rng(2)
+    patients = pd.DataFrame({"patient_id": range(1, 61), "age": rng.integers(20, 90, 60)})
+    stays = pd.DataFrame({"stay_id": range(1, 151), "patient_id": rng.integers(1, 61, 150),
+                          "days": rng.integers(1, 15, 150)})
+    schema = _two_tables(tmp_path, patients=patients, stays=stays)
+    (tmp_path / "other").mkdir()
+    patients.assign(patient_id=range(101, 161)).to_csv(tmp_path / "other" / "patients.csv", index=False)
+    stays.assign(patient_id=np.r_[stays.patient_id[:140] + 100, [999] * 10]).to_csv(tmp_path / "other" / "stays.csv",
+                                                                                   index=False)
+    result = run("evaluate", "--tables", schema, "--avatars", tmp_path / "other", "--json", tmp_path / "e.json")
+    assert result.returncode == 0, result.stderr
+    document = json.loads((tmp_path / "e.json").read_text())
+    integrity = document["links"]["patients.patient_id -> stays.patient_id"]["referential_integrity"]
+    assert integrity["value"] == pytest.approx(100 * 140 / 150) and integrity["passed"] is False
+    assert document["verdict"]["ready"] is False and document["verdict"]["broken_links"] == [
+        "patients.patient_id -> stays.patient_id"]
+    (tmp_path / "empty").mkdir()
+    empty = run("evaluate", "--tables", schema, "--avatars", tmp_path / "empty")
+    assert empty.returncode == 2 and len(empty.stderr.strip().splitlines()) == 1
+    assert "no file for table 'patients'" in empty.stderr
