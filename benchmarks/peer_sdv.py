@@ -42,3 +42,64 @@ def gaussian_copula(tables: dict[str, Path], seeds: tuple[int, ...], folder: Pat
             for name, path in tables.items()]
     subprocess.run([peer_python(PEER, PEER_PACKAGES), "-c", SCRIPT, json.dumps(jobs)], check=True, stdout=subprocess.DEVNULL)
     return {name: [Path(out) for out in job["outs"]] for name, job in zip(tables, jobs)}
+
+
+HMA_SCRIPT = """
+import json, resource, sys, time, warnings
+import pandas as pd
+from sdv.metadata import Metadata
+from sdv.multi_table import HMASynthesizer
+from sdv.utils import drop_unknown_references
+
+warnings.simplefilter("ignore")
+job = json.loads(sys.argv[1])
+data = {name: pd.read_csv(path, dtype={column: str for column in job["keys"].get(name, [])})
+        for name, path in job["tables"].items()}
+described = Metadata.detect_from_dataframes(data).to_dict()
+described["relationships"] = [{"parent_table_name": link["parent"], "child_table_name": link["child"],
+                               "parent_primary_key": link["key"], "child_foreign_key": link["foreign_key"]}
+                              for link in job["links"]]
+for name, table in described["tables"].items():
+    for column in job["keys"].get(name, []):
+        table["columns"][column] = {"sdtype": "id"}
+    table.pop("primary_key", None)
+    if job["primary_keys"].get(name):
+        table["primary_key"] = job["primary_keys"][name]
+metadata = Metadata.load_from_dict(described)
+data = drop_unknown_references(data, metadata, drop_missing_values=False, verbose=False)
+for seed, out in zip(job["seeds"], job["outs"]):
+    start = time.perf_counter()
+    synthesizer = HMASynthesizer(metadata)
+    synthesizer.fit(data)
+    synthesizer._set_random_state(seed)
+    sampled = synthesizer.sample(scale=1.0)
+    for name, frame in sampled.items():
+        frame.to_csv(f"{out}/{name}.csv", index=False)
+    print(json.dumps({"out": out, "seconds": time.perf_counter() - start,
+                      "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}), flush=True)
+"""
+
+
+def hma(tables: dict[str, Path], primary_keys: dict[str, str], links: list[dict], seeds: tuple[int, ...],
+        folder: Path, timeout_s: float) -> list[dict] | str:
+    """SDV's HMASynthesizer (its defaults) on linked tables given as CSV files: for each seed, every table sampled at
+    the originals' scale into ``folder / f"hma_{seed}"`` (children whose parent is unknown dropped first, as SDV
+    requires; missing keys kept). Each run's seconds and peak memory, or why it did not run (the first line of its
+    error, or the ``timeout_s`` it exceeded)."""
+    keys = {name: [key for key in [primary_keys.get(name)] if key] for name in tables}
+    for link in links:
+        keys[link["child"]].append(link["foreign_key"])
+    outs = [folder / f"hma_{seed}" for seed in seeds]
+    for out in outs:
+        out.mkdir(parents=True, exist_ok=True)
+    job = {"tables": {name: str(path) for name, path in tables.items()}, "primary_keys": primary_keys,
+           "keys": keys, "links": links, "seeds": list(seeds), "outs": [str(out) for out in outs]}
+    try:
+        result = subprocess.run([peer_python(PEER, PEER_PACKAGES), "-c", HMA_SCRIPT, json.dumps(job)],
+                                capture_output=True, text=True, timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        return f"did not finish within {timeout_s / 60:.0f} min"
+    if result.returncode:
+        lines = [line for line in result.stderr.strip().splitlines() if line.strip()]
+        return f"failed: {lines[-1] if lines else 'no message'}"
+    return [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
