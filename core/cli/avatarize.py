@@ -24,6 +24,7 @@ from core.dataset import Dataset, LinkMethod
 from core.dataset.keys import check_keys
 from core.engine.dataset_avatarizer import DatasetAvatarizer, check_supported, dataset_frames, table_path
 from core.engine.io import check_writable, read_table, write_csv, write_json, write_text
+from core.engine.linked_tables import LINK_COLUMN
 from core.engine.methods import Method, method_of
 from core.engine.parameters import Parameters
 from core.engine.schema import column_warning_lines, drop_columns
@@ -148,7 +149,7 @@ def _avatarize_linked(arguments: argparse.Namespace, dataset: Dataset, frames: d
         verdict = linked_verdict(dataset, evaluation)
         print("\n".join(linked_summary_lines(evaluation, verdict)))
         write_json(linked_json(evaluation, verdict, {
-            "seed": fitted.seed_, "tables": {name: {**avatarizer.get_params(), "method": avatarizer.method_.name}
+            "seed": fitted.seed_, "tables": {name: {**_own_parameters(avatarizer), "method": avatarizer.method_.name}
                                              for name, avatarizer in fitted.avatarizers_.items()},
             "links": {link.describe(): link.method.value for link in dataset.links},
             "timings_s": fitted.timings_s_}), metrics)
@@ -163,6 +164,17 @@ def _avatarize_linked(arguments: argparse.Namespace, dataset: Dataset, frames: d
     print(f"seed = {fitted.seed_}, {f'{held} rows set aside as the holdout, by family' if held else 'no holdout'}, "
           f"{time.perf_counter() - start:.1f} s.")
     return 0
+
+
+def _own_parameters(avatarizer: Avatarizer) -> dict[str, object]:
+    """A linked table's parameters as the user gave them: the kinds and weights of the columns its links add (see
+    :mod:`core.engine.linked_tables`) left out."""
+    parameters = avatarizer.get_params()
+    for name in ("column_kinds", "column_weights"):
+        given = {column: value for column, value in (parameters[name] or {}).items()
+                 if not column.startswith(LINK_COLUMN)}
+        parameters[name] = given or None
+    return parameters
 
 
 def _avatarize_one(arguments: argparse.Namespace, dataset: Dataset, name: str, avatars: Path, parameters: Parameters,

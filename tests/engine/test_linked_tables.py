@@ -153,3 +153,21 @@ def test_a_tables_refusal_names_the_table():
     with pytest.raises(InputError, match=r"^Table 'stays': .*k") as raised:
         DatasetAvatarizer(too_large, seed=0).fit(frames)
     assert "\n" not in str(raised.value)
+
+
+def test_a_child_of_two_parents_is_linked_to_both():
+    # flights of planes and of airlines (nycflights13's shape): each link rebuilt on its own, the totals kept
+    rng = np.random.default_rng(0)
+    planes = pd.DataFrame({"tail": [f"N{i:03d}" for i in range(60)], "seats": rng.integers(50, 300, 60)})
+    airlines = pd.DataFrame({"code": [f"A{i}" for i in range(8)], "size": rng.integers(1, 9, 8)})
+    flights = pd.DataFrame({"tail": rng.choice(planes["tail"].to_numpy(), 400),
+                            "carrier": rng.choice(airlines["code"].to_numpy(), 400), "delay": rng.normal(size=400)})
+    two_parents = {"tables": {"planes": {"primary_key": "tail"}, "airlines": {"primary_key": "code", "k": 3},
+                              "flights": {}},
+                   "links": [{"parent": "planes", "key": "tail", "child": "flights", "foreign_key": "tail"},
+                             {"parent": "airlines", "key": "code", "child": "flights", "foreign_key": "carrier"}]}
+    avatars = DatasetAvatarizer(two_parents, k=5, seed=1).fit(
+        {"planes": planes, "airlines": airlines, "flights": flights}).avatars_
+    assert avatars["flights"]["tail"].isin(avatars["planes"]["tail"]).all()
+    assert avatars["flights"]["carrier"].isin(avatars["airlines"]["code"]).all()
+    assert list(avatars["flights"].columns) == ["tail", "carrier", "delay"] and len(avatars["flights"]) == 400
