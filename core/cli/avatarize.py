@@ -23,7 +23,7 @@ from core.cli.parser import say
 from core.dataset import Dataset, LinkMethod
 from core.dataset.keys import check_keys
 from core.engine.dataset_avatarizer import DatasetAvatarizer, check_supported, dataset_frames, table_path
-from core.engine.io import check_writable, read_table, write_csv, write_json, write_text
+from core.engine.io import check_writable, read_table, write_csv, write_json, write_table, write_text
 from core.engine.linked_tables import LINK_COLUMN
 from core.engine.methods import Method, method_of
 from core.engine.parameters import Parameters
@@ -123,18 +123,19 @@ def _from_schema(arguments: argparse.Namespace) -> int:
 
 
 def _avatarize_linked(arguments: argparse.Namespace, dataset: Dataset, frames: dict[str, pd.DataFrame]) -> int:
-    """Linked tables avatarized together (SPEC 12), each into ``FOLDER/<table>.csv``, with their metrics and one
+    """Linked tables avatarized together (SPEC 12), each into ``FOLDER/<table>.csv`` (``--part-format parquet``:
+    ``.parquet``), with their metrics and one
     verdict when ``--json`` asks; their report and paired or holdout files are not built yet, so asking for one is
     refused in one line before any work."""
     for option, value in (("--report", arguments.report),
                           ("--paired-out", arguments.paired_out), ("--holdout-out", arguments.holdout_out),
                           ("--analysis", arguments.analysis), ("--scheduler", arguments.scheduler),
-                          ("--part-format", arguments.part_format), ("--report-language", arguments.report_language)):
+                          ("--report-language", arguments.report_language)):
         if value:
             raise InputError(f"{option} is not available yet for linked tables ({', '.join(dataset.tables)}): "
                              f"leave it out; the avatars of every table are written to --out.")
     inputs = [table_path(dataset, name) for name in dataset.tables]
-    paths = {name: Path(arguments.out) / f"{name}.csv" for name in dataset.tables}
+    paths = {name: Path(arguments.out) / f"{name}.{arguments.part_format or 'csv'}" for name in dataset.tables}
     metrics = output_path("--json", arguments.json, [*map(str, [*inputs, *paths.values()])]) if arguments.json else None
     output_folder(Path(arguments.out), inputs)
     for path in paths.values():
@@ -143,7 +144,7 @@ def _avatarize_linked(arguments: argparse.Namespace, dataset: Dataset, frames: d
     parameters = Parameters.of(given_parameters(arguments))
     fitted = DatasetAvatarizer(dataset, parameters).fit(frames)
     for name, path in paths.items():
-        write_csv(fitted.avatars_[name], path)
+        write_table(fitted.avatars_[name], path)
     if metrics is not None:
         evaluation = scored(fitted)
         verdict = linked_verdict(dataset, evaluation)

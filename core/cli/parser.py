@@ -116,7 +116,8 @@ def _add_avatarize(commands: argparse._SubParsersAction) -> None:
     batches.add_argument("--scheduler", metavar="ADDRESS",
                          help="with --batch-rows: the Dask scheduler to run on (tcp://host:8786); by default a local "
                               "cluster of this machine's cores")
-    batches.add_argument("--part-format", choices=PART_FORMATS, help="with --batch-rows: parquet (default) or csv")
+    batches.add_argument("--part-format", choices=PART_FORMATS, help="with --batch-rows: parquet (default) or csv; with --tables of "
+                                                                     "several tables, each table's file (csv by default)")
 
 
 def _add_sweep(commands: argparse._SubParsersAction) -> None:

@@ -590,6 +590,15 @@ def write_csv(frame: pd.DataFrame, path: str | os.PathLike[str], *, private: boo
     _write_atomically(lambda stream: _write_csv_rows(frame, stream), Path(path), private)
 
 
+def write_table(frame: pd.DataFrame, path: str | os.PathLike[str]) -> None:
+    """Write ``frame`` as its path's suffix says, atomically: ``.csv`` (see :func:`write_csv`), else Parquet."""
+    path = Path(path)
+    if path.suffix == ".csv":
+        write_csv(frame, path)
+    else:
+        _write_atomically(lambda stream: frame.to_parquet(stream, index=False), path)
+
+
 def formula_like(frame: pd.DataFrame) -> list[str]:
     """The columns (a header too) holding text that a spreadsheet may run as a formula: beginning with ``=``, ``+``,
     ``-``, ``@``, a tab or a carriage return, and not a number (OWASP, CSV injection). Written as they are (a value

@@ -29,12 +29,10 @@ from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
-import pandas as pd
-
 from core.dataset.relations import RelationsAsked
 from core.engine.batched import Batches, WholeTable, avatarize_batch, checked_seed, decide
 from core.engine.batches import batch_count, batch_sizes, stage_group
-from core.engine.io import write_csv
+from core.engine.io import write_table
 from core.engine.kept_relations import KeptRelations
 from core.engine.parameters import HOLDOUT_MIN_ROWS, PART_FORMATS, Parameters
 from core.engine.projection import Projection
@@ -223,26 +221,13 @@ def _avatarize_batch(batch: int, numbering: tuple[int, int], *, out: Path, param
     avatarizer = avatarize_batch(Parameters.of(params), batches.rows(batch), batch, whole, cache, numbering)
     cache.clear()
     part = _part(out, batch, settings.part_format)
-    _write_part(avatarizer.avatars_, part)
+    write_table(avatarizer.avatars_, part)
     metrics = None
     if settings.scored:
         evaluation = evaluate_avatarization(avatarizer, knowledge=settings.knowledge)
         metrics = {**evaluation.to_json(), "timings_s": {**avatarizer.timings_s_, **evaluation.timings_s}}
     return {"part": str(part), "rows": avatarizer.split_.n_total, "avatars": len(avatarizer.avatars_),
             "metrics": metrics, "seconds": time.perf_counter() - start}
-
-
-def _write_part(avatars: pd.DataFrame, part: Path) -> None:
-    if part.suffix == ".csv":
-        write_csv(avatars, part)
-        return
-    partial_file = part.with_name(f".{part.name}.partial")
-    try:
-        avatars.to_parquet(partial_file, index=False)
-        os.replace(partial_file, part)
-    except BaseException:
-        partial_file.unlink(missing_ok=True)
-        raise
 
 
 def _part(out: Path, batch: int, part_format: str) -> Path:

@@ -195,3 +195,16 @@ def test_evaluate_scores_linked_avatars_made_elsewhere_from_their_folder(tmp_pat
     empty = run("evaluate", "--tables", schema, "--avatars", tmp_path / "empty")
     assert empty.returncode == 2 and len(empty.stderr.strip().splitlines()) == 1
     assert "no file for table 'patients'" in empty.stderr
+
+
+def test_linked_tables_written_as_parquet(tmp_path):
+    rng = np.random.default_rng(4)
+    patients = pd.DataFrame({"patient_id": [f"00{i:03d}" for i in range(40)], "age": rng.integers(20, 90, 40)})
+    stays = pd.DataFrame({"stay_id": range(1, 101), "patient_id": rng.choice(patients.patient_id.to_numpy(), 100),
+                          "days": rng.integers(1, 15, 100)})
+    result = run("avatarize", "--tables", _two_tables(tmp_path, patients=patients, stays=stays), "--k", 4,
+                 "--seed", 1, "--out", tmp_path / "out", "--part-format", "parquet")
+    assert result.returncode == 0, result.stderr
+    written = {name: pd.read_parquet(tmp_path / "out" / f"{name}.parquet") for name in ("patients", "stays")}
+    assert written["stays"]["patient_id"].isin(written["patients"]["patient_id"]).all()
+    assert not (tmp_path / "out" / "stays.csv").exists()

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 import core.engine.io as core_io
-from core.engine.io import csv_bytes, read_table, write_csv
+from core.engine.io import csv_bytes, read_table, write_csv, write_table
 from core.errors import InputError
 from tests.support import excel_zip_bomb
 
@@ -329,3 +329,12 @@ def test_a_file_of_lone_carriage_returns_reads_with_its_quoted_ones_kept(tmp_pat
     # lines ended by \r alone (classic Mac, some exports): the sniffing's csv reader raised its own message
     path = write(tmp_path, "mac.csv", b'a,b\r1,"x\ry"\r2,z\r3,"\r"\r')
     assert read_table(path).values.tolist() == [[1, "x\ry"], [2, "z"], [3, "\r"]]
+
+
+def test_write_table_writes_the_format_its_suffix_says_and_nothing_partial(tmp_path):
+    frame = pd.DataFrame({"id": ["007", "012"], "x": [1.5, None]})
+    write_table(frame, tmp_path / "t.parquet")
+    write_table(frame, tmp_path / "t.csv")
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "t.parquet"), frame)
+    assert (tmp_path / "t.csv").read_text() == "id,x\n007,1.5\n012,\n"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["t.csv", "t.parquet"]

@@ -67,7 +67,7 @@ def test_the_avatars_do_not_depend_on_the_workers_nor_on_the_files(tmp_path, two
 def test_a_failed_batch_is_named_and_a_rerun_keeps_the_parts_finished(tmp_path, monkeypatch):
     path = tmp_path / "t.csv"
     mixed_table(3_000, seed=2).to_csv(path, index=False)
-    write_part = batch_run._write_part
+    write_part = batch_run.write_table
 
     def fail_on_the_second(avatars, part):
         if part.name == "part-00001.parquet":
@@ -76,13 +76,13 @@ def test_a_failed_batch_is_named_and_a_rerun_keeps_the_parts_finished(tmp_path, 
 
     with local_cluster(1, processes=False) as cluster:  # in this process: the failure injected reaches the worker
         settings = BatchSettings(batch_rows=1_000, scheduler=cluster.scheduler_address)
-        monkeypatch.setattr(batch_run, "_write_part", fail_on_the_second)
+        monkeypatch.setattr(batch_run, "write_table", fail_on_the_second)
         with pytest.raises(InputError, match=r"batch 2 failed \(OSError: .*No space left on device\); the parts "
                                              r"finished are kept in .*run the same command again"):
             avatarize_in_batches(str(path), tmp_path / "out", PARAMS, settings)
         written = {part.name: part.stat().st_mtime_ns for part in (tmp_path / "out").glob("part-*")}
         assert "part-00001.parquet" not in written and not list((tmp_path / "out").glob("*.partial"))
-        monkeypatch.setattr(batch_run, "_write_part", write_part)
+        monkeypatch.setattr(batch_run, "write_table", write_part)
         said = []
         rerun = avatarize_in_batches(str(path), tmp_path / "out", PARAMS, settings, say=said.append)
     assert any("already written by an earlier run with the same settings: kept" in line for line in said)
@@ -243,7 +243,7 @@ def test_a_run_without_a_seed_resumes_with_the_seed_it_drew_and_its_work_folder_
     # the same command drew a new seed, then said "already holds files" (issue 28, item 7); OUT/.work was 0644
     path = tmp_path / "t.csv"
     mixed_table(3_000, seed=2).to_csv(path, index=False)
-    write_part = batch_run._write_part
+    write_part = batch_run.write_table
     modes = {}
 
     def fail_on_the_second(avatars, part):
@@ -257,10 +257,10 @@ def test_a_run_without_a_seed_resumes_with_the_seed_it_drew_and_its_work_folder_
     unseeded = {"k": 5}
     with local_cluster(1, processes=False) as cluster:
         settings = BatchSettings(batch_rows=1_000, scheduler=cluster.scheduler_address)
-        monkeypatch.setattr(batch_run, "_write_part", fail_on_the_second)
+        monkeypatch.setattr(batch_run, "write_table", fail_on_the_second)
         with pytest.raises(InputError, match="batch 2 failed"):
             avatarize_in_batches(str(path), tmp_path / "out", unseeded, settings)
-        monkeypatch.setattr(batch_run, "_write_part", write_part)
+        monkeypatch.setattr(batch_run, "write_table", write_part)
         said = []
         resumed = avatarize_in_batches(str(path), tmp_path / "out", unseeded, settings, say=said.append)
         fresh = avatarize_in_batches(str(path), tmp_path / "fresh", {"k": 5, "seed": resumed.seed}, settings)
