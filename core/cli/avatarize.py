@@ -102,6 +102,10 @@ def _from_schema(arguments: argparse.Namespace) -> int:
         if value:
             raise InputError(f"{option} names a column of one table: with --tables, describe it in its table's "
                              "\"columns\" in the schema.")
+    for option, value in (("--relation", arguments.relation), ("--no-relations", arguments.no_relations)):
+        if value:
+            raise InputError(f"{option} concerns one table's columns: with --tables, write it in its table's "
+                             "\"relations\" in the schema.")
     if arguments.batch_rows is not None:
         raise InputError("--batch-rows avatarizes one table file (INPUT) in batches: leave it out with --tables.")
     dataset = Dataset.read(Path(arguments.tables))
@@ -124,19 +128,22 @@ def _from_schema(arguments: argparse.Namespace) -> int:
 
 def _avatarize_linked(arguments: argparse.Namespace, dataset: Dataset, frames: dict[str, pd.DataFrame]) -> int:
     """Linked tables avatarized together (SPEC 12), each into ``FOLDER/<table>.csv`` (``--part-format parquet``:
-    ``.parquet``), with their metrics and one
-    verdict when ``--json`` asks; their report and paired or holdout files are not built yet, so asking for one is
-    refused in one line before any work."""
-    for option, value in (("--report", arguments.report),
-                          ("--paired-out", arguments.paired_out), ("--holdout-out", arguments.holdout_out),
+    ``.parquet``), with their metrics and one verdict when ``--json`` or ``--report`` asks; their paired or holdout
+    files and analyses are not built yet, so asking for one is refused in one line before any work."""
+    for option, value in (("--paired-out", arguments.paired_out), ("--holdout-out", arguments.holdout_out),
                           ("--analysis", arguments.analysis), ("--scheduler", arguments.scheduler),
-                          ("--report-language", arguments.report_language)):
+                          ("--known", arguments.known), ("--sensitive", arguments.sensitive),
+                          ("--known-groups", arguments.known_groups)):
         if value:
             raise InputError(f"{option} is not available yet for linked tables ({', '.join(dataset.tables)}): "
                              f"leave it out; the avatars of every table are written to --out.")
+    if arguments.report_language and not arguments.report:
+        raise InputError("--report-language goes with --report REPORT.html: add it, or leave --report-language out.")
     inputs = [table_path(dataset, name) for name in dataset.tables]
     paths = {name: Path(arguments.out) / f"{name}.{arguments.part_format or 'csv'}" for name in dataset.tables}
-    metrics = output_path("--json", arguments.json, [*map(str, [*inputs, *paths.values()])]) if arguments.json else None
+    taken = [*map(str, [*inputs, *paths.values()])]
+    metrics = output_path("--json", arguments.json, taken) if arguments.json else None
+    report = output_path("--report", arguments.report, [*taken, str(metrics)]) if arguments.report else None
     output_folder(Path(arguments.out), inputs)
     for path in paths.values():
         check_writable(path, "--out")
@@ -145,10 +152,16 @@ def _avatarize_linked(arguments: argparse.Namespace, dataset: Dataset, frames: d
     fitted = DatasetAvatarizer(dataset, parameters).fit(frames)
     for name, path in paths.items():
         write_table(fitted.avatars_[name], path)
-    if metrics is not None:
+    if metrics is not None or report is not None:
         evaluation = scored(fitted)
         verdict = linked_verdict(dataset, evaluation)
         print("\n".join(linked_summary_lines(evaluation, verdict)))
+    if report is not None:
+        from core.presentation.report import build_linked_report  # here: plotly's import costs every other command
+
+        with language(arguments.report_language or SOURCE_LANGUAGE):
+            write_text(build_linked_report(dataset, evaluation, verdict, fitted.seed_), report)
+    if metrics is not None:
         write_json(linked_json(evaluation, verdict, {
             "seed": fitted.seed_, "tables": {name: {**_own_parameters(avatarizer), "method": avatarizer.method_.name}
                                              for name, avatarizer in fitted.avatarizers_.items()},

@@ -87,6 +87,19 @@ def hellinger_scores_figure(result: MetricResult) -> go.Figure:
 SIDE_NAMES = {"originals": N_("originals"), "avatars": N_("avatars")}  # the traces' names, as the legends show them
 
 
+def children_per_parent_figure(result: MetricResult, link: str) -> go.Figure:
+    """The share of parents with 0, 1, 2... children, in the originals and the avatars (SPEC 12)."""
+    figure = go.Figure()
+    for side, colour in (("real_share", ORIGINAL_COLOUR), ("avatar_share", AVATAR_COLOUR)):
+        shares = result.breakdown.get(side, [])
+        figure.add_bar(x=list(range(len(shares))), y=[100 * share for share in shares], marker_color=colour,
+                       name=_(SIDE_NAMES["originals" if side == "real_share" else "avatars"]),
+                       hovertemplate=_("%{x} children: %{y:.1f} % of the parents") + "<extra></extra>")
+    figure.update_xaxes(title=_("number of children"), dtick=1)
+    figure.update_yaxes(title=_("share of the parents (%)"))
+    return layout(figure, _("Children per parent: {link}").format(link=figure_text(link)))
+
+
 def distribution_figure(original: pd.Series, avatars: pd.Series, name: str, categorical: bool) -> go.Figure:
     """The variable's distribution in the originals and the avatars, as shares, missing values included."""
     figure, name = go.Figure(), figure_text(name)

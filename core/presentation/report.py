@@ -20,6 +20,7 @@ import jinja2
 import plotly.io as pio
 from markupsafe import Markup, escape
 
+from core.dataset import Dataset
 from core.engine.split import Holdout
 from core.i18n import _, current_language, date_time, number
 from core.metrics.analysis.request import TITLES
@@ -40,7 +41,9 @@ from core.presentation.format import (
     target_text,
 )
 from core.presentation.parameter_labels import EXCLUSION_LABELS, IMPUTATION_LABELS
-from core.presentation.verdict_text import DASHBOARD, caveat, fix_sentence, headline, reasons, relationships, subject
+from core.presentation.verdict_text import DASHBOARD, LINKED_TABLES, caveat, fix_sentence, headline, reasons, relationships, subject
+from core.metrics.linked_evaluation import LinkedEvaluation
+from core.workflows.linked_run import LinkedVerdict
 from core.workflows.run import GenerationRun
 from core.workflows.verdict import NOT_READY, READY, verdict_of_run
 
@@ -129,12 +132,59 @@ def _blocks(run: GenerationRun, title: str) -> list[Block]:
     return blocks
 
 
+def build_linked_report(dataset: Dataset, evaluation: LinkedEvaluation, verdict: LinkedVerdict, seed: int) -> str:
+    """The report of linked tables (SPEC 12) as one HTML document: the verdict of each person table, the relations
+    between the tables, each person with everything about them, then each table alone."""
+    numbering = _FIGURE_NUMBERS.set(itertools.count(1))
+    try:
+        title = _("Avatar report: {name}").format(name=", ".join(dataset.tables))
+        blocks: list[Block] = [Heading("h1", title)]
+        for name, person in verdict.persons.items():
+            colour = {READY: "pass", PARTLY_ASSESSED: "fair", NOT_READY: "fail"}[person.status]
+            blocks += [Paragraph(_("{table}: {headline}").format(table=name, headline=headline(person)),
+                                 f"verdict {colour}"),
+                       Bullets([*reasons(person), *(text for text in (caveat(person, LINKED_TABLES),) if text)])]
+        if verdict.broken_links:
+            blocks.append(Paragraph(_("Links whose foreign keys do not all resolve: {links}.").format(
+                links=", ".join(verdict.broken_links)), "verdict fail"))
+        blocks += [Paragraph(_("Seed: {seed}. Made on {date}.").format(seed=seed, date=date_time(dt.datetime.now())),
+                             "muted"),
+                   Heading("h2", _("Relations between the tables")),
+                   Table([_("link"), _("metric"), _("value"), _("reading"), _("what it means")], [
+                       [link, _shown(result.label), metric_text(result, result.unit),
+                        _verdict(result) if result.target is not None else
+                        _span(_(result.band), result.level) if result.band else "",
+                        _shown(result.not_applicable or result.interpretation)]
+                       for link, metrics in evaluation.links.items() for result in metrics.values()])]
+        blocks += [_figure(figures.children_per_parent_figure(metrics["children_per_parent"], link))
+                   for link, metrics in evaluation.links.items()]
+        for name, person in evaluation.persons.items():
+            blocks += [Heading("h2", _("{table}, with everything about each person").format(table=name)),
+                       Paragraph(_("Each row of {table} with its descendants' aggregates (their number, the mean of "
+                                   "each numeric column, the share of each frequent modality): what an attacker "
+                                   "knowing a person's whole record would match.").format(table=name), "muted"),
+                       *_privacy_blocks(person)]
+        for name, alone in evaluation.tables.items():
+            blocks += [Heading("h2", _("Table {table}").format(table=name)), *_signal_blocks(alone),
+                       *_privacy_blocks(alone)]
+        return _TEMPLATES.get_template("report.html").render(language=current_language(), title=title, blocks=blocks)
+    finally:
+        _FIGURE_NUMBERS.reset(numbering)
+
+
 def _utility_blocks(run: GenerationRun) -> list[Block]:
     """Utility (SPEC section 5): the signal metrics, their readings and figures, the latent map."""
-    evaluation = run.evaluation
+    blocks = [Heading("h2", _("Utility: how much signal the avatars keep")), *_signal_blocks(run.evaluation)]
+    if run.latent.originals.shape[1] >= 2:
+        blocks.append(_figure(figures.latent_figure(run.latent, (0, 1))))
+    return blocks
+
+
+def _signal_blocks(evaluation: Evaluation) -> list[Block]:
+    """The signal metrics, their readings and figures."""
     signal = evaluation.signal
     blocks: list[Block] = [
-        Heading("h2", _("Utility: how much signal the avatars keep")), Paragraph(holdout_sentence(evaluation)),
+        Paragraph(holdout_sentence(evaluation)),
         Table([_("metric"), _("value"), _("reading"), _("what it means")], [
             [_shown(result.label), metric_text(result), _span(_(result.band), result.level) if result.band else "",
              " ".join(filter(None, (_shown(result.not_applicable or result.interpretation),
@@ -148,15 +198,13 @@ def _utility_blocks(run: GenerationRun) -> list[Block]:
     if direction:
         blocks.append(Paragraph(direction))
     blocks += [Paragraph(hellinger_spread(evaluation)),
-               _figure(figures.hellinger_scores_figure(signal["hellinger_mean"]), first=True)]
+               _figure(figures.hellinger_scores_figure(signal["hellinger_mean"]))]
     if signal["correlation_difference_ratio"].value is not None:
         blocks.append(_figure(figures.correlation_figure(signal["correlation_difference_ratio"])))
     multivariate = signal["multivariate_hellinger_distance"]
     if multivariate.value is not None:
         blocks += [_figure(figures.multivariate_axes_figure(multivariate)),
                    Paragraph(figures.axes_figure_caption(multivariate), "muted")]
-    if run.latent.originals.shape[1] >= 2:
-        blocks.append(_figure(figures.latent_figure(run.latent, (0, 1))))
     return blocks
 
 
@@ -252,10 +300,12 @@ def _span(text: str, css: str) -> Markup:
     return Markup("<span class='{}'>{}</span>").format(css, text)
 
 
-def _figure(figure, first: bool = False) -> Figure:
+def _figure(figure) -> Figure:
+    """The figure's HTML, numbered; plotly's JavaScript with the first figure only."""
+    position = next(_FIGURE_NUMBERS.get())
     return Figure(Markup(pio.to_html(  # plotly's own HTML: the data it holds is JSON-encoded
-        figure, full_html=False, include_plotlyjs=True if first else False, config={"displaylogo": False},
-        div_id=f"figure-{next(_FIGURE_NUMBERS.get())}")))
+        figure, full_html=False, include_plotlyjs=position == 1, config={"displaylogo": False},
+        div_id=f"figure-{position}")))
 
 
 def _shown(text: str | None) -> str | None:

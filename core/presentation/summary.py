@@ -9,7 +9,7 @@ from core.metrics.criteria import NOT_MET, QUESTIONS
 from core.metrics.evaluation import Evaluation
 from core.metrics.registry import DEFINITIONS
 from core.presentation.format import SHOWN_UNITS, holdout_sentence, in_english, metric_text, number_text
-from core.presentation.verdict_text import verdict_line
+from core.presentation.verdict_text import LINKED_TABLES, verdict_line
 
 if TYPE_CHECKING:
     from core.metrics.linked_evaluation import LinkedEvaluation
@@ -48,7 +48,7 @@ def linked_summary_lines(evaluation: LinkedEvaluation, verdict: LinkedVerdict) -
     for name, scored in evaluation.persons.items():
         lines.append(f"Table {name} with everything about each person")
         lines += [f"  {line}" for line in summary_lines(scored)[1:]]
-    lines += [f"{name}: {verdict_line(person)}" for name, person in verdict.persons.items()]
+    lines += [f"{name}: {verdict_line(person, LINKED_TABLES)}" for name, person in verdict.persons.items()]
     if verdict.broken_links:
         lines.append(f"Links whose foreign keys do not all resolve: {', '.join(verdict.broken_links)}.")
     return lines

@@ -14,7 +14,8 @@ from core.workflows.run import GenerationRun
 from core.metrics.criteria import PARTLY_ASSESSED
 from core.workflows.verdict import NOT_READY, READY, Fix, Verdict, failing_results
 
-COMMAND_LINE, DASHBOARD = "command line", "dashboard"  # where a verdict is read: each says how to act in its words
+# where a verdict is read: each says how to act in its words (linked tables: the attacks are not available yet)
+COMMAND_LINE, DASHBOARD, LINKED_TABLES = "command line", "dashboard", "linked tables"
 SIGNAL_NAMES = {"hellinger_mean": N_("Hellinger Mean"), "correlation_difference_ratio": N_("correlation ratio")}
 
 
@@ -153,6 +154,9 @@ def caveat(verdict: Verdict, surface: str = COMMAND_LINE) -> str | None:
     if surface == COMMAND_LINE:
         return _("Not assessed: {labels}. Name the variables an attacker could know and the sensitive ones (--known, "
                  "--sensitive) to assess them.").format(labels=labels)
+    if surface == LINKED_TABLES:
+        return _("Not assessed: {labels}. These attacks need the variables an attacker could know, which linked "
+                 "tables do not take yet.").format(labels=labels)
     return _("Not assessed: {labels}. Choose the variables an attacker could know and the sensitive ones, under "
              "What an attacker could know on the Privacy page, to assess them.").format(labels=labels)
 
@@ -178,11 +182,11 @@ def relationships(evaluation: Evaluation) -> str | None:
 
 
 @in_english
-def verdict_line(verdict: Verdict) -> str:
-    """The verdict in one line, the command line's last."""
+def verdict_line(verdict: Verdict, surface: str = COMMAND_LINE) -> str:
+    """The verdict in one line, the command line's last (``surface``: see :func:`caveat`)."""
     head = headline(verdict) if verdict.ready else headline(verdict).upper()
     return " ".join([f"Verdict: {head}.", *(f"{reason}." for reason in reasons(verdict)),
-                     *(text for text in (fix_sentence(verdict), caveat(verdict)) if text)])
+                     *(text for text in (fix_sentence(verdict), caveat(verdict, surface)) if text)])
 
 
 @in_english

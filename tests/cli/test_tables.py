@@ -118,12 +118,15 @@ def test_a_valid_two_table_schema_says_its_orphans_and_writes_every_table_linked
 
 
 def test_outputs_not_built_for_linked_tables_are_refused_in_one_line_before_any_work(tmp_path):
-    for option, value in (("--report", tmp_path / "r.html"), ("--json", tmp_path / "nofolder" / "m.json")):
+    for option, value, said in (("--paired-out", tmp_path / "p.csv", "--paired-out is not available yet"),
+                                ("--known", "age", "--known is not available yet for linked tables"),
+                                ("--relation", "days < 10", "--relation concerns one table's columns"),
+                                ("--report", tmp_path / "nofolder" / "r.html", "does not exist"),
+                                ("--json", tmp_path / "nofolder" / "m.json", "does not exist")):
         result = run("avatarize", "--tables", _two_tables(tmp_path), "--k", 2, "--out", tmp_path / "out",
                      option, value)
         assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
-        assert not (tmp_path / "out").exists()
-    assert "--json" in result.stderr and "does not exist" in result.stderr
+        assert said in result.stderr and not (tmp_path / "out").exists()
 
 
 def test_linked_tables_metrics_and_verdict_go_to_the_json(tmp_path):
@@ -143,6 +146,10 @@ def test_linked_tables_metrics_and_verdict_go_to_the_json(tmp_path):
     assert document["parameters"]["links"] == {"patients.patient_id -> stays.patient_id": "linear_sum_assignment"}
     assert document["parameters"]["tables"]["stays"]["column_weights"] is None  # the link's own columns not shown
     assert "Link patients.patient_id -> stays.patient_id" in result.stdout and "patients: Verdict:" in result.stdout
+    report = run("avatarize", "--tables", tmp_path / "schema.json", "--k", 4, "--seed", 3, "--out", tmp_path / "fr",
+                 "--report", tmp_path / "r.html", "--report-language", "fr")
+    assert report.returncode == 0, report.stderr
+    assert "Relations entre les tables" in (tmp_path / "r.html").read_text()
 
 
 @pytest.mark.parametrize("arguments, expected", [

@@ -49,3 +49,26 @@ def test_markup_in_a_column_name_is_text_in_the_figures_too():
     figures = "".join(re.findall(r"Plotly\.newPlot\((.*?)\)\s*};", report, re.S))
     assert figures and "\\u003ca href" not in figures and "\\u003cb\\u003ebold" not in figures
     assert "&lt;a href" in figures and "&lt;b&gt;bold" in figures  # shown as written
+
+
+def test_the_report_of_linked_tables_has_every_part_once_and_hostile_names_as_text():
+    from core.engine.dataset_avatarizer import DatasetAvatarizer
+    from core.presentation.report import build_linked_report
+    from core.workflows.linked_run import linked_verdict, scored
+    from tests.engine.test_linked_tables import clinical, schema
+
+    frames = clinical(300)
+    frames["stays"] = frames["stays"].rename(columns={"ward": HOSTILE[0]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fitted = DatasetAvatarizer(schema(), seed=1).fit(frames)
+        evaluation = scored(fitted)
+        report = build_linked_report(fitted.dataset_, evaluation, linked_verdict(fitted.dataset_, evaluation), 1)
+    assert report.count("<h1>") == 1 and "Relations between the tables" in report
+    assert "patients, with everything about each person" in report
+    assert all(f"<h2>Table {name}</h2>" in report for name in frames)
+    assert report.count("plotly.js v") == 1  # plotly's JavaScript once, with the first figure
+    ids = re.findall(r'<div id="([^"]+)" class="plotly-graph-div"', report)
+    assert ids == [f"figure-{number}" for number in range(1, len(ids) + 1)]
+    assert "<script>alert(1)</script>" not in report and "&lt;script&gt;alert(1)&lt;/script&gt;" in report
+    assert "--known" not in report and "linked tables do not take yet" in report
