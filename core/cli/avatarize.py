@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from core.cli.options import (
     column_plan,
     given_parameters,
+    knowledge,
     output_folder,
     output_path,
     table_of_options,
@@ -30,6 +31,7 @@ from core.engine.parameters import Parameters
 from core.engine.schema import column_warning_lines, drop_columns
 from core.engine.sources import input_files
 from core.engine.split import Holdout
+from core.metrics.linked_evaluation import attacked_tables
 from core.errors import InputError
 from core.i18n import SOURCE_LANGUAGE, language
 from core.presentation.format import formula_warning
@@ -128,12 +130,11 @@ def _from_schema(arguments: argparse.Namespace) -> int:
 
 def _avatarize_linked(arguments: argparse.Namespace, dataset: Dataset, frames: dict[str, pd.DataFrame]) -> int:
     """Linked tables avatarized together (SPEC 12), each into ``FOLDER/<table>.csv`` (``--part-format parquet``:
-    ``.parquet``), with their metrics and one verdict when ``--json`` or ``--report`` asks; their paired or holdout
+    ``.parquet``), with their metrics and one verdict when ``--json`` or ``--report`` asks (the attacks on the
+    individual-level table that has the variables ``--known`` and ``--sensitive`` name); their paired or holdout
     files and analyses are not built yet, so asking for one is refused in one line before any work."""
     for option, value in (("--paired-out", arguments.paired_out), ("--holdout-out", arguments.holdout_out),
-                          ("--analysis", arguments.analysis), ("--scheduler", arguments.scheduler),
-                          ("--known", arguments.known), ("--sensitive", arguments.sensitive),
-                          ("--known-groups", arguments.known_groups)):
+                          ("--analysis", arguments.analysis), ("--scheduler", arguments.scheduler)):
         if value:
             raise InputError(f"{option} is not available yet for linked tables ({', '.join(dataset.tables)}): "
                              f"leave it out; the avatars of every table are written to --out.")
@@ -144,6 +145,8 @@ def _avatarize_linked(arguments: argparse.Namespace, dataset: Dataset, frames: d
     taken = [*map(str, [*inputs, *paths.values()])]
     metrics = output_path("--json", arguments.json, taken) if arguments.json else None
     report = output_path("--report", arguments.report, [*taken, str(metrics)]) if arguments.report else None
+    attacker = knowledge(arguments)
+    attacked_tables(dataset, frames, attacker)  # every variable named checked before any work
     output_folder(Path(arguments.out), inputs)
     for path in paths.values():
         check_writable(path, "--out")
@@ -153,7 +156,7 @@ def _avatarize_linked(arguments: argparse.Namespace, dataset: Dataset, frames: d
     for name, path in paths.items():
         write_table(fitted.avatars_[name], path)
     if metrics is not None or report is not None:
-        evaluation = scored(fitted)
+        evaluation = scored(fitted, attacker)
         verdict = linked_verdict(dataset, evaluation)
         print("\n".join(linked_summary_lines(evaluation, verdict)))
     if report is not None:

@@ -56,8 +56,7 @@ def _evaluate_linked(arguments: argparse.Namespace) -> int:
         raise InputError("--tables SCHEMA.json and --avatars FOLDER go together: give both.")
     for option, value in (("ORIGINAL", arguments.original), ("--holdout", arguments.holdout),
                           ("--not-paired", arguments.not_paired), ("--column-kind", arguments.column_kind),
-                          ("--analysis", arguments.analysis), ("--known", arguments.known),
-                          ("--sensitive", getattr(arguments, "sensitive", None))):
+                          ("--analysis", arguments.analysis)):
         if value:
             raise InputError(f"{option} concerns one table: with --tables, leave it out (linked avatars are scored "
                              "unpaired, against halves of the families).")
@@ -78,7 +77,7 @@ def _evaluate_linked(arguments: argparse.Namespace) -> int:
                              f"{name}.xlsx); write each table's avatars under its name.")
         avatars[name] = read_table(found[0])
     check_keys(dataset, avatars)  # the same columns, a unique primary key in the avatars too
-    evaluation = evaluated_files(dataset, originals, avatars, seed=arguments.seed or 0)
+    evaluation = evaluated_files(dataset, originals, avatars, seed=arguments.seed or 0, knowledge=knowledge(arguments))
     verdict = linked_verdict(dataset, evaluation)
     if metrics_path:
         write_json(linked_json(evaluation, verdict, {"seed": arguments.seed or 0, "paired": False}), metrics_path)

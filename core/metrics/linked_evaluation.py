@@ -20,6 +20,9 @@ from core.dataset import Dataset, Link
 from core.dataset.keys import key_values
 from core.engine.encoding import numeric_values
 from core.engine.schema import Kind, resolve_kinds
+from core.errors import InputError
+from core.i18n import _
+from core.metrics.attack import Knowledge
 from core.metrics.evaluation import Evaluation, evaluate
 from core.metrics.links import children_per_parent, join, referential_integrity
 from core.metrics.metrics_json import finite
@@ -50,19 +53,23 @@ class LinkedEvaluation:
 
 def evaluate_linked(dataset: Dataset, working: Mapping[str, pd.DataFrame], holdout: Mapping[str, pd.DataFrame | None],
                     avatars: Mapping[str, pd.DataFrame], *, paired_orders: Mapping[str, np.ndarray | None],
-                    seed: int = 0) -> LinkedEvaluation:
+                    seed: int = 0, knowledge: Knowledge = Knowledge()) -> LinkedEvaluation:
     """Score linked tables' ``avatars`` against the ``working`` rows they were made from and the ``holdout`` rows
     (None: halves drawn with ``seed``); ``paired_orders[name]``: the avatars' row made from each working row
-    (Avatar), or None (avatars not paired, as another tool's)."""
+    (Avatar), or None (avatars not paired, as another tool's). The attacker's ``knowledge`` goes to the scoring of
+    each individual-level table (with its descendants' aggregates) that has every variable it names."""
     keys = {name: _keys(dataset, name) for name in dataset.tables}
+    attacked = attacked_tables(dataset, working, knowledge)
+
     tables = {}
     for name in dataset.tables:
         made, order = avatars[name].drop(columns=keys[name]), paired_orders.get(name)
-        held = holdout.get(name)
-        tables[name] = evaluate(working[name].drop(columns=keys[name]),
-                                made if order is None else made.iloc[order].reset_index(drop=True),
+        held, originals = holdout.get(name), working[name].drop(columns=keys[name])
+        alone = dataset.is_individual_level(name) and not dataset.child_links(name)
+        tables[name] = evaluate(originals, made if order is None else made.iloc[order].reset_index(drop=True),
                                 holdout=None if held is None else held.drop(columns=keys[name]),
-                                paired=order is not None, seed=seed)
+                                paired=order is not None, seed=seed,
+                                knowledge=knowledge if alone and name in attacked else Knowledge())
     links = {link.describe(): _link_metrics(dataset, link, working, holdout, avatars, keys, seed)
              for link in dataset.links}
     persons = {}
@@ -78,8 +85,29 @@ def evaluate_linked(dataset: Dataset, working: Mapping[str, pd.DataFrame], holdo
                                                                      for other in dataset.tables)
                                  else plan.enriched(name, holdout), paired=order is not None, seed=seed,
                                  column_kinds={column: kind for column, kind in plan.aggregated.items()
-                                               if column in originals})
+                                               if column in originals}, knowledge=knowledge if name in attacked else Knowledge())
     return LinkedEvaluation(tables, links, persons)
+
+
+def attacked_tables(dataset: Dataset, frames: Mapping[str, pd.DataFrame], knowledge: Knowledge) -> list[str]:
+    """The individual-level tables whose persons (with their descendants' aggregates) have every variable the
+    attacker's ``knowledge`` names: those it is applied to; none named, none; named but in none, refused in one
+    line (before any work, on the originals ``frames``)."""
+    named = {*knowledge.known, *knowledge.sensitive, *(name for group in knowledge.groups or () for name in group)}
+    if not named:
+        return []
+    keys = {name: _keys(dataset, name) for name in dataset.tables}
+    people = [name for name in dataset.tables if dataset.is_individual_level(name)]
+    plan = _EnrichmentPlan(dataset, keys, frames)
+    attacked = [name for name in people if named <= set(plan.enriched(name, frames).columns)]
+    if not attacked:
+        raise InputError(_(
+            "The known and sensitive variables ({names}) must all be columns of one individual-level table ({tables}) "
+            "or of its descendants' aggregates (such as \"{example}\"); check their spelling."
+        ).format(names=", ".join(sorted(named)), tables=", ".join(people),
+                 example=next((f"{link.child}: number" for name in people for link in dataset.child_links(name)),
+                              "stays: number")))
+    return attacked
 
 
 def _keys(dataset: Dataset, name: str) -> list[str]:

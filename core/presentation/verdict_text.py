@@ -155,8 +155,9 @@ def caveat(verdict: Verdict, surface: str = COMMAND_LINE) -> str | None:
         return _("Not assessed: {labels}. Name the variables an attacker could know and the sensitive ones (--known, "
                  "--sensitive) to assess them.").format(labels=labels)
     if surface == LINKED_TABLES:
-        return _("Not assessed: {labels}. These attacks need the variables an attacker could know, which linked "
-                 "tables do not take yet.").format(labels=labels)
+        return _("Not assessed: {labels}. Name the variables an attacker could know of a person and the sensitive "
+                 "ones (--known, --sensitive), among the columns of an individual-level table and its descendants' "
+                 "aggregates (such as \"stays: number\"), to assess them.").format(labels=labels)
     return _("Not assessed: {labels}. Choose the variables an attacker could know and the sensitive ones, under "
              "What an attacker could know on the Privacy page, to assess them.").format(labels=labels)
 
@@ -186,7 +187,7 @@ def verdict_line(verdict: Verdict, surface: str = COMMAND_LINE) -> str:
     """The verdict in one line, the command line's last (``surface``: see :func:`caveat`)."""
     head = headline(verdict) if verdict.ready else headline(verdict).upper()
     return " ".join([f"Verdict: {head}.", *(f"{reason}." for reason in reasons(verdict)),
-                     *(text for text in (fix_sentence(verdict), caveat(verdict, surface)) if text)])
+                     *(text for text in (fix_sentence(verdict, surface), caveat(verdict, surface)) if text)])
 
 
 @in_english

@@ -10,6 +10,7 @@ import pandas as pd
 
 from core.dataset import Dataset
 from core.engine.dataset_avatarizer import DatasetAvatarizer
+from core.metrics.attack import Knowledge
 from core.metrics.linked_evaluation import LinkedEvaluation, evaluate_linked
 from core.workflows.verdict import NOT_READY, READY, Verdict, verdict_of
 
@@ -34,12 +35,13 @@ class LinkedVerdict:
         return READY if self.ready else next(verdict.status for verdict in self.persons.values() if not verdict.ready)
 
 
-def scored(fitted: DatasetAvatarizer) -> LinkedEvaluation:
-    """The metrics of a fitted linked run, its avatars paired with their originals where the method pairs them."""
+def scored(fitted: DatasetAvatarizer, knowledge: Knowledge = Knowledge()) -> LinkedEvaluation:
+    """The metrics of a fitted linked run, its avatars paired with their originals where the method pairs them;
+    the attacker's ``knowledge`` as :func:`~core.metrics.linked_evaluation.evaluate_linked` takes it."""
     return evaluate_linked(fitted.dataset_, fitted.working_data_, fitted.holdout_data_, fitted.avatars_,
                            paired_orders={name: avatarizer.paired_order_
                                           for name, avatarizer in fitted.avatarizers_.items()},
-                           seed=fitted.seed_)
+                           seed=fitted.seed_, knowledge=knowledge)
 
 
 def linked_verdict(dataset: Dataset, evaluation: LinkedEvaluation) -> LinkedVerdict:
@@ -51,8 +53,8 @@ def linked_verdict(dataset: Dataset, evaluation: LinkedEvaluation) -> LinkedVerd
 
 
 def evaluated_files(dataset: Dataset, originals: Mapping[str, pd.DataFrame], avatars: Mapping[str, pd.DataFrame],
-                    seed: int = 0) -> LinkedEvaluation:
+                    seed: int = 0, knowledge: Knowledge = Knowledge()) -> LinkedEvaluation:
     """The metrics of linked avatars made by another tool (SDV's HMA...): not paired, scored against halves of the
     originals' families."""
     return evaluate_linked(dataset, originals, dict.fromkeys(dataset.tables), avatars,
-                           paired_orders=dict.fromkeys(dataset.tables), seed=seed)
+                           paired_orders=dict.fromkeys(dataset.tables), seed=seed, knowledge=knowledge)

@@ -119,7 +119,7 @@ def test_a_valid_two_table_schema_says_its_orphans_and_writes_every_table_linked
 
 def test_outputs_not_built_for_linked_tables_are_refused_in_one_line_before_any_work(tmp_path):
     for option, value, said in (("--paired-out", tmp_path / "p.csv", "--paired-out is not available yet"),
-                                ("--known", "age", "--known is not available yet for linked tables"),
+                                ("--known", "ghost", "The known and sensitive variables (ghost) must all be columns"),
                                 ("--relation", "days < 10", "--relation concerns one table's columns"),
                                 ("--report", tmp_path / "nofolder" / "r.html", "does not exist"),
                                 ("--json", tmp_path / "nofolder" / "m.json", "does not exist")):
@@ -150,6 +150,11 @@ def test_linked_tables_metrics_and_verdict_go_to_the_json(tmp_path):
                  "--report", tmp_path / "r.html", "--report-language", "fr")
     assert report.returncode == 0, report.stderr
     assert "Relations entre les tables" in (tmp_path / "r.html").read_text()
+    attacked = run("avatarize", "--tables", tmp_path / "schema.json", "--k", 4, "--seed", 3, "--out", tmp_path / "a",
+                   "--json", tmp_path / "a.json", "--known", "age", "--sensitive", "stays: mean days")
+    assert attacked.returncode == 0, attacked.stderr
+    person = json.loads((tmp_path / "a.json").read_text())["persons"]["patients"]["privacy"]
+    assert person["inference_risk"] is not None and person["criteria"]["inference"]["state"] != "not assessed"
 
 
 @pytest.mark.parametrize("arguments, expected", [
