@@ -45,6 +45,10 @@ from core.workflows.verdict import judged
 if TYPE_CHECKING:
     import pandas as pd
 
+    from core.metrics.attack import Knowledge
+    from core.metrics.linked_evaluation import LinkedEvaluation
+    from core.workflows.linked_run import LinkedVerdict
+
     from core.engine.pipeline import Avatarizer
     from core.metrics.analysis.request import AnalysisRequest
     from core.workflows.run import ColumnPlan, GenerationRun
@@ -140,36 +144,26 @@ def _avatarize_linked(arguments: argparse.Namespace, dataset: Dataset, frames: d
                              f"leave it out; the avatars of every table are written to --out.")
     if arguments.report_language and not arguments.report:
         raise InputError("--report-language goes with --report REPORT.html: add it, or leave --report-language out.")
-    inputs = [table_path(dataset, name) for name in dataset.tables]
+    inputs = [Path(arguments.tables), *(table_path(dataset, name) for name in dataset.tables)]
     paths = {name: Path(arguments.out) / f"{name}.{arguments.part_format or 'csv'}" for name in dataset.tables}
     taken = [*map(str, [*inputs, *paths.values()])]
     metrics = output_path("--json", arguments.json, taken) if arguments.json else None
     report = output_path("--report", arguments.report, [*taken, str(metrics)]) if arguments.report else None
     attacker = knowledge(arguments)
     attacked_tables(dataset, frames, attacker)  # every variable named checked before any work
+    made_folder = not Path(arguments.out).exists()
     output_folder(Path(arguments.out), inputs)
-    for path in paths.values():
-        check_writable(path, "--out")
-    start = time.perf_counter()
-    parameters = Parameters.of(given_parameters(arguments))
-    fitted = DatasetAvatarizer(dataset, parameters).fit(frames)
-    for name, path in paths.items():
-        write_table(fitted.avatars_[name], path)
-    if metrics is not None or report is not None:
-        evaluation = scored(fitted, attacker)
-        verdict = linked_verdict(dataset, evaluation)
+    try:
+        for path in paths.values():
+            check_writable(path, "--out")
+        start = time.perf_counter()
+        fitted, evaluation, verdict = _linked_outputs(arguments, dataset, frames, attacker, paths, metrics, report)
+    except InputError:
+        if made_folder and not any(Path(arguments.out).iterdir()):
+            Path(arguments.out).rmdir()  # refused: nothing left behind
+        raise
+    if evaluation is not None:
         print("\n".join(linked_summary_lines(evaluation, verdict)))
-    if report is not None:
-        from core.presentation.report import build_linked_report  # here: plotly's import costs every other command
-
-        with language(arguments.report_language or SOURCE_LANGUAGE):
-            write_text(build_linked_report(dataset, evaluation, verdict, fitted.seed_), report)
-    if metrics is not None:
-        write_json(linked_json(evaluation, verdict, {
-            "seed": fitted.seed_, "tables": {name: {**_own_parameters(avatarizer), "method": avatarizer.method_.name}
-                                             for name, avatarizer in fitted.avatarizers_.items()},
-            "links": {link.describe(): link.method.value for link in dataset.links},
-            "timings_s": fitted.timings_s_}), metrics)
     for name in dataset.top_down():
         avatarizer = fitted.avatarizers_[name]
         links = ", ".join(f"{link.parent} by {link.method.value}" + (
@@ -181,6 +175,31 @@ def _avatarize_linked(arguments: argparse.Namespace, dataset: Dataset, frames: d
     print(f"seed = {fitted.seed_}, {f'{held} rows set aside as the holdout, by family' if held else 'no holdout'}, "
           f"{time.perf_counter() - start:.1f} s.")
     return 0
+
+
+def _linked_outputs(arguments: argparse.Namespace, dataset: Dataset, frames: dict[str, pd.DataFrame],
+                    attacker: Knowledge, paths: dict[str, Path], metrics: Path | None, report: Path | None
+                    ) -> tuple[DatasetAvatarizer, LinkedEvaluation | None, LinkedVerdict | None]:
+    """The work of :func:`_avatarize_linked`: the avatars made, scored and judged when asked, then written."""
+    fitted = DatasetAvatarizer(dataset, Parameters.of(given_parameters(arguments))).fit(frames)
+    evaluation = verdict = None
+    if metrics is not None or report is not None:
+        evaluation = scored(fitted, attacker)
+        verdict = linked_verdict(dataset, evaluation)
+    for name, path in paths.items():
+        write_table(fitted.avatars_[name], path)
+    if report is not None:
+        from core.presentation.report import build_linked_report  # here: plotly's import costs every other command
+
+        with language(arguments.report_language or SOURCE_LANGUAGE):
+            write_text(build_linked_report(dataset, evaluation, verdict, fitted.seed_), report)
+    if metrics is not None:
+        write_json(linked_json(evaluation, verdict, {
+            "seed": fitted.seed_, "tables": {name: {**_own_parameters(avatarizer), "method": avatarizer.method_.name}
+                                             for name, avatarizer in fitted.avatarizers_.items()},
+            "links": {link.describe(): link.method.value for link in dataset.links},
+            "timings_s": fitted.timings_s_}), metrics)
+    return fitted, evaluation, verdict
 
 
 def _own_parameters(avatarizer: Avatarizer) -> dict[str, object]:

@@ -64,18 +64,19 @@ def _evaluate_linked(arguments: argparse.Namespace) -> int:
     folder = Path(arguments.avatars_folder)
     if not folder.is_dir():
         raise InputError(f"--avatars {folder}: no such folder; give the folder holding one file per table.")
-    inputs = [str(dataset.path_of(name)) for name in dataset.tables]
-    metrics_path = output_path("--json", arguments.json, [*inputs, str(folder)]) if arguments.json else None
-    originals = dataset_frames(dataset, {})
-    for unparented in check_keys(dataset, originals):
-        say("warning", unparented.message)
-    avatars = {}
+    files = {}
     for name in dataset.tables:
         found = [folder / f"{name}{suffix}" for suffix in (".csv", ".parquet", ".xlsx") if (folder / f"{name}{suffix}").is_file()]
         if not found:
             raise InputError(f"--avatars {folder}: no file for table '{name}' ({name}.csv, {name}.parquet or "
                              f"{name}.xlsx); write each table's avatars under its name.")
-        avatars[name] = read_table(found[0])
+        files[name] = found[0]
+    inputs = [arguments.tables, *(str(dataset.path_of(name)) for name in dataset.tables), *map(str, files.values())]
+    metrics_path = output_path("--json", arguments.json, inputs) if arguments.json else None
+    originals = dataset_frames(dataset, {})
+    for unparented in check_keys(dataset, originals):
+        say("warning", unparented.message)
+    avatars = {name: read_table(path) for name, path in files.items()}
     check_keys(dataset, avatars)  # the same columns, a unique primary key in the avatars too
     evaluation = evaluated_files(dataset, originals, avatars, seed=arguments.seed or 0, knowledge=knowledge(arguments))
     verdict = linked_verdict(dataset, evaluation)

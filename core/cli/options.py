@@ -94,7 +94,11 @@ def output_folder(path: Path, inputs: list[Path]) -> Path:
         raise InputError(f"--out {path} is a file: with --tables it is a folder, one file per table.")
     if not path.parent.resolve().is_dir():
         raise InputError(f"--out {path}: the folder {path.parent} does not exist. Create it or choose another path.")
-    path.mkdir(exist_ok=True)
+    try:
+        path.mkdir(exist_ok=True)
+    except OSError as error:
+        raise InputError(f"--out {path}: cannot make this folder ({error.strerror or error}). Choose another "
+                         "path.") from None
     return path
 
 

@@ -120,6 +120,19 @@ class Dataset:
                 "references a given parent once."
             ).format(table=link.child, column=twins[1].foreign_key, parent=link.parent,
                      columns=", ".join(other.foreign_key for other in twins)))
+        shared = [other for other in self.links if other.child == link.child and other.foreign_key == link.foreign_key]
+        if len(shared) > 1:
+            raise InputError(_(
+                "Table '{table}', column '{column}': it is the foreign key of the links from {parents}; each link "
+                "needs a column of its own (one column names one parent)."
+            ).format(table=link.child, column=link.foreign_key,
+                     parents=", ".join(f"'{other.parent}'" for other in shared)))
+        if link.foreign_key == child.primary_key:
+            raise InputError(_(
+                "Table '{table}', column '{column}': it is both the table's primary key and its foreign key to "
+                "'{parent}' (one row per parent row); a child's foreign key is a column of its own: join the two "
+                "tables into one, or give '{table}' a primary key of its own."
+            ).format(table=link.child, column=link.foreign_key, parent=link.parent))
         declared = child.columns.get(link.foreign_key)
         if declared is not None or link.foreign_key == child.time:
             raise InputError(_(

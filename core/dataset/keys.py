@@ -19,6 +19,7 @@ from core.i18n import _, ngettext, number, percent
 
 ID_NAME = re.compile(r"(^|[^a-z])(id|ids|identifier|uuid)($|[^a-z])|id$|^id", re.IGNORECASE)
 LINK_CONTAINED_SHARE = 0.95
+_EXACT_FLOATS = 2**53  # the whole numbers a float64 holds exactly lie below this
 _SHOWN_VALUES = 3
 
 
@@ -65,6 +66,12 @@ def check_keys(dataset: Dataset, frames: Mapping[str, pd.DataFrame]) -> list[Unp
     unparented = []
     for link in dataset.links:
         foreign = frames[link.child][link.foreign_key]
+        if pd.api.types.is_float_dtype(foreign) and (foreign.abs() >= _EXACT_FLOATS).any():
+            raise InputError(_(
+                "Table '{table}', column '{column}': its keys are whole numbers read as decimals (the column has "
+                "empty cells), and from {limit} on a decimal does not hold every digit, so a key would name another "
+                "parent; write these keys as text, or fill the empty cells."
+            ).format(table=link.child, column=link.foreign_key, limit=number(_EXACT_FLOATS, ",")))
         present = foreign.notna()
         known = key_values(foreign[present]).isin(key_values(frames[link.parent][link.key]))
         missing, orphans = int((~present).sum()), int((~known).sum())

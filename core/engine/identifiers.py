@@ -43,12 +43,16 @@ class IdentifierForm:
         texts = [str(value) for value in values.iloc[:_SAMPLE]]
         leading = _LEADING.match(os.path.commonprefix(texts)).group() if texts else ""
         digits = max((len(text) - len(leading) for text in texts), default=1)
+        every = values.astype(str)  # the form is read on a sample; a new id never equals any of theirs
         if not leading or not all(text[len(leading):].isdigit() for text in texts):  # e-mails, free text
             prefix = DEFAULT_PREFIX
-            while any(text.startswith(prefix) for text in column.dropna().astype(str)):  # never one of theirs
+            while every.str.startswith(prefix).any():
                 prefix = "new-" + prefix
             return cls(str(column.name), numeric=False, prefix=prefix, digits=1)
-        return cls(str(column.name), numeric=False, prefix=leading + "AV", digits=max(1, min(digits, 12)))
+        prefix = leading + "AV"
+        while every.str.startswith(prefix).any():  # PAV0001 among the originals beyond the sample: PAVV0001
+            prefix += "V"
+        return cls(str(column.name), numeric=False, prefix=prefix, digits=max(1, min(digits, 12)))
 
     def new_values(self, n_rows: int, first: int = 0, total: int | None = None) -> pd.Series:
         """``n_rows`` new identifiers, numbered in the avatars' order; ``first`` and ``total``: the avatars of one

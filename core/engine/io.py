@@ -339,14 +339,26 @@ def _csv_dialect(content: bytes | Path, head: bytes, file_name: str) -> CsvDiale
 
 
 def _parse_csv(content: bytes | Path, dialect: CsvDialect) -> pd.DataFrame:
-    """The table read with ``dialect``."""
+    """The table read with ``dialect``; a column of whole numbers one of which is written with a leading zero
+    beyond the lines sniffed (``SNIFF_LINES``) read again as text, so that no code loses its zeros."""
+    source = str(content) if isinstance(content, Path) else io.BytesIO(content)
+    codes = set(dialect.codes)
     try:
-        table = pa_csv.read_csv(  # skips a UTF-8 byte-order mark itself
-            str(content) if isinstance(content, Path) else io.BytesIO(content),
-            *_csv_options(dialect, set(dialect.codes)))
+        table = pa_csv.read_csv(source, *_csv_options(dialect, codes))  # skips a UTF-8 byte-order mark itself
+        whole = [name for name in table.column_names if pa.types.is_integer(table.column(name).type)]
+        if whole:
+            if not isinstance(source, str):
+                source.seek(0)
+            read, parse, convert = _csv_options(dialect, set(whole))
+            convert.include_columns = whole
+            written = pa_csv.read_csv(source, read, parse, convert)
+            for name in whole:
+                if pa_compute.any(pa_compute.match_substring_regex(written.column(name), _LEADING_ZERO.pattern)).as_py():
+                    table = table.set_column(table.column_names.index(name), name, written.column(name))
+                    codes.add(name)
     except pa.ArrowInvalid as error:
         raise InputError(_unreadable(dialect.file_name, error)) from None
-    return _to_pandas(_missing_tokens(table, dialect.decimal_point, dialect.other_point, keep_text=set(dialect.codes)))
+    return _to_pandas(_missing_tokens(table, dialect.decimal_point, dialect.other_point, keep_text=codes))
 
 
 def _csv_options(dialect: CsvDialect, text: set[str]

@@ -32,13 +32,15 @@ import pandas as pd
 from core.dataset import Dataset, Kind, Link, LinkMethod, Role
 from core.dataset.keys import key_values
 from core.engine.linkage import children_per_parent, linked_parents
+from core.engine.methods import method_of
 from core.engine.parameters import Parameters
 from core.engine.pipeline import Avatarizer
 from core.engine.schema import drop_columns
 from core.engine.split import split_holdout
 from core.engine.stages import seed_generator
 from core.errors import InputError
-from core.i18n import _
+from core.i18n import N_, _
+from core.validation import check_positive_number, check_seed
 
 ENRICHMENT_AXES = 2  # a child table's first latent coordinates whose mean per parent enriches the parent
 OWN_SPACE_IMPUTATION = "median"  # the child's own projection, a summary, needs no neighbours' imputation
@@ -63,7 +65,8 @@ class LinkedAvatars:
 def avatarize_linked(dataset: Dataset, frames: Mapping[str, pd.DataFrame], parameters: Parameters) -> LinkedAvatars:
     """The avatars of every table of ``dataset`` (its rules checked on ``frames``), each with its own parameters
     over ``parameters``."""
-    given = parameters.seed
+    check_linked(dataset, frames, parameters)
+    given = check_seed(parameters.seed)
     seed = int(np.random.SeedSequence().entropy % 2**32) if given is None else int(given)
     clock = _Clock()
     with clock("holdout by family"):
@@ -110,6 +113,37 @@ def avatarize_linked(dataset: Dataset, frames: Mapping[str, pd.DataFrame], param
     return LinkedAvatars(avatarizers, avatars, working, holdout, seed, clock.seconds)
 
 
+RUN_PARAMETERS = ("seed", "holdout", "holdout_min_rows", "link_weight")  # one value for every linked table
+
+
+def check_linked(dataset: Dataset, frames: Mapping[str, pd.DataFrame], parameters: Parameters) -> None:
+    """What linked tables' synthesis needs, checked before any work, each refusal one line: ``link_weight`` a
+    positive number; no table setting a parameter that is the run's (:data:`RUN_PARAMETERS`); no column named as
+    those links add; ``original_order`` between tables both avatarized by Avatar (paired with their originals)."""
+    check_positive_number("link_weight", parameters.link_weight, hint=_(
+        "It is the weight of a parent's children in its projection (--link-weight; 1: one variable's)."))
+    for name, table in dataset.tables.items():
+        shared = [parameter for parameter in RUN_PARAMETERS if parameter in table.parameters]
+        if shared:
+            raise InputError(_(
+                "Table '{table}': \"{parameter}\" is one value for every linked table, not a table's: set it for the "
+                "run (--{option}) and remove it from the table's entry."
+            ).format(table=name, parameter=shared[0], option=shared[0].replace("_", "-")))
+        reserved = [str(column) for column in frames[name].columns if str(column).startswith(LINK_COLUMN)]
+        if reserved:
+            raise InputError(_(
+                "Table '{table}', column '{column}': names starting with \"{prefix}\" are the synthesis' own; "
+                "rename the column."
+            ).format(table=name, column=reserved[0], prefix=LINK_COLUMN.strip()))
+    paired = {}
+    for name, table in dataset.tables.items():
+        with _named(name):
+            paired[name] = method_of(parameters.for_table(table)).paired
+    for link in dataset.links:
+        if link.method is LinkMethod.ORIGINAL_ORDER and not (paired[link.parent] and paired[link.child]):
+            raise InputError(_(_ORIGINAL_ORDER_NEEDS_PAIRS).format(link=link.describe()))
+
+
 def parent_rows_of(link: Link, frames: Mapping[str, pd.DataFrame]) -> np.ndarray:
     """The row of ``link``'s parent (in ``frames``) of each child row, -1 for a child without a parent (its foreign
     key missing, or a value no parent has)."""
@@ -123,26 +157,26 @@ def parent_rows_of(link: Link, frames: Mapping[str, pd.DataFrame]) -> np.ndarray
 
 def family_halves(dataset: Dataset, frames: Mapping[str, pd.DataFrame], parameters: Parameters,
                   rng: np.random.Generator) -> tuple[dict[str, pd.DataFrame], dict[str, pd.DataFrame | None]]:
-    """The working and holdout rows of every table (SPEC 12, holdout by person): a table without a parent split in
-    random halves (SPEC 5's rule: with ``holdout`` on and ``holdout_min_rows`` rows at least), each child row on its
-    parent's side (its first link's parent that has the row; a child without a parent drawn like a row of a
-    table without one). Every family is on one side."""
+    """The working and holdout rows of every table (SPEC 12, holdout by person): the first table without a parent
+    that has ``holdout_min_rows`` rows split in random halves (SPEC 5's rule, with ``holdout`` on), each child row on
+    its parent's side (its first link's parent in a table so split; a child without one drawn in halves too). Every
+    other table keeps all its rows: two tables split apart would put a child of both on one side and one of its
+    parents on the other."""
     in_holdout: dict[str, np.ndarray] = {}
+    split = None
     for name in dataset.top_down():
         n_rows = len(frames[name])
         held = np.zeros(n_rows, dtype=bool)
-        links = dataset.parent_links(name)
-        if not links:
-            if parameters.holdout and n_rows >= parameters.holdout_min_rows:
+        links = [link for link in dataset.parent_links(name) if in_holdout[link.parent].any()]
+        if not dataset.parent_links(name):
+            if split is None and parameters.holdout and n_rows >= parameters.holdout_min_rows:
                 held[split_holdout(n_rows, rng)[1]] = True
-        elif any(in_holdout[link.parent].any() for link in links):
-            unplaced = np.ones(n_rows, dtype=bool)
-            for link in links:
-                rows = parent_rows_of(link, frames)
-                placed = unplaced & (rows >= 0)
-                held[placed] = in_holdout[link.parent][rows[placed]]
-                unplaced &= ~placed
-            orphans = np.flatnonzero(unplaced)
+                split = name
+        elif links:
+            rows = parent_rows_of(links[0], frames)
+            placed = rows >= 0
+            held[placed] = in_holdout[links[0].parent][rows[placed]]
+            orphans = np.flatnonzero(~placed)
             held[orphans[split_holdout(len(orphans), rng)[1]]] = True
         in_holdout[name] = held
     working = {name: frames[name][~held].reset_index(drop=True) for name, held in in_holdout.items()}
@@ -258,14 +292,14 @@ def _original_order(link: Link, avatarizers: Mapping[str, Avatarizer], rows: np.
     """``original_order``: each child avatar linked to the avatar of its own original's parent (the real family
     structure: sensitive); both tables' avatars must be paired with their originals (Avatar)."""
     child, parent = avatarizers[link.child], avatarizers[link.parent]
-    if child.paired_order_ is None or parent.paired_order_ is None:
-        raise InputError(_(
-            "Link {link}: original_order links each child avatar to its own original's parent avatar, which needs "
-            "avatars made from their originals (Avatar, k) in both tables; use linear_sum_assignment or "
-            "minimum_distance with AvatarFastDP."
-        ).format(link=link.describe()))
     parents = rows[np.argsort(child.paired_order_)]  # the parent of the original each child avatar is made from
     return np.where(parents >= 0, parent.paired_order_[np.maximum(parents, 0)], -1)
+
+
+_ORIGINAL_ORDER_NEEDS_PAIRS = N_(
+    "Link {link}: original_order links each child avatar to its own original's parent avatar, which needs avatars "
+    "made from their originals (Avatar, k) in both tables; use linear_sum_assignment or minimum_distance with "
+    "AvatarFastDP.")
 
 
 def _added(link: Link, what: str) -> str:

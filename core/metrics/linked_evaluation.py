@@ -65,6 +65,8 @@ def evaluate_linked(dataset: Dataset, working: Mapping[str, pd.DataFrame], holdo
     for name in dataset.tables:
         made, order = avatars[name].drop(columns=keys[name]), paired_orders.get(name)
         held, originals = holdout.get(name), working[name].drop(columns=keys[name])
+        if originals.columns.empty:
+            continue  # keys only: nothing of the originals to measure (its children say the rest)
         alone = dataset.is_individual_level(name) and not dataset.child_links(name)
         tables[name] = evaluate(originals, made if order is None else made.iloc[order].reset_index(drop=True),
                                 holdout=None if held is None else held.drop(columns=keys[name]),

@@ -46,8 +46,9 @@ def scored(fitted: DatasetAvatarizer, knowledge: Knowledge = Knowledge()) -> Lin
 
 def linked_verdict(dataset: Dataset, evaluation: LinkedEvaluation) -> LinkedVerdict:
     """The one verdict of linked tables (see :class:`LinkedVerdict`)."""
-    persons = {name: verdict_of(evaluation.persons.get(name, evaluation.tables[name]))
-               for name in dataset.tables if dataset.is_individual_level(name)}
+    persons = {name: verdict_of(evaluation.persons.get(name) or evaluation.tables[name])
+               for name in dataset.tables if dataset.is_individual_level(name)
+               and (name in evaluation.persons or name in evaluation.tables)}
     broken = [link for link, metrics in evaluation.links.items() if metrics["referential_integrity"].passed is False]
     return LinkedVerdict(persons, broken)
 

@@ -306,7 +306,7 @@ def test_evaluate_errors(table_csv, tmp_path):
     assert_plain_error(run("evaluate", table_csv, empty), "empty.csv is empty")
     other = write(tmp_path, "other.csv", b"u,v\n1,2\n")
     assert_plain_error(run("evaluate", table_csv, other), "no column in common")
-    assert_plain_error(run("evaluate", table_csv), "the following arguments are required: AVATARS")
+    assert_plain_error(run("evaluate", table_csv), "give ORIGINAL and AVATARS, or --tables SCHEMA.json --avatars FOLDER")
     assert_plain_error(run("evaluate", table_csv, table_csv, "--ncp", 0), "ncp must be at least 1, got 0")
     assert_plain_error(run("evaluate", table_csv, table_csv, "--json", tmp_path / "no" / "m.json"), "does not exist")
 

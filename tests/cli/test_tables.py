@@ -220,3 +220,30 @@ def test_linked_tables_written_as_parquet(tmp_path):
     written = {name: pd.read_parquet(tmp_path / "out" / f"{name}.parquet") for name in ("patients", "stays")}
     assert written["stays"]["patient_id"].isin(written["patients"]["patient_id"]).all()
     assert not (tmp_path / "out" / "stays.csv").exists()
+
+
+def test_a_linked_run_refused_during_the_work_leaves_nothing_and_no_output_is_an_input(tmp_path):
+    schema = _two_tables(tmp_path)
+    too_large = run("avatarize", "--tables", schema, "--k", 50, "--out", tmp_path / "out")
+    assert too_large.returncode == 2 and "Table 'patients': k must be smaller" in too_large.stderr
+    assert not (tmp_path / "out").exists()  # the folder made for it is gone again
+    onto_schema = run("avatarize", "--tables", schema, "--k", 2, "--out", tmp_path / "out", "--json", schema)
+    assert onto_schema.returncode == 2 and "is also an input or another output" in onto_schema.stderr
+    assert json.loads(schema.read_text())["links"]  # the schema untouched
+
+
+def test_evaluate_takes_avatars_with_other_columns_and_never_writes_onto_them(tmp_path):
+    rng = np.random.default_rng(3)
+    patients = pd.DataFrame({"patient_id": range(1, 61), "age": rng.integers(20, 90, 60), "bmi": rng.normal(25, 3, 60)})
+    stays = pd.DataFrame({"stay_id": range(1, 151), "patient_id": rng.integers(1, 61, 150),
+                          "days": rng.integers(1, 15, 150)})
+    schema = _two_tables(tmp_path, patients=patients, stays=stays)
+    (tmp_path / "other").mkdir()
+    patients.drop(columns="bmi").assign(junk=1).to_csv(tmp_path / "other" / "patients.csv", index=False)
+    stays.to_csv(tmp_path / "other" / "stays.csv", index=False)
+    result = run("evaluate", "--tables", schema, "--avatars", tmp_path / "other")
+    assert result.returncode == 0, result.stderr
+    onto = run("evaluate", "--tables", schema, "--avatars", tmp_path / "other", "--json",
+               tmp_path / "other" / "stays.csv")
+    assert onto.returncode == 2 and "is also an input" in onto.stderr
+    assert pd.read_csv(tmp_path / "other" / "stays.csv").equals(stays)

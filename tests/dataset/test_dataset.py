@@ -85,6 +85,13 @@ BROKEN = {
     "a child referencing a parent twice": (
         _two(links=[LINK, {**LINK, "foreign_key": "referred_by"}]),
         "Table 'stays', column 'referred_by': 'stays' references 'patients' twice (patient_id, referred_by)"),
+    "one column the foreign key of two links": (
+        {"tables": {"patients": {"primary_key": "patient_id"}, "wards": {"primary_key": "ward_id"}, "stays": {}},
+         "links": [LINK, {"parent": "wards", "key": "ward_id", "child": "stays", "foreign_key": "patient_id"}]},
+        "Table 'stays', column 'patient_id': it is the foreign key of the links from 'patients', 'wards'"),
+    "a primary key that is also the foreign key": (
+        _two(child={"primary_key": "patient_id"}),
+        "Table 'stays', column 'patient_id': it is both the table's primary key and its foreign key"),
     "a table without a parent that is not individual-level": (
         _two(parent={"individual_level": False}), "Table 'patients': it has no parent, so it must be individual-level"),
     "a foreign key dropped": (

@@ -62,3 +62,13 @@ def test_primary_keys_and_links_are_proposed_from_names_and_values():
                                                                        "patient_id")]
     frames["stays"]["patient_id"] = [1, 7, 8]  # a third of the values among the parent's: no link proposed
     assert proposed_links(frames, {"patients": "patient_id"}) == []
+
+
+def test_whole_number_keys_too_large_for_a_decimal_are_refused():
+    # a child's column of keys with an empty cell is read as decimals: 2^53 + 1 becomes 2^53 + 2, another parent
+    dataset = Dataset.from_dict({"tables": {"p": {"primary_key": "id"}, "c": {}},
+                                 "links": [{"parent": "p", "key": "id", "child": "c", "foreign_key": "p"}]})
+    frames = {"p": pd.DataFrame({"id": [2**53 + 1, 2**53 + 2]}),
+              "c": pd.DataFrame({"p": [float(2**53 + 2), None]})}
+    with pytest.raises(InputError, match="^Table 'c', column 'p': its keys are whole numbers read as decimals"):
+        check_keys(dataset, frames)

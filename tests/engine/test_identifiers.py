@@ -93,3 +93,10 @@ def test_whole_numbers_beyond_float64_are_codes_kept_exactly_and_ids_renewed_exa
     assert avatarizer.kinds_["account"] == "categorical" and set(avatarizer.avatars_["account"]) <= set(big["account"])
     tickets = avatarizer.avatars_["ticket"]
     assert tickets.is_unique and min(tickets) == 10**19 + 1 and not set(tickets) & set(big["ticket"])
+
+
+def test_new_identifiers_never_equal_an_original_beyond_the_sample():
+    # the form was read on the first 1 000 values: PAV0001... among the last ones came out again as new ids
+    column = pd.Series([f"P{i:04d}" for i in range(1, 1001)] + [f"PAV{i:04d}" for i in range(1, 101)], name="id")
+    form = IdentifierForm.of(column)
+    assert form.prefix == "PAVV" and not set(form.new_values(1100)) & set(column)

@@ -338,3 +338,11 @@ def test_write_table_writes_the_format_its_suffix_says_and_nothing_partial(tmp_p
     pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "t.parquet"), frame)
     assert (tmp_path / "t.csv").read_text() == "id,x\n007,1.5\n012,\n"
     assert sorted(path.name for path in tmp_path.iterdir()) == ["t.csv", "t.parquet"]
+
+
+def test_a_code_with_a_leading_zero_beyond_the_lines_sniffed_keeps_its_zeros():
+    # the leading zeros were looked for in the first 50 lines only: "0012" on line 102 was read as the number 12
+    lines = ["id,x", *(f"{i},{i}" for i in range(1000, 1100)), "0012,5"]
+    frame = read_table(io.BytesIO(("\n".join(lines) + "\n").encode()), file_name="t.csv")
+    assert frame["id"].iloc[-1] == "0012" and frame["id"].iloc[0] == "1000"
+    assert pd.api.types.is_integer_dtype(frame["x"])

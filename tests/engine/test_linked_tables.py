@@ -171,3 +171,38 @@ def test_a_child_of_two_parents_is_linked_to_both():
     assert avatars["flights"]["tail"].isin(avatars["planes"]["tail"]).all()
     assert avatars["flights"]["carrier"].isin(avatars["airlines"]["code"]).all()
     assert list(avatars["flights"].columns) == ["tail", "carrier", "delay"] and len(avatars["flights"]) == 400
+
+
+def test_a_child_of_two_large_parents_keeps_both_links_under_the_holdout():
+    # both roots split apart sent a child to one side and half its second parents to the other: 380 of 731 links
+    # lost; one root is split, the other keeps every row
+    rng = np.random.default_rng(5)
+    p = pd.DataFrame({"pid": range(600), "a": rng.normal(size=600)})
+    q = pd.DataFrame({"qid": range(600), "b": rng.normal(size=600)})
+    c = pd.DataFrame({"pid": rng.integers(0, 600, 1500), "qid": rng.integers(0, 600, 1500), "x": rng.normal(size=1500)})
+    two_roots = {"tables": {"p": {"primary_key": "pid"}, "q": {"primary_key": "qid"}, "c": {}},
+                 "links": [{"parent": "p", "key": "pid", "child": "c", "foreign_key": "pid"},
+                           {"parent": "q", "key": "qid", "child": "c", "foreign_key": "qid"}]}
+    fitted = DatasetAvatarizer(two_roots, k=5, seed=1).fit({"p": p, "q": q, "c": c})
+    assert len(fitted.working_data_["p"]) == 300 and fitted.holdout_data_["q"] is None
+    assert fitted.avatars_["c"]["qid"].notna().all() and fitted.avatars_["c"]["pid"].notna().all()
+
+
+@pytest.mark.parametrize("change, expected", [
+    (lambda s, f: s["tables"]["stays"].update(seed=3), "Table 'stays': \"seed\" is one value for every linked table"),
+    (lambda s, f: f.update(stays=f["stays"].assign(**{"__link__ x": 1.0})),
+     "Table 'stays', column '__link__ x': names starting with \"__link__\" are the synthesis' own"),
+    (lambda s, f: s["links"][0].update(method="original_order") or s["tables"]["stays"].update(
+        {"fast_dp_epsilon": 1.0, "k": None}),
+     "Link patients.patient_id -> stays.patient_id: original_order links each child avatar"),
+    (lambda s, f: s["tables"]["stays"].update(fast_dp_epsilon=1.0),
+     "Table 'stays': k and fast_dp_epsilon are mutually exclusive"),
+])
+def test_what_linked_tables_cannot_take_is_refused_before_any_work(change, expected):
+    refused, frames = schema(), clinical(100)
+    change(refused, frames)
+    with pytest.raises(InputError) as raised:
+        DatasetAvatarizer(refused, seed=0).fit(frames)
+    assert str(raised.value).startswith(expected) and "\n" not in str(raised.value)
+    with pytest.raises(InputError, match="^link_weight must be greater than 0, got 0.*--link-weight"):
+        DatasetAvatarizer(schema(), seed=0, link_weight=0).fit(clinical(100))

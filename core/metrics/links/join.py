@@ -39,6 +39,8 @@ def compute(working: tuple[pd.DataFrame, pd.DataFrame], holdout: tuple[pd.DataFr
     """The Hellinger Mean and Correlation Difference Ratio of the avatars' join against the holdout's, with the
     working half's join as the original; each side given as (parents, children)."""
     joins = [joined(parents, children, link, keys) for parents, children in (working, holdout, avatars)]
+    common = [name for name in joins[0].columns if all(name in join for join in joins[1:])]  # avatars made elsewhere
+    joins = [join[common] for join in joins]
     kinds = resolve_kinds(joins[0], None)
     typed = [apply_kinds(joins[0], kinds), apply_kinds(joins[1], kinds), typed_like(joins[2], kinds, N_("In the avatars: {error}"))]
     return {"hellinger_mean": hellinger_mean(*typed, kinds),
