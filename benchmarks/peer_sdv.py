@@ -71,8 +71,7 @@ for seed, out in zip(job["seeds"], job["outs"]):
     start = time.perf_counter()
     synthesizer = HMASynthesizer(metadata)
     synthesizer.fit(data)
-    synthesizer._set_random_state(seed)
-    sampled = synthesizer.sample(scale=1.0)
+    sampled = synthesizer.sample(scale=1.0)  # HMA has no seed to set: SDV samples from its own fixed one
     for name, frame in sampled.items():
         frame.to_csv(f"{out}/{name}.csv", index=False)
     print(json.dumps({"out": out, "seconds": time.perf_counter() - start,
@@ -84,7 +83,7 @@ def hma(tables: dict[str, Path], primary_keys: dict[str, str], links: list[dict]
         folder: Path, timeout_s: float) -> list[dict] | str:
     """SDV's HMASynthesizer (its defaults) on linked tables given as CSV files: for each seed, every table sampled at
     the originals' scale into ``folder / f"hma_{seed}"`` (children whose parent is unknown dropped first, as SDV
-    requires; missing keys kept). Each run's seconds and peak memory, or why it did not run (the first line of its
+    requires; missing keys kept). HMA takes no seed (it samples from SDV's fixed one): give one seed. Each run's seconds and peak memory, or why it did not run (the first line of its
     error, or the ``timeout_s`` it exceeded)."""
     keys = {name: [key for key in [primary_keys.get(name)] if key] for name in tables}
     for link in links:

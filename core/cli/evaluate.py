@@ -9,7 +9,7 @@ from pathlib import Path
 from core.cli.options import knowledge, output_path
 from core.cli.parser import say
 from core.dataset import Dataset
-from core.dataset.keys import check_keys
+from core.dataset.keys import check_keys, key_values
 from core.engine.dataset_avatarizer import dataset_frames
 from core.engine.io import read_table, write_json
 from core.errors import InputError
@@ -78,6 +78,13 @@ def _evaluate_linked(arguments: argparse.Namespace) -> int:
         say("warning", unparented.message)
     avatars = {name: read_table(path) for name, path in files.items()}
     check_keys(dataset, avatars)  # the same columns, a unique primary key in the avatars too
+    for name, table in dataset.tables.items():
+        if table.primary_key:
+            real = key_values(avatars[name][table.primary_key]).isin(key_values(originals[name][table.primary_key]))
+            if real.any():
+                say("warning", f"Table '{name}': {int(real.sum()):,} of the avatars' primary keys are keys of the "
+                               "originals; a real key joins an avatar to a real person's rows elsewhere: give the "
+                               "avatars new keys before sharing them.")
     evaluation = evaluated_files(dataset, originals, avatars, seed=arguments.seed or 0, knowledge=knowledge(arguments))
     verdict = linked_verdict(dataset, evaluation)
     if metrics_path:

@@ -164,7 +164,7 @@ class Dataset:
     def read(cls, path: Path) -> Dataset:
         """The schema file at ``path`` (paths in it relative to its folder), checked."""
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            data = json.loads(Path(path).read_text(encoding="utf-8"), object_pairs_hook=_unique_entries)
         except OSError as error:
             raise InputError(_("{path}: the schema could not be read ({reason}).").format(
                 path=path, reason=error.strerror or error)) from None
@@ -198,6 +198,17 @@ class Dataset:
 
     def write(self, path: Path) -> None:
         Path(path).write_text(json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def _unique_entries(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose every name is written once: a table or an entry written twice would keep its last
+    value only, unsaid."""
+    names = [name for name, _value in pairs]
+    twice = next((name for name in names if names.count(name) > 1), None)
+    if twice is not None:
+        raise InputError(_("The schema names \"{name}\" twice in one object (a table or an entry): keep one.")
+                         .format(name=twice))
+    return dict(pairs)
 
 
 def _table(name: str, entry: Any) -> Table:

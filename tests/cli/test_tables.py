@@ -203,6 +203,7 @@ def test_evaluate_scores_linked_avatars_made_elsewhere_from_their_folder(tmp_pat
     assert integrity["value"] == pytest.approx(100 * 140 / 150) and integrity["passed"] is False
     assert document["verdict"]["ready"] is False and document["verdict"]["broken_links"] == [
         "patients.patient_id -> stays.patient_id"]
+    assert "Table 'stays': 150 of the avatars' primary keys are keys of the originals" in result.stderr
     (tmp_path / "empty").mkdir()
     empty = run("evaluate", "--tables", schema, "--avatars", tmp_path / "empty")
     assert empty.returncode == 2 and len(empty.stderr.strip().splitlines()) == 1

@@ -135,3 +135,10 @@ def test_weights_kinds_and_entries_are_checked():
     assert Dataset.from_dict({"tables": {"t": {"columns": {"a": {"kind": "datetime"}}}}}).tables["t"].columns[
         "a"] == Column(kind=Kind.DATETIME)
     assert Link("a", "id", "b", "a_id").describe() == "a.id -> b.a_id"
+
+
+def test_a_schema_naming_a_table_twice_is_refused_in_one_line(tmp_path):
+    path = tmp_path / "schema.json"
+    path.write_text('{"tables": {"p": {"primary_key": "id"}, "p": {}}}')
+    with pytest.raises(InputError, match='^The schema names "p" twice in one object'):
+        Dataset.read(path)
