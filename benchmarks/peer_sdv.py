@@ -71,7 +71,10 @@ for seed, out in zip(job["seeds"], job["outs"]):
     start = time.perf_counter()
     synthesizer = HMASynthesizer(metadata)
     synthesizer.fit(data)
-    sampled = synthesizer.sample(scale=1.0)  # HMA has no seed to set: SDV samples from its own fixed one
+    synthesizer._numpy_seed = seed  # else every sample draws from SDV's one fixed seed: the model's and each table's
+    for table in synthesizer._table_synthesizers.values():
+        table._set_random_state(seed)
+    sampled = synthesizer.sample(num_rows=len(data[job["root"]]), main_table_name=job["root"])
     for name, frame in sampled.items():
         frame.to_csv(f"{out}/{name}.csv", index=False)
     print(json.dumps({"out": out, "seconds": time.perf_counter() - start,
@@ -83,7 +86,7 @@ def hma(tables: dict[str, Path], primary_keys: dict[str, str], links: list[dict]
         folder: Path, timeout_s: float) -> list[dict] | str:
     """SDV's HMASynthesizer (its defaults) on linked tables given as CSV files: for each seed, every table sampled at
     the originals' scale into ``folder / f"hma_{seed}"`` (children whose parent is unknown dropped first, as SDV
-    requires; missing keys kept). HMA takes no seed (it samples from SDV's fixed one): give one seed. Each run's seconds and peak memory, or why it did not run (the first line of its
+    requires; missing keys kept), as many rows of the first table without a parent as it has. Each run's seconds and peak memory, or why it did not run (the first line of its
     error, or the ``timeout_s`` it exceeded)."""
     keys = {name: [key for key in [primary_keys.get(name)] if key] for name in tables}
     for link in links:
@@ -91,7 +94,9 @@ def hma(tables: dict[str, Path], primary_keys: dict[str, str], links: list[dict]
     outs = [folder / f"hma_{seed}" for seed in seeds]
     for out in outs:
         out.mkdir(parents=True, exist_ok=True)
-    job = {"tables": {name: str(path) for name, path in tables.items()}, "primary_keys": primary_keys,
+    children = {link["child"] for link in links}
+    job = {"root": next(name for name in tables if name not in children),
+           "tables": {name: str(path) for name, path in tables.items()}, "primary_keys": primary_keys,
            "keys": keys, "links": links, "seeds": list(seeds), "outs": [str(out) for out in outs]}
     try:
         result = subprocess.run([peer_python(PEER, PEER_PACKAGES), "-c", HMA_SCRIPT, json.dumps(job)],

@@ -118,8 +118,9 @@ def quality(name: str, schema_path: Path, folder: Path) -> list[str]:
         lines += ["", f"HMASynthesizer {runs}."]
     else:
         lines += ["", "HMASynthesizer: " + ", ".join(f"{run['seconds']:.0f} s and {run['peak_mb']:.0f} MB"
-                                                    for run in runs) + " (one run: it samples from SDV's own fixed "
-                  "seed); the hidden rate needs avatars paired with their originals, which HMA's are not (n/a)."]
+                                                    for run in runs) + " per seed (its seed set as `_numpy_seed`, "
+                  "which SDV 2.0 reads when it samples); the hidden rate needs avatars paired with their originals, "
+                  "which HMA's are not (n/a)."]
     return lines
 
 

@@ -206,3 +206,20 @@ def test_what_linked_tables_cannot_take_is_refused_before_any_work(change, expec
     assert str(raised.value).startswith(expected) and "\n" not in str(raised.value)
     with pytest.raises(InputError, match="^link_weight must be greater than 0, got 0.*--link-weight"):
         DatasetAvatarizer(schema(), seed=0, link_weight=0).fit(clinical(100))
+
+
+def test_original_order_by_hand():
+    # 3 parents, 7 children: child originals 0..6 belong to parents [1, 0, 2, 1, 2, 0, 1] (child 4's parent unknown:
+    # -1); parent avatars are shuffled so that original parent j is avatar row paired[j] = [2, 0, 1]; child avatar
+    # row r is made from original argsort(child paired)[r]
+    from types import SimpleNamespace
+
+    from core.engine.linked_tables import _original_order
+
+    rows = np.array([1, 0, 2, 1, -1, 0, 1])
+    child = SimpleNamespace(paired_order_=np.array([3, 0, 6, 1, 5, 2, 4]))  # original i is avatar row paired[i]
+    parent = SimpleNamespace(paired_order_=np.array([2, 0, 1]))
+    linked = _original_order(Link("p", "id", "c", "p"), {"p": parent, "c": child}, rows)
+    # avatar rows 0..6 come from originals 1, 3, 5, 0, 6, 4, 2 -> their parents 0, 1, 0, 1, 1, -1, 2
+    # -> parent avatars paired[0] = 2, paired[1] = 0, 2, 0, 0, none, paired[2] = 1
+    assert linked.tolist() == [2, 0, 2, 0, 0, -1, 1]
