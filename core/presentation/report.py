@@ -143,7 +143,8 @@ def build_linked_report(dataset: Dataset, evaluation: LinkedEvaluation, verdict:
             colour = {READY: "pass", PARTLY_ASSESSED: "fair", NOT_READY: "fail"}[person.status]
             blocks += [Paragraph(_("{table}: {headline}").format(table=name, headline=headline(person)),
                                  f"verdict {colour}"),
-                       Bullets([*reasons(person), *(text for text in (caveat(person, LINKED_TABLES),) if text)])]
+                       Bullets([*reasons(person), *(text for text in (fix_sentence(person, LINKED_TABLES),
+                                                                      caveat(person, LINKED_TABLES)) if text)])]
         if verdict.broken_links:
             blocks.append(Paragraph(_("Links whose foreign keys do not all resolve: {links}.").format(
                 links=", ".join(verdict.broken_links)), "verdict fail"))
