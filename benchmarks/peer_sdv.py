@@ -7,6 +7,7 @@ libraries; never one of the project's requirements). Its metadata detected from 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -105,5 +106,6 @@ def hma(tables: dict[str, Path], primary_keys: dict[str, str], links: list[dict]
         return f"did not finish within {timeout_s / 60:.0f} min"
     if result.returncode:
         lines = [line for line in result.stderr.strip().splitlines() if line.strip()]
-        return f"failed: {lines[-1] if lines else 'no message'}"
+        raised = [line for line in lines if re.match(r"^[\w.]+(Error|Exception): ", line)]  # not SDV's advert after it
+        return f"failed: {(raised or lines or ['no message'])[-1]}"
     return [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
