@@ -17,6 +17,7 @@ from core.cli.options import (
     knowledge,
     output_folder,
     output_path,
+    refuse_given,
     table_of_options,
     table_parameters,
 )
@@ -103,15 +104,13 @@ def _from_schema(arguments: argparse.Namespace) -> int:
     any work, then each table avatarized into ``FOLDER/<table>.csv``."""
     if arguments.input:
         raise InputError(f"give INPUT ({arguments.input}) or --tables {arguments.tables}, not both.")
-    for option, value in (("--column-kind", arguments.column_kind), ("--column-weight", arguments.column_weight),
-                          ("--drop", arguments.drop), ("--exclude", arguments.exclude)):
-        if value:
-            raise InputError(f"{option} names a column of one table: with --tables, describe it in its table's "
-                             "\"columns\" in the schema.")
-    for option, value in (("--relation", arguments.relation), ("--no-relations", arguments.no_relations)):
-        if value:
-            raise InputError(f"{option} concerns one table's columns: with --tables, write it in its table's "
-                             "\"relations\" in the schema.")
+    refuse_given((("--column-kind", arguments.column_kind), ("--column-weight", arguments.column_weight),
+                  ("--drop", arguments.drop), ("--exclude", arguments.exclude)),
+                 "{option} names a column of one table: with --tables, describe it in its table's \"columns\" in "
+                 "the schema.")
+    refuse_given((("--relation", arguments.relation), ("--no-relations", arguments.no_relations)),
+                 "{option} concerns one table's columns: with --tables, write it in its table's \"relations\" in "
+                 "the schema.")
     if arguments.batch_rows is not None:
         raise InputError("--batch-rows avatarizes one table file (INPUT) in batches: leave it out with --tables.")
     dataset = Dataset.read(Path(arguments.tables))
@@ -137,11 +136,10 @@ def _avatarize_linked(arguments: argparse.Namespace, dataset: Dataset, frames: d
     ``.parquet``), with their metrics and one verdict when ``--json`` or ``--report`` asks (the attacks on the
     individual-level table that has the variables ``--known`` and ``--sensitive`` name); their paired or holdout
     files and analyses are not built yet, so asking for one is refused in one line before any work."""
-    for option, value in (("--paired-out", arguments.paired_out), ("--holdout-out", arguments.holdout_out),
-                          ("--analysis", arguments.analysis), ("--scheduler", arguments.scheduler)):
-        if value:
-            raise InputError(f"{option} is not available yet for linked tables ({', '.join(dataset.tables)}): "
-                             f"leave it out; the avatars of every table are written to --out.")
+    refuse_given((("--paired-out", arguments.paired_out), ("--holdout-out", arguments.holdout_out),
+                  ("--analysis", arguments.analysis), ("--scheduler", arguments.scheduler)),
+                 "{option} is not available yet for linked tables (" + ", ".join(dataset.tables) + "): leave it "
+                 "out; the avatars of every table are written to --out.")
     if arguments.report_language and not arguments.report:
         raise InputError("--report-language goes with --report REPORT.html: add it, or leave --report-language out.")
     inputs = [Path(arguments.tables), *(table_path(dataset, name) for name in dataset.tables)]
@@ -226,10 +224,8 @@ def _avatarize_table(arguments: argparse.Namespace, source: Path, avatars: Path,
                      parameters: Parameters, read: Callable[[], pd.DataFrame]) -> int:
     """The avatars of the table at ``source`` (``read`` reads it) written to ``avatars``, with the metrics and the
     report asked for."""
-    for option, value in (("--scheduler", arguments.scheduler), ("--part-format", arguments.part_format)):
-        if value:
-            raise InputError(f"{option} goes with --batch-rows N (avatars made in batches): add it, or leave "
-                             f"{option} out.")
+    refuse_given((("--scheduler", arguments.scheduler), ("--part-format", arguments.part_format)),
+                 "{option} goes with --batch-rows N (avatars made in batches): add it, or leave {option} out.")
     if arguments.report_language and not arguments.report:
         raise InputError("--report-language goes with --report REPORT.html: add it, or leave --report-language out.")
     outputs = Outputs.of(arguments, source, avatars)
@@ -327,12 +323,11 @@ def _in_batches(arguments: argparse.Namespace) -> int:
     """``avatarize --batch-rows N``: the avatars made batch by batch on Dask, one part per batch in ``--out``."""
     from core.workflows.batch_run import BatchSettings, avatarize_in_batches  # Dask: here only
 
-    for option, value in (("--report", arguments.report), ("--report-language", arguments.report_language),
-                          ("--paired-out", arguments.paired_out), ("--holdout-out", arguments.holdout_out),
-                          ("--analysis", arguments.analysis)):
-        if value:
-            raise InputError(f"{option} needs every avatar in memory: leave it out with --batch-rows (--json scores "
-                             "each batch against its own holdout half).")
+    refuse_given((("--report", arguments.report), ("--report-language", arguments.report_language),
+                  ("--paired-out", arguments.paired_out), ("--holdout-out", arguments.holdout_out),
+                  ("--analysis", arguments.analysis)),
+                 "{option} needs every avatar in memory: leave it out with --batch-rows (--json scores each batch "
+                 "against its own holdout half).")
     out = Path(arguments.out)
     files, _ = input_files(arguments.input)
     if out.resolve() in {Path(arguments.input).resolve(), *(path.resolve() for path in files)}:

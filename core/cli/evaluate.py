@@ -6,7 +6,7 @@ import argparse
 
 from pathlib import Path
 
-from core.cli.options import knowledge, output_path
+from core.cli.options import knowledge, output_path, refuse_given
 from core.cli.parser import say
 from core.dataset import Dataset
 from core.dataset.keys import check_keys, key_values
@@ -54,12 +54,11 @@ def _evaluate_linked(arguments: argparse.Namespace) -> int:
     table named after it, scored against the schema's tables (not paired; halves of the families as reference)."""
     if not (arguments.tables and arguments.avatars_folder):
         raise InputError("--tables SCHEMA.json and --avatars FOLDER go together: give both.")
-    for option, value in (("ORIGINAL", arguments.original), ("--holdout", arguments.holdout),
-                          ("--not-paired", arguments.not_paired), ("--column-kind", arguments.column_kind),
-                          ("--analysis", arguments.analysis)):
-        if value:
-            raise InputError(f"{option} concerns one table: with --tables, leave it out (linked avatars are scored "
-                             "unpaired, against halves of the families).")
+    refuse_given((("ORIGINAL", arguments.original), ("--holdout", arguments.holdout),
+                  ("--not-paired", arguments.not_paired), ("--column-kind", arguments.column_kind),
+                  ("--analysis", arguments.analysis)),
+                 "{option} concerns one table: with --tables, leave it out (linked avatars are scored unpaired, "
+                 "against halves of the families).")
     dataset = Dataset.read(Path(arguments.tables))
     folder = Path(arguments.avatars_folder)
     if not folder.is_dir():

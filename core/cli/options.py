@@ -4,6 +4,7 @@ the column plan and the parameters of a run."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterable
 from pathlib import Path
 
 from core.dataset import Kind, Role, Table
@@ -13,6 +14,14 @@ from core.engine.parameters import Parameters
 from core.errors import InputError
 from core.metrics.attack import Knowledge
 from core.workflows.run import ColumnPlan
+
+
+def refuse_given(options: Iterable[tuple[str, object]], message: str) -> None:
+    """The first of ``options`` (its name, its value) given refused in one line: ``message`` with its name for
+    ``{option}``."""
+    for option, value in options:
+        if value:
+            raise InputError(message.replace("{option}", option))
 
 
 def output_path(option: str, text: str, inputs: list[str]) -> Path:

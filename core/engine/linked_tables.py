@@ -21,9 +21,8 @@ are named with :data:`LINK_COLUMN` first and never reach the avatars.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -38,6 +37,7 @@ from core.engine.pipeline import Avatarizer
 from core.engine.schema import drop_columns
 from core.engine.split import split_holdout
 from core.engine.stages import seed_generator
+from core.engine.timing import timed
 from core.errors import InputError
 from core.i18n import N_, _
 from core.validation import check_positive_number, check_seed
@@ -68,7 +68,11 @@ def avatarize_linked(dataset: Dataset, frames: Mapping[str, pd.DataFrame], param
     check_linked(dataset, frames, parameters)
     given = check_seed(parameters.seed)
     seed = int(np.random.SeedSequence().entropy % 2**32) if given is None else int(given)
-    clock = _Clock()
+    seconds: dict[str, float] = {}
+
+    def clock(step: str) -> AbstractContextManager[None]:
+        return timed(seconds, step, added=True)
+
     with clock("holdout by family"):
         working, holdout = family_halves(dataset, frames, parameters, seed_generator(seed))
     parent_rows = {link: parent_rows_of(link, working) for link in dataset.links}
@@ -98,8 +102,7 @@ def avatarize_linked(dataset: Dataset, frames: Mapping[str, pd.DataFrame], param
         relations = table.relations
         for column in added:
             relations = relations.ignoring(column)
-        frame = drop_columns(_own_columns(dataset, name, working[name]), table.with_role(Role.DROPPED),
-                             _("Table '{table}'").format(table=name))
+        frame = _own_columns(dataset, name, working[name])
         with _named(name), clock(f"{name}: avatarization"):
             avatarizers[name] = Avatarizer(chosen).fit(frame.assign(**added), keys=table.keys, relations=relations,
                                                        latent_avatars=bool(dataset.child_links(name)))
@@ -110,7 +113,7 @@ def avatarize_linked(dataset: Dataset, frames: Mapping[str, pd.DataFrame], param
             np.random.default_rng([seed, len(order) + dataset.links.index(link)]))
                 for link in dataset.parent_links(name)})
         avatars[name] = made[[column for column in working[name].columns if column in made]]
-    return LinkedAvatars(avatarizers, avatars, working, holdout, seed, clock.seconds)
+    return LinkedAvatars(avatarizers, avatars, working, holdout, seed, seconds)
 
 
 RUN_PARAMETERS = ("seed", "holdout", "holdout_min_rows", "link_weight")  # one value for every linked table
@@ -185,21 +188,6 @@ def family_halves(dataset: Dataset, frames: Mapping[str, pd.DataFrame], paramete
     return working, holdout
 
 
-class _Clock:
-    """The seconds of each named step, added up over its passes."""
-
-    def __init__(self) -> None:
-        self.seconds: dict[str, float] = {}
-
-    @contextmanager
-    def __call__(self, step: str) -> Iterator[None]:
-        start = time.perf_counter()
-        try:
-            yield
-        finally:
-            self.seconds[step] = self.seconds.get(step, 0.0) + time.perf_counter() - start
-
-
 @contextmanager
 def _named(name: str) -> Iterator[None]:
     """A refusal of the engine's for one table, named with the table."""
@@ -214,15 +202,15 @@ def _own_coordinates(dataset: Dataset, name: str, frame: pd.DataFrame, parameter
     :data:`OWN_SPACE_IMPUTATION`: a summary; the neighbours' imputation took 41 s of the flights' 49 s): what its
     parents' enrichment reads."""
     table = dataset.tables[name]
-    own = drop_columns(_own_columns(dataset, name, frame), table.with_role(Role.DROPPED),
-                       _("Table '{table}'").format(table=name))
     return Avatarizer(replace(parameters, imputation=OWN_SPACE_IMPUTATION)).latent_coordinates(
-        own, keys=table.keys, relations=table.relations)
+        _own_columns(dataset, name, frame), keys=table.keys, relations=table.relations)
 
 
 def _own_columns(dataset: Dataset, name: str, frame: pd.DataFrame) -> pd.DataFrame:
-    """``frame`` without its foreign keys, which the linkage writes."""
-    return frame.drop(columns=list(dict.fromkeys(link.foreign_key for link in dataset.parent_links(name))))
+    """``frame`` as its table's synthesis takes it: without its foreign keys (the linkage writes them) and the
+    columns its description drops."""
+    without_keys = frame.drop(columns=list(dict.fromkeys(link.foreign_key for link in dataset.parent_links(name))))
+    return drop_columns(without_keys, dataset.tables[name].with_role(Role.DROPPED), _("Table '{table}'").format(table=name))
 
 
 def _enrichment(dataset: Dataset, name: str, parent_rows: Mapping[Link, np.ndarray],

@@ -75,10 +75,10 @@ def evaluate_linked(dataset: Dataset, working: Mapping[str, pd.DataFrame], holdo
     links = {link.describe(): _link_metrics(dataset, link, working, holdout, avatars, keys, seed)
              for link in dataset.links}
     persons = {}
+    plan = _EnrichmentPlan(dataset, keys, working)  # the kinds and modalities of the working originals, once
     for name in dataset.tables:
         if not dataset.is_individual_level(name) or not dataset.child_links(name):
             continue
-        plan = _EnrichmentPlan(dataset, keys, working)
         made, order = plan.enriched(name, avatars), paired_orders.get(name)
         held = holdout.get(name)
         originals = plan.enriched(name, working)
