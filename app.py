@@ -12,32 +12,45 @@ st.set_page_config(page_title=_("Avatar workbench"), page_icon=str(ASSETS / "ico
 st.sidebar.segmented_control(_("Language"), list(LANGUAGES), default=language, required=True,
                              format_func=LANGUAGES.__getitem__, key="language_switch", on_change=switch_language)
 # The navigation comes before the engine's imports: until it is drawn, Streamlit lists the files of pages/ by their
-# lowercase names (for about a second and a half at the first load, while the imports below ran first).
+# lowercase names (for about a second and a half at the first load, while the imports below ran first). Linked
+# tables have pages of their own at the same addresses (the trade-off sweep is for one table); the Data page, where
+# the data change, is one for both.
+linked = st.session_state.get("dataset") is not None
+prefix = "pages/linked_" if linked else "pages/"
 navigation = st.navigation([
     st.Page("pages/data.py", title=_("Data"), icon=":material/table:", default=True),
-    st.Page("pages/generate.py", title=_("Generate"), icon=":material/auto_awesome:"),
-    st.Page("pages/utility.py", title=_("Utility"), icon=":material/insights:"),
-    st.Page("pages/analysis.py", title=_("Analysis"), icon=":material/query_stats:"),
-    st.Page("pages/privacy.py", title=_("Privacy"), icon=":material/shield:"),
-    st.Page("pages/tradeoff.py", title=_("Trade-off"), icon=":material/scatter_plot:"),
-    st.Page("pages/report.py", title=_("Report"), icon=":material/download:"),
+    st.Page(f"{prefix}generate.py", title=_("Generate"), icon=":material/auto_awesome:", url_path="generate"),
+    st.Page(f"{prefix}utility.py", title=_("Utility"), icon=":material/insights:", url_path="utility"),
+    st.Page(f"{prefix}analysis.py", title=_("Analysis"), icon=":material/query_stats:", url_path="analysis"),
+    st.Page(f"{prefix}privacy.py", title=_("Privacy"), icon=":material/shield:", url_path="privacy"),
+    *([] if linked else [st.Page("pages/tradeoff.py", title=_("Trade-off"), icon=":material/scatter_plot:",
+                                 url_path="tradeoff")]),
+    st.Page(f"{prefix}report.py", title=_("Report"), icon=":material/download:", url_path="report"),
 ])
 
 from core.engine.io import use_system_memory_pool  # noqa: E402  (after the navigation: see above)
 from core.i18n import number  # noqa: E402
 from dashboard import jobs, state  # noqa: E402
+from dashboard.linked import sizes_caption as linked_sizes  # noqa: E402
 from dashboard.text import plain  # noqa: E402
 
 use_system_memory_pool()  # uploads read with the C allocator: what they free goes back to the system
-loaded, run = state.table(), state.run()  # pages rerun the app when they load a table or make avatars
-st.sidebar.caption(_("Table: {name} ({rows} rows)").format(name=plain(loaded.name), rows=number(len(loaded.frame), ","))
-                   if loaded else _("No table yet"))
-st.sidebar.caption(_("Avatars: {settings}, seed {seed}").format(settings=run.avatarizer.method_.describe(),
-                                                                seed=run.avatarizer.seed_)
-                   if run else _("No avatars yet"))
-if state.release_run() is not None:
-    st.sidebar.caption(_("Avatars of all {rows} rows made too").format(rows=number(len(state.release_run().avatars),
-                                                                                   ",")))
+if linked:
+    st.sidebar.caption(_("Linked tables: {tables}").format(tables=linked_sizes()))
+    st.sidebar.caption(plain(state.linked_run().short_summary()) if state.linked_run() else _("No avatars yet"))
+    if state.linked_release() is not None:
+        st.sidebar.caption(_("Avatars of every row made too"))
+else:
+    loaded, run = state.table(), state.run()  # pages rerun the app when they load a table or make avatars
+    st.sidebar.caption(_("Table: {name} ({rows} rows)").format(name=plain(loaded.name),
+                                                               rows=number(len(loaded.frame), ","))
+                       if loaded else _("No table yet"))
+    st.sidebar.caption(_("Avatars: {settings}, seed {seed}").format(settings=run.avatarizer.method_.describe(),
+                                                                    seed=run.avatarizer.seed_)
+                       if run else _("No avatars yet"))
+    if state.release_run() is not None:
+        st.sidebar.caption(_("Avatars of all {rows} rows made too").format(
+            rows=number(len(state.release_run().avatars), ",")))
 if jobs.current() is not None:  # work started on a page goes on whatever page is open
     with st.sidebar:
         jobs.sidebar_status()

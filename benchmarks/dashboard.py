@@ -29,7 +29,7 @@ def main() -> None:
             browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_FLAGS)
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.goto(f"http://127.0.0.1:{port}")
-            page.get_by_text("Upload a file").click()
+            page.get_by_text("Upload files").click()
             page.locator("input[type=file]").set_input_files(str(table))
             page.get_by_text("patients.csv: 10,000 rows").wait_for(timeout=60_000)
             page.get_by_role("link", name="Generate", exact=True).first.click()

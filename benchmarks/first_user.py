@@ -50,7 +50,7 @@ def session(playwright, port: int, path: Path, rows: int, low_k: bool) -> list[t
     browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_FLAGS)
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     page.goto(f"http://127.0.0.1:{port}")
-    page.get_by_text("Upload a file").click()
+    page.get_by_text("Upload files").click()
     seen: dict[str, None] = {}
     start = time.monotonic()
     page.locator("input[type=file]").set_input_files(str(path))

@@ -156,4 +156,7 @@ def _rescored(job: Job) -> None:
 
 APPLY: dict[str, Callable[[Job], None]] = {  # what each kind of result becomes in the session
     "run": _taken, "release": lambda job: state.set_release_run(job.result), "rescored": _rescored,
+    "linked_run": lambda job: state.set_linked_run(job.result),
+    "linked_release": lambda job: state.set_linked_release(job.result),
+    "linked_rescored": lambda job: (state.set_attacker(job.result.knowledge), state.set_linked_run(job.result)),
 }

@@ -1,4 +1,4 @@
-"""What one browser session holds: the loaded table, the column plan, the current run.
+"""What one browser session holds: the loaded table (or linked tables), the column plan, the current run.
 
 User data live in ``st.session_state`` only (per session, in memory, never pickled or
 written to disk); only the bundled demo file goes through Streamlit's cache.
@@ -14,12 +14,14 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from core.dataset import Table
-from core.engine.io import read_table
+from core.dataset import Dataset, Link, LinkMethod, Table
+from core.dataset.keys import primary_key_candidates, proposed_links
+from core.engine.io import read_table, read_workbook
 from core.engine.schema import ColumnProfile, apply_kinds, profile_columns, resolve_kinds
 from core.i18n import N_, _, current_language
 from core.metrics.attack import Knowledge
 from core.engine.parameters import SUGGESTED_K, Parameters
+from core.workflows.linked_run import LinkedRun
 from core.workflows.run import ColumnPlan, GenerationRun, TableRelations, data_fingerprint, table_relations
 from dashboard.language import ASSETS
 from dashboard.plan import plan_from_table, plan_table
@@ -28,6 +30,8 @@ from dashboard.text import plain
 # The demo's name is the Table choice's value (the same in every language, so that switching language keeps the
 # choice); it is shown translated, through ``_()`` (the Table radio's ``format_func``).
 DEMO_TABLES = {N_("Hospital stays (demo, 2,000 invented patients)"): ASSETS / "demo_clinical.csv"}
+# The demo of several tables: every CSV file of the folder, one table each (the links are proposed as for an upload).
+DEMO_DATASETS = {N_("Patients, stays, prescriptions (demo, 3 linked tables)"): ASSETS / "demo_hospital"}
 
 
 @dataclass(frozen=True)
@@ -43,15 +47,167 @@ class LoadedTable:
 
 def load(data: bytes, name: str, source_id: str) -> LoadedTable:
     """Read ``data`` (raises :class:`~core.errors.InputError` with a plain message)."""
-    frame = read_table(io.BytesIO(data), file_name=name)
+    return described_table(read_table(io.BytesIO(data), file_name=name), name, data_fingerprint(data), source_id)
+
+
+def described_table(frame: pd.DataFrame, name: str, fingerprint: str, source_id: str) -> LoadedTable:
+    """``frame`` with its columns' kinds and profiles, as the Data page shows them."""
     kinds = resolve_kinds(frame)
-    profiles = profile_columns(apply_kinds(frame, kinds), kinds)
-    return LoadedTable(frame, name, data_fingerprint(data), source_id, profiles)
+    return LoadedTable(frame, name, fingerprint, source_id, profile_columns(apply_kinds(frame, kinds), kinds))
 
 
 @st.cache_data(show_spinner=False)
 def demo_bytes(path: str) -> bytes:
     return Path(path).read_bytes()
+
+
+@dataclass(frozen=True)
+class LoadedDataset:
+    """Linked tables as read (several files, or the sheets of one workbook), by table name."""
+
+    tables: dict[str, LoadedTable]
+    source_id: str
+    fingerprint: str
+
+    @property
+    def frames(self) -> dict[str, pd.DataFrame]:
+        return {name: loaded.frame for name, loaded in self.tables.items()}
+
+
+def load_files(files: list[tuple[str, bytes]], source_id: str) -> LoadedTable | LoadedDataset:
+    """The uploaded ``files`` (name, bytes): one table, or the linked tables of several files (named after each
+    file) or of one workbook's several sheets (named after each sheet)."""
+    if len(files) == 1:
+        name, data = files[0]
+        sheets = read_workbook(data, name) if name.lower().endswith(".xlsx") else {}
+        if len(sheets) < 2:
+            return load(data, name, source_id)
+        return LoadedDataset({sheet: described_table(frame, sheet, data_fingerprint(data + sheet.encode()),
+                                                     f"{source_id}:{sheet}") for sheet, frame in sheets.items()},
+                             source_id, data_fingerprint(data))
+    tables: dict[str, LoadedTable] = {}
+    for name, data in files:
+        stem = Path(name).stem
+        table_name = stem if stem not in tables else f"{stem}_{len(tables) + 1}"
+        tables[table_name] = replace(load(data, name, f"{source_id}:{table_name}"), name=table_name)
+    return LoadedDataset(tables, source_id, data_fingerprint(b"".join(data for _name, data in files)))
+
+
+def demo_dataset(folder: Path) -> list[tuple[str, bytes]]:
+    """The demo's files, as an upload gives them (the tables in the folder's order of the schema)."""
+    order = list(Dataset.read(folder / "schema.json").tables)
+    return [(f"{name}.csv", demo_bytes(str(folder / f"{name}.csv"))) for name in order]
+
+
+def dataset() -> LoadedDataset | None:
+    return st.session_state.get("dataset")
+
+
+def set_loaded(loaded: LoadedTable | LoadedDataset) -> None:
+    """A new table or new linked tables, on the user's action only: what was held before is forgotten."""
+    if isinstance(loaded, LoadedTable):
+        st.session_state.pop("dataset", None)
+        set_linked_run(None)
+        set_table(loaded)
+        return
+    st.session_state.pop("table", None)
+    set_run(None)
+    st.session_state["dataset"] = loaded
+    keys = {name: next(iter(primary_key_candidates(table.frame)), None) for name, table in loaded.tables.items()}
+    frames = loaded.frames
+    links = tuple(proposed_links(frames, {name: key for name, key in keys.items() if key}))
+    st.session_state["schema"] = Schema(keys, links, dict.fromkeys(loaded.tables))
+    st.session_state["table_plans"] = {}
+    st.session_state.pop("plan_rows", None)
+    st.session_state.pop("plan_problems", None)
+    st.session_state.pop("analysis_request", None)
+    st.session_state.pop("attacker_knowledge", None)
+    set_linked_run(None)
+
+
+@dataclass(frozen=True)
+class Schema:
+    """The linked tables as the Data page describes them: each table's primary key, the links, each table's
+    individual-level flag (None: decided by the links); each table's columns are its plan (:func:`table_plan`)."""
+
+    primary_keys: dict[str, str | None]
+    links: tuple[Link, ...]
+    individual_level: dict[str, bool | None]
+
+    def keys_of(self, name: str) -> list[str]:
+        """The table's key columns: its primary key and its foreign keys (they take no other role)."""
+        return list(dict.fromkeys([*([self.primary_keys[name]] if self.primary_keys.get(name) else []),
+                                   *(link.foreign_key for link in self.links if link.child == name)]))
+
+
+def schema() -> Schema:
+    return st.session_state["schema"]
+
+
+def set_schema(described: Schema) -> None:
+    """The keys or links changed: the run is forgotten (each table's column plan keeps what is not a key now)."""
+    st.session_state["schema"] = described
+    set_linked_run(None)
+
+
+def table_plan(name: str) -> Table:
+    """The table ``name`` as its column editor describes it (its keys apart), or with every default."""
+    return st.session_state["table_plans"].get(name, Table(name))
+
+
+def set_table_plan(table: Table) -> None:
+    if table != table_plan(table.name):
+        st.session_state["table_plans"] = {**st.session_state["table_plans"], table.name: table}
+        set_linked_run(None)
+
+
+def plan_problems() -> dict[str, str]:
+    """What makes a table's column plan unusable, by table (the Data page says it; nothing is generated)."""
+    return st.session_state.get("plan_problems", {})
+
+
+def set_plan_problem(name: str, problem: str | None) -> None:
+    problems = {table: said for table, said in plan_problems().items() if table != name}
+    st.session_state["plan_problems"] = problems | ({name: problem} if problem else {})
+    if problem:
+        set_linked_run(None)
+
+
+def described_dataset(parameters: dict[str, dict[str, object]] | None = None,
+                      methods: dict[Link, LinkMethod] | None = None) -> Dataset:
+    """The dataset the Data page describes (checked by the rules that need no data: an
+    :class:`~core.errors.InputError` names the one broken), each table with its ``parameters``, each link with its
+    method in ``methods`` (else the default)."""
+    described, parameters, methods = schema(), parameters or {}, methods or {}
+    tables = {name: replace(table_plan(name), primary_key=described.primary_keys.get(name),
+                            individual_level=described.individual_level.get(name),
+                            parameters=parameters.get(name, {}))
+              for name in dataset().tables}
+    links = tuple(replace(link, method=methods.get(link, link.method)) for link in described.links)
+    return Dataset(tables, links).check()
+
+
+def linked_run() -> LinkedRun | None:
+    return st.session_state.get("linked_run")
+
+
+def set_linked_run(current: LinkedRun | None) -> None:
+    """The one place the linked run changes (as :func:`set_run` for one table)."""
+    if current is None:
+        st.session_state.pop("linked_run", None)
+    else:
+        st.session_state["linked_run"] = current
+    st.session_state["run_version"] = run_version() + 1
+    st.session_state.pop("linked_release", None)
+
+
+def linked_release() -> LinkedRun | None:
+    """The linked avatars of every row made with the current run's settings (no holdout), when asked for."""
+    return st.session_state.get("linked_release")
+
+
+def set_linked_release(release: LinkedRun) -> None:
+    st.session_state["linked_release"] = release
 
 
 def table() -> LoadedTable | None:
@@ -68,12 +224,6 @@ def set_table(loaded: LoadedTable) -> None:
     set_plan(plan_from_table(st.session_state["plan_table"], loaded.profiles, loaded.name))
     set_run(None)
     st.session_state.pop("sweep_result", None)
-
-
-def demo_name(loaded: LoadedTable | None) -> str | None:
-    """The demo table's name in the Table choice, or None for no table or an uploaded one."""
-    source = getattr(loaded, "source_id", None)
-    return next((name for name, path in DEMO_TABLES.items() if str(path) == source), None)
 
 
 def plan() -> ColumnPlan:
@@ -160,12 +310,12 @@ def show_what_was_said() -> None:
         st.success(plain(message), icon=":material/check_circle:")
 
 
-def run_files(current: GenerationRun, builders: dict[str, Callable[[], str | bytes]]) -> dict[str, str | bytes]:
+def run_files(current: GenerationRun | LinkedRun, builders: dict[str, Callable[[], str | bytes]]) -> dict[str, str | bytes]:
     """A run's downloadable files, built once per run and language and kept for this session (for the current run
     and the avatars of all rows alike; the files of runs no longer held, or in the language left, are let go)."""
     language = current_language()
     held = [(owner, spoken, files) for owner, spoken, files in st.session_state.get("run_files", [])
-            if owner is run() or owner is release_run()]
+            if any(owner is held for held in (run(), release_run(), linked_run(), linked_release()))]
     files = next((files for owner, spoken, files in held if owner is current and spoken == language), None)
     if files is None:
         files = {name: build() for name, build in builders.items()}

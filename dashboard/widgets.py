@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -12,14 +13,17 @@ from core.dataset import Table
 from core.dataset.relations import RelationsAsked
 from core.engine.identifiers import identifier_columns
 from core.errors import InputError
-from core.engine.schema import Kind, apply_kinds
+from core.engine.schema import ColumnProfile, Kind, apply_kinds
 from core.engine.parameters import HOLDOUT_MIN_ROWS
 from core.engine.split import working_rows
 from core.i18n import _, number, percent
+from core.metrics.correlation_difference_ratio import correlation_direction
+from core.metrics.registry import DEFINITIONS
 from core.metrics.result import MetricResult
 from core.metrics.risk_profile import risk_profile
-from core.presentation.format import attack_readings, metric_text, target_text
-from core.metrics.criteria import MET, NOT_ASSESSED, NOT_MET, PARTLY_ASSESSED, STATES, CriterionResult
+from core.presentation.format import attack_readings, criterion_name, metric_text, target_text
+from core.metrics.criteria import MET, NOT_ASSESSED, NOT_MET, PARTLY_ASSESSED, QUESTIONS, STATES, CriterionResult
+from core.metrics.evaluation import Evaluation
 from core.presentation.verdict_text import (
     DASHBOARD,
     bound_note,
@@ -31,8 +35,9 @@ from core.presentation.verdict_text import (
     subject,
 )
 from core.workflows.run import ColumnPlan, GenerationRun
-from core.workflows.verdict import READY, generate_judged, verdict_of_run
+from core.workflows.verdict import READY, Verdict, generate_judged, verdict_of_run
 from dashboard import jobs, state
+from dashboard.plan import KIND_LABELS, ROLE_LABELS, described_columns, role_label
 from dashboard.text import plain
 
 if TYPE_CHECKING:
@@ -49,6 +54,40 @@ def preview_columns(frame: pd.DataFrame) -> dict[str, object]:
             midnight = present.empty or bool((present == present.dt.normalize()).all())
             config[name] = st.column_config.DatetimeColumn(str(name), format="YYYY-MM-DD" if midnight else None)
     return config
+
+
+def column_editor(rows: pd.DataFrame, profiles: list[ColumnProfile], *, key: str) -> pd.DataFrame:
+    """The column table of the Data page (:func:`~dashboard.plan.plan_table`'s rows, its read-only columns in the
+    current language) with what each role means: the rows as edited."""
+    st.write(_(
+        "How each column will be treated. **Numeric** columns are averaged between similar people, **categorical** "
+        "ones are drawn among their values (whole numbers with at most 10 values, such as scores or 0/1 flags, are "
+        "codes: categorical), **dates** are handled as numbers. **Role**: *synthesize* it; give it *new "
+        "identifiers* (the default for identifiers: the avatars get fresh ones of the same form, nothing of the "
+        "real ones); *set it aside and re-attach* it afterwards (from the most similar real row); or *drop* it. "
+        "**Weight** makes a column count more (above 1) or less (below 1) when people are compared."
+    ))
+    shown = {profile.name: profile for profile in profiles}
+    return st.data_editor(
+        rows.assign(**described_columns([shown[name] for name in rows["column"]])),
+        key=key,
+        hide_index=True,
+        height=min(35 * (len(rows) + 1) + 3, 800),
+        disabled=["column", "missing (%)", "distinct values", "warnings"],
+        column_config={
+            # The labels and the kinds and roles shown are translated; the values the table holds are not.
+            "column": st.column_config.TextColumn(_("column"), width="medium"),
+            "kind": st.column_config.SelectboxColumn(_("kind"), options=list(KIND_LABELS), required=True,
+                                                     format_func=_),
+            "role": st.column_config.SelectboxColumn(_("role"), options=[role.value for role in ROLE_LABELS],
+                                                     required=True, format_func=role_label),
+            "weight": st.column_config.NumberColumn(_("weight"), min_value=0.1, max_value=10.0, step=0.1,
+                                                    format="%.1f"),
+            "missing (%)": st.column_config.TextColumn(_("missing (%)")),
+            "distinct values": st.column_config.TextColumn(_("distinct values")),
+            "warnings": st.column_config.TextColumn(_("warnings"), width="medium"),
+        },
+    )
 
 
 def choose(label: str, options, **settings) -> list:
@@ -95,6 +134,22 @@ def signal_badge(result: MetricResult) -> None:
         st.badge(_(result.band), color=LEVEL_BADGES[result.level])
 
 
+def signal_cards(results: Iterable[MetricResult]) -> None:
+    """Signal metrics side by side, each in a bordered card: value, band, what it means and how it is computed."""
+    results = list(results)
+    for column, result in zip(st.columns(len(results)), results):
+        with column.container(border=True):
+            st.metric(_(result.label), metric_text(result, DEFINITIONS[result.name].unit if result.name in
+                                                   DEFINITIONS else result.unit))
+            signal_badge(result)
+            if result.name == "correlation_difference_ratio" and result.value is not None:
+                st.write(plain(correlation_direction(result)))
+            st.caption(_(result.not_applicable or result.interpretation))
+            if result.computation:
+                with st.expander(_("How it is computed")):
+                    st.caption(_(result.computation))
+
+
 def privacy_card(result: MetricResult) -> None:
     """A privacy metric in a bordered card: value, target met or missed, and what it means (or why it does not
     apply, or why it is left out of the verdict)."""
@@ -139,11 +194,8 @@ def holdout_plan(n_rows: int, holdout: bool) -> str:
              "holdout.)").format(rows=number(n_rows, ","))
 
 
-def verdict_box(run: GenerationRun) -> None:
-    """The verdict of SPEC 6.3: ready to share or not, which avatars it is about, why, the fix checked by a re-run
-    and its cost, what is not assessed, and the relationships beside it."""
-    verdict = verdict_of_run(run)
-    about = plain(subject(run))
+def verdict_message(verdict: Verdict, about: str) -> None:
+    """One verdict: its headline and ``about`` (which avatars, in markdown), why, the fix, what is not assessed."""
     if verdict.status == READY:
         st.success(_("**{headline}**: every privacy target is assessed and met. {about}").format(
             headline=headline(verdict), about=about), icon=":material/verified_user:")
@@ -156,6 +208,24 @@ def verdict_box(run: GenerationRun) -> None:
         st.info(plain(fix_sentence(verdict, DASHBOARD)), icon=":material/build:")
     if caveat(verdict, DASHBOARD):
         st.warning(plain(caveat(verdict, DASHBOARD)), icon=":material/help:")
+
+
+def criteria_sections(evaluation: Evaluation) -> None:
+    """The three questions of SPEC 6.2, each a header with its state and its figures in cards, two a row."""
+    for criterion, group in evaluation.criteria().items():
+        st.header(_("{criterion}: {state}").format(criterion=criterion_name(criterion), state=criterion_state(group)))
+        st.write(_(QUESTIONS[criterion]))
+        for row in range(0, len(group.results), 2):
+            for column, result in zip(st.columns(2), group.results[row: row + 2]):
+                with column:
+                    privacy_card(result)
+
+
+def verdict_box(run: GenerationRun) -> None:
+    """The verdict of SPEC 6.3: ready to share or not, which avatars it is about, why, the fix checked by a re-run
+    and its cost, what is not assessed, and the relationships beside it."""
+    verdict = verdict_of_run(run)
+    verdict_message(verdict, plain(subject(run)))
     said = relationships(run.evaluation)
     if said:
         distorted = run.evaluation.signal["correlation_difference_ratio"].level == "poor"

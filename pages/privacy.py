@@ -8,13 +8,11 @@ import streamlit as st
 from core.engine.split import Holdout
 from core.i18n import _, number, percent
 from core.metrics.attack import Knowledge
-from core.metrics.criteria import QUESTIONS
 from core.presentation import figures
-from core.presentation.format import criterion_name
 from core.workflows.exposure import LEVELS, RARE_SHARE, RARE_TAIL, exposure_levels, most_exposed
 from core.workflows.verdict import rescored
 from dashboard import jobs, language, state
-from dashboard.widgets import choose, criterion_state, plot, privacy_card, table, verdict_box
+from dashboard.widgets import choose, criteria_sections, plot, table, verdict_box
 
 language.use_session_language()  # first: this run's messages in the session's language
 st.title(_("Privacy"))
@@ -61,13 +59,7 @@ if evaluation.holdout is Holdout.APPROXIMATE:
                  "taken against its baseline (random linkage, guessing the most common value), which can only "
                  "overstate the risk. Make the avatars with a holdout for a true control."))
 
-for criterion, group in evaluation.criteria().items():
-    st.header(_("{criterion}: {state}").format(criterion=criterion_name(criterion), state=criterion_state(group)))
-    st.write(_(QUESTIONS[criterion]))
-    for row in range(0, len(group.results), 2):
-        for column, result in zip(st.columns(2), group.results[row: row + 2]):
-            with column:
-                privacy_card(result)
+criteria_sections(evaluation)
 
 levels = exposure_levels(evaluation)
 if levels is not None:

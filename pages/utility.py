@@ -5,14 +5,13 @@ import streamlit as st
 
 from core.engine.schema import Kind
 from core.i18n import N_, _, number
-from core.metrics.correlation_difference_ratio import correlation_direction
 from core.metrics.registry import DEFINITIONS
 from core.presentation import figures
 from core.presentation.analysis_text import hellinger_spread
 from core.presentation.format import bands_text, holdout_sentence, metric_text, relations_table
 from dashboard import language, state
 from dashboard.text import plain
-from dashboard.widgets import plot, signal_badge, table
+from dashboard.widgets import plot, signal_cards, table
 
 language.use_session_language()  # first: this run's messages in the session's language
 st.title(_("Utility"))
@@ -23,17 +22,7 @@ hellinger, correlation, multivariate = (
 )
 st.write(holdout_sentence(run.evaluation))
 
-columns = st.columns(len(signal))
-for column, result in zip(columns, signal.values()):
-    with column.container(border=True):
-        st.metric(_(result.label), metric_text(result, DEFINITIONS[result.name].unit))
-        signal_badge(result)
-        if result is correlation and result.value is not None:
-            st.write(plain(correlation_direction(result)))
-        st.caption(_(result.not_applicable or result.interpretation))
-        if result.computation:
-            with st.expander(_("How it is computed")):
-                st.caption(_(result.computation))
+signal_cards(signal.values())
 
 st.header(_("Each variable"))
 st.write(plain(hellinger_spread(run.evaluation)))

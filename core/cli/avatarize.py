@@ -26,7 +26,6 @@ from core.dataset import Dataset, LinkMethod
 from core.dataset.keys import check_keys
 from core.engine.dataset_avatarizer import DatasetAvatarizer, check_supported, dataset_frames, table_path
 from core.engine.io import check_writable, read_table, write_csv, write_json, write_table, write_text
-from core.engine.linked_tables import LINK_COLUMN
 from core.engine.methods import Method, method_of
 from core.engine.parameters import Parameters
 from core.engine.schema import column_warning_lines, drop_columns
@@ -39,7 +38,7 @@ from core.presentation.format import formula_warning
 from core.presentation.summary import analysis_lines, batch_summary_lines, linked_summary_lines, summary_lines
 from core.presentation.metrics_json import batch_json, linked_json, run_json
 from core.presentation.verdict_text import relationships, verdict_line
-from core.workflows.linked_run import linked_verdict, scored
+from core.workflows.linked_run import linked_parameters, linked_verdict, scored
 from core.workflows.run import build_avatarizer, data_fingerprint, scored_run
 from core.workflows.verdict import judged
 
@@ -192,23 +191,8 @@ def _linked_outputs(arguments: argparse.Namespace, dataset: Dataset, frames: dic
         with language(arguments.report_language or SOURCE_LANGUAGE):
             write_text(build_linked_report(dataset, evaluation, verdict, fitted.seed_), report)
     if metrics is not None:
-        write_json(linked_json(evaluation, verdict, {
-            "seed": fitted.seed_, "tables": {name: {**_own_parameters(avatarizer), "method": avatarizer.method_.name}
-                                             for name, avatarizer in fitted.avatarizers_.items()},
-            "links": {link.describe(): link.method.value for link in dataset.links},
-            "timings_s": fitted.timings_s_}), metrics)
+        write_json(linked_json(evaluation, verdict, linked_parameters(fitted)), metrics)
     return fitted, evaluation, verdict
-
-
-def _own_parameters(avatarizer: Avatarizer) -> dict[str, object]:
-    """A linked table's parameters as the user gave them: the kinds and weights of the columns its links add (see
-    :mod:`core.engine.linked_tables`) left out."""
-    parameters = avatarizer.get_params()
-    for name in ("column_kinds", "column_weights"):
-        given = {column: value for column, value in (parameters[name] or {}).items()
-                 if not column.startswith(LINK_COLUMN)}
-        parameters[name] = given or None
-    return parameters
 
 
 def _avatarize_one(arguments: argparse.Namespace, dataset: Dataset, name: str, avatars: Path, parameters: Parameters,

@@ -53,14 +53,16 @@ class DatasetAvatarizer:
         self.dataset = dataset
         self.parameters = (parameters or Parameters()).with_values(values)
 
-    def fit(self, frames: Mapping[str, pd.DataFrame] | None = None) -> DatasetAvatarizer:
-        """Avatarize the tables: ``frames`` by table name, the others read from their ``path``."""
+    def fit(self, frames: Mapping[str, pd.DataFrame] | None = None,
+            progress: Callable[[str, float], None] | None = None) -> DatasetAvatarizer:
+        """Avatarize the tables: ``frames`` by table name, the others read from their ``path``; ``progress``, if
+        given, told of each step as it starts with the share of the work done."""
         dataset = checked_dataset(self.dataset)
         tables = dataset_frames(dataset, frames or {})
         self.dataset_, self.unparented_ = dataset, check_keys(dataset, tables)
         check_supported(dataset)
         if len(dataset.tables) > 1:
-            linked = avatarize_linked(dataset, tables, self.parameters)
+            linked = avatarize_linked(dataset, tables, self.parameters, progress)
             self.avatarizers_, self.avatars_, self.seed_ = linked.avatarizers, linked.avatars, linked.seed
             self.working_data_, self.holdout_data_ = linked.working, linked.holdout
             self.timings_s_ = linked.timings_s
@@ -68,7 +70,7 @@ class DatasetAvatarizer:
         self.avatarizers_ = {}
         for name in dataset.top_down():
             table = dataset.tables[name]
-            self.avatarizers_[name] = avatarized_table(tables.pop(name), table, self.parameters,
+            self.avatarizers_[name] = avatarized_table(tables.pop(name), table, self.parameters, progress=progress,
                                                        where=_("Table '{table}'").format(table=name))
         self.avatars_ = {name: avatarizer.avatars_ for name, avatarizer in self.avatarizers_.items()}
         self.working_data_ = {name: avatarizer.working_data_ for name, avatarizer in self.avatarizers_.items()}

@@ -191,8 +191,31 @@ def _plain_values(column: pd.Series, name: str, file_name: str) -> pd.Series:
 
 
 def _read_excel(data: bytes, file_name: str) -> pd.DataFrame:
-    """The workbook's first sheet that holds a table; title lines above its header (a single filled cell while
-    the header fills several) are skipped."""
+    """The workbook's first sheet that holds a table."""
+    sheets = _filled_sheets(data, file_name)
+    if not sheets:
+        raise InputError(_empty(file_name))
+    return _sheet_table(next(iter(sheets.values())), file_name)
+
+
+def read_workbook(data: bytes, file_name: str) -> dict[str, pd.DataFrame]:
+    """Every sheet of an Excel workbook that holds a table, by sheet name (a dataset of several tables in one
+    file), each read as :func:`read_table` reads the first; a sheet of a header only refused in one line."""
+    sheets = _filled_sheets(data, file_name)
+    if not sheets:
+        raise InputError(_empty(file_name))
+    tables = {}
+    for sheet, raw in sheets.items():
+        where = _("{file_name}, sheet '{sheet}'").format(file_name=file_name, sheet=sheet)
+        tables[sheet] = _sheet_table(raw, where)
+        if len(tables[sheet]) == 0:
+            raise InputError(_("{file_name} has a header but no data rows: add the rows to avatarize.").format(
+                file_name=where))
+    return tables
+
+
+def _filled_sheets(data: bytes, file_name: str) -> dict[str, pd.DataFrame]:
+    """The workbook's sheets that hold a cell, by name, their empty rows and columns left out."""
     _refuse_excel_bomb(data, file_name)
     try:
         sheets = pd.read_excel(io.BytesIO(data), sheet_name=None, header=None, engine="openpyxl")
@@ -201,10 +224,13 @@ def _read_excel(data: bytes, file_name: str) -> pd.DataFrame:
             _("{file_name} could not be read as an Excel workbook ({error}): "
               "save it again as .xlsx or export it as CSV.").format(file_name=file_name, error=_first_line(error))
         ) from None
-    filled = [sheet.dropna(how="all").dropna(axis=1, how="all") for sheet in sheets.values()]
-    raw = next((sheet for sheet in filled if not sheet.empty), None)
-    if raw is None:
-        raise InputError(_empty(file_name))
+    filled = {str(name): sheet.dropna(how="all").dropna(axis=1, how="all") for name, sheet in sheets.items()}
+    return {name: sheet for name, sheet in filled.items() if not sheet.empty}
+
+
+def _sheet_table(raw: pd.DataFrame, file_name: str) -> pd.DataFrame:
+    """A sheet's table: title lines above its header (a single filled cell while the header fills several)
+    skipped."""
     widths = raw.notna().sum(axis=1).to_numpy()
     start = 0
     while start + 1 < len(raw) and widths[start] == 1 and widths[start + 1] > 1:  # a title line

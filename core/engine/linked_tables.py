@@ -33,7 +33,7 @@ from core.dataset.keys import key_values
 from core.engine.linkage import children_per_parent, linked_parents
 from core.engine.methods import method_of
 from core.engine.parameters import Parameters
-from core.engine.pipeline import Avatarizer
+from core.engine.pipeline import Avatarizer, Progress
 from core.engine.schema import drop_columns
 from core.engine.split import split_holdout
 from core.engine.stages import seed_generator
@@ -62,9 +62,11 @@ class LinkedAvatars:
     timings_s: dict[str, float]
 
 
-def avatarize_linked(dataset: Dataset, frames: Mapping[str, pd.DataFrame], parameters: Parameters) -> LinkedAvatars:
+def avatarize_linked(dataset: Dataset, frames: Mapping[str, pd.DataFrame], parameters: Parameters,
+                     progress: Progress | None = None) -> LinkedAvatars:
     """The avatars of every table of ``dataset`` (its rules checked on ``frames``), each with its own parameters
-    over ``parameters``."""
+    over ``parameters``; ``progress``, if given, told of each table as its avatarization starts, with the share of
+    the tables done."""
     check_linked(dataset, frames, parameters)
     given = check_seed(parameters.seed)
     seed = int(np.random.SeedSequence().entropy % 2**32) if given is None else int(given)
@@ -103,6 +105,8 @@ def avatarize_linked(dataset: Dataset, frames: Mapping[str, pd.DataFrame], param
         for column in added:
             relations = relations.ignoring(column)
         frame = _own_columns(dataset, name, working[name])
+        if progress is not None:
+            progress(_("Avatarizing the table {table}").format(table=name), order.index(name) / len(order))
         with _named(name), clock(f"{name}: avatarization"):
             avatarizers[name] = Avatarizer(chosen).fit(frame.assign(**added), keys=table.keys, relations=relations,
                                                        latent_avatars=bool(dataset.child_links(name)))

@@ -30,6 +30,12 @@ DEFAULT_NCP = 5  # latent dimensions, at most the scaled columns
 SUGGESTED_K, SUGGESTED_EPSILON = 10, 1.0  # what the dashboard proposes for the method chosen (none is a default)
 
 
+def suggested_k(n_avatarized: int) -> int:
+    """The k proposed for a table of ``n_avatarized`` rows: :data:`SUGGESTED_K`, at most a tenth of the rows on a
+    small table (each avatar then mixes a small share of it), at least 2."""
+    return max(2, min(SUGGESTED_K, n_avatarized // 10))
+
+
 def _parameter(default: Any, help: str | tuple[str, str] = "", *, options: Sequence[str] = (), value: str = "", choices=(),
                metavar: str | None = None, scope: str = "table", factory=None) -> Any:
     """A field of :class:`Parameters`: its default, the command line's ``options`` (none: not an option), the type

@@ -3,13 +3,19 @@ verdict covering each individual-level table with its descendants."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
 
 import pandas as pd
 
-from core.dataset import Dataset
+from core.dataset import Dataset, LinkMethod
 from core.engine.dataset_avatarizer import DatasetAvatarizer
+from core.engine.linked_tables import LINK_COLUMN
+from core.engine.parameters import Parameters
+from core.engine.pipeline import Avatarizer
+from core.i18n import _, number
 from core.metrics.attack import Knowledge
 from core.metrics.linked_evaluation import LinkedEvaluation, evaluate_linked
 from core.workflows.verdict import NOT_READY, READY, Verdict, verdict_of
@@ -33,6 +39,103 @@ class LinkedVerdict:
         if self.broken_links or any(verdict.status == NOT_READY for verdict in self.persons.values()):
             return NOT_READY
         return READY if self.ready else next(verdict.status for verdict in self.persons.values() if not verdict.ready)
+
+
+@dataclass(frozen=True)
+class LinkedRun:
+    """One generation of linked tables (the dashboard's): the fitted tables, their metrics and their verdict."""
+
+    fitted: DatasetAvatarizer
+    evaluation: LinkedEvaluation
+    verdict: LinkedVerdict
+    parameters: Parameters  # the run's, each table's own in the dataset
+    knowledge: Knowledge
+    fingerprint: str
+    elapsed_s: float
+
+    @property
+    def held_out(self) -> bool:
+        """Whether a holdout of whole families was kept apart (the avatars then stand for half of the people)."""
+        return any(frame is not None and len(frame) for frame in self.fitted.holdout_data_.values())
+
+    @property
+    def dataset(self) -> Dataset:
+        return self.fitted.dataset_
+
+    def short_summary(self) -> str:
+        """What the sidebar says: the method of each table, the seed."""
+        methods = {avatarizer.method_.describe() for avatarizer in self.fitted.avatarizers_.values()}
+        return _("Avatars of {count} tables: {settings}, seed {seed}").format(
+            count=number(len(self.fitted.avatars_)), settings="; ".join(sorted(methods)), seed=self.fitted.seed_)
+
+    def summary(self) -> str:
+        """One sentence saying what was done: each table's avatars and method, the holdout, the seed, the time."""
+        tables = ", ".join(_("{avatars} of {table} ({settings})").format(
+            avatars=number(len(self.fitted.avatars_[name]), ","), table=name,
+            settings=self.fitted.avatarizers_[name].method_.describe()) for name in self.dataset.top_down())
+        held = sum(len(frame) for frame in self.fitted.holdout_data_.values() if frame is not None)
+        values = {"tables": tables, "seed": self.fitted.seed_, "seconds": number(self.elapsed_s, ".1f"),
+                  "held": number(held, ",")}
+        if held:
+            return _("Avatars made: {tables}; {held} rows kept apart as the holdout, whole families, that the metrics "
+                     "compare with; seed {seed}, in {seconds} s.").format(**values)
+        return _("Avatars made: {tables}, from every row (the metrics draw halves of the families); seed {seed}, in "
+                 "{seconds} s.").format(**values)
+
+    def parameters_json(self) -> dict[str, Any]:
+        """The run's parameters as the JSON gives them (SPEC 12): the seed, each table's, each link's method, the
+        timings."""
+        return linked_parameters(self.fitted)
+
+    def sensitive_links(self) -> list[str]:
+        """The links made by ``original_order``: the real family structure kept (sensitive)."""
+        return [link.describe() for link in self.dataset.links if link.method is LinkMethod.ORIGINAL_ORDER]
+
+
+def generate_linked(dataset: Dataset, frames: Mapping[str, pd.DataFrame], parameters: Parameters, *,
+                    knowledge: Knowledge = Knowledge(), fingerprint: str = "",
+                    progress: Callable[[str, float], None] | None = None) -> LinkedRun:
+    """Linked tables avatarized (:class:`~core.engine.dataset_avatarizer.DatasetAvatarizer`), scored with the
+    attacker's ``knowledge`` and judged, the progress told at each table and at the scoring."""
+    report = progress or (lambda step, share: None)
+    start = time.perf_counter()
+    fitted = DatasetAvatarizer(dataset, parameters).fit(frames, progress=lambda step, share: report(step, 0.7 * share))
+    report(_("Measuring the avatars of every table and link"), 0.7)
+    evaluation = scored(fitted, knowledge)
+    verdict = linked_verdict(fitted.dataset_, evaluation)
+    report(_("Done"), 1.0)
+    return LinkedRun(fitted, evaluation, verdict, parameters, knowledge, fingerprint, time.perf_counter() - start)
+
+
+def rescored_linked(run: LinkedRun, knowledge: Knowledge,
+                    progress: Callable[[str, float], None] | None = None) -> LinkedRun:
+    """``run`` scored again for another attacker (the avatars do not change), with its verdict."""
+    report = progress or (lambda step, share: None)
+    report(_("Running the attacks"), 0.1)
+    evaluation = scored(run.fitted, knowledge)
+    report(_("Done"), 1.0)
+    return replace(run, evaluation=evaluation, verdict=linked_verdict(run.dataset, evaluation), knowledge=knowledge)
+
+
+def linked_parameters(fitted: DatasetAvatarizer) -> dict[str, Any]:
+    """A linked run's parameters as its JSON gives them: the seed, each table's own (see
+    :func:`own_parameters`) with its method, each link's method, the timings."""
+    return {"seed": fitted.seed_,
+            "tables": {name: {**own_parameters(avatarizer), "method": avatarizer.method_.name}
+                       for name, avatarizer in fitted.avatarizers_.items()},
+            "links": {link.describe(): link.method.value for link in fitted.dataset_.links},
+            "timings_s": fitted.timings_s_}
+
+
+def own_parameters(avatarizer: Avatarizer) -> dict[str, object]:
+    """A linked table's parameters as the user gave them: the kinds and weights of the columns its links add (see
+    :mod:`core.engine.linked_tables`) left out."""
+    parameters = avatarizer.get_params()
+    for name in ("column_kinds", "column_weights"):
+        given = {column: value for column, value in (parameters[name] or {}).items()
+                 if not column.startswith(LINK_COLUMN)}
+        parameters[name] = given or None
+    return parameters
 
 
 def scored(fitted: DatasetAvatarizer, knowledge: Knowledge = Knowledge()) -> LinkedEvaluation:

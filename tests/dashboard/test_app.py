@@ -53,7 +53,7 @@ def generate(app: AppTest) -> AppTest:
 
 def test_every_page_without_a_table_says_what_to_do():
     app = AppTest.from_file(APP, default_timeout=60)
-    app.session_state["source"] = "Upload a file"
+    app.session_state["source"] = "Upload files"
     app.run()
     assert "Upload a table to begin" in app.info[0].value
     for page in PAGES[1:]:
@@ -90,7 +90,7 @@ def test_smoke_every_page_after_a_run(generations):
 
 def test_upload_of_a_file():
     app = start()
-    app.radio(key="source").set_value("Upload a file").run()
+    app.radio(key="source").set_value("Upload files").run()
     data = mixed_table(120, missing=0.1).to_csv(index=False, sep=";", decimal=",").encode("cp1252")
     app.file_uploader(key="upload").set_value(("clinic.csv", data, "text/csv")).run()
     assert not app.exception
@@ -108,7 +108,7 @@ def test_upload_of_a_file():
 )
 def test_a_bad_file_gives_a_message_not_a_trace(name, content, message):
     app = start()
-    app.radio(key="source").set_value("Upload a file").run()
+    app.radio(key="source").set_value("Upload files").run()
     app.file_uploader(key="upload").set_value((name, content, "text/csv")).run()
     assert not app.exception
     assert message in app.error[0].value
@@ -187,7 +187,7 @@ def test_tradeoff_page_sweeps_advises_compares_and_takes_a_setting(generations):
 
 def test_code_columns_are_categorical_by_default_and_say_so():
     app = start()
-    app.radio(key="source").set_value("Upload a file").run()
+    app.radio(key="source").set_value("Upload files").run()
     data = b"flag,arm,x\n" + b"".join(f"{i % 2},{i % 4},{i * 1.37:.2f}\n".encode() for i in range(60))
     app.file_uploader(key="upload").set_value(("codes.csv", data, "text/csv")).run()
     assert not app.exception
@@ -199,7 +199,7 @@ def test_code_columns_are_categorical_by_default_and_say_so():
 
 
 def upload_and_generate(app: AppTest, rows: int = 1_200) -> AppTest:
-    app.radio(key="source").set_value("Upload a file").run()
+    app.radio(key="source").set_value("Upload files").run()
     data = mixed_table(rows, missing=0.05).to_csv(index=False).encode()
     app.file_uploader(key="upload").set_value(("patients.csv", data, "text/csv")).run()
     assert app.session_state["table"].name == "patients.csv"
@@ -212,7 +212,7 @@ def test_going_back_to_data_keeps_the_uploaded_table_and_the_run(generations):
     for page in ("pages/data.py", "pages/utility.py", "pages/data.py"):
         visit(app, page)
     assert app.session_state["table"].name == "patients.csv" and app.session_state["run"] is run
-    assert app.radio(key="source").value == "Upload a file"
+    assert app.radio(key="source").value == "Upload files"
     assert any("uploaded earlier in this session" in caption.value for caption in app.caption)
     assert "patients.csv: 1,200 rows" in app.subheader[0].value
     assert generations == ["patients.csv"]
@@ -389,7 +389,7 @@ def births_csv(rows: int = 300) -> bytes:
 
 def test_the_relations_are_measured_on_generate_and_utility_and_a_found_one_replaced_is_said():
     app = start()
-    app.radio(key="source").set_value("Upload a file").run()
+    app.radio(key="source").set_value("Upload files").run()
     app.file_uploader(key="upload").set_value(("births.csv", births_csv(), "text/csv")).run()
     generate(app)
     card = next(metric for metric in app.metric if metric.label == "Relations kept (Broken relations)")
@@ -410,7 +410,7 @@ def test_the_relations_are_measured_on_generate_and_utility_and_a_found_one_repl
 
 def test_a_relation_found_is_listed_switched_off_and_a_declared_one_reaches_the_engine(generations):
     app = start()
-    app.radio(key="source").set_value("Upload a file").run()
+    app.radio(key="source").set_value("Upload files").run()
     app.file_uploader(key="upload").set_value(("births.csv", births_csv(), "text/csv")).run()
     switches = [toggle for toggle in app.toggle if toggle.key.startswith("relation_")]
     label = switches[0].label.replace("\\", "")  # shown as plain text: its markdown signs escaped

@@ -99,7 +99,7 @@ def download(page, button: str, path: Path) -> str:
 
 def test_a_new_users_path(page, tmp_path):
     page.get_by_text("Columns", exact=True).wait_for(timeout=60_000)
-    page.get_by_text("Upload a file").click()
+    page.get_by_text("Upload files").click()
     table = tmp_path / "patients.csv"
     mixed_table(10_000, missing=0.05).to_csv(table, index=False)
     page.locator("input[type=file]").set_input_files(str(table))
@@ -142,7 +142,7 @@ def test_a_new_users_path(page, tmp_path):
 
 def test_a_bad_upload_shows_a_message(page, tmp_path):
     page.get_by_text("Columns", exact=True).wait_for(timeout=60_000)
-    page.get_by_text("Upload a file").click()
+    page.get_by_text("Upload files").click()
     bad = tmp_path / "broken.csv"
     bad.write_bytes(b"a,b\n1,2\n3\n")
     page.locator("input[type=file]").set_input_files(str(bad))
@@ -153,7 +153,7 @@ def test_a_bad_upload_shows_a_message(page, tmp_path):
 def test_an_excel_zip_bomb_is_refused_while_another_tab_loads(page, dashboard, tmp_path):
     # 11 million rows in 0.7 MB: parsed, the server grew past 4.8 GB and no other tab could load (issue 28, item 3)
     page.get_by_text("Columns", exact=True).wait_for(timeout=60_000)
-    page.get_by_text("Upload a file").click()
+    page.get_by_text("Upload files").click()
     page.locator("input[type=file]").set_input_files(str(excel_zip_bomb(tmp_path / "bomb.xlsx")))
     other = page.context.new_page()
     other.goto(dashboard[0])
@@ -201,7 +201,7 @@ def test_closing_the_tab_stops_its_run_at_the_next_step(tmp_path):
 
 def upload(page, tmp_path, rows: int) -> None:
     page.get_by_text("Columns", exact=True).wait_for(timeout=60_000)
-    page.get_by_text("Upload a file").click()
+    page.get_by_text("Upload files").click()
     table = tmp_path / "patients.csv"
     mixed_table(rows, missing=0.05).to_csv(table, index=False)
     page.locator("input[type=file]").set_input_files(str(table))
@@ -464,7 +464,7 @@ def test_no_page_requests_anything_but_the_apps_own_address_nor_shows_a_link_fro
         page = context.new_page()
         page.goto(url)
         page.get_by_text("Columns", exact=True).wait_for(timeout=60_000)
-        page.get_by_text("Upload a file").click()
+        page.get_by_text("Upload files").click()
         page.locator("input[type=file]").set_input_files({"name": f"![x]({BEACON}file.png).csv", "mimeType": "text/csv",
                                                           "buffer": hostile_table()})
         page.get_by_text("800 rows, 4 columns").wait_for(timeout=60_000)

@@ -134,7 +134,7 @@ def test_an_uploaded_table_a_refused_file_and_avatarfastdp_in_french_show_no_eng
         left.extend(english_left(shown_texts(app), fragments, where))
 
     app = french_app()
-    app.radio(key="source").set_value("Upload a file").run()
+    app.radio(key="source").set_value("Upload files").run()
     app.file_uploader(key="upload").set_value(("dup.csv", b"a,a\n1,2\n", "text/csv")).run()
     assert "dup.csv" in app.error[0].value and "deux colonnes nommées" in app.error[0].value
     check("data, a refused file")

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 import core.engine.io as core_io
-from core.engine.io import csv_bytes, read_table, write_csv, write_table
+from core.engine.io import csv_bytes, read_table, read_workbook, write_csv, write_table
 from core.errors import InputError
 from tests.support import excel_zip_bomb
 
@@ -346,3 +346,27 @@ def test_a_code_with_a_leading_zero_beyond_the_lines_sniffed_keeps_its_zeros():
     frame = read_table(io.BytesIO(("\n".join(lines) + "\n").encode()), file_name="t.csv")
     assert frame["id"].iloc[-1] == "0012" and frame["id"].iloc[0] == "1000"
     assert pd.api.types.is_integer_dtype(frame["x"])
+
+
+def test_a_workbook_of_several_sheets_gives_a_table_per_sheet_and_read_table_its_first(tmp_path):
+    path = tmp_path / "hospital.xlsx"
+    with pd.ExcelWriter(path) as writer:
+        pd.DataFrame({"patient_id": ["P01", "P02"], "age": [30, 40]}).to_excel(writer, sheet_name="patients",
+                                                                             index=False)
+        pd.DataFrame().to_excel(writer, sheet_name="notes", index=False)  # an empty sheet: not a table
+        pd.DataFrame({"stay_id": [1, 2, 3], "patient_id": ["P01", "P01", "P02"]}).to_excel(
+            writer, sheet_name="stays", index=False)
+    sheets = read_workbook(path.read_bytes(), "hospital.xlsx")
+    assert list(sheets) == ["patients", "stays"]
+    assert sheets["patients"]["patient_id"].tolist() == ["P01", "P02"]
+    assert sheets["stays"]["stay_id"].tolist() == [1, 2, 3]
+    assert read_table(path).equals(sheets["patients"])
+
+
+def test_a_sheet_of_a_header_only_is_refused_naming_the_sheet(tmp_path):
+    path = tmp_path / "two.xlsx"
+    with pd.ExcelWriter(path) as writer:
+        pd.DataFrame({"a": [1]}).to_excel(writer, sheet_name="first", index=False)
+        pd.DataFrame(columns=["b", "c"]).to_excel(writer, sheet_name="second", index=False)
+    with pytest.raises(InputError, match=r"^two.xlsx, sheet 'second' has a header but no data rows"):
+        read_workbook(path.read_bytes(), "two.xlsx")

@@ -1,0 +1,47 @@
+"""Privacy, for linked tables: the verdict, what an attacker could know of a person (their own columns and what
+their descendants' rows add up to), then the three questions for each person table with everything about them, or
+for each table alone."""
+
+import streamlit as st
+
+from core.i18n import _
+from core.metrics.attack import Knowledge
+from core.presentation import figures
+from core.workflows.linked_run import rescored_linked
+from dashboard import jobs, language
+from dashboard.linked import evaluation_choice, linked_verdict_box, require_linked_run
+from dashboard.widgets import choose, criteria_sections, plot
+
+language.use_session_language()  # first: this run's messages in the session's language
+st.title(_("Privacy"))
+run = require_linked_run()
+st.write(_("The avatars of each individual-level table are compared with the real people they were made from, each "
+           "person with everything about them (their own columns and what their rows in the other tables add up "
+           "to: the number of stays, the mean length of stay...), and attacked as someone who knows part of it."))
+linked_verdict_box(run)
+
+st.header(_("What an attacker could know"))
+people = list(run.verdict.persons)
+scored = sorted({column for name in people
+                 for column in (run.evaluation.persons.get(name) or run.evaluation.tables[name]).kinds})
+chosen = run.knowledge
+with st.form("linked_attacker"):
+    known = choose(_("Variables an attacker could know of a person (quasi-identifiers)"), scored,
+                   default=[name for name in chosen.known if name in scored], key="linked_attacker_known",
+                   help=_("Columns of a person's table, or what their rows in another table add up to (such as "
+                          "\"stays: number\"). All of them must belong to one person table."))
+    sensitive = choose(_("Sensitive variables an attacker would want to learn"), scored,
+                       default=[name for name in chosen.sensitive if name in scored], key="linked_attacker_sensitive",
+                       help=_("A diagnosis, an income, an outcome: one inference risk each."))
+    if st.form_submit_button(_("Run the attacks"), icon=":material/policy:",
+                             key="FormSubmitter:linked_attacker-Run the attacks"):
+        knowledge = Knowledge(tuple(known), tuple(sensitive))
+        jobs.wait(jobs.start("linked_rescored", _("The attacks"),
+                             lambda progress: rescored_linked(run, knowledge, progress)))
+jobs.show_error()
+
+chosen_key, evaluation = evaluation_choice(run, _("Whose privacy"), "privacy_table")
+criteria_sections(evaluation)
+st.header(_("Distances"))
+for figure_name, figure in figures.privacy_figures(evaluation.privacy).items():
+    plot(figure, key=f"{figure_name}_{chosen_key}")

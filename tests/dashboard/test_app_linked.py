@@ -1,0 +1,170 @@
+"""The dashboard on linked tables under Streamlit's AppTest: the demo's keys and links proposed, a generation, every
+page, the avatars of every row; uploads of several files or one workbook; a broken key said in one line."""
+
+import io
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.support import as_read
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+DEMO = "Patients, stays, prescriptions (demo, 3 linked tables)"
+PAGES = ["pages/linked_utility.py", "pages/linked_analysis.py", "pages/linked_privacy.py", "pages/linked_report.py"]
+
+
+def ok(app: AppTest) -> AppTest:
+    assert not app.exception, app.exception
+    return app
+
+
+def linked(app: AppTest) -> AppTest:
+    """The Data page of linked tables (AppTest keeps the page script it ran when a page reruns the app)."""
+    return ok(app.switch_page("pages/data.py").run())
+
+
+def upload(files: list[tuple[str, bytes]]) -> AppTest:
+    app = ok(AppTest.from_file(APP, default_timeout=180).run())
+    app.radio(key="source").set_value("Upload files").run()
+    app.file_uploader(key="upload").set_value([(name, data, "text/csv") for name, data in files]).run()
+    return linked(app)
+
+
+def download(app: AppTest, label: str):
+    """The download button whose label starts with ``label`` (its proto: label, disabled)."""
+    return next(button.proto for button in app.get("download_button") if button.proto.label.startswith(label))
+
+
+def csv(frame: pd.DataFrame) -> bytes:
+    return frame.to_csv(index=False).encode()
+
+
+@pytest.fixture(scope="module")
+def generated():
+    app = ok(AppTest.from_file(APP, default_timeout=300).run())
+    app.radio(key="source").set_value(DEMO).run()
+    linked(app)
+    ok(app.switch_page("pages/linked_generate.py").run())
+    ok(app.button(key="FormSubmitter:linked_settings-Generate avatars").click().run())
+    return app
+
+
+def test_the_demo_s_keys_and_links_are_proposed_as_the_schema_says():
+    app = ok(AppTest.from_file(APP, default_timeout=180).run())
+    app.radio(key="source").set_value(DEMO).run()
+    linked(app)
+    schema = app.session_state["schema"]
+    assert schema.primary_keys == {"patients": "patient_id", "stays": "stay_id", "prescriptions": None}
+    assert [(link.parent, link.child, link.foreign_key) for link in schema.links] == [
+        ("patients", "stays", "patient_id"), ("stays", "prescriptions", "stay_id")]
+    said = [as_read(markdown.value) for markdown in app.markdown]
+    assert "Each row of **stays** names a row of **patients** by **patient_id** (patients.patient_id)." in said
+    assert any("19 of 1,994 rows (1.0 %) have no 'patients'" in as_read(info.value) for info in app.info)
+    assert [tab.label for tab in app.tabs] == ["patients", "stays", "prescriptions"]
+    assert "Individual-level: patients." in [caption.value for caption in app.caption]
+
+
+def test_a_generation_then_every_page_and_the_avatars_of_every_row(generated):
+    app = generated
+    run = app.session_state["linked_run"]
+    assert [len(run.fitted.avatars_[name]) for name in ("patients", "stays", "prescriptions")] == [500, 1018, 3436]
+    assert "whole families" in as_read(app.success[0].value)
+    assert [metric.label for metric in app.metric][:3] == [
+        "patients: each variable's distribution", "stays: each variable's distribution",
+        "prescriptions: each variable's distribution"]
+    for page in PAGES:
+        ok(app.switch_page(page).run())
+    assert download(app, "Every table's avatars, the metrics").disabled  # not ready (not all assessed): confirm first
+    app.checkbox(key="not_ready_ok").check().run()
+    assert not download(app, "Every table's avatars, the metrics").disabled
+    ok(app.switch_page("pages/linked_utility.py").run())
+    assert [subheader.value for subheader in app.subheader][:2] == [
+        "patients.patient\\_id \\-\\> stays.patient\\_id", "stays.stay\\_id \\-\\> prescriptions.stay\\_id"]
+    app.radio(key="utility_table").set_value("stays").run()
+    ok(app)
+    ok(app.switch_page("pages/linked_generate.py").run())
+    ok(app.button(key="make_linked_release").click().run())
+    release = app.session_state["linked_release"]
+    assert [len(release.fitted.avatars_[name]) for name in ("patients", "stays", "prescriptions")] == [1000, 1994,
+                                                                                                       6817]
+    ok(app.switch_page("pages/linked_report.py").run())
+    assert download(app, "Every table's avatars of every row").disabled  # its own verdict, read before
+    app.checkbox(key="not_ready_ok").check().run()
+    assert not download(app, "Every table's avatars of every row").disabled
+
+
+def test_the_attacks_of_a_person_with_their_stays_run_without_new_avatars(generated):
+    app = generated
+    made = app.session_state["linked_run"].fitted
+    ok(app.switch_page("pages/linked_privacy.py").run())
+    app.multiselect(key="linked_attacker_known").set_value(["age", "sex", "stays: number"])
+    app.multiselect(key="linked_attacker_sensitive").set_value(["diabetes"])
+    ok(app.button(key="FormSubmitter:linked_attacker-Run the attacks").click().run())
+    run = app.session_state["linked_run"]
+    assert run.fitted is made and run.knowledge.known == ("age", "sex", "stays: number")
+    assert run.evaluation.persons["patients"].privacy["inference_risk"].value is not None
+
+
+def test_an_analysis_of_each_person_with_everything_about_them(generated):
+    app = generated
+    ok(app.switch_page("pages/linked_analysis.py").run())
+    app.radio(key="analysis_table").set_value("person:patients").run()
+    ok(app.button(key="person:patients:run_suggested").click().run())
+    evaluation = app.session_state["linked_run"].evaluation.persons["patients"]
+    assert "missing_shares" in evaluation.analyses
+
+
+def test_two_uploaded_files_are_linked_tables_with_their_link_proposed():
+    patients = pd.DataFrame({"patient_id": ["007", "012", "093", "101"], "age": [30, 41, 52, 63],
+                             "<script>": ["a", "b", "a", "b"]})
+    visits = pd.DataFrame({"visit_id": range(1, 9), "patient_id": ["007", "007", "012", "093", "093", "101", "101",
+                                                                    "012"], "weight": [70, 71, 80, 65, 66, 90, 91, 79]})
+    app = upload([("patients.csv", csv(patients)), ("visits.csv", csv(visits))])
+    schema = app.session_state["schema"]
+    assert schema.primary_keys == {"patients": "patient_id", "visits": "visit_id"}
+    assert [(link.parent, link.child, link.foreign_key) for link in schema.links] == [
+        ("patients", "visits", "patient_id")]
+    frames = app.session_state["dataset"].frames
+    assert frames["patients"]["patient_id"].tolist() == ["007", "012", "093", "101"]  # codes kept as written
+
+
+def test_a_primary_key_that_repeats_is_said_in_one_line_and_nothing_generated():
+    patients = pd.DataFrame({"patient_id": ["P1", "P1", "P2"], "age": [30, 40, 50]})
+    stays = pd.DataFrame({"stay_id": [1, 2, 3], "patient_id": ["P1", "P2", "P2"]})
+    app = upload([("patients.csv", csv(patients)), ("stays.csv", csv(stays))])
+    assert app.session_state["schema"].primary_keys["patients"] is None  # not unique: not proposed
+    app.selectbox(key=next(box.key for box in app.selectbox if box.label == "Primary key of patients")).set_value(
+        "patient_id").run()
+    ok(app)
+    errors = [as_read(error.value) for error in app.error]
+    assert errors == ["Table 'patients', column 'patient_id': the primary key repeats 1 values (P1); a primary key is "
+                      "unique (choose another, or remove the repeated rows)."]
+    ok(app.switch_page("pages/linked_generate.py").run())
+    assert "the primary key repeats" in as_read(app.error[0].value)
+    assert not app.button  # no form to submit
+
+
+def test_one_workbook_of_several_sheets_is_linked_tables():
+    buffer = io.BytesIO()
+    with pd.ExcelWriter(buffer) as writer:
+        pd.DataFrame({"client_id": [1, 2, 3], "region": ["N", "S", "N"]}).to_excel(writer, sheet_name="clients",
+                                                                                           index=False)
+        pd.DataFrame({"order_id": [10, 11, 12, 13], "client_id": [1, 1, 3, 2], "amount": [5.0, 7.5, 3.2, 9.9]}).to_excel(
+            writer, sheet_name="orders", index=False)
+    app = ok(AppTest.from_file(APP, default_timeout=180).run())
+    app.radio(key="source").set_value("Upload files").run()
+    app.file_uploader(key="upload").set_value(("shop.xlsx", buffer.getvalue(), "application/vnd.ms-excel")).run()
+    linked(app)
+    assert list(app.session_state["dataset"].tables) == ["clients", "orders"]
+    assert [(link.parent, link.child) for link in app.session_state["schema"].links] == [("clients", "orders")]
+
+
+def test_one_table_again_brings_back_the_one_table_pages(generated):
+    app = generated
+    ok(app.switch_page("pages/data.py").run())
+    app.radio(key="source").set_value("Hospital stays (demo, 2,000 invented patients)").run()
+    ok(app.switch_page("pages/data.py").run())
+    assert "dataset" not in app.session_state and app.session_state["table"].name == "demo_clinical.csv"
+    assert "linked_run" not in app.session_state
