@@ -390,7 +390,7 @@ def test_a_french_browser_gets_french_and_the_switch_keeps_the_table_the_run_and
         page = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="fr-FR").new_page()
         page.goto(url)
         page.get_by_role("heading", level=1).filter(has_text="Données").wait_for(timeout=60_000)
-        page.get_by_text("Importer un fichier").click()
+        page.get_by_text("Importer des fichiers").click()
         table = tmp_path / "patients.csv"
         mixed_table(2_000, missing=0.05).to_csv(table, index=False)
         page.locator("input[type=file]").set_input_files(str(table))
@@ -636,3 +636,64 @@ def test_a_record_stands_out_only_on_its_rare_values(page):
     assert reasons and all(rare.match(part) for part in said), reasons
     shares = [float(re.search(r"(\d+\.\d) %", part).group(1)) for part in said]
     assert all(share <= 10.0 for share in shares), said  # a category of 10 % or less, a tail of 5 % or less
+
+
+def test_linked_tables_from_two_uploaded_files_to_the_zip(dashboard, tmp_path):
+    """Two files uploaded at once: their link proposed, the avatars of both tables made, the relations drawn, and
+    the zip of both tables, the metrics and the report downloaded; no request leaves the machine."""
+    import io
+    import zipfile
+
+    import pandas as pd
+    from playwright.sync_api import sync_playwright
+
+    url, chromium = dashboard
+    patients = mixed_table(600).drop(columns=["id"], errors="ignore").assign(
+        patient_id=[f"P{index:04d}" for index in range(600)])
+    visits = pd.DataFrame({"visit_id": range(1, 1501), "patient_id": [f"P{index % 600:04d}" for index in
+                                                                     range(0, 1500 * 7, 7)],
+                           "weight": [60 + (index * 13) % 40 for index in range(1500)]})
+    files = []
+    for name, frame in (("patients", patients), ("visits", visits)):
+        frame.to_csv(tmp_path / f"{name}.csv", index=False)
+        files.append(str(tmp_path / f"{name}.csv"))
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+        context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+        outside = []
+        context.on("request", lambda request: outside.append(request.url) if not request.url.startswith(
+            (url, "data:", "blob:")) else None)
+        context.route("**/*", lambda route: route.continue_() if route.request.url.startswith((url, "data:", "blob:"))
+                      else route.abort())
+        page = context.new_page()
+        page.goto(url)
+        page.get_by_text("Columns", exact=True).wait_for(timeout=60_000)
+        page.get_by_text("Upload files").click()
+        page.locator("input[type=file]").set_input_files(files)
+        page.get_by_text("2 linked tables: patients, visits").wait_for(timeout=60_000)
+        page.get_by_text("names a row of").first.wait_for(timeout=30_000)
+        assert page.get_by_role("link", name="Trade-off").count() == 0  # the sweep is for one table
+
+        open_page(page, "Generate avatars")
+        page.get_by_role("button", name="Generate avatars").click()
+        page.get_by_text("Avatars made:").first.wait_for(timeout=180_000)
+
+        open_page(page, "Utility")
+        page.get_by_text("Relations between the tables").wait_for(timeout=30_000)
+        page.get_by_text("Children per parent: patients.patient_id").first.wait_for(timeout=30_000)
+
+        open_page(page, "Report and downloads")
+        wait_until_idle(page)
+        if page.get_by_text("I have read the verdict").count():
+            page.get_by_text("I have read the verdict").click()
+            wait_until_idle(page)
+        with page.expect_download() as started:
+            page.get_by_role("button", name="Every table's avatars, the metrics and the report (ZIP)").click()
+        started.value.save_as(tmp_path / "avatars.zip")
+        browser.close()
+    with zipfile.ZipFile(tmp_path / "avatars.zip") as archive:
+        assert archive.namelist() == ["patients.csv", "visits.csv", "metrics.json", "report.html"]
+        made = {name: pd.read_csv(io.BytesIO(archive.read(f"{name}.csv"))) for name in ("patients", "visits")}
+    assert made["visits"]["patient_id"].dropna().isin(made["patients"]["patient_id"]).all()
+    assert not set(made["patients"]["patient_id"]) & set(patients["patient_id"])
+    assert outside == []
