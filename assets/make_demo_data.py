@@ -1,5 +1,6 @@
-"""Write ``assets/demo_clinical.csv``, a synthetic hospital-stay table, and ``assets/demo_hospital/``, three linked
-tables (patients -> stays -> prescriptions, with their ``schema.json``), for demos and tests.
+"""Write ``assets/demo_clinical.csv``, a synthetic hospital-stay table, ``assets/demo_hospital/``, three linked
+tables (patients -> stays -> prescriptions, with their ``schema.json``), and ``assets/demo_followup/``, patients and
+their lab results over time (a time series, with its ``schema.json``), for demos and tests.
 
 Invented from scratch (no real person behind any row) with the structure of real
 clinical data: mixed kinds, an identifier, correlated measurements, a skewed length of
@@ -21,6 +22,8 @@ DESTINATION = Path(__file__).with_name("demo_clinical.csv")
 DEPARTMENTS = ("cardiology", "endocrinology", "general medicine", "geriatrics", "nephrology", "oncology")
 DATASET_FOLDER = Path(__file__).with_name("demo_hospital")
 N_DATASET_PATIENTS = 1_000
+FOLLOWUP_FOLDER = Path(__file__).with_name("demo_followup")
+N_FOLLOWUP_PATIENTS = 600
 DRUGS = ("amoxicillin", "atorvastatin", "bisoprolol", "furosemide", "insulin", "metformin", "morphine", "paracetamol")
 
 
@@ -143,6 +146,48 @@ DATASET_SCHEMA = {
 }
 
 
+def make_demo_followup(n_patients: int = N_FOLLOWUP_PATIENTS, seed: int = SEED) -> dict[str, pd.DataFrame]:
+    """Patients followed after starting a treatment, and their lab results at each visit, invented: 1 to 15 visits
+    at irregular days (every 2 to 16 weeks), LDL cholesterol falling on the statin and flat on the diet, higher with
+    age, with noise; fatigue more frequent early and on the statin's first weeks; 2 % of the lab values missing."""
+    rng = np.random.default_rng(seed + 2)
+    age = np.clip(rng.normal(60, 12, n_patients), 30, 90).round().astype(int)
+    treatment = rng.choice(["statin", "diet"], n_patients, p=[0.55, 0.45])
+    patients = pd.DataFrame({
+        "patient_id": [f"F{number:04d}" for number in rng.permutation(n_patients) + 1],
+        "age": age,
+        "sex": rng.choice(["F", "M"], n_patients, p=[0.5, 0.5]),
+        "treatment": treatment,
+    })
+    visits = rng.integers(1, 16, n_patients)
+    owner = np.repeat(np.arange(n_patients), visits)
+    first = np.r_[0, np.cumsum(visits)[:-1]]
+    gaps = rng.integers(14, 113, len(owner))
+    gaps[first] = 0
+    within = np.arange(len(owner)) - np.repeat(first, visits)
+    day = np.cumsum(gaps) - np.repeat(np.cumsum(gaps)[first], visits)  # days since the first visit
+    start = pd.Timestamp("2023-01-02") + pd.to_timedelta(rng.integers(0, 365, n_patients), unit="D")
+    statin = treatment[owner] == "statin"
+    baseline = 3.2 + 0.015 * (age[owner] - 60) + np.repeat(rng.normal(0, 0.45, n_patients), visits)
+    ldl = baseline - np.where(statin, 1.1 * (1 - np.exp(-day / 90)), 0.0003 * day) + rng.normal(0, 0.18, len(owner))
+    fatigue = rng.random(len(owner)) < 0.12 + 0.18 * statin * np.exp(-day / 60) + 0.1 * (within == 0)
+    labs = pd.DataFrame({
+        "patient_id": patients["patient_id"].to_numpy()[owner],
+        "visit_date": (start[owner] + pd.to_timedelta(day, unit="D")).strftime("%Y-%m-%d"),
+        "ldl_mmol_l": pd.Series(np.clip(ldl, 0.8, None).round(2)).where(rng.random(len(owner)) >= 0.02),
+        "fatigue": np.where(fatigue, "yes", "no"),
+    })
+    return {"patients": patients, "labs": labs}
+
+
+FOLLOWUP_SCHEMA = {
+    "tables": {"patients": {"path": "patients.csv", "primary_key": "patient_id"},
+               "labs": {"path": "labs.csv", "time": "visit_date"}},
+    "links": [{"parent": "patients", "key": "patient_id", "child": "labs", "foreign_key": "patient_id",
+               "method": "time_series"}],
+}
+
+
 if __name__ == "__main__":
     make_demo_table().to_csv(DESTINATION, index=False)
     print(f"wrote {DESTINATION}")
@@ -151,3 +196,8 @@ if __name__ == "__main__":
         frame.to_csv(DATASET_FOLDER / f"{name}.csv", index=False)
     (DATASET_FOLDER / "schema.json").write_text(json.dumps(DATASET_SCHEMA, indent=2) + "\n")
     print(f"wrote {DATASET_FOLDER}")
+    FOLLOWUP_FOLDER.mkdir(exist_ok=True)
+    for name, frame in make_demo_followup().items():
+        frame.to_csv(FOLLOWUP_FOLDER / f"{name}.csv", index=False)
+    (FOLLOWUP_FOLDER / "schema.json").write_text(json.dumps(FOLLOWUP_SCHEMA, indent=2) + "\n")
+    print(f"wrote {FOLLOWUP_FOLDER}")

@@ -1,8 +1,9 @@
-"""SDV's GaussianCopulaSynthesizer as a peer (issue 30): its synthetic rows for tables given as CSV files, made in a
-venv of its own under ``benchmarks/data/sdv-venv`` (SDV imports CTGAN, hence PyTorch: about 6 GB with its CUDA
-libraries; never one of the project's requirements). Its metadata detected from each table
-(``Metadata.detect_from_dataframes``), its defaults otherwise; a seed set on its model after the fit
-(``_set_random_state``: without it, SDV samples every time from one fixed seed)."""
+"""SDV's GaussianCopulaSynthesizer (issue 30), HMASynthesizer (issue 31) and PARSynthesizer (issue 32) as peers: their
+synthetic rows for tables given as CSV files, made in a venv of its own under ``benchmarks/data/sdv-venv`` (SDV
+imports CTGAN, hence PyTorch: the CPU build, ``pip install torch==2.13.0`` first, 1.4 GB in all; never one of the
+project's requirements). Its metadata detected from each table (``Metadata.detect_from_dataframes``), its defaults
+otherwise; a seed set on its model after the fit (``_set_random_state``: without it, SDV samples every time from
+one fixed seed)"""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from pathlib import Path
 from benchmarks.run import DATA, peer_python
 
 PEER = DATA / "sdv-venv"
-PEER_PACKAGES = ["sdv==2.0.0"]
+PEER_PACKAGES = ["torch==2.13.0", "sdv==2.0.0"]  # torch first: the CPU build on this machine's disk
 SCRIPT = """
 import json, sys, time, warnings
 import numpy as np, pandas as pd
@@ -107,5 +108,56 @@ def hma(tables: dict[str, Path], primary_keys: dict[str, str], links: list[dict]
     if result.returncode:
         lines = [line for line in result.stderr.strip().splitlines() if line.strip()]
         raised = [line for line in lines if re.match(r"^[\w.]+(Error|Exception): ", line)]  # not SDV's advert after it
+        return f"failed: {(raised or lines or ['no message'])[-1]}"
+    return [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+
+
+PAR_SCRIPT = """
+import json, resource, sys, time, warnings
+import numpy as np, pandas as pd, torch
+from sdv.metadata import Metadata
+from sdv.sequential import PARSynthesizer
+
+warnings.simplefilter("ignore")
+job = json.loads(sys.argv[1])
+data = pd.read_csv(job["table"], dtype={job["person"]: str})
+metadata = Metadata.detect_from_dataframe(data, table_name="series")
+metadata.update_column(column_name=job["person"], sdtype="id", table_name="series")
+if job["date_format"]:
+    metadata.update_column(column_name=job["time"], sdtype="datetime", datetime_format=job["date_format"],
+                           table_name="series")
+else:
+    metadata.update_column(column_name=job["time"], sdtype="numerical", table_name="series")
+metadata.set_sequence_key(column_name=job["person"], table_name="series")
+metadata.set_sequence_index(column_name=job["time"], table_name="series")
+persons = data[job["person"]].nunique()
+for seed, out in zip(job["seeds"], job["outs"]):
+    start = time.perf_counter()
+    torch.manual_seed(seed)
+    np.random.seed(seed)
+    synthesizer = PARSynthesizer(metadata, context_columns=job["context"], cuda=False)
+    synthesizer.fit(data)
+    synthesizer.sample(num_sequences=persons).to_csv(out, index=False)
+    print(json.dumps({"out": out, "seconds": time.perf_counter() - start,
+                      "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}), flush=True)
+"""
+
+
+def par(table: Path, person: str, time_column: str, context: list[str], date_format: str | None,
+        seeds: tuple[int, ...], folder: Path, timeout_s: float) -> list[dict] | str:
+    """SDV's PARSynthesizer (its defaults: 128 epochs, on the CPU) on one long table of measures (``person`` the
+    sequence key, ``time_column`` the sequence index, the persons' ``context`` columns constant within each): as
+    many sequences as persons, for each seed (torch's and numpy's set before each fit), written as
+    ``folder / f"par_{seed}.csv"``. Each run's seconds and peak memory, or why it did not run."""
+    job = {"table": str(table), "person": person, "time": time_column, "context": context,
+           "date_format": date_format, "seeds": list(seeds), "outs": [str(folder / f"par_{seed}.csv") for seed in seeds]}
+    try:
+        result = subprocess.run([peer_python(PEER, PEER_PACKAGES), "-c", PAR_SCRIPT, json.dumps(job)],
+                                capture_output=True, text=True, timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        return f"did not finish within {timeout_s / 60:.0f} min"
+    if result.returncode:
+        lines = [line for line in result.stderr.strip().splitlines() if line.strip()]
+        raised = [line for line in lines if re.match(r"^[\w.]+(Error|Exception): ", line)]
         return f"failed: {(raised or lines or ['no message'])[-1]}"
     return [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]

@@ -8,16 +8,20 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from core.dataset import Role
+from core.dataset import Link, Role, Table
+from core.engine.parameters import MAX_NB_POINTS, Parameters
 from core.engine.schema import column_warning_lines
 from core.i18n import _, number
 from core.metrics.evaluation import Evaluation
-from core.presentation import figures
-from core.workflows.linked_run import LinkedRun, generate_linked
+from core.presentation import figures, series_figures
+from core.presentation.parameter_labels import ALIGNMENT_LABELS, PROJECTION_LABELS, UNALIGNMENT_LABELS
+from core.presentation.analysis_figures import trend_figure
+from core.presentation.analysis_text import analysis_notes, trend_reading, trend_table
+from core.workflows.linked_run import LinkedRun, TrendRequest, analysed_trend, generate_linked
 from dashboard import jobs, state
 from dashboard.plan import plan_from_table, plan_problem, plan_table
 from dashboard.text import plain
-from dashboard.widgets import column_editor, plot, signal_cards, verdict_message
+from dashboard.widgets import column_editor, plot, signal_cards, table, verdict_message
 
 
 def linked_verdict_box(run: LinkedRun) -> None:
@@ -83,6 +87,59 @@ def relations_between_tables(run: LinkedRun) -> None:
         plot(figures.children_per_parent_figure(metrics["children_per_parent"], link), key=f"children_{position}")
 
 
+def measures_over_time(run: LinkedRun) -> None:
+    """Each time series (SPEC 13): its metrics as cards with their readings, then for a variable (and a group) a
+    sample of real persons' trajectories beside avatars' and the mean curve with its band, real against avatars."""
+    for position, (link, metrics) in enumerate(run.evaluation.series.items()):
+        view = run.evaluation.series_views[link]
+        st.header(_("Measures over time: {table}").format(table=plain(view.table)))
+        st.write(_("Each person's measures of {table} as one trajectory: the values at each moment of the follow-up, "
+                   "the shapes of the curves, how many measures over how long, and each person's level, trend and "
+                   "changes, against the gap between two real samples of persons.").format(table=plain(view.table)))
+        signal_cards(metrics.values())
+        if not view.numbers:
+            continue
+        first, second = st.columns(2)
+        value = first.selectbox(_("Variable"), view.numbers, key=f"series_value_{position}")
+        group = second.selectbox(_("Curves by"), [None, *view.groups], key=f"series_group_{position}",
+                                 format_func=lambda option: _("(none)") if option is None else str(option))
+        plot(series_figures.trajectories_figure(view, value, seed=run.fitted.seed_), key=f"trajectories_{position}")
+        plot(series_figures.mean_curves_figure(view, value, group), key=f"mean_curves_{position}")
+
+
+def trend_section(run: LinkedRun) -> None:
+    """The Analysis page's trend of each time series (SPEC 13): a variable and a group chosen, the mixed model fitted
+    on the real persons, the avatars and the holdout, its reading, figure and table."""
+    for position, (link, view) in enumerate(run.evaluation.series_views.items()):
+        if not view.numbers:
+            continue
+        st.header(_("Trend over time: {table}").format(table=plain(view.table)))
+        st.caption(_("A mixed model of a variable over time, each person with their own level and slope, fitted on the "
+                     "real persons, on the avatars and on the holdout: would a study of the trend conclude the same "
+                     "on the avatars?"))
+        held = run.evaluation.trends.get(link)
+        with st.form(f"trend_form_{position}"):
+            first, second = st.columns(2)
+            value = first.selectbox(_("Variable"), view.numbers, key=f"trend_value_{position}",
+                                    index=view.numbers.index(held.value) if held else 0)
+            groups = [None, *view.groups]
+            group = second.selectbox(_("Trend by"), groups, key=f"trend_group_{position}",
+                                     index=groups.index(held.group) if held and held.group in groups else 0,
+                                     format_func=lambda option: _("(none)") if option is None else str(option))
+            submitted = st.form_submit_button(_("Fit the trend"), icon=":material/play_arrow:")
+        if submitted:
+            with st.spinner(_("The trend on the real persons, the avatars and the holdout…"), show_time=True):
+                held = analysed_trend(run.evaluation, run.dataset, TrendRequest(value, group, view.table))
+            state.forget_run_files(run)  # the report and the JSON now hold this trend
+        if held is None:
+            continue
+        st.info(plain(trend_reading(held)), icon=":material/lightbulb:")
+        for note in analysis_notes(held):
+            st.caption(plain(note))
+        plot(trend_figure(held), key=f"trend_figure_{position}")
+        table(trend_table(held), key=f"trend_table_{position}")
+
+
 def table_choice(names: list[str], label: str, key: str, *, format_func=str) -> str:
     """A choice among tables, kept while the pages change (a radio: every table in view)."""
     held = st.session_state.get(f"{key}_held")
@@ -131,16 +188,19 @@ def table_signal(evaluation: Evaluation, key: str) -> None:
 
 
 def table_columns_section(name: str) -> None:
-    """One table's columns: its keys said, the others in the Data page's column editor (a key takes no other
-    role); the table's plan kept in the session as edited."""
+    """One table's columns: its keys and its time (a series') said, the others in the Data page's column editor (a
+    key or a time takes no other role); the table's plan kept in the session as edited."""
     loaded, schema = state.dataset().tables[name], state.schema()
-    keys = schema.keys_of(name)
+    keys, time = schema.keys_of(name), schema.times.get(name)
     if keys:
         st.caption(_("Keys: {keys}. The avatars get new keys of the same form, the links written from the linkage; "
                      "nothing of the real ones.").format(keys=", ".join(plain(key) for key in keys)))
-    profiles = [profile for profile in loaded.profiles if profile.name not in keys]
+    if time:
+        st.caption(_("Time: {time}. Each avatar's measures get times of their own, strictly increasing, within the "
+                     "real span.").format(time=plain(time)))
+    profiles = [profile for profile in loaded.profiles if profile.name not in keys and profile.name != time]
     rows = _plan_rows(name, profiles)
-    edited = column_editor(rows, profiles, key=f"plan_editor_{loaded.source_id}_{'_'.join(keys)}")
+    edited = column_editor(rows, profiles, key=f"plan_editor_{loaded.source_id}_{'_'.join([*keys, time or ''])}")
     st.session_state["plan_rows"] = {**st.session_state.get("plan_rows", {}), name: edited}
     described = plan_from_table(edited, profiles, name)
     for line in column_warning_lines(profiles, dict(zip(edited["column"], edited["kind"])),
@@ -171,3 +231,36 @@ def sizes_caption() -> str:
     tables = state.dataset().tables
     return ", ".join(_("{table} ({rows} rows)").format(table=plain(name), rows=number(len(loaded.frame), ","))
                      for name, loaded in tables.items())
+
+
+def series_settings(table: Table, link: Link, frame: pd.DataFrame, before: dict[str, object], version: int
+                    ) -> dict[str, object]:
+    """The Generate form's settings of a time series table (SPEC 13): how each person's measures are read (the
+    grid's points, the components kept, the projection, the alignment) and put back on times; ``before``, the
+    last run's values."""
+    st.markdown(_("**{table}** ({rows} measures): a time series; each avatar of {parent} gets its measures, rebuilt "
+                  "from its trajectory.").format(table=plain(table.name), rows=number(len(frame), ","), parent=plain(link.parent)))
+    defaults = Parameters().with_values({key: value for key, value in before.items()
+                                         if key in Parameters.names("series")})
+    first, second, third = st.columns(3)
+    chosen = {
+        "nb_points": int(first.number_input(
+            _("Points per curve"), 2, MAX_NB_POINTS, defaults.nb_points, key=f"series_points_{table.name}_{version}",
+            help=_("Each person's measures are read at this many evenly spaced points of their own follow-up (nb_points; "
+                   "5 to 20 keep a curve's shape)."))),
+        "nf": int(second.number_input(
+            _("Shapes kept per variable"), 1, MAX_NB_POINTS, defaults.nf, key=f"series_nf_{table.name}_{version}",
+            help=_("The number of main shapes (functional principal components) kept of each variable's curves (nf): "
+                   "more keeps more detail of each trajectory."))),
+        "projection_type": third.selectbox(
+            _("Each curve as"), list(PROJECTION_LABELS), index=list(PROJECTION_LABELS).index(defaults.projection_type),
+            format_func=lambda value: _(PROJECTION_LABELS[value]), key=f"series_projection_{table.name}_{version}"),
+    }
+    first, second = st.columns(2)
+    chosen["alignment"] = first.selectbox(
+        _("Points per curve from"), list(ALIGNMENT_LABELS), index=list(ALIGNMENT_LABELS).index(defaults.alignment),
+        format_func=lambda value: _(ALIGNMENT_LABELS[value]), key=f"series_alignment_{table.name}_{version}")
+    chosen["unalignment"] = second.selectbox(
+        _("Each avatar's times"), list(UNALIGNMENT_LABELS), index=list(UNALIGNMENT_LABELS).index(defaults.unalignment),
+        format_func=lambda value: _(UNALIGNMENT_LABELS[value]), key=f"series_unalignment_{table.name}_{version}")
+    return chosen

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.dataset import Link
+from core.dataset import Link, LinkMethod
 from core.dataset.keys import check_keys
 from core.errors import InputError
 from core.i18n import _, number
@@ -35,9 +35,9 @@ def linked_data_page() -> None:
                "columns' names and values: confirm them, change them or add one. An **individual-level** table has "
                "one row per person: its privacy is measured with everything about each person (their stays, their "
                "prescriptions)."))
-    keys, individual = {}, {}
+    keys, individual, times = {}, {}, {}
     for name, frame in frames.items():
-        first, second, third = st.columns([2, 2, 2], vertical_alignment="bottom")
+        first, second, third, fourth = st.columns([1.5, 2, 2.7, 2], vertical_alignment="bottom")
         first.markdown(_("**{table}** ({rows} rows)").format(table=plain(name), rows=number(len(frame), ",")))
         options = [NO_KEY, *map(str, frame.columns)]
         held = schema.primary_keys.get(name)
@@ -50,6 +50,16 @@ def linked_data_page() -> None:
         flag = third.toggle(_("Individual-level (one row per person)"), value=not has_parent if said is None else said,
                             key=f"individual_{loaded.source_id}_{name}")
         individual[name] = None if flag == (not has_parent) else flag
+        parents = [link for link in schema.links if link.child == name]
+        if len(parents) == 1 and not any(link.parent == name for link in schema.links):  # could be a series
+            columns = [NO_KEY, *(str(column) for column in frame.columns if str(column) != parents[0].foreign_key)]
+            held = schema.times.get(name)
+            chosen = fourth.selectbox(
+                _("Time of {table}'s measures").format(table=name), columns,
+                index=columns.index(held) if held in columns else 0, key=f"time_{loaded.source_id}_{name}",
+                help=_("A table of measures over time (each patient's lab results at each visit): the column that "
+                       "says when. Its rows are then avatarized as each person's trajectory; —: rows like any other."))
+            times[name] = None if chosen == NO_KEY else chosen
 
     proposed = st.session_state.setdefault(f"proposed_links_{loaded.source_id}", schema.links)
     every_column = sorted({str(column) for frame in frames.values() for column in frame.columns})
@@ -68,7 +78,7 @@ def linked_data_page() -> None:
     links = tuple(Link(row["parent"], keys.get(row["parent"]) or "", row["child"], row["foreign key"])
                   for row in edited.to_dict("records")
                   if all(isinstance(row[column], str) and row[column] for column in ("parent", "child", "foreign key")))
-    described = state.Schema(keys, links, individual)
+    described = state.Schema(keys, links, individual, times)
     if described != schema:
         state.set_schema(described)
         st.rerun()  # the toggles' defaults follow the links
@@ -82,6 +92,12 @@ def linked_data_page() -> None:
         st.error(plain(error), icon=":material/link_off:")
         st.stop()
     for link in dataset.links:
+        if link.method is LinkMethod.TIME_SERIES:
+            st.markdown(_("Each row of **{child}** is a measure of a row of **{parent}** (by **{column}**) at the time "
+                          "**{time}**: the measures of each row of {parent} are avatarized as one trajectory.").format(
+                child=plain(link.child), parent=plain(link.parent), column=plain(link.foreign_key),
+                time=plain(dataset.tables[link.child].time)))
+            continue
         st.markdown(_("Each row of **{child}** names a row of **{parent}** by **{column}** ({parent}.{key}).").format(
             child=plain(link.child), parent=plain(link.parent), column=plain(link.foreign_key), key=plain(link.key)))
     for missing in unparented:

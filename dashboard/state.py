@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pandas as pd
@@ -18,6 +18,7 @@ from core.dataset import Dataset, Link, LinkMethod, Table
 from core.dataset.keys import primary_key_candidates, proposed_links
 from core.engine.io import read_table, read_workbook
 from core.engine.schema import ColumnProfile, apply_kinds, profile_columns, resolve_kinds
+from core.engine.series_tables import proposed_time
 from core.i18n import N_, _, current_language
 from core.metrics.attack import Knowledge
 from core.engine.parameters import SUGGESTED_K, Parameters
@@ -31,7 +32,8 @@ from dashboard.text import plain
 # choice); it is shown translated, through ``_()`` (the Table radio's ``format_func``).
 DEMO_TABLES = {N_("Hospital stays (demo, 2,000 invented patients)"): ASSETS / "demo_clinical.csv"}
 # The demo of several tables: every CSV file of the folder, one table each (the links are proposed as for an upload).
-DEMO_DATASETS = {N_("Patients, stays, prescriptions (demo, 3 linked tables)"): ASSETS / "demo_hospital"}
+DEMO_DATASETS = {N_("Patients, stays, prescriptions (demo, 3 linked tables)"): ASSETS / "demo_hospital",
+                 N_("Patients and their lab results over time (demo, time series)"): ASSETS / "demo_followup"}
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,7 @@ def set_loaded(loaded: LoadedTable | LoadedDataset) -> None:
     keys = {name: next(iter(primary_key_candidates(table.frame)), None) for name, table in loaded.tables.items()}
     frames = loaded.frames
     links = tuple(proposed_links(frames, {name: key for name, key in keys.items() if key}))
-    st.session_state["schema"] = Schema(keys, links, dict.fromkeys(loaded.tables))
+    st.session_state["schema"] = Schema(keys, links, dict.fromkeys(loaded.tables), proposed_times(frames, links))
     st.session_state["table_plans"] = {}
     st.session_state.pop("plan_rows", None)
     st.session_state.pop("plan_problems", None)
@@ -128,16 +130,26 @@ def set_loaded(loaded: LoadedTable | LoadedDataset) -> None:
 @dataclass(frozen=True)
 class Schema:
     """The linked tables as the Data page describes them: each table's primary key, the links, each table's
-    individual-level flag (None: decided by the links); each table's columns are its plan (:func:`table_plan`)."""
+    individual-level flag (None: decided by the links), the time column of each series table (its link to its
+    person is then ``time_series``); each table's columns are its plan (:func:`table_plan`)."""
 
     primary_keys: dict[str, str | None]
     links: tuple[Link, ...]
     individual_level: dict[str, bool | None]
+    times: dict[str, str | None] = field(default_factory=dict)  # a series table's time column (SPEC 13), else None
 
     def keys_of(self, name: str) -> list[str]:
         """The table's key columns: its primary key and its foreign keys (they take no other role)."""
         return list(dict.fromkeys([*([self.primary_keys[name]] if self.primary_keys.get(name) else []),
                                    *(link.foreign_key for link in self.links if link.child == name)]))
+
+
+def proposed_times(frames: dict[str, pd.DataFrame], links: tuple[Link, ...]) -> dict[str, str | None]:
+    """The time column proposed for each table that could be a series (:func:`~core.engine.series_tables.
+    proposed_time`): a table of one parent and no child."""
+    parents = {link.child: [other for other in links if other.child == link.child] for link in links}
+    return {name: proposed_time(frames[name], found[0].foreign_key) for name, found in parents.items()
+            if len(found) == 1 and not any(link.parent == name for link in links)}
 
 
 def schema() -> Schema:
@@ -177,13 +189,14 @@ def described_dataset(parameters: dict[str, dict[str, object]] | None = None,
                       methods: dict[Link, LinkMethod] | None = None) -> Dataset:
     """The dataset the Data page describes (checked by the rules that need no data: an
     :class:`~core.errors.InputError` names the one broken), each table with its ``parameters``, each link with its
-    method in ``methods`` (else the default)."""
+    method in ``methods`` (else the default; a link to a series table is ``time_series``)."""
     described, parameters, methods = schema(), parameters or {}, methods or {}
     tables = {name: replace(table_plan(name), primary_key=described.primary_keys.get(name),
-                            individual_level=described.individual_level.get(name),
+                            individual_level=described.individual_level.get(name), time=described.times.get(name),
                             parameters=parameters.get(name, {}))
               for name in dataset().tables}
-    links = tuple(replace(link, method=methods.get(link, link.method)) for link in described.links)
+    links = tuple(replace(link, method=LinkMethod.TIME_SERIES if described.times.get(link.child) else
+                          methods.get(link, link.method)) for link in described.links)
     return Dataset(tables, links).check()
 
 
@@ -324,7 +337,7 @@ def run_files(current: GenerationRun | LinkedRun, builders: dict[str, Callable[[
     return files
 
 
-def forget_run_files(current: GenerationRun) -> None:
+def forget_run_files(current: GenerationRun | LinkedRun) -> None:
     """Let go of ``current``'s files: they are built again, with what changed (the analyses run since)."""
     held = st.session_state.get("run_files", [])
     st.session_state["run_files"] = [entry for entry in held if entry[0] is not current]

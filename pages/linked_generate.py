@@ -14,7 +14,7 @@ from core.presentation.parameter_labels import LINK_METHOD_LABELS
 from core.workflows.advice import EPSILON_STEPS
 from core.workflows.linked_run import generate_linked
 from dashboard import jobs, language, state
-from dashboard.linked import linked_avatars_of_every_row, linked_verdict_box, sizes_caption
+from dashboard.linked import linked_avatars_of_every_row, linked_verdict_box, series_settings, sizes_caption
 from dashboard.text import plain
 from dashboard.widgets import signal_badge
 
@@ -38,7 +38,13 @@ st.caption(_("Linked tables: {tables}.").format(tables=sizes_caption()))
 held = current.fitted.avatarizers_ if current else {}
 method = st.radio(_("Method"), [AVATAR, FAST_DP], horizontal=True, format_func=_, key=f"linked_method_{version}",
                   index=int(any(avatarizer.method_.name != "avatar" for avatarizer in held.values())))
-if method == FAST_DP:
+fast_dp_refused = method == FAST_DP and any(link.method is LinkMethod.TIME_SERIES for link in dataset.links)
+if fast_dp_refused:
+    st.error(_("AvatarFastDP does not support time series ({tables}): choose Avatar, or mark them as tables of rows "
+               "like any other on the Data page (no time column).").format(tables=", ".join(
+        plain(link.child) for link in dataset.links if link.method is LinkMethod.TIME_SERIES)),
+        icon=":material/block:")
+elif method == FAST_DP:
     st.warning(_(
         "AvatarFastDP **uses differential-privacy mechanisms but is not end-to-end differentially private**: the "
         "projection of the data is computed on the real values without noise."), icon=":material/info:")
@@ -48,8 +54,13 @@ with st.form("linked_settings"):
         frame is not None for frame in current.fitted.holdout_data_.values()))
     st.subheader(_("Each table"), anchor=False)
     chosen = {}
+    series = {link.child: link for link in dataset.links if link.method is LinkMethod.TIME_SERIES}
     for name, frame in loaded.frames.items():
-        if method == AVATAR:
+        if name in series:
+            chosen[name] = series_settings(dataset.tables[name], series[name], frame,
+                                           current.dataset.tables[name].parameters if current and name in
+                                           current.dataset.tables else {}, version)
+        elif method == AVATAR:
             rows = working_rows(len(frame), holdout)
             largest = min(100, rows - 1)
             if largest <= 2:  # a slider needs two values: a table this small mixes 2 rows, the least k
@@ -72,11 +83,13 @@ with st.form("linked_settings"):
                 value=min(EPSILON_STEPS, key=lambda step: abs(step - previous)), key=f"linked_epsilon_{name}_{version}",
                 help=_("Smaller epsilon adds more noise: better protection, less signal.")))}
     methods = {}
-    if dataset.links:
+    if any(link.method is not LinkMethod.TIME_SERIES for link in dataset.links):
         st.subheader(_("Each link"), anchor=False)
         offered = [method_ for method_ in LINK_METHOD_LABELS
                    if method == AVATAR or method_ is not LinkMethod.ORIGINAL_ORDER]
         for link in dataset.links:
+            if link.method is LinkMethod.TIME_SERIES:
+                continue  # its measures are rebuilt from each person's avatar: no linkage to choose
             before = next((made.method for made in (current.dataset.links if current else ())
                            if (made.parent, made.child) == (link.parent, link.child)), LinkMethod.LINEAR_SUM_ASSIGNMENT)
             methods[link] = st.selectbox(
@@ -102,7 +115,7 @@ with st.form("linked_settings"):
     running = jobs.current()
     submitted = st.form_submit_button(_("Generate avatars"), type="primary", icon=":material/auto_awesome:",
                                       key="FormSubmitter:linked_settings-Generate avatars",
-                                      disabled=running is not None)
+                                      disabled=running is not None or fast_dp_refused)
 
 jobs.show_error()
 if running is not None:
@@ -124,8 +137,15 @@ if current is not None:
     tables = [(_("{table}: each variable's distribution").format(table=name), evaluation.signal["hellinger_mean"])
               for name, evaluation in current.evaluation.tables.items()]
     links = [(_("{link}: children per parent").format(link=link.replace(" -> ", " → ")),
-              metrics["children_per_parent"]) for link, metrics in current.evaluation.links.items()]
-    for cards, per_row in ((tables, 3), (links, 2)):
+              metrics["children_per_parent"]) for link, metrics in current.evaluation.links.items()
+             if link not in current.evaluation.series]
+    rows = [(None, tables, 3), (None, links, 2)] + [
+        (_("{table}, each person's measures over time").format(table=current.evaluation.series_views[link].table),
+         [(_(result.label), result) for result in metrics.values()], 4)
+        for link, metrics in current.evaluation.series.items()]
+    for heading, cards, per_row in rows:
+        if heading:
+            st.caption(plain(heading))
         for row in range(0, len(cards), per_row):
             for column, (label, result) in zip(st.columns(per_row), cards[row:row + per_row]):
                 with column.container(border=True):

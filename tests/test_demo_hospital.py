@@ -1,5 +1,5 @@
-"""The clinical demo of linked tables (assets/demo_hospital): written by assets/make_demo_data.py, byte for byte,
-every rule of its schema holding, and avatarized with every link kept."""
+"""The clinical demos of linked tables (assets/demo_hospital, and assets/demo_followup's time series): written by
+assets/make_demo_data.py, byte for byte, every rule of their schemas holding, and avatarized with every link kept."""
 
 import json
 from pathlib import Path
@@ -29,3 +29,20 @@ def test_the_demo_follows_its_schema_and_its_avatars_keep_every_link():
     assert stays["patient_id"].dropna().isin(patients["patient_id"]).all()
     assert fitted.avatars_["prescriptions"]["stay_id"].isin(stays["stay_id"]).all()
     assert stays["patient_id"].isna().sum() == pd.isna(fitted.working_data_["stays"]["patient_id"]).sum()
+
+
+def test_the_follow_up_demo_is_what_the_script_writes_and_its_series_is_rebuilt(tmp_path):
+    from assets.make_demo_data import FOLLOWUP_FOLDER, FOLLOWUP_SCHEMA, make_demo_followup
+
+    frames = make_demo_followup()
+    for name, frame in frames.items():
+        frame.to_csv(tmp_path / f"{name}.csv", index=False)
+        assert (tmp_path / f"{name}.csv").read_bytes() == (FOLLOWUP_FOLDER / f"{name}.csv").read_bytes(), name
+    assert json.loads((FOLLOWUP_FOLDER / "schema.json").read_text()) == FOLLOWUP_SCHEMA
+    visits = frames["labs"].groupby("patient_id").size()
+    assert visits.min() == 1 and visits.max() == 15  # 1 to 15 visits at irregular days
+    fitted = DatasetAvatarizer(Dataset.read(FOLLOWUP_FOLDER / "schema.json"), k=10, seed=1).fit()
+    labs = fitted.avatars_["labs"]
+    assert labs["patient_id"].isin(fitted.avatars_["patients"]["patient_id"]).all()
+    assert labs.groupby("patient_id")["visit_date"].apply(lambda dates: dates.is_monotonic_increasing
+                                                          and dates.is_unique).all()

@@ -38,7 +38,14 @@ from core.presentation.format import formula_warning
 from core.presentation.summary import analysis_lines, batch_summary_lines, linked_summary_lines, summary_lines
 from core.presentation.metrics_json import batch_json, linked_json, run_json
 from core.presentation.verdict_text import relationships, verdict_line
-from core.workflows.linked_run import linked_parameters, linked_verdict, scored
+from core.workflows.linked_run import (
+    TrendRequest,
+    analysed_trend,
+    checked_trend,
+    linked_parameters,
+    linked_verdict,
+    scored,
+)
 from core.workflows.run import build_avatarizer, data_fingerprint, scored_run
 from core.workflows.verdict import judged
 
@@ -113,11 +120,12 @@ def _from_schema(arguments: argparse.Namespace) -> int:
     if arguments.batch_rows is not None:
         raise InputError("--batch-rows avatarizes one table file (INPUT) in batches: leave it out with --tables.")
     dataset = Dataset.read(Path(arguments.tables))
-    chosen = {name: table_parameters(arguments, table) for name, table in dataset.tables.items()}
+    chosen = {name: table_parameters(arguments, table) for name, table in dataset.tables.items()
+              if not dataset.is_series(name)}  # a series is rebuilt from its persons' avatars: no method
     frames = dataset_frames(dataset, {})
     for unparented in check_keys(dataset, frames):
         say("warning", unparented.message)
-    check_supported(dataset)
+    check_supported(dataset, Parameters.of(given_parameters(arguments)))
     if len(dataset.tables) > 1:
         return _avatarize_linked(arguments, dataset, frames)
     name = next(iter(dataset.tables))
@@ -136,7 +144,7 @@ def _avatarize_linked(arguments: argparse.Namespace, dataset: Dataset, frames: d
     individual-level table that has the variables ``--known`` and ``--sensitive`` name); their paired or holdout
     files and analyses are not built yet, so asking for one is refused in one line before any work."""
     refuse_given((("--paired-out", arguments.paired_out), ("--holdout-out", arguments.holdout_out),
-                  ("--analysis", arguments.analysis), ("--scheduler", arguments.scheduler)),
+                  ("--scheduler", arguments.scheduler)),
                  "{option} is not available yet for linked tables (" + ", ".join(dataset.tables) + "): leave it "
                  "out; the avatars of every table are written to --out.")
     if arguments.report_language and not arguments.report:
@@ -148,13 +156,16 @@ def _avatarize_linked(arguments: argparse.Namespace, dataset: Dataset, frames: d
     report = output_path("--report", arguments.report, [*taken, str(metrics)]) if arguments.report else None
     attacker = knowledge(arguments)
     attacked_tables(dataset, frames, attacker)  # every variable named checked before any work
+    trend = checked_trend(dataset, frames, TrendRequest.from_options(arguments.analysis)) if arguments.analysis \
+        else None
     made_folder = not Path(arguments.out).exists()
     output_folder(Path(arguments.out), inputs)
     try:
         for path in paths.values():
             check_writable(path, "--out")
         start = time.perf_counter()
-        fitted, evaluation, verdict = _linked_outputs(arguments, dataset, frames, attacker, paths, metrics, report)
+        fitted, evaluation, verdict = _linked_outputs(arguments, dataset, frames, attacker, trend, paths, metrics,
+                                                       report)
     except InputError:
         if made_folder and not any(Path(arguments.out).iterdir()):
             Path(arguments.out).rmdir()  # refused: nothing left behind
@@ -162,6 +173,11 @@ def _avatarize_linked(arguments: argparse.Namespace, dataset: Dataset, frames: d
     if evaluation is not None:
         print("\n".join(linked_summary_lines(evaluation, verdict)))
     for name in dataset.top_down():
+        if dataset.is_series(name):  # rebuilt from its persons' avatars
+            parent = dataset.parent_links(name)[0].parent
+            print(f"{len(fitted.avatars_[name])} measures of {name} written to {paths[name]} (time series, rebuilt "
+                  f"from the avatars of {parent}).")
+            continue
         avatarizer = fitted.avatarizers_[name]
         links = ", ".join(f"{link.parent} by {link.method.value}" + (
             " (sensitive: the real family structure)" if link.method is LinkMethod.ORIGINAL_ORDER else "")
@@ -175,14 +191,17 @@ def _avatarize_linked(arguments: argparse.Namespace, dataset: Dataset, frames: d
 
 
 def _linked_outputs(arguments: argparse.Namespace, dataset: Dataset, frames: dict[str, pd.DataFrame],
-                    attacker: Knowledge, paths: dict[str, Path], metrics: Path | None, report: Path | None
-                    ) -> tuple[DatasetAvatarizer, LinkedEvaluation | None, LinkedVerdict | None]:
-    """The work of :func:`_avatarize_linked`: the avatars made, scored and judged when asked, then written."""
+                    attacker: Knowledge, trend: TrendRequest | None, paths: dict[str, Path], metrics: Path | None,
+                    report: Path | None) -> tuple[DatasetAvatarizer, LinkedEvaluation | None, LinkedVerdict | None]:
+    """The work of :func:`_avatarize_linked`: the avatars made, scored and judged when asked (the trend of a series
+    too), then written."""
     fitted = DatasetAvatarizer(dataset, Parameters.of(given_parameters(arguments))).fit(frames)
     evaluation = verdict = None
-    if metrics is not None or report is not None:
+    if metrics is not None or report is not None or trend is not None:
         evaluation = scored(fitted, attacker)
         verdict = linked_verdict(dataset, evaluation)
+        if trend is not None:
+            analysed_trend(evaluation, dataset, trend)
     for name, path in paths.items():
         write_table(fitted.avatars_[name], path)
     if report is not None:

@@ -18,7 +18,7 @@ from core.metrics.evaluation import evaluate
 from core.presentation.summary import analysis_lines, linked_summary_lines, summary_lines
 from core.presentation.metrics_json import evaluation_document, linked_json
 from core.presentation.verdict_text import verdict_line
-from core.workflows.linked_run import evaluated_files, linked_verdict
+from core.workflows.linked_run import TrendRequest, analysed_trend, checked_trend, evaluated_files, linked_verdict
 from core.workflows.verdict import verdict_of
 
 
@@ -55,8 +55,7 @@ def _evaluate_linked(arguments: argparse.Namespace) -> int:
     if not (arguments.tables and arguments.avatars_folder):
         raise InputError("--tables SCHEMA.json and --avatars FOLDER go together: give both.")
     refuse_given((("ORIGINAL", arguments.original), ("--holdout", arguments.holdout),
-                  ("--not-paired", arguments.not_paired), ("--column-kind", arguments.column_kind),
-                  ("--analysis", arguments.analysis)),
+                  ("--not-paired", arguments.not_paired), ("--column-kind", arguments.column_kind)),
                  "{option} concerns one table: with --tables, leave it out (linked avatars are scored unpaired, "
                  "against halves of the families).")
     dataset = Dataset.read(Path(arguments.tables))
@@ -75,6 +74,8 @@ def _evaluate_linked(arguments: argparse.Namespace) -> int:
     originals = dataset_frames(dataset, {})
     for unparented in check_keys(dataset, originals):
         say("warning", unparented.message)
+    trend = checked_trend(dataset, originals, TrendRequest.from_options(arguments.analysis)) if arguments.analysis \
+        else None
     avatars = {name: read_table(path) for name, path in files.items()}
     check_keys(dataset, avatars)  # the same columns, a unique primary key in the avatars too
     for name, table in dataset.tables.items():
@@ -85,6 +86,8 @@ def _evaluate_linked(arguments: argparse.Namespace) -> int:
                                "originals; a real key joins an avatar to a real person's rows elsewhere: give the "
                                "avatars new keys before sharing them.")
     evaluation = evaluated_files(dataset, originals, avatars, seed=arguments.seed or 0, knowledge=knowledge(arguments))
+    if trend is not None:
+        analysed_trend(evaluation, dataset, trend)
     verdict = linked_verdict(dataset, evaluation)
     if metrics_path:
         write_json(linked_json(evaluation, verdict, {"seed": arguments.seed or 0, "paired": False}), metrics_path)

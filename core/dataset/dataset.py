@@ -50,6 +50,11 @@ class Dataset:
     def child_links(self, name: str) -> list[Link]:
         return [link for link in self.links if link.parent == name]
 
+    def is_series(self, name: str) -> bool:
+        """Whether the table is a time series: measures linked to their person by ``time_series`` (SPEC 13),
+        rebuilt from its person's avatar, with no parameters of a method of its own."""
+        return any(link.method is LinkMethod.TIME_SERIES for link in self.parent_links(name))
+
     def is_individual_level(self, name: str) -> bool:
         """One row per person: as the user said, else true exactly for a table without a parent."""
         said = self.tables[name].individual_level

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from core.dataset.dataset import Dataset
-from core.dataset.links import Link
+from core.dataset.links import Link, LinkMethod
 from core.errors import InputError
 from core.i18n import _, ngettext, number, percent
 
@@ -50,7 +50,7 @@ class Unparented:
 
 def check_keys(dataset: Dataset, frames: Mapping[str, pd.DataFrame]) -> list[Unparented]:
     """The rules on the data of every table (``frames`` by table name); the links with children without a
-    parent."""
+    parent (a time series' measure without its person refused)."""
     for name, table in dataset.tables.items():
         named = {**table.named_columns, **{link.foreign_key: _("the foreign key of the link from '{parent}'").format(
             parent=link.parent) for link in dataset.parent_links(name)}}
@@ -75,6 +75,13 @@ def check_keys(dataset: Dataset, frames: Mapping[str, pd.DataFrame]) -> list[Unp
         present = foreign.notna()
         known = key_values(foreign[present]).isin(key_values(frames[link.parent][link.key]))
         missing, orphans = int((~present).sum()), int((~known).sum())
+        if (missing or orphans) and link.method is LinkMethod.TIME_SERIES:
+            raise InputError(_(
+                "Table '{table}', column '{column}': {count} measures name no '{parent}' row ({missing} missing, "
+                "{orphans} whose value no '{parent}' row has); a time series is each person's measures: give them "
+                "their person or remove them."
+            ).format(table=link.child, column=link.foreign_key, count=number(missing + orphans, ","),
+                     parent=link.parent, missing=number(missing, ","), orphans=number(orphans, ",")))
         if missing or orphans:
             unparented.append(Unparented(link, missing, orphans, len(foreign)))
     return unparented

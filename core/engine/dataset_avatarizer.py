@@ -60,7 +60,7 @@ class DatasetAvatarizer:
         dataset = checked_dataset(self.dataset)
         tables = dataset_frames(dataset, frames or {})
         self.dataset_, self.unparented_ = dataset, check_keys(dataset, tables)
-        check_supported(dataset)
+        check_supported(dataset, self.parameters)
         if len(dataset.tables) > 1:
             linked = avatarize_linked(dataset, tables, self.parameters, progress)
             self.avatarizers_, self.avatars_, self.seed_ = linked.avatarizers, linked.avatars, linked.seed
@@ -115,15 +115,24 @@ def table_path(dataset: Dataset, name: str) -> Path:
     return path
 
 
-def check_supported(dataset: Dataset) -> None:
-    """A time series (a ``time_series`` link, SPEC 13) is not built yet: refused in one line once the dataset's
-    rules are checked."""
+def check_supported(dataset: Dataset, parameters: Parameters | None = None) -> None:
+    """A time series (a ``time_series`` link, SPEC 13) is a table of measures of one person, rebuilt from the
+    person's avatar: its table has no other parent and no child, and its persons are avatarized by Avatar
+    (AvatarFastDP does not support time series); each refused in one line once the dataset's rules are checked."""
     for link in dataset.links:
-        if link.method is LinkMethod.TIME_SERIES:
+        if link.method is not LinkMethod.TIME_SERIES:
+            continue
+        if len(dataset.parent_links(link.child)) > 1 or dataset.child_links(link.child):
             raise InputError(_(
-                "Link {link}: time series (the method time_series) are not available yet; link the table with "
-                "linear_sum_assignment, minimum_distance or original_order."
-            ).format(link=link.describe()))
+                "Table '{table}': a time series is the measures of one person over time, rebuilt from its person's "
+                "avatar, so it has no other parent and no child; link the other tables to '{parent}' instead."
+            ).format(table=link.child, parent=link.parent))
+        chosen = (parameters or Parameters()).for_table(dataset.tables[link.parent])
+        if chosen.fast_dp_epsilon is not None:
+            raise InputError(_(
+                "Link {link}: AvatarFastDP does not support time series (their persons' avatars are made by "
+                "Avatar): give table '{parent}' a k, or link the table with linear_sum_assignment."
+            ).format(link=link.describe(), parent=link.parent))
 
 
 def _read(dataset: Dataset, name: str) -> pd.DataFrame:

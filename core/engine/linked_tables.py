@@ -28,13 +28,17 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from core.dataset import Dataset, Kind, Link, LinkMethod, Role
+from core.dataset import Dataset, Kind, Link, LinkMethod, Role, Table
 from core.dataset.keys import key_values
+from core.dataset.relations import RelationsAsked
 from core.engine.linkage import children_per_parent, linked_parents
 from core.engine.methods import method_of
 from core.engine.parameters import Parameters
 from core.engine.pipeline import Avatarizer, Progress
-from core.engine.schema import drop_columns
+from core.engine.identifiers import IdentifierForm
+from core.engine.schema import apply_kinds, drop_columns
+from core.engine.encoding import numeric_values
+from core.engine.series_tables import SeriesTable, check_series_times, series_kinds
 from core.engine.split import split_holdout
 from core.engine.stages import seed_generator
 from core.engine.timing import timed
@@ -82,28 +86,32 @@ def avatarize_linked(dataset: Dataset, frames: Mapping[str, pd.DataFrame], param
     table_parameters = {name: replace(parameters.for_table(dataset.tables[name]), holdout=False,
                                       seed=int(np.random.SeedSequence([seed, position]).generate_state(1)[0]))
                         for position, name in enumerate(order)}
+    with clock("time series"):
+        series = {link: _series_table(dataset, link, working, parent_rows[link], table_parameters[link.child])
+                  for link in dataset.links if link.method is LinkMethod.TIME_SERIES}
     own_axes = {}
     for name in order:
-        if dataset.parent_links(name):
+        if dataset.parent_links(name) and not dataset.is_series(name):
             with _named(name), clock("enrichment"):
                 own_axes[name] = _own_coordinates(dataset, name, working[name], table_parameters[name])
     avatarizers: dict[str, Avatarizer] = {}
     avatars: dict[str, pd.DataFrame] = {}
     for name in order:
         table = dataset.tables[name]
+        if dataset.is_series(name):  # rebuilt from its persons' avatars (SPEC 13)
+            link = dataset.parent_links(name)[0]
+            with _named(name), clock("time series"):
+                avatars[name] = _rebuilt_series(dataset, link, series[link], avatarizers[link.parent],
+                                                avatars[link.parent], working[name])
+            continue
         with clock("enrichment"):
             added, weights = _enrichment(dataset, name, parent_rows, own_axes, len(working[name]),
-                                         parameters.link_weight)
+                                         parameters.link_weight, series)
             for link in dataset.parent_links(name):
                 context, context_weights = _context(link, parent_rows[link], avatarizers[link.parent])
                 added |= context
                 weights |= context_weights
-        chosen = table_parameters[name]
-        chosen = replace(chosen, column_weights={**(chosen.column_weights or {}), **weights},
-                         column_kinds={**(chosen.column_kinds or {}), **{column: Kind.NUMERIC.value for column in added}})
-        relations = table.relations
-        for column in added:
-            relations = relations.ignoring(column)
+        chosen, relations = _with_added(table_parameters[name], table, added, weights)
         frame = _own_columns(dataset, name, working[name])
         if progress is not None:
             progress(_("Avatarizing the table {table}").format(table=name), order.index(name) / len(order))
@@ -144,6 +152,8 @@ def check_linked(dataset: Dataset, frames: Mapping[str, pd.DataFrame], parameter
             ).format(table=name, column=reserved[0], prefix=LINK_COLUMN.strip()))
     paired = {}
     for name, table in dataset.tables.items():
+        if dataset.is_series(name):
+            continue  # rebuilt from its persons' avatars: no method of its own
         with _named(name):
             paired[name] = method_of(parameters.for_table(table)).paired
     for link in dataset.links:
@@ -218,13 +228,19 @@ def _own_columns(dataset: Dataset, name: str, frame: pd.DataFrame) -> pd.DataFra
 
 
 def _enrichment(dataset: Dataset, name: str, parent_rows: Mapping[Link, np.ndarray],
-                own_axes: Mapping[str, np.ndarray], n_rows: int, link_weight: float
-                ) -> tuple[dict[str, np.ndarray], dict[str, float]]:
+                own_axes: Mapping[str, np.ndarray], n_rows: int, link_weight: float,
+                series: Mapping[Link, SeriesTable]) -> tuple[dict[str, np.ndarray], dict[str, float]]:
     """Step 1: per child link, each row's number of children and their mean first latent coordinates, with their
-    weights (``link_weight`` in all per link)."""
+    weights (``link_weight`` in all per link); per time series link, each person's timing and scores (SPEC 13, see
+    :class:`~core.engine.series_tables.SeriesTable`)."""
     added: dict[str, np.ndarray] = {}
     weights: dict[str, float] = {}
     for link in dataset.child_links(name):
+        if link in series:
+            columns, column_weights = series[link].person_columns(lambda what, link=link: _added(link, what))
+            added |= columns
+            weights |= column_weights
+            continue
         rows = parent_rows[link]
         parented = rows >= 0
         counts = np.bincount(rows[parented], minlength=n_rows).astype(float)
@@ -237,6 +253,48 @@ def _enrichment(dataset: Dataset, name: str, parent_rows: Mapping[Link, np.ndarr
         added |= columns
         weights |= dict.fromkeys(columns, link_weight / len(columns))
     return added, weights
+
+
+def _with_added(chosen: Parameters, table: Table, added: Mapping[str, np.ndarray], weights: Mapping[str, float]
+                ) -> tuple[Parameters, RelationsAsked]:
+    """A table's parameters and relations asked with the columns its links add: numeric, of their ``weights``,
+    taking part in no relation."""
+    chosen = replace(chosen, column_weights={**(chosen.column_weights or {}), **weights},
+                     column_kinds={**(chosen.column_kinds or {}), **{column: Kind.NUMERIC.value for column in added}})
+    relations = table.relations
+    for column in added:
+        relations = relations.ignoring(column)
+    return chosen, relations
+
+
+def _series_table(dataset: Dataset, link: Link, working: Mapping[str, pd.DataFrame], rows: np.ndarray,
+                  parameters: Parameters) -> SeriesTable:
+    """The time series table of ``link`` fitted on its working rows (typed as its description says), each row's
+    person ``rows``; a measure without a time, or at a placeholder time, refused in one line."""
+    where = _("Table '{table}'").format(table=link.child)
+    table = dataset.tables[link.child]
+    frame = _own_columns(dataset, link.child, working[link.child])
+    frame = frame.drop(columns=[column for column in (table.primary_key,) if column in frame])
+    kinds = series_kinds(frame, table.time, table.column_kinds, where)
+    typed = apply_kinds(frame, kinds)
+    check_series_times(where, working[link.child][table.time], numeric_values(typed[table.time]))
+    variables = {column: kind for column, kind in kinds.items() if column != table.time}
+    with _named(link.child):
+        return SeriesTable(table.time, variables, parameters, where).fit(typed, rows, len(working[link.parent]))
+
+
+def _rebuilt_series(dataset: Dataset, link: Link, model: SeriesTable, parent: Avatarizer,
+                    parent_avatars: pd.DataFrame, originals: pd.DataFrame) -> pd.DataFrame:
+    """The measures of each person avatar, rebuilt from its timing and scores; the foreign key its person's new key,
+    the primary key new."""
+    frame, owner = model.rebuilt(parent.avatars_, lambda what: _added(link, what),
+                                 np.random.default_rng(model.parameters.seed))
+    keys = parent_avatars[dataset.tables[link.parent].primary_key]
+    frame[link.foreign_key] = keys.iloc[owner].to_numpy()
+    primary = dataset.tables[link.child].primary_key
+    if primary:
+        frame[primary] = IdentifierForm.of(originals[primary]).new_values(len(frame)).to_numpy()
+    return frame[[column for column in originals.columns if column in frame]]
 
 
 def _context(link: Link, rows: np.ndarray, parent: Avatarizer) -> tuple[dict[str, np.ndarray], dict[str, float]]:

@@ -27,6 +27,9 @@ EXCLUSION_STRATEGIES = ("coordinate_similarity", "row_order")  # how set-aside c
 PART_FORMATS = ("parquet", "csv")  # a batch run's parts (SPEC 10)
 HOLDOUT_MIN_ROWS = 500  # a real holdout half is set aside from this many rows (SPEC 5)
 DEFAULT_NCP = 5  # latent dimensions, at most the scaled columns
+# A time series (SPEC 13): how each person's measures are aligned, projected and put back on times.
+DEFAULT_NB_POINTS, DEFAULT_NF, MAX_NB_POINTS = 10, 3, 200
+PROJECTION_TYPES, ALIGNMENTS, UNALIGNMENTS = ("fpca", "flatten"), ("specified", "max", "min", "mean"), ("uniform", "skip")
 SUGGESTED_K, SUGGESTED_EPSILON = 10, 1.0  # what the dashboard proposes for the method chosen (none is a default)
 
 
@@ -90,6 +93,13 @@ class Parameters:
     link_weight: float = _parameter(
         1.0, "with --tables: the total weight, in a parent's projection, of its children's count and latent means "
              "(SPEC 12; 1: one variable's)", options=["--link-weight"], value="number", metavar="W", scope="link")
+    # A time series table's (SPEC 13; the commercial engine's time_series_nf, _projection_type, _nb_points, _method
+    # and unalignment): written in the series table's entry of a schema.
+    nf: int = _parameter(DEFAULT_NF, scope="series")
+    projection_type: str = _parameter("fpca", scope="series", choices=PROJECTION_TYPES)
+    nb_points: int = _parameter(DEFAULT_NB_POINTS, scope="series")
+    alignment: str = _parameter("specified", scope="series", choices=ALIGNMENTS)
+    unalignment: str = _parameter("uniform", scope="series", choices=UNALIGNMENTS)
 
     @classmethod
     def names(cls, scope: str | None = None) -> list[str]:

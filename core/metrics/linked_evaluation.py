@@ -10,15 +10,16 @@ nothing of the originals to measure.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from core.dataset import Dataset, Link
+from core.dataset import Dataset, Link, LinkMethod
 from core.dataset.keys import key_values
 from core.engine.encoding import numeric_values
+from core.engine.time_series import series_of
 from core.engine.schema import Kind, resolve_kinds
 from core.errors import InputError
 from core.i18n import _
@@ -26,7 +27,11 @@ from core.metrics.attack import Knowledge
 from core.metrics.evaluation import Evaluation, evaluate
 from core.metrics.links import children_per_parent, join, referential_integrity
 from core.metrics.metrics_json import finite
+from core.metrics.analysis.mixed_model import MixedModelResult
 from core.metrics.result import MetricResult
+from core.engine.parameters import Parameters
+from core.metrics.series.series_table import SeriesView, series_metrics, series_view
+from core.metrics.series.trajectories import DAY_S, person_slopes
 
 SHARED_MODALITIES = 10  # a child's categorical column enriches its parent with the shares of its most frequent ones
 
@@ -35,20 +40,28 @@ SHARED_MODALITIES = 10  # a child's categorical column enriches its parent with 
 class LinkedEvaluation:
     """``tables``: each table's :class:`~core.metrics.evaluation.Evaluation`; ``links``: each link's metrics (by
     its description, ``patients.id -> stays.patient``); ``persons``: each individual-level table with children,
-    enriched by its descendants' aggregates."""
+    enriched by its descendants' aggregates; ``series``: each time series link's metrics (SPEC 13); ``trends``:
+    the trend analysis of a series link's variable, once asked (:func:`~core.metrics.series.series_table.
+    series_mixed_model`); ``series_views``: each series link's three sides, as its metrics, trend and figures read
+    them (not in the JSON)."""
 
     tables: dict[str, Evaluation]
     links: dict[str, dict[str, MetricResult]]
     persons: dict[str, Evaluation]
+    series: dict[str, dict[str, MetricResult]] = field(default_factory=dict)
+    trends: dict[str, MixedModelResult] = field(default_factory=dict)  # each series link's trend, when asked
+    series_views: dict[str, SeriesView] = field(default_factory=dict, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
-        """Per table the JSON of SPEC section 7, per link its metrics, per person table the enriched scoring."""
+        """Per table the JSON of SPEC section 7, per link its metrics, per person table the enriched scoring, per
+        time series link its metrics."""
         return {"tables": {name: evaluation.to_json() for name, evaluation in self.tables.items()},
-                "links": {link: {name: {"value": result.value, "not_applicable": result.not_applicable,
-                                        **({"passed": result.passed} if result.target is not None else {}),
-                                        **finite(_shown_breakdown(result))}
-                                 for name, result in metrics.items()} for link, metrics in self.links.items()},
-                "persons": {name: evaluation.to_json() for name, evaluation in self.persons.items()}}
+                "links": {link: _metrics_json(metrics) for link, metrics in self.links.items()},
+                "persons": {name: evaluation.to_json() for name, evaluation in self.persons.items()},
+                **({"series": {link: _metrics_json(metrics) for link, metrics in self.series.items()}}
+                   if self.series else {}),
+                **({"trends": {link: result.to_json() for link, result in self.trends.items()}}
+                   if self.trends else {})}
 
 
 def evaluate_linked(dataset: Dataset, working: Mapping[str, pd.DataFrame], holdout: Mapping[str, pd.DataFrame | None],
@@ -88,7 +101,11 @@ def evaluate_linked(dataset: Dataset, working: Mapping[str, pd.DataFrame], holdo
                                  else plan.enriched(name, holdout), paired=order is not None, seed=seed,
                                  column_kinds={column: kind for column, kind in plan.aggregated.items()
                                                if column in originals}, knowledge=knowledge if name in attacked else Knowledge())
-    return LinkedEvaluation(tables, links, persons)
+    views = {link.describe(): series_view(dataset, link, working, holdout, avatars, seed)
+             for link in dataset.links if link.method is LinkMethod.TIME_SERIES}
+    series = {name: series_metrics(view, Parameters().for_table(dataset.tables[view.table]))
+              for name, view in views.items()}
+    return LinkedEvaluation(tables, links, persons, series, series_views=views)
 
 
 def attacked_tables(dataset: Dataset, frames: Mapping[str, pd.DataFrame], knowledge: Knowledge) -> list[str]:
@@ -187,11 +204,37 @@ class _EnrichmentPlan:
                                        minlength=n_parents)
                     added[f"{link.child}: share {column} = {modality}"] = np.divide(
                         hits, counts, out=np.full(n_parents, np.nan), where=counts > 0)
+        if link.method is LinkMethod.TIME_SERIES:
+            added |= self._trends(link, rows[present], enriched[present], n_parents)
         self.aggregated |= dict.fromkeys(added, Kind.NUMERIC.value)
         return added
+
+    def _trends(self, link: Link, rows: np.ndarray, measures: pd.DataFrame, n_parents: int) -> dict[str, np.ndarray]:
+        """A time series' person with their follow-up's span and each numeric variable's slope over time (SPEC 13:
+        privacy with the series included), missing for a person of fewer than two times."""
+        time = self.dataset.tables[link.child].time
+        times = np.asarray(numeric_values(measures[time]), dtype=float) / (
+            DAY_S if self.kinds[link.child][time] is Kind.DATETIME else 1.0)
+        timing = series_of(rows, times, np.zeros(len(rows)))
+        span = np.full(n_parents, np.nan)
+        span[timing.persons] = timing.timing()[:, 2]
+        added = {f"{link.child}: span {time}": span}
+        for column, kind in self.kinds[link.child].items():
+            if kind is Kind.NUMERIC and column != time:
+                series = series_of(rows, times, np.asarray(numeric_values(measures[column]), dtype=float))
+                slopes = np.full(n_parents, np.nan)
+                slopes[series.persons[series.counts >= 2]] = person_slopes(series)
+                added[f"{link.child}: slope {column}"] = slopes
+        return added
+
+
+def _metrics_json(metrics: Mapping[str, MetricResult]) -> dict[str, Any]:
+    return {name: {"value": result.value, "not_applicable": result.not_applicable,
+                   **({"passed": result.passed} if result.target is not None else {}), **finite(_shown_breakdown(result))}
+            for name, result in metrics.items()}
 
 
 def _shown_breakdown(result: MetricResult) -> dict[str, Any]:
     kept = ("unresolved", "named", "cardinality_shape_similarity", "real_share", "avatar_share", "per_variable",
-            "reference_difference", "avatar_difference")
+            "reference_difference", "avatar_difference", "per_statistic")
     return {name: value for name, value in result.breakdown.items() if name in kept}

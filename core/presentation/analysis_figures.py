@@ -6,6 +6,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 
 from core.i18n import N_, _
+from core.metrics.analysis.mixed_model import ALL, MixedModelResult
 from core.metrics.analysis.regression import RegressionResult
 from core.metrics.analysis.survival import SurvivalResult
 from core.presentation.analysis_text import term_label
@@ -90,6 +91,34 @@ def coefficients_figure(result: RegressionResult) -> go.Figure:
                         _("effect on the {outcome}: per SD for numbers, vs the first level for categories").format(
                             outcome=figure_text(result.outcome)))
     return figure
+
+
+def trend_figure(result: MixedModelResult) -> go.Figure:
+    """Each group's slope over time with its 95 % interval on the real rows, the avatars and the holdout: where the
+    avatars' bar covers the real one, the trend holds."""
+    labels = [_(ALL) if result.group is None else f"{result.group} = {slope.term}" for slope in result.slopes]
+    figure = go.Figure()
+    for side, offset in {"real": -0.22, "avatars": 0.0, "holdout": 0.22}.items():
+        rows = [(index, getattr(slope, side)) for index, slope in enumerate(result.slopes)
+                if getattr(slope, side) is not None]
+        if rows:
+            figure.add_scatter(
+                x=[estimate.value for _index, estimate in rows], y=[index + offset for index, _estimate in rows],
+                mode="markers", marker={"color": SIDE_COLOURS[side], "size": 8}, name=_(SIDE_STYLES[side][0]),
+                error_x={"type": "data", "symmetric": False, "color": SIDE_COLOURS[side],
+                         "array": [estimate.high - estimate.value for _index, estimate in rows],
+                         "arrayminus": [estimate.value - estimate.low for _index, estimate in rows]},
+                customdata=[[figure_text(labels[index]), estimate.low, estimate.high] for index, estimate in rows],
+                hovertemplate=_("%{customdata[0]}: slope %{x:.3g} (%{customdata[1]:.3g} to %{customdata[2]:.3g})")
+                + "<extra>" + _(SIDE_STYLES[side][0]) + "</extra>")
+    figure.add_vline(x=0, line={"color": "#9aa5b1", "width": 1})
+    figure.update_yaxes(tickvals=list(range(len(labels))), ticktext=[figure_text(label) for label in labels],
+                        autorange="reversed")
+    unit = _("per day") if result.unit == "day" else _("per unit of {time}").format(time=figure_text(result.time))
+    figure.update_xaxes(title=_("slope of {value} over time ({unit})").format(value=figure_text(result.value),
+                                                                              unit=unit))
+    return layout(figure, _("Trend of {value} over time, with {level} intervals").format(
+        value=figure_text(result.value), level="95 %"), height=max(320, 160 + 40 * len(labels)))
 
 
 def analysis_figures(name: str, result) -> list[go.Figure]:

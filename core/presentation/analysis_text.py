@@ -14,6 +14,7 @@ from core.i18n import N_, _, ngettext, number
 from core.metrics.analysis.group_statistics import MISSING_GROUP, GroupStatistics, GroupStatisticsResult
 from core.metrics.analysis.interval_overlap import Estimate
 from core.metrics.analysis.missing_shares import MissingShares
+from core.metrics.analysis.mixed_model import ALL, MixedModelResult
 from core.metrics.analysis.prediction import PredictionResult
 from core.metrics.analysis.regression import INTERCEPT, RegressionResult
 from core.metrics.analysis.request import AnalysisNotRun
@@ -305,6 +306,51 @@ def missing_reading(result: MissingShares) -> str:
         gap=number(100 * gap, ".1f"), variable=largest.variable, real=number(100 * largest.shares["real"], ".1f"),
         avatars=number(100 * largest.shares["avatars"], ".1f"), reference=number(100 * reference, ".1f"),
         verdict=gap_verdict(round(gap, 3), round(reference, 3)))
+
+
+def trend_reading(result: MixedModelResult) -> str:
+    """The trend of a series variable in words: each group's slope per unit of time, real and avatars with their
+    intervals, their overlap against two real samples'."""
+    if result.not_applicable:
+        return _(result.not_applicable)
+    unit = _("per day") if result.unit == "day" else _("per unit of {time}").format(time=result.time)
+    sentences = [_("Trend of {value} over time ({unit}; a mixed model, each person with their own level and slope; "
+                   "{real} real persons, {avatars} avatars):").format(
+        value=result.value, unit=unit, real=number(result.persons["real"], ","),
+        avatars=number(result.persons["avatars"], ","))]
+    for slope in result.slopes:
+        where = _(ALL) if result.group is None else f"{result.group} = {slope.term}"
+        if slope.real is None or slope.avatars is None:
+            sentences.append(_("{where}: not estimable on {side}.").format(
+                where=where, side=_(THE_SIDES[("real",) if slope.real is None else ("avatars",)])))
+            continue
+        decimals = shared_decimals([(slope.real, 1.0), (slope.avatars, 1.0)])
+        sentences.append(_("{where}: real {real}, avatars {avatars} (interval overlap {overlap}; two real samples: "
+                           "{reference}): {verdict}.").format(
+            where=where, real=interval(slope.real, decimals=decimals), avatars=interval(slope.avatars,
+                                                                                        decimals=decimals),
+            overlap=figure(slope.overlap, 2), reference=figure(slope.reference_overlap, 2),
+            verdict=overlap_verdict(slope.overlap, slope.reference_overlap) if slope.overlap is not None
+            else _("no interval to compare")))
+    failed = tuple(side for side in result.unreliable if side != "holdout")
+    if failed:
+        sentences.append(_("The fit did not converge on {sides}: read its intervals with care.").format(
+            sides=_(THE_SIDES[failed])))
+    return " ".join(sentences)
+
+
+def trend_table(result: MixedModelResult) -> pd.DataFrame:
+    """One row per group: the slope on the real rows, the avatars and the holdout with their intervals, and the
+    overlaps."""
+    decimals = shared_decimals([(side, 1.0) for slope in result.slopes
+                                for side in (slope.real, slope.avatars, slope.holdout)])
+    return pd.DataFrame([{_("Group"): _(ALL) if result.group is None else f"{result.group} = {slope.term}",
+                          _("Real rows"): interval(slope.real, decimals=decimals),
+                          _("Avatars"): interval(slope.avatars, decimals=decimals),
+                          _("Holdout"): interval(slope.holdout, decimals=decimals),
+                          _("Overlap, avatars"): figure(slope.overlap, 2),
+                          _("Overlap, two real samples"): figure(slope.reference_overlap, 2)}
+                         for slope in result.slopes])
 
 
 def analysis_notes(result) -> list[str]:

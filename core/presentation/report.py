@@ -28,9 +28,16 @@ from core.metrics.correlation_difference_ratio import correlation_direction
 from core.metrics.criteria import MET, NOT_ASSESSED, NOT_MET, PARTLY_ASSESSED, QUESTIONS, STATES
 from core.metrics.evaluation import Evaluation
 from core.metrics.result import MetricResult
-from core.presentation import figures
+from core.presentation import figures, series_figures
 from core.presentation.analysis_figures import analysis_figures
-from core.presentation.analysis_text import analysis_notes, analysis_tables, hellinger_spread, reading
+from core.presentation.analysis_text import (
+    analysis_notes,
+    analysis_tables,
+    hellinger_spread,
+    reading,
+    trend_reading,
+    trend_table,
+)
 from core.presentation.epsilon_ledger import ledger_rows, not_covered_sentence
 from core.presentation.format import (
     attack_readings,
@@ -134,7 +141,8 @@ def _blocks(run: GenerationRun, title: str) -> list[Block]:
 
 def build_linked_report(dataset: Dataset, evaluation: LinkedEvaluation, verdict: LinkedVerdict, seed: int) -> str:
     """The report of linked tables (SPEC 12) as one HTML document: the verdict of each person table, the relations
-    between the tables, each person with everything about them, then each table alone."""
+    between the tables, each time series (SPEC 13), each person with everything about them, then each table
+    alone."""
     numbering = _FIGURE_NUMBERS.set(itertools.count(1))
     try:
         title = _("Avatar report: {name}").format(name=", ".join(dataset.tables))
@@ -159,6 +167,8 @@ def build_linked_report(dataset: Dataset, evaluation: LinkedEvaluation, verdict:
                        for link, metrics in evaluation.links.items() for result in metrics.values()])]
         blocks += [_figure(figures.children_per_parent_figure(metrics["children_per_parent"], link))
                    for link, metrics in evaluation.links.items()]
+        for link, metrics in evaluation.series.items():
+            blocks += _series_blocks(link, metrics, evaluation)
         for name, person in evaluation.persons.items():
             blocks += [Heading("h2", _("{table}, with everything about each person").format(table=name)),
                        Paragraph(_("Each row of {table} with its descendants' aggregates (their number, the mean of "
@@ -171,6 +181,32 @@ def build_linked_report(dataset: Dataset, evaluation: LinkedEvaluation, verdict:
         return _TEMPLATES.get_template("report.html").render(language=current_language(), title=title, blocks=blocks)
     finally:
         _FIGURE_NUMBERS.reset(numbering)
+
+
+SERIES_FIGURED = 3  # a series' numeric variables drawn in the report, at most
+
+
+def _series_blocks(link: str, metrics: dict[str, MetricResult], evaluation: LinkedEvaluation) -> list[Block]:
+    """A time series (SPEC 13): its metrics with their readings, a sample of trajectories and the mean curves of
+    its first numeric variables (by the trend's group when one was analysed), the trend analysis when asked."""
+    view, trend = evaluation.series_views.get(link), evaluation.trends.get(link)
+    blocks: list[Block] = [
+        Heading("h2", _("Measures over time: {link}").format(link=link)),
+        Table([_("metric"), _("value"), _("reading"), _("what it means")], [
+            [_shown(result.label), metric_text(result, result.unit),
+             _span(_(result.band), result.level) if result.band else "",
+             " ".join(filter(None, (_shown(result.not_applicable or result.interpretation),
+                                    _shown(result.computation))))] for result in metrics.values()])]
+    if view is not None:
+        for value in ([trend.value] if trend else view.numbers)[:SERIES_FIGURED]:
+            blocks += [_figure(series_figures.trajectories_figure(view, value)),
+                       _figure(series_figures.mean_curves_figure(view, value, trend.group if trend else None))]
+    if trend is not None:
+        blocks += [Heading("h3", _("Trend over time")), Paragraph(trend_reading(trend)),
+                   *(Paragraph(note, "muted") for note in analysis_notes(trend))]
+        table = trend_table(trend)
+        blocks.append(Table(list(table.columns), table.astype(str).to_numpy().tolist()))
+    return blocks
 
 
 def _utility_blocks(run: GenerationRun) -> list[Block]:

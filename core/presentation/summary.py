@@ -38,13 +38,22 @@ def summary_lines(evaluation: Evaluation) -> list[str]:
 
 @in_english
 def linked_summary_lines(evaluation: LinkedEvaluation, verdict: LinkedVerdict) -> list[str]:
-    """Linked tables in plain text: each link's metrics, each person table's privacy with everything about them,
-    and each person table's verdict."""
+    """Linked tables in plain text: each link's metrics, each time series' (SPEC 13), each person table's privacy
+    with everything about them, and each person table's verdict."""
     lines = []
     for link, metrics in evaluation.links.items():
         lines.append(f"Link {link}")
         lines += [f"  {result.label:<34}{metric_text(result):>10}  "
                   f"{result.target_text or result.band or ''}".rstrip() for result in metrics.values()]
+    for link, metrics in evaluation.series.items():
+        lines.append(f"Time series {link}")
+        lines += [f"  {result.label:<34}{metric_text(result):>10}  {result.band or result.not_applicable or ''}".rstrip()
+                  for result in metrics.values()]
+    for link, result in evaluation.trends.items():
+        from core.presentation.analysis_text import analysis_notes, trend_reading  # here: as analysis_lines does
+
+        lines += [f"Trend over time, {link}", f"  {trend_reading(result)}",
+                  *(f"    {note}" for note in analysis_notes(result))]
     for name, scored in evaluation.persons.items():
         lines.append(f"Table {name} with everything about each person")
         lines += [f"  {line}" for line in summary_lines(scored)[1:]]

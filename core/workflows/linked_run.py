@@ -10,14 +10,19 @@ from typing import Any
 
 import pandas as pd
 
-from core.dataset import Dataset, LinkMethod
+from core.dataset import Dataset, Kind, Link, LinkMethod
 from core.engine.dataset_avatarizer import DatasetAvatarizer
 from core.engine.linked_tables import LINK_COLUMN
 from core.engine.parameters import Parameters
+from core.engine.series_tables import series_kinds
 from core.engine.pipeline import Avatarizer
+from core.errors import InputError
 from core.i18n import _, number
+from core.metrics.analysis.mixed_model import MixedModelResult
 from core.metrics.attack import Knowledge
 from core.metrics.linked_evaluation import LinkedEvaluation, evaluate_linked
+from core.metrics.links.join import PARENT_COLUMN
+from core.metrics.series.series_table import series_mixed_model
 from core.workflows.verdict import NOT_READY, READY, Verdict, verdict_of
 
 
@@ -72,7 +77,8 @@ class LinkedRun:
         """One sentence saying what was done: each table's avatars and method, the holdout, the seed, the time."""
         tables = ", ".join(_("{avatars} of {table} ({settings})").format(
             avatars=number(len(self.fitted.avatars_[name]), ","), table=name,
-            settings=self.fitted.avatarizers_[name].method_.describe()) for name in self.dataset.top_down())
+            settings=_("time series") if self.dataset.is_series(name) else
+            self.fitted.avatarizers_[name].method_.describe()) for name in self.dataset.top_down())
         held = sum(len(frame) for frame in self.fitted.holdout_data_.values() if frame is not None)
         values = {"tables": tables, "seed": self.fitted.seed_, "seconds": number(self.elapsed_s, ".1f"),
                   "held": number(held, ",")}
@@ -120,9 +126,12 @@ def rescored_linked(run: LinkedRun, knowledge: Knowledge,
 def linked_parameters(fitted: DatasetAvatarizer) -> dict[str, Any]:
     """A linked run's parameters as its JSON gives them: the seed, each table's own (see
     :func:`own_parameters`) with its method, each link's method, the timings."""
+    series = {name: {parameter: getattr(fitted.parameters.for_table(fitted.dataset_.tables[name]), parameter)
+                     for parameter in Parameters.names("series")} | {"method": "time_series"}
+              for name in fitted.dataset_.tables if fitted.dataset_.is_series(name)}
     return {"seed": fitted.seed_,
             "tables": {name: {**own_parameters(avatarizer), "method": avatarizer.method_.name}
-                       for name, avatarizer in fitted.avatarizers_.items()},
+                       for name, avatarizer in fitted.avatarizers_.items()} | series,
             "links": {link.describe(): link.method.value for link in fitted.dataset_.links},
             "timings_s": fitted.timings_s_}
 
@@ -162,3 +171,76 @@ def evaluated_files(dataset: Dataset, originals: Mapping[str, pd.DataFrame], ava
     originals' families."""
     return evaluate_linked(dataset, originals, dict.fromkeys(dataset.tables), avatars,
                            paired_orders=dict.fromkeys(dataset.tables), seed=seed, knowledge=knowledge)
+
+
+TREND_OPTIONS = "value=NAME [group=NAME] [table=NAME]"
+
+
+@dataclass(frozen=True)
+class TrendRequest:
+    """The trend analysis of a time series (SPEC 13): its numeric ``value``, a ``group`` (a column of the series
+    or of its person's, ``patients.treatment``) or none, and its series ``table`` (needed when there are several)."""
+
+    value: str
+    group: str | None = None
+    table: str | None = None
+
+    @classmethod
+    def from_options(cls, pairs: list[tuple[str, str]]) -> TrendRequest:
+        """The request of ``--analysis KEY=VALUE ...`` with linked tables; each refusal one line."""
+        keys = [key for key, _value in pairs]
+        unknown = next((key for key in keys if key not in ("value", "group", "table")), None)
+        if unknown is not None or "value" not in keys:
+            raise InputError(f"--analysis with --tables is the trend of a time series over time: it takes "
+                             f"{TREND_OPTIONS}{f'; got {unknown}=' if unknown else ''}.")
+        twice = next((key for position, key in enumerate(keys) if key in keys[:position]), None)
+        if twice is not None:
+            raise InputError(f"--analysis {twice}= is given twice: keep one.")
+        return cls(**{key: value.strip() for key, value in pairs})
+
+
+def series_link(dataset: Dataset, table: str | None = None) -> Link:
+    """The time series link of ``table``, or the only one; refused in one line when there is none or it is not
+    said which."""
+    links = [link for link in dataset.links if link.method is LinkMethod.TIME_SERIES]
+    chosen = [link for link in links if table is None or link.child == table]
+    if not links:
+        raise InputError(_("The trend analysis is for a time series, a table linked by time_series; this dataset "
+                           "has none."))
+    if not chosen or len(chosen) > 1:
+        raise InputError(_("Name the time series whose trend to analyse (table=NAME): {tables}.").format(
+            tables=", ".join(link.child for link in links)))
+    return chosen[0]
+
+
+def checked_trend(dataset: Dataset, frames: Mapping[str, pd.DataFrame], request: TrendRequest) -> TrendRequest:
+    """``request`` with its series table named, its value a numeric column of the series and its group a column of
+    the series or of its person's (``patients.treatment``), checked on the originals ``frames`` before any work."""
+    link = series_link(dataset, request.table)
+    table = dataset.tables[link.child]
+    keys = [column for column in (table.primary_key, link.foreign_key) if column]
+    kinds = series_kinds(frames[link.child].drop(columns=keys), table.time, table.column_kinds,
+                         _("Table '{table}'").format(table=link.child))
+    numbers = [column for column, kind in kinds.items() if kind is Kind.NUMERIC and column != table.time]
+    if request.value not in numbers:
+        raise InputError(_("The trend analysis takes a numeric column of the series '{table}' ({columns}), got "
+                           "'{value}'.").format(table=link.child, columns=", ".join(numbers) or "-",
+                                                value=request.value))
+    parent_keys = {dataset.tables[link.parent].primary_key, *(other.foreign_key
+                                                              for other in dataset.parent_links(link.parent))}
+    groups = [column for column in kinds if column not in (table.time, request.value)] + [
+        PARENT_COLUMN.format(parent=link.parent, column=column) for column in frames[link.parent].columns
+        if column not in parent_keys]
+    if request.group is not None and request.group not in groups:
+        raise InputError(_("The trend analysis' group must be a column of '{table}' or of its person ({parent}.name), "
+                           "got '{group}'.").format(table=link.child, parent=link.parent, group=request.group))
+    return replace(request, table=link.child)
+
+
+def analysed_trend(evaluation: LinkedEvaluation, dataset: Dataset, request: TrendRequest) -> MixedModelResult:
+    """The trend of ``request``'s series variable on the real persons, the avatars and the holdout (or halves of the
+    persons) of ``evaluation``, kept in its ``trends`` (by its link) for the JSON, the report and the pages."""
+    link = series_link(dataset, request.table)
+    result = series_mixed_model(evaluation.series_views[link.describe()], request.value, request.group)
+    evaluation.trends[link.describe()] = result
+    return result

@@ -41,14 +41,20 @@ def csv(frame: pd.DataFrame) -> bytes:
     return frame.to_csv(index=False).encode()
 
 
-@pytest.fixture(scope="module")
-def generated():
+def generated_demo(demo: str, settings=lambda app: None) -> AppTest:
+    """The ``demo``'s avatars made on the Generate page, its form's ``settings`` changed first."""
     app = ok(AppTest.from_file(APP, default_timeout=300).run())
-    app.radio(key="source").set_value(DEMO).run()
+    app.radio(key="source").set_value(demo).run()
     linked(app)
     ok(app.switch_page("pages/linked_generate.py").run())
+    settings(app)
     ok(app.button(key="FormSubmitter:linked_settings-Generate avatars").click().run())
     return app
+
+
+@pytest.fixture(scope="module")
+def generated():
+    return generated_demo(DEMO)
 
 
 def test_the_demo_s_keys_and_links_are_proposed_as_the_schema_says():

@@ -130,20 +130,10 @@ def test_the_enrichment_by_hand():
     link = Link("p", "id", "c", "p")
     rows = np.array([0, 0, 2, -1])
     own = {"c": np.array([[1.0, 4.0, 9.0], [3.0, 0.0, 9.0], [5.0, -2.0, 9.0], [7.0, 7.0, 9.0]])}
-    added, weights = _enrichment(dataset, "p", {link: rows}, own, 3, link_weight=1.5)
+    added, weights = _enrichment(dataset, "p", {link: rows}, own, 3, link_weight=1.5, series={})
     assert [values.tolist() for values in added.values()] == [[2, 0, 1], [2.0, 0.0, 5.0], [2.0, 0.0, -2.0]]
     assert list(weights.values()) == [0.5, 0.5, 0.5]  # three columns sharing link_weight 1.5
     assert all(name.startswith("__link__ p.id -> c.p: ") for name in added)
-
-
-def test_a_time_series_link_is_refused_in_one_line_until_it_is_built():
-    frames = clinical(100)
-    series = schema()
-    series["links"][1]["method"] = "time_series"
-    series["tables"]["prescriptions"]["time"] = "dose"
-    with pytest.raises(InputError, match=r"^Link stays.stay_id -> prescriptions.stay_id: time series") as raised:
-        DatasetAvatarizer(series, seed=0).fit(frames)
-    assert "\n" not in str(raised.value)
 
 
 def test_a_tables_refusal_names_the_table():
