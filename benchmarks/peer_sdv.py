@@ -121,7 +121,7 @@ from sdv.sequential import PARSynthesizer
 warnings.simplefilter("ignore")
 job = json.loads(sys.argv[1])
 data = pd.read_csv(job["table"], dtype={job["person"]: str})
-metadata = Metadata.detect_from_dataframe(data, table_name="series")
+metadata = Metadata.detect_from_dataframes({"series": data})
 metadata.update_column(column_name=job["person"], sdtype="id", table_name="series")
 if job["date_format"]:
     metadata.update_column(column_name=job["time"], sdtype="datetime", datetime_format=job["date_format"],
@@ -136,8 +136,9 @@ for seed, out in zip(job["seeds"], job["outs"]):
     torch.manual_seed(seed)
     np.random.seed(seed)
     synthesizer = PARSynthesizer(metadata, context_columns=job["context"], cuda=False)
-    synthesizer.fit(data)
-    synthesizer.sample(num_sequences=persons).to_csv(out, index=False)
+    synthesizer.fit({"series": data})
+    sampled = synthesizer.sample_sequences(num_sequences=persons)
+    (sampled["series"] if isinstance(sampled, dict) else sampled).to_csv(out, index=False)
     print(json.dumps({"out": out, "seconds": time.perf_counter() - start,
                       "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}), flush=True)
 """

@@ -55,7 +55,7 @@ def linked_data_page() -> None:
             columns = [NO_KEY, *(str(column) for column in frame.columns if str(column) != parents[0].foreign_key)]
             held = schema.times.get(name)
             chosen = fourth.selectbox(
-                _("Time of {table}'s measures").format(table=name), columns,
+                _("Time of the measures of {table}").format(table=name), columns,
                 index=columns.index(held) if held in columns else 0, key=f"time_{loaded.source_id}_{name}",
                 help=_("A table of measures over time (each patient's lab results at each visit): the column that "
                        "says when. Its rows are then avatarized as each person's trajectory; —: rows like any other."))

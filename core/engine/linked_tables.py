@@ -280,7 +280,9 @@ def _series_table(dataset: Dataset, link: Link, working: Mapping[str, pd.DataFra
     check_series_times(where, working[link.child][table.time], numeric_values(typed[table.time]))
     variables = {column: kind for column, kind in kinds.items() if column != table.time}
     with _named(link.child):
-        return SeriesTable(table.time, variables, parameters, where).fit(typed, rows, len(working[link.parent]))
+        return SeriesTable(table.time, variables, parameters, where).fit(
+            typed, rows, len(working[link.parent]), _own_columns(dataset, link.parent, working[link.parent]).drop(
+                columns=[key for key in [dataset.tables[link.parent].primary_key] if key]))
 
 
 def _rebuilt_series(dataset: Dataset, link: Link, model: SeriesTable, parent: Avatarizer,
@@ -288,7 +290,7 @@ def _rebuilt_series(dataset: Dataset, link: Link, model: SeriesTable, parent: Av
     """The measures of each person avatar, rebuilt from its timing and scores; the foreign key its person's new key,
     the primary key new."""
     frame, owner = model.rebuilt(parent.avatars_, lambda what: _added(link, what),
-                                 np.random.default_rng(model.parameters.seed))
+                                 np.random.default_rng(model.parameters.seed))  # within each avatar's own window
     keys = parent_avatars[dataset.tables[link.parent].primary_key]
     frame[link.foreign_key] = keys.iloc[owner].to_numpy()
     primary = dataset.tables[link.child].primary_key

@@ -26,9 +26,9 @@ import numpy as np
 import pandas as pd
 
 from core.dataset import Kind
-from core.engine.encoding import TableCodec
+from core.engine.encoding import TableCodec, numeric_values
 from core.engine.parameters import ALIGNMENTS, MAX_NB_POINTS, PROJECTION_TYPES, UNALIGNMENTS, Parameters
-from core.engine.schema import detect_kind, resolve_kinds
+from core.engine.schema import apply_kinds, detect_kind, resolve_kinds
 from core.engine.share_calibration import calibrated_offsets
 from core.engine.time_series import FunctionalPCA, grid_points, resampled, series_of, unaligned_times, values_at
 from core.errors import InputError
@@ -60,18 +60,24 @@ class SeriesTable:
     row's person ``rows`` (a row of the parent table, ``n_persons`` rows), as the person's columns; and back.
 
     Attributes: ``nb_points_`` (the grid), ``variables_``, ``timing_range_`` (the observed smallest and largest of
-    each timing value, persons with measures), ``value_range_`` (each numeric variable's), ``codec_``.
+    each timing value, persons with measures), ``value_range_`` (each numeric variable's), ``codec_``, ``window_``
+    (the persons' columns at or before, and at or after, every measure of theirs).
     """
 
     def __init__(self, time: str, kinds: dict[str, Kind], parameters: Parameters, where: str):
         self.time, self.kinds, self.parameters, self.where = time, kinds, parameters, where
 
-    def fit(self, frame: pd.DataFrame, rows: np.ndarray, n_persons: int) -> SeriesTable:
+    def fit(self, frame: pd.DataFrame, rows: np.ndarray, n_persons: int, parents: pd.DataFrame | None = None
+            ) -> SeriesTable:
+        """Fit on the typed measures ``frame``, each one's person ``rows`` among ``n_persons``; ``parents`` (the
+        persons' own columns), when given, for the window their times keep (:func:`time_window`)."""
         self._check_parameters()
         columns = [self.time, *self.kinds]
         self.codec_ = TableCodec({self.time: Kind.NUMERIC, **self.kinds}).fit(frame[columns])
         encoded = self.codec_.encode(frame[columns])
         times = encoded.numeric[:, 0]
+        time_kind = Kind.DATETIME if pd.api.types.is_datetime64_any_dtype(frame[self.time]) else Kind.NUMERIC
+        self.window_ = time_window(parents, rows, times, time_kind) if parents is not None else ([], [])
         timing = series_of(rows, times, np.zeros(len(rows)))
         self.timing_series_, self.template_ = timing, encoded.take(np.arange(0))
         self.n_persons_ = n_persons
@@ -188,11 +194,11 @@ class SeriesTable:
 
     def rebuilt(self, persons: pd.DataFrame, name: Callable[[str], str], rng: np.random.Generator
                 ) -> tuple[pd.DataFrame, np.ndarray]:
-        """The measures of the person avatars ``persons`` (their columns :meth:`person_columns` names): each row's
-        avatar (its position in ``persons``) and its time and values, in the originals' types; ``rng`` draws the
-        missing values."""
-        times, measures, has = self._avatar_times(np.column_stack([persons[name(what)].to_numpy(dtype=float)
-                                                                   for what in TIMING]))
+        """The measures of the person avatars ``persons`` (their columns :meth:`person_columns` names, and their own
+        columns of :attr:`window_`, decoded): each row's avatar (its position in ``persons``) and its time and
+        values, in the originals' types; ``rng`` draws the missing values."""
+        times, measures, has = self._avatar_times(
+            np.column_stack([persons[name(what)].to_numpy(dtype=float) for what in TIMING]), self._bounds(persons))
         owner = np.repeat(np.flatnonzero(has), measures)
         kept = np.ones(len(times), dtype=bool)
         kept[1:] = (owner[1:] != owner[:-1]) | (times[1:] > times[:-1])  # a time met twice in an avatar: once
@@ -220,19 +226,73 @@ class SeriesTable:
                                        table.codes.dtype) if codes else np.empty((int(kept.sum()), 0), table.codes.dtype))
         return self.codec_.decode(arrays), owner[kept]
 
-    def _avatar_times(self, timing: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _bounds(self, persons: pd.DataFrame) -> tuple[np.ndarray, np.ndarray] | None:
+        """Each person avatar's earliest and latest time, from its own window columns (NaN: unbounded)."""
+        earliest, latest = self.window_
+        if not earliest and not latest:
+            return None
+        values = {column: numeric_values(persons[column]) for column in (*earliest, *latest)}
+        with np.errstate(all="ignore"):
+            low = np.nanmax([values[column] for column in earliest], axis=0) if earliest else np.full(len(persons),
+                                                                                                       np.nan)
+            high = np.nanmin([values[column] for column in latest], axis=0) if latest else np.full(len(persons), np.nan)
+        return low, high
+
+    def _avatar_times(self, timing: np.ndarray, window: tuple[np.ndarray, np.ndarray] | None
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The avatars' times (flat, rounded as the time column is written), each avatar's number of them, and
         which avatars have measures: the timing rounded and clipped to the observed ranges (0 measures only when
-        some persons have none)."""
+        some persons have none), then moved within each avatar's ``window``."""
         low, high = self.timing_range_
         counts = np.clip(np.rint(np.nan_to_num(timing[:, 0], nan=0.0)), 0 if self.some_without_ else low[0], high[0])
         has = (counts >= 1) & np.isfinite(timing[:, 1]) & np.isfinite(timing[:, 2])
         timing = np.column_stack([counts, np.clip(timing[:, 1], low[1], high[1]),
                                   np.clip(timing[:, 2], low[2], high[2])])[has]
+        if window is not None:
+            timing = _within(timing, window[0][has], window[1][has])
         timing[timing[:, 0] <= 1, 2] = 0.0
         times, measures = unaligned_times(timing, self.parameters.unalignment, self.nb_points_)
         step = self.codec_.steps()[0]
-        return (np.round(times / step) * step if step else times), measures, has
+        if not step:
+            return times, measures, has
+        first, last = np.repeat(timing[:, 1], measures), np.repeat(timing[:, 1] + timing[:, 2], measures)
+        return np.clip(np.round(times / step) * step, np.ceil(first / step - 1e-9) * step,  # rounded, never out of
+                       np.floor(last / step + 1e-9) * step), measures, has  # the span (nor the parent's window)
+
+
+def _within(timing: np.ndarray, earliest: np.ndarray, latest: np.ndarray) -> np.ndarray:
+    """Each avatar's timing (number of measures, first time, span) moved within its window: its first time at the
+    earliest, its span at most what the window leaves after it (the avatars of a parent whose window closes
+    before its earliest keep theirs: no window holds them)."""
+    first, span = timing[:, 1].copy(), timing[:, 2].copy()
+    first = np.where(np.isfinite(earliest), np.fmax(first, earliest), first)
+    room = latest - first
+    bounded = np.isfinite(room) & (room >= 0)
+    span[bounded] = np.fmin(span[bounded], room[bounded])
+    first[np.isfinite(room) & (room < 0)] = np.fmin(first, latest)[np.isfinite(room) & (room < 0)]
+    return np.column_stack([timing[:, 0], first, span])
+
+
+def time_window(parents: pd.DataFrame, rows: np.ndarray, times: np.ndarray, kind: Kind) -> tuple[list[str], list[str]]:
+    """The parent's columns that bound its measures' times in the originals (SPEC 13: a child of a parent with a
+    time window stays within it): those of the time's ``kind`` (dates for dates) at or before every measure of
+    their row (an admission, a start), and those at or after (a discharge, an end); ``rows``, each measure's
+    parent row, ``times`` its time as a number. Columns missing for a parent bound none of its measures."""
+    earliest, latest = [], []
+    for column in parents.columns:
+        values = parents[column]
+        numbers = pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
+        if not (numbers if kind is Kind.NUMERIC else detect_kind(values) is Kind.DATETIME):  # days 0 to 9: numbers
+            continue
+        bound = numeric_values(apply_kinds(values.to_frame(), {column: kind})[column])[rows]
+        known = ~np.isnan(bound)
+        if known.sum() < 2:
+            continue
+        if np.all(bound[known] <= times[known]):
+            earliest.append(str(column))
+        if np.all(bound[known] >= times[known]):
+            latest.append(str(column))
+    return earliest, latest
 
 
 def _calibrated_modalities(curves: np.ndarray, measures: np.ndarray, variable: _Variable) -> np.ndarray:

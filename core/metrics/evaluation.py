@@ -94,11 +94,13 @@ def evaluate(
     seed: int | None = None,
     knowledge: Knowledge = Knowledge(),
     analysis: AnalysisRequest | None = None,
+    holdout_kind: Holdout = Holdout.GIVEN,
 ) -> Evaluation:
     """Score ``avatars`` made from ``originals`` by any tool (``python -m core evaluate``); ``analysis`` adds the
     analyses of SPEC section 9 it asks for.
 
-    With ``holdout`` the case is ``given``, else ``approximate``. ``paired`` says whether
+    With ``holdout`` the case is ``holdout_kind`` (``given``, a file; ``real``, the half a linked run set aside),
+    else ``approximate``. ``paired`` says whether
     avatar ``i`` was made from original ``i``; by default, when the row counts match.
     Only the columns present in both tables are scored (the others are listed in
     ``left_out_columns``); the column kinds come from ``originals``.
@@ -125,7 +127,8 @@ def evaluate(
     if paired and len(originals) != len(avatars):
         raise InputError(_("The avatars cannot be paired with the originals: {avatars} avatars for {originals} "
                            "originals.").format(avatars=len(avatars), originals=len(originals)))
-    split = outside_split(typed_originals, typed_avatars, holdout, common, kinds, paired, np.random.default_rng(seed))
+    split = outside_split(typed_originals, typed_avatars, holdout, common, kinds, paired, np.random.default_rng(seed),
+                          holdout_kind)
     reason = NOT_PAIRED_ROW_BY_ROW if len(originals) == len(avatars) else NOT_PAIRED_ROW_COUNTS
     real = originals[common] if holdout is None else pd.concat([originals[common], holdout[common]])
     identifiers = {name: (real[name], avatars[name])

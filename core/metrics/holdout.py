@@ -40,17 +40,18 @@ class HoldoutSplit:
 
 
 def outside_split(typed_originals: pd.DataFrame, typed_avatars: pd.DataFrame, holdout: pd.DataFrame | None,
-                   common: list[str], kinds: Mapping[str, Kind], paired: bool, rng: np.random.Generator
-                   ) -> HoldoutSplit:
-    """The holdout case of avatars made outside (SPEC section 5): ``given`` with ``holdout``, else ``approximate``
-    (half of the originals drawn as the reference)."""
+                   common: list[str], kinds: Mapping[str, Kind], paired: bool, rng: np.random.Generator,
+                   kind: Holdout = Holdout.GIVEN) -> HoldoutSplit:
+    """The holdout case of avatars scored apart from their synthesis (SPEC section 5): ``kind`` with ``holdout``
+    (``given``: a file; ``real``: the half a linked run set aside, whole families), else ``approximate`` (half of
+    the originals drawn as the reference)."""
     if holdout is not None:
         missing = [name for name in common if name not in holdout.columns]
         if missing:
             raise InputError(_("The holdout has no column '{name}': it must have the originals' columns.").format(
                 name=missing[0]))
         return HoldoutSplit(typed_originals, typed_like(holdout[common], kinds, N_("In the holdout: {error}")),
-                            typed_avatars, Holdout.GIVEN)
+                            typed_avatars, kind)
     working_rows, holdout_rows, avatar_rows = approximate_rows(len(typed_originals), len(typed_avatars), paired, rng)
     return HoldoutSplit(_rows(typed_originals, working_rows), _rows(typed_originals, holdout_rows),
                         _rows(typed_avatars, avatar_rows), Holdout.APPROXIMATE, holdout_rows)

@@ -19,12 +19,14 @@ import pandas as pd
 from core.dataset import Dataset, Link, LinkMethod
 from core.dataset.keys import key_values
 from core.engine.encoding import numeric_values
+from core.engine.split import Holdout
 from core.engine.time_series import series_of
 from core.engine.schema import Kind, resolve_kinds
 from core.errors import InputError
-from core.i18n import _
+from core.i18n import N_, _
 from core.metrics.attack import Knowledge
 from core.metrics.evaluation import Evaluation, evaluate
+from core.metrics.inputs import typed_like
 from core.metrics.links import children_per_parent, join, referential_integrity
 from core.metrics.metrics_json import finite
 from core.metrics.analysis.mixed_model import MixedModelResult
@@ -68,8 +70,9 @@ def evaluate_linked(dataset: Dataset, working: Mapping[str, pd.DataFrame], holdo
                     avatars: Mapping[str, pd.DataFrame], *, paired_orders: Mapping[str, np.ndarray | None],
                     seed: int = 0, knowledge: Knowledge = Knowledge()) -> LinkedEvaluation:
     """Score linked tables' ``avatars`` against the ``working`` rows they were made from and the ``holdout`` rows
-    (None: halves drawn with ``seed``); ``paired_orders[name]``: the avatars' row made from each working row
-    (Avatar), or None (avatars not paired, as another tool's). The attacker's ``knowledge`` goes to the scoring of
+    (the half the run set aside, whole families: a real holdout; None: halves drawn with ``seed``);
+    ``paired_orders[name]``: the avatars' row made from each working row (Avatar), or None (avatars not paired, as
+    another tool's). The attacker's ``knowledge`` goes to the scoring of
     each individual-level table (with its descendants' aggregates) that has every variable it names."""
     keys = {name: _keys(dataset, name) for name in dataset.tables}
     attacked = attacked_tables(dataset, working, knowledge)
@@ -83,7 +86,7 @@ def evaluate_linked(dataset: Dataset, working: Mapping[str, pd.DataFrame], holdo
         alone = dataset.is_individual_level(name) and not dataset.child_links(name)
         tables[name] = evaluate(originals, made if order is None else made.iloc[order].reset_index(drop=True),
                                 holdout=None if held is None else held.drop(columns=keys[name]),
-                                paired=order is not None, seed=seed,
+                                paired=order is not None, seed=seed, holdout_kind=Holdout.REAL,
                                 knowledge=knowledge if alone and name in attacked else Knowledge())
     links = {link.describe(): _link_metrics(dataset, link, working, holdout, avatars, keys, seed)
              for link in dataset.links}
@@ -99,7 +102,7 @@ def evaluate_linked(dataset: Dataset, working: Mapping[str, pd.DataFrame], holdo
                                  holdout=None if held is None or any(holdout.get(other) is None
                                                                      for other in dataset.tables)
                                  else plan.enriched(name, holdout), paired=order is not None, seed=seed,
-                                 column_kinds={column: kind for column, kind in plan.aggregated.items()
+                                 holdout_kind=Holdout.REAL, column_kinds={column: kind for column, kind in plan.aggregated.items()
                                                if column in originals}, knowledge=knowledge if name in attacked else Knowledge())
     views = {link.describe(): series_view(dataset, link, working, holdout, avatars, seed)
              for link in dataset.links if link.method is LinkMethod.TIME_SERIES}
@@ -213,8 +216,9 @@ class _EnrichmentPlan:
         """A time series' person with their follow-up's span and each numeric variable's slope over time (SPEC 13:
         privacy with the series included), missing for a person of fewer than two times."""
         time = self.dataset.tables[link.child].time
-        times = np.asarray(numeric_values(measures[time]), dtype=float) / (
-            DAY_S if self.kinds[link.child][time] is Kind.DATETIME else 1.0)
+        kind = self.kinds[link.child][time]
+        typed = typed_like(measures[[time]], {time: kind}, N_("In the avatars: {error}"))[time]  # a file's dates read
+        times = np.asarray(numeric_values(typed), dtype=float) / (DAY_S if kind is Kind.DATETIME else 1.0)  # as text
         timing = series_of(rows, times, np.zeros(len(rows)))
         span = np.full(n_parents, np.nan)
         span[timing.persons] = timing.timing()[:, 2]

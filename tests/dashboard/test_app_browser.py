@@ -697,3 +697,18 @@ def test_linked_tables_from_two_uploaded_files_to_the_zip(dashboard, tmp_path):
     assert made["visits"]["patient_id"].dropna().isin(made["patients"]["patient_id"]).all()
     assert not set(made["patients"]["patient_id"]) & set(patients["patient_id"])
     assert outside == []
+
+
+def test_a_time_series_is_drawn_as_trajectories_and_mean_curves(page):
+    """The follow-up demo (SPEC 13): its time proposed, its avatars made, the series' cards and both figures drawn
+    in the browser (the page's route refuses anything beyond the app's address)."""
+    page.get_by_text("Patients and their lab results over time").first.click()
+    page.get_by_text("at the time visit_date").first.wait_for(timeout=60_000)
+    open_page(page, "Generate avatars")
+    page.get_by_role("button", name="Generate avatars").click()
+    page.get_by_text("Avatars made:").first.wait_for(timeout=180_000)
+    open_page(page, "Utility")
+    page.get_by_text("Measures over time: labs").wait_for(timeout=60_000)
+    page.get_by_text("Levels, trends and changes").first.wait_for(timeout=30_000)
+    page.get_by_text("12 real persons and 12 avatars drawn at random").wait_for(timeout=30_000)
+    page.get_by_text("the band of its middle half").wait_for(timeout=30_000)

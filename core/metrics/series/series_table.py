@@ -26,7 +26,6 @@ from core.metrics.result import MetricResult
 from core.metrics.series import density_hellinger, pointwise_hellinger, series_dynamics, series_timing
 from core.metrics.series.trajectories import DAY_S, Trajectories
 
-SERIES_METRICS = (pointwise_hellinger, density_hellinger, series_timing, series_dynamics)
 MAX_GROUPS = 10  # a group of the figures and the trend analysis: a categorical of 2 to this many values
 
 

@@ -82,3 +82,14 @@ def test_a_linked_run_scores_its_series_in_the_json():
     assert set(metrics) == {"pointwise_hellinger", "density_hellinger", "series_timing", "series_dynamics"}
     assert all(50 < metric["value"] <= 100 for metric in metrics.values()), metrics
     assert [row["variable"] for row in metrics["pointwise_hellinger"]["per_variable"]] == ["lab", "symptom"]
+
+
+def test_avatars_made_elsewhere_with_their_dates_as_text_are_scored():
+    """Another tool's file read without parsing its dates (SDV's PAR, read by pandas): typed as the originals'."""
+    frames = longitudinal(200, dates=True)
+    fitted = DatasetAvatarizer(schema(), seed=1).fit(frames)
+    made = {**fitted.avatars_, "labs": fitted.avatars_["labs"].assign(day=fitted.avatars_["labs"]["day"].astype(str))}
+    evaluation = evaluate_linked(fitted.dataset_, fitted.working_data_, fitted.holdout_data_, made,
+                                 paired_orders={name: None for name in frames}, seed=0)
+    assert evaluation.series["patients.patient_id -> labs.patient_id"]["series_timing"].value > 50
+    assert "labs: slope lab" in evaluation.persons["patients"].split.working.columns
