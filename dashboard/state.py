@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from core.dataset import Dataset, Link, LinkMethod, Table
-from core.dataset.keys import primary_key_candidates, proposed_links
+from core.dataset.keys import proposed_links, proposed_primary_keys
 from core.engine.io import read_table, read_workbook
 from core.engine.schema import ColumnProfile, apply_kinds, profile_columns, resolve_kinds
 from core.engine.series_tables import proposed_time
@@ -115,8 +115,8 @@ def set_loaded(loaded: LoadedTable | LoadedDataset) -> None:
     st.session_state.pop("table", None)
     set_run(None)
     st.session_state["dataset"] = loaded
-    keys = {name: next(iter(primary_key_candidates(table.frame)), None) for name, table in loaded.tables.items()}
     frames = loaded.frames
+    keys = proposed_primary_keys(frames)
     links = tuple(proposed_links(frames, {name: key for name, key in keys.items() if key}))
     st.session_state["schema"] = Schema(keys, links, dict.fromkeys(loaded.tables), proposed_times(frames, links))
     st.session_state["table_plans"] = {}

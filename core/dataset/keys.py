@@ -119,6 +119,20 @@ def primary_key_candidates(frame: pd.DataFrame) -> list[str]:
             and frame[name].is_unique]
 
 
+def proposed_primary_keys(frames: Mapping[str, pd.DataFrame]) -> dict[str, str | None]:
+    """Each table's proposed primary key: its first :func:`primary_key_candidates`; without one, a column unique and
+    never missing, not of decimals, that another table also has by name (``Cow`` in a table of cows and in their
+    weekly measures: a person named without "id", as public longitudinal tables often are); else None."""
+    proposed = {}
+    for name, frame in frames.items():
+        named = primary_key_candidates(frame)
+        shared = {str(column) for other, table in frames.items() if other != name for column in table.columns}
+        unnamed = [str(column) for column in frame.columns if str(column) in shared and frame[column].notna().all()
+                   and frame[column].is_unique and not pd.api.types.is_float_dtype(frame[column])]
+        proposed[name] = next(iter(named or unnamed), None)
+    return proposed
+
+
 def proposed_links(frames: Mapping[str, pd.DataFrame], primary_keys: Mapping[str, str]) -> list[Link]:
     """The links the data suggest: a column of a table named as another table's primary key (or ending with it),
     whose values lie among that key's values (at least ``LINK_CONTAINED_SHARE`` of them)."""

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from core.dataset import Dataset, Link
-from core.dataset.keys import check_keys, key_values, primary_key_candidates, proposed_links
+from core.dataset.keys import check_keys, key_values, primary_key_candidates, proposed_links, proposed_primary_keys
 from core.errors import InputError
 
 SCHEMA = {"tables": {"patients": {"primary_key": "patient_id"}, "stays": {"primary_key": "stay_id"}},
@@ -72,3 +72,14 @@ def test_whole_number_keys_too_large_for_a_decimal_are_refused():
               "c": pd.DataFrame({"p": [float(2**53 + 2), None]})}
     with pytest.raises(InputError, match="^Table 'c', column 'p': its keys are whole numbers read as decimals"):
         check_keys(dataset, frames)
+
+
+def test_a_person_named_without_id_is_proposed_when_another_table_names_it_too():
+    cows = pd.DataFrame({"Cow": ["B01", "B02", "L01"], "Diet": ["barley", "barley", "lupins"]})
+    milk = pd.DataFrame({"Cow": ["B01", "B01", "B02", "L01"], "Time": [1, 2, 1, 1], "protein": [3.6, 3.5, 3.2, 3.4]})
+    keys = proposed_primary_keys({"cows": cows, "milk": milk})
+    assert keys == {"cows": "Cow", "milk": None}  # milk's Cow repeats; Time is not named in another table
+    assert [(link.parent, link.child, link.foreign_key) for link in proposed_links(
+        {"cows": cows, "milk": milk}, {"cows": "Cow"})] == [("cows", "milk", "Cow")]
+    named = pd.DataFrame({"cow_id": ["B01"], "Cow": ["B01"]})
+    assert proposed_primary_keys({"cows": named, "milk": milk})["cows"] == "cow_id"  # a name saying id first
