@@ -100,8 +100,14 @@ def hma(tables: dict[str, Path], primary_keys: dict[str, str], links: list[dict]
     job = {"root": next(name for name in tables if name not in children),
            "tables": {name: str(path) for name, path in tables.items()}, "primary_keys": primary_keys,
            "keys": keys, "links": links, "seeds": list(seeds), "outs": [str(out) for out in outs]}
+    return _peer_runs(HMA_SCRIPT, job, timeout_s)
+
+
+def _peer_runs(script: str, job: dict, timeout_s: float) -> list[dict] | str:
+    """``script`` run in the peer's venv on ``job``: each run's line of JSON, or why it did not run (the first line
+    of its error, or the ``timeout_s`` it exceeded)."""
     try:
-        result = subprocess.run([peer_python(PEER, PEER_PACKAGES), "-c", HMA_SCRIPT, json.dumps(job)],
+        result = subprocess.run([peer_python(PEER, PEER_PACKAGES), "-c", script, json.dumps(job)],
                                 capture_output=True, text=True, timeout=timeout_s)
     except subprocess.TimeoutExpired:
         return f"did not finish within {timeout_s / 60:.0f} min"
@@ -152,13 +158,4 @@ def par(table: Path, person: str, time_column: str, context: list[str], date_for
     ``folder / f"par_{seed}.csv"``. Each run's seconds and peak memory, or why it did not run."""
     job = {"table": str(table), "person": person, "time": time_column, "context": context,
            "date_format": date_format, "seeds": list(seeds), "outs": [str(folder / f"par_{seed}.csv") for seed in seeds]}
-    try:
-        result = subprocess.run([peer_python(PEER, PEER_PACKAGES), "-c", PAR_SCRIPT, json.dumps(job)],
-                                capture_output=True, text=True, timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        return f"did not finish within {timeout_s / 60:.0f} min"
-    if result.returncode:
-        lines = [line for line in result.stderr.strip().splitlines() if line.strip()]
-        raised = [line for line in lines if re.match(r"^[\w.]+(Error|Exception): ", line)]
-        return f"failed: {(raised or lines or ['no message'])[-1]}"
-    return [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    return _peer_runs(PAR_SCRIPT, job, timeout_s)

@@ -70,6 +70,15 @@ def peer_python(folder: Path, packages: list[str]) -> Path:
     return python
 
 
+def mean_error(values: list[float | None]) -> str:
+    """``mean ± standard error`` of the values known over the seeds, ``n/a`` without any."""
+    known = [value for value in values if value is not None]
+    if not known:
+        return "n/a"
+    error = statistics.stdev(known) / len(known) ** 0.5 if len(known) > 1 else 0.0
+    return f"{statistics.mean(known):.1f} ± {error:.1f}"
+
+
 def timed_command(arguments: list[str]) -> tuple[float, float]:
     """Wall seconds and peak resident memory (MB) of one command, in a fresh process."""
     result = subprocess.run(

@@ -21,7 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from benchmarks.run import update_section
+from benchmarks.run import mean_error, update_section
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = 3
@@ -112,8 +112,8 @@ def quality(name: str, schema_path: Path, folder: Path) -> list[str]:
             peers.append(_scores(evaluated_files(dataset, originals, made, seed=0), persons=False))
     lines = [f"### {name}", "", "| score | ours (Avatar, k = 10) | SDV HMASynthesizer |", "|---|---:|---:|"]
     for key in ours[0]:
-        lines.append(f"| {key} | {_mean_error([row[key] for row in ours])} | "
-                     f"{_mean_error([row.get(key) for row in peers]) if peers else 'n/a'} |")
+        lines.append(f"| {key} | {mean_error([row[key] for row in ours])} | "
+                     f"{mean_error([row.get(key) for row in peers]) if peers else 'n/a'} |")
     if isinstance(runs, str):
         lines += ["", f"HMASynthesizer {runs}."]
     else:
@@ -122,14 +122,6 @@ def quality(name: str, schema_path: Path, folder: Path) -> list[str]:
                   "which SDV 2.0 reads when it samples); the hidden rate needs avatars paired with their originals, "
                   "which HMA's are not (n/a)."]
     return lines
-
-
-def _mean_error(values: list[float | None]) -> str:
-    known = [value for value in values if value is not None]
-    if not known:
-        return "n/a"
-    error = statistics.stdev(known) / len(known) ** 0.5 if len(known) > 1 else 0.0
-    return f"{statistics.mean(known):.1f} ± {error:.1f}"
 
 
 def main() -> None:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from benchmarks.run import update_section
+from benchmarks.run import mean_error, update_section
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = (1, 2, 3)
@@ -115,8 +115,8 @@ def _table(title: str, k: int, value: str, group: str, ours: list[dict], peers: 
            seconds: list[float]) -> list[str]:
     lines = [f"### {title}", "", f"| score | ours (Avatar, k = {k}) | SDV PARSynthesizer |", "|---|---:|---:|"]
     for name, label in METRICS.items():
-        lines.append(f"| {label} | {_mean_error([row[name] for row in ours])} | "
-                     f"{_mean_error([row[name] for row in peers]) if peers else 'n/a'} |")
+        lines.append(f"| {label} | {mean_error([row[name] for row in ours])} | "
+                     f"{mean_error([row[name] for row in peers]) if peers else 'n/a'} |")
     lines += ["", f"Trend of {value} over time by {group} (MixedLM slope per unit of time; real: one half of the "
               "persons, holdout: the other; mean over the seeds, the avatars' interval overlap with the real one "
               "in brackets):", "", "| group | real | ours | PAR | other real half |", "|---|---:|---:|---:|---:|"]
@@ -144,14 +144,6 @@ def _slope(rows: list[dict], term: str) -> str:
     overlap = [value for value in overlaps if value is not None]
     return f"{statistics.mean(known):.4g} ({statistics.mean(overlap):.2f})" if overlap else \
         f"{statistics.mean(known):.4g}"
-
-
-def _mean_error(values: list[float | None]) -> str:
-    known = [value for value in values if value is not None]
-    if not known:
-        return "n/a"
-    error = statistics.stdev(known) / len(known) ** 0.5 if len(known) > 1 else 0.0
-    return f"{statistics.mean(known):.1f} ± {error:.1f}"
 
 
 _SPEED = r"""

@@ -83,6 +83,17 @@ def page(dashboard):
         browser.close()
 
 
+def watched_context(browser, url: str, **options):
+    """A browser context whose requests beyond the app's address are refused and listed (the list returned)."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, **options)
+    outside = []
+    context.on("request", lambda request: outside.append(request.url) if not request.url.startswith(
+        (url, "data:", "blob:")) else None)
+    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith((url, "data:", "blob:"))
+                  else route.abort())
+    return context, outside
+
+
 def open_page(page, title: str, link: str | None = None) -> None:
     """Follow the sidebar ``link`` (by default the page title's first word), then wait for that title."""
     page.get_by_role("link", name=link or title.split()[0], exact=True).first.click()
@@ -455,12 +466,7 @@ def test_no_page_requests_anything_but_the_apps_own_address_nor_shows_a_link_fro
     url, chromium = dashboard
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
-        context = browser.new_context(viewport={"width": 1400, "height": 1000})
-        outside = []
-        context.on("request", lambda request: outside.append(request.url) if not request.url.startswith(
-            (url, "data:", "blob:")) else None)
-        context.route("**/*", lambda route: route.continue_() if route.request.url.startswith((url, "data:", "blob:"))
-                      else route.abort())
+        context, outside = watched_context(browser, url)
         page = context.new_page()
         page.goto(url)
         page.get_by_text("Columns", exact=True).wait_for(timeout=60_000)
@@ -659,12 +665,7 @@ def test_linked_tables_from_two_uploaded_files_to_the_zip(dashboard, tmp_path):
         files.append(str(tmp_path / f"{name}.csv"))
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
-        context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
-        outside = []
-        context.on("request", lambda request: outside.append(request.url) if not request.url.startswith(
-            (url, "data:", "blob:")) else None)
-        context.route("**/*", lambda route: route.continue_() if route.request.url.startswith((url, "data:", "blob:"))
-                      else route.abort())
+        context, outside = watched_context(browser, url, accept_downloads=True)
         page = context.new_page()
         page.goto(url)
         page.get_by_text("Columns", exact=True).wait_for(timeout=60_000)
