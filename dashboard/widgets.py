@@ -13,23 +13,35 @@ from core.dataset import Table
 from core.dataset.relations import RelationsAsked
 from core.engine.identifiers import identifier_columns
 from core.errors import InputError
+from core.engine.encoding import numeric_values
 from core.engine.schema import ColumnProfile, Kind, apply_kinds
 from core.engine.parameters import HOLDOUT_MIN_ROWS
 from core.engine.split import working_rows
 from core.i18n import _, number, percent
-from core.metrics.correlation_difference_ratio import correlation_direction
+from core.metrics.correlation_difference_ratio import correlation_direction, correlation_gaps
 from core.metrics.registry import DEFINITIONS
+from core.metrics.attack import Knowledge
 from core.metrics.result import MetricResult
-from core.metrics.risk_profile import risk_profile
-from core.presentation.format import attack_readings, criterion_name, metric_text, target_text
-from core.metrics.criteria import MET, NOT_ASSESSED, NOT_MET, PARTLY_ASSESSED, QUESTIONS, STATES, CriterionResult
+from core.metrics.risk_profile import default_step, risk_profile
+from core.presentation.risk_profile_text import precision_sentence, removals_sentence
+from core.presentation.format import attack_readings, criterion_name, metric_text, target_text, uncertainty_note
+from core.metrics.criteria import (
+    MET,
+    NOT_ASSESSED,
+    NOT_MET,
+    PARTLY_ASSESSED,
+    QUESTIONS,
+    STATES,
+    UNCERTAIN,
+    CriterionResult,
+)
 from core.metrics.evaluation import Evaluation
 from core.presentation.verdict_text import (
     DASHBOARD,
-    bound_note,
     caveat,
     fix_sentence,
     headline,
+    noise_of,
     reasons,
     relationships,
     subject,
@@ -143,6 +155,7 @@ def signal_cards(results: Iterable[MetricResult]) -> None:
                                                    DEFINITIONS else result.unit))
             signal_badge(result)
             if result.name == "correlation_difference_ratio" and result.value is not None:
+                st.write(plain(correlation_gaps(result)))
                 st.write(plain(correlation_direction(result)))
             st.caption(_(result.not_applicable or result.interpretation))
             if result.computation:
@@ -156,9 +169,12 @@ def privacy_card(result: MetricResult) -> None:
     with st.container(border=True):
         st.metric(_(result.label), metric_text(result, result.unit))
         if result.note:
-            st.badge(_("not counted: most rows repeat"), color="gray")
+            st.badge(_("not counted in the verdict"), color="gray")
         elif result.awaits_choice:
             st.badge(_("not assessed"), color="orange")
+        elif result.uncertain:
+            st.badge(_("target {target}: uncertain").format(target=target_text(result)), icon=":material/help:",
+                     color="orange")
         elif result.passed is None:
             st.badge(_("not applicable") if result.value is None else _("not judged"), color="gray")
         elif result.passed:
@@ -173,8 +189,8 @@ def privacy_card(result: MetricResult) -> None:
                                                                    high=number(interval, ".1f")))
         for reading in attack_readings(result):
             st.caption(plain(reading))
-        if bound_note(result):
-            st.caption(plain(bound_note(result)))
+        if result.uncertain:
+            st.caption(plain(uncertainty_note(result)))
         st.caption(_(result.not_applicable or result.note or result.interpretation))
 
 
@@ -199,6 +215,11 @@ def verdict_message(verdict: Verdict, about: str) -> None:
     if verdict.status == READY:
         st.success(_("**{headline}**: every privacy target is assessed and met. {about}").format(
             headline=headline(verdict), about=about), icon=":material/verified_user:")
+    elif verdict.status == UNCERTAIN:
+        why = "\n".join(f"- {plain(reason)}" for reason in reasons(verdict))
+        st.warning(_("**{headline}**, not on its whole interval: no target is missed, but a risk's 95 % interval "
+                     "reaches past its target. {about}").format(headline=headline(verdict), about=about) + f"\n\n{why}",
+                   icon=":material/help:")
     elif verdict.status == PARTLY_ASSESSED:
         st.warning(_("**{headline}**, but not every target could be assessed. {about}").format(
             headline=headline(verdict), about=about), icon=":material/help:")
@@ -230,9 +251,13 @@ def verdict_box(run: GenerationRun) -> None:
     if said:
         distorted = run.evaluation.signal["correlation_difference_ratio"].level == "poor"
         (st.warning if distorted else st.caption)(plain(said), **({"icon": ":material/link_off:"} if distorted else {}))
+    noise = noise_of(run)
+    if noise:
+        st.caption(plain(noise))
 
 
-CRITERION_COLOURS = {MET: "green", NOT_MET: "red", PARTLY_ASSESSED: "orange", NOT_ASSESSED: "gray"}
+CRITERION_COLOURS = {MET: "green", NOT_MET: "red", UNCERTAIN: "orange", PARTLY_ASSESSED: "orange",
+                     NOT_ASSESSED: "gray"}
 
 
 def criterion_state(group: CriterionResult) -> str:
@@ -365,14 +390,43 @@ def risk_profile_section(loaded: LoadedTable, plan: ColumnPlan) -> None:
         return
     kinds = {name: profile.kind for profile in loaded.profiles if (name := profile.name) in known}
     kinds.update({name: Kind(kind) for name, kind in plan.table.column_kinds.items() if name in known})
-    profile = risk_profile(apply_kinds(loaded.frame[known], kinds), kinds, known)
+    typed = apply_kinds(loaded.frame[known], kinds)
+    steps = _precision_editor(typed, kinds, chosen, loaded.source_id)
+    profile = risk_profile(typed, kinds, known, steps)
     first, second = st.columns(2)
     first.metric(_("People unique on them"), percent(profile.unique_share),
-                 help=_("No one else in the table has the same values (numbers and dates counted by tenth)."))
+                 help=_("No one else in the table has the same values."))
     second.metric(_("People in groups of fewer than 5"), percent(profile.small_group_share),
                   help=_("What k-anonymity with k = 5 would flag."))
-    if profile.removals:
-        steps = [(_("then without **{name}**: {share} % unique") if index
-                  else _("without **{name}**: {share} % unique")).format(name=plain(name), share=number(share, ".1f"))
-                 for index, (name, share) in enumerate(profile.removals)]
-        st.write(_("What helps most, one variable at a time: {steps}.").format(steps="; ".join(steps)))
+    st.caption(plain(_("{unique} of {rows} people unique, {small} in groups of fewer than 5. {precision}").format(
+        unique=number(profile.unique, ","), rows=number(profile.rows, ","), small=number(profile.small_groups, ","),
+        precision=precision_sentence(profile))))
+    removals = removals_sentence(profile)
+    if removals:
+        st.write(plain(removals))
+
+
+def _precision_editor(typed: pd.DataFrame, kinds: dict[str, Kind], chosen: Knowledge, source_id: str
+                      ) -> dict[str, float]:
+    """The precision an attacker knows each known number to, shown and changeable (SPEC 6.4): each number's step,
+    the user's or the default (whole numbers: 1, as written); kept in the attacker's knowledge."""
+    numbers = [name for name in typed.columns if kinds[name] is Kind.NUMERIC]
+    if not numbers:
+        return {}
+    given = dict(chosen.precision)
+    defaults = {name: default_step(numeric_values(typed[name])) or 1.0 for name in numbers}
+    shown = pd.DataFrame({_("number"): numbers, _("known to the nearest"): [given.get(name, defaults[name])
+                                                                            for name in numbers]})
+    edited = st.data_editor(
+        shown, hide_index=True, key=f"precision_{source_id}_{'|'.join(numbers)}", disabled=[_("number")],
+        column_config={_("known to the nearest"): st.column_config.NumberColumn(
+            min_value=0.0, format="%g", help=_("An attacker who knows an income to the nearest 1,000 cannot tell "
+                                               "apart people within the same 1,000: their values count as one."))})
+    steps = {}
+    for name, step in zip(numbers, edited[_("known to the nearest")]):
+        if pd.notna(step) and step > 0:
+            steps[name] = float(step)
+    wanted = tuple((name, step) for name, step in steps.items() if step != defaults[name])
+    if wanted != chosen.precision:
+        state.set_attacker(replace(state.attacker(), precision=wanted))
+    return steps

@@ -171,8 +171,13 @@ if current is not None:
         signal_badge(signal["correlation_difference_ratio"])
     for column in kept:  # only when a relation holds between the columns
         with column:
-            st.metric(_("Relations kept (Broken relations)"), metric_text(broken, "%"), help=_(broken.interpretation))
+            shares = broken.breakdown["per_relation"]
+            kept_count = sum(avatars <= originals for _relation, originals, avatars in shares)
+            st.metric(_("Relations between columns kept"), _("{kept} of {total}").format(
+                kept=kept_count, total=len(shares)), help=_(broken.interpretation))
             signal_badge(broken)
+            st.caption(_("Broken relations: {share} of the avatars break the least kept one.").format(
+                share=metric_text(broken, "%")))
     third.metric(_("Privacy targets met"), _("{met} of {applicable}").format(met=met, applicable=applicable),
                  help=_("Of the targets assessed for these avatars (see the Privacy page for each)."))
     verdict_box(current)

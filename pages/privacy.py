@@ -50,7 +50,8 @@ with st.form("attacker"):
     if st.form_submit_button(_("Run the attacks"), icon=":material/policy:",
                              key="FormSubmitter:attacker-Run the attacks"):
         groups = (tuple(first_part), tuple(name for name in known if name not in first_part)) if first_part else None
-        plan = replace(run.plan, knowledge=Knowledge(tuple(known), tuple(sensitive), groups))
+        precision = tuple((name, step) for name, step in chosen.precision if name in known)
+        plan = replace(run.plan, knowledge=Knowledge(tuple(known), tuple(sensitive), groups, precision))
         jobs.wait(jobs.start("rescored", _("The attacks"), lambda progress: rescored(run, plan, loaded.frame, progress),
                              knowledge=plan.knowledge))  # a bad choice: its one-line message, and nothing kept
 jobs.show_error()

@@ -5,6 +5,7 @@ import streamlit as st
 
 from core.engine.schema import Kind
 from core.i18n import N_, _, number
+from core.metrics.correlation_difference_ratio import correlation_gaps
 from core.metrics.registry import DEFINITIONS
 from core.presentation import figures
 from core.presentation.analysis_text import hellinger_spread
@@ -53,15 +54,7 @@ if relations:
 if correlation.value is None:
     st.info(_("Correlation Difference Ratio: {reason}").format(reason=_(correlation.not_applicable)))
 else:
-    gaps = {"avatars": number(correlation.breakdown["avatar_difference"], ".1f"),
-            "reference": number(correlation.breakdown["reference_difference"], ".1f")}
-    if correlation.breakdown["kappa"] > 1:
-        st.write(_("Mean gap between the correlations of the originals and of the avatars: **{avatars}** points, "
-                   "against **{reference}** between two halves of the real data (reference scaled by kappa = "
-                   "{kappa} for large tables).").format(**gaps, kappa=number(correlation.breakdown["kappa"], ".2f")))
-    else:
-        st.write(_("Mean gap between the correlations of the originals and of the avatars: **{avatars}** points, "
-                   "against **{reference}** between two halves of the real data.").format(**gaps))
+    st.write(plain(correlation_gaps(correlation)))
     plot(figures.correlation_figure(correlation), key="correlations")
 
 st.header(_("The latent space"))

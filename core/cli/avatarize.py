@@ -34,10 +34,10 @@ from core.engine.split import Holdout
 from core.metrics.linked_evaluation import attacked_tables
 from core.errors import InputError
 from core.i18n import SOURCE_LANGUAGE, language
-from core.presentation.format import formula_warning
+from core.presentation.format import formula_warning, in_english
 from core.presentation.summary import analysis_lines, batch_summary_lines, linked_summary_lines, summary_lines
 from core.presentation.metrics_json import batch_json, linked_json, run_json
-from core.presentation.verdict_text import relationships, verdict_line
+from core.presentation.verdict_text import noise_of, relationships, verdict_line
 from core.workflows.linked_run import (
     TrendRequest,
     analysed_trend,
@@ -254,8 +254,8 @@ def _avatarize_table(arguments: argparse.Namespace, source: Path, avatars: Path,
         analyse(run.evaluation, request)
     _write(avatarizer, run, outputs, arguments.report_language)
     if run is not None:
-        said = relationships(run.evaluation)
-        print("\n".join([*summary_lines(run.evaluation), *analysis_lines(run.evaluation), *([said] if said else []),
+        said = [text for text in (relationships(run.evaluation), in_english(noise_of)(run)) if text]
+        print("\n".join([*summary_lines(run.evaluation), *analysis_lines(run.evaluation), *said,
                          verdict_line(run.verdict)]))
     holdout = f"{avatarizer.holdout_rows_} rows set aside as the holdout" if avatarizer.holdout_rows_ else "no holdout"
     print(

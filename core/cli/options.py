@@ -41,7 +41,14 @@ def knowledge(arguments: argparse.Namespace) -> Knowledge:
     """What the attacker knows and wants (``--known``, ``--sensitive``, ``--known-groups``), checked in itself."""
     groups = tuple(tuple(group) for group in arguments.known_groups) if arguments.known_groups else None
     known = tuple(arguments.known) or (tuple(name for group in groups for name in group) if groups else ())
-    return Knowledge(known=known, sensitive=tuple(arguments.sensitive), groups=groups)
+    precision = []
+    for name, text in getattr(arguments, "known_precision", None) or []:
+        try:
+            precision.append((name, float(text)))
+        except ValueError:
+            raise InputError(f"--known-precision {name}={text}: the step must be a number, such as "
+                             f"{name}=1 or {name}=0.5.") from None
+    return Knowledge(known=known, sensitive=tuple(arguments.sensitive), groups=groups, precision=tuple(precision))
 
 
 def table_of_options(arguments: argparse.Namespace, source: Path) -> Table:

@@ -186,6 +186,10 @@ def _add_attacker_options(command: argparse.ArgumentParser) -> None:
                          help="the two parts of a record the linkability attack holds, each a comma-separated list "
                               "of known variables (default: the known variables halved in the order given); with "
                               "no --known, the known variables are both parts")
+    command.add_argument("--known-precision", type=assignment, action="append", default=[], metavar="NAME=STEP",
+                         help="the precision to which an attacker knows a known number, for the risk profile (who "
+                              "stands out: values rounded to the nearest STEP); by default whole numbers, categories "
+                              "and dates as written, a number with decimals to 3 significant digits (repeatable)")
 
 
 def _add_preparation_options(command: argparse.ArgumentParser) -> None:

@@ -296,10 +296,13 @@ class Projection:
 
 
 def _mean_and_std(values: np.ndarray) -> tuple[float, float]:
-    """Mean and population standard deviation of a column, NaN ignored. Beyond 1e150 in magnitude (or below
+    """Mean and population standard deviation of a column, NaN ignored; a constant column's deviation is exactly 0
+    (its mean summed in floating point is not always its value). Beyond 1e150 in magnitude (or below
     1e-150) they are computed on the values divided by the largest, so that squares neither overflow (1e300) nor
     vanish (1e-300, whose standard deviation would be 0: a constant column)."""
     magnitude = np.nanmax(np.abs(values)) if values.size else np.nan
+    if np.isfinite(magnitude) and np.nanmin(values) == np.nanmax(values):  # constant: 0 exactly (79 x 0.2 gave a
+        return float(np.nanmin(values)), 0.0  # deviation of 8e-17, avatars at 0.21 then 1e15 away)
     if np.isfinite(magnitude) and (magnitude > _SAFE_MAGNITUDE or 0 < magnitude < 1 / _SAFE_MAGNITUDE):
         scaled = values / magnitude
         return np.nanmean(scaled) * magnitude, np.nanstd(scaled) * magnitude

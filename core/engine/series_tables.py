@@ -30,7 +30,15 @@ from core.engine.encoding import TableCodec, numeric_values
 from core.engine.parameters import ALIGNMENTS, MAX_NB_POINTS, PROJECTION_TYPES, UNALIGNMENTS, Parameters
 from core.engine.schema import apply_kinds, detect_kind, resolve_kinds
 from core.engine.share_calibration import calibrated_offsets
-from core.engine.time_series import FunctionalPCA, grid_points, resampled, series_of, unaligned_times, values_at
+from core.engine.time_series import (
+    FunctionalPCA,
+    Schedule,
+    grid_points,
+    resampled,
+    series_of,
+    unaligned_times,
+    values_at,
+)
 from core.errors import InputError
 from core.i18n import _, number
 from core.validation import check_choice, check_whole_number
@@ -80,6 +88,7 @@ class SeriesTable:
         self.window_ = time_window(parents, rows, times, time_kind) if parents is not None else ([], [])
         timing = series_of(rows, times, np.zeros(len(rows)))
         self.timing_series_, self.template_ = timing, encoded.take(np.arange(0))
+        self.schedule_ = Schedule.of(timing)
         self.n_persons_ = n_persons
         self.nb_points_ = self._grid(timing.counts)
         observed = timing.timing()
@@ -202,6 +211,7 @@ class SeriesTable:
         owner = np.repeat(np.flatnonzero(has), measures)
         kept = np.ones(len(times), dtype=bool)
         kept[1:] = (owner[1:] != owner[:-1]) | (times[1:] > times[:-1])  # a time met twice in an avatar: once
+        shares = _shares(times, np.repeat(np.arange(len(measures)), measures))
         numeric = {self.time: times[kept]}
         codes = {}
         for variable in self.variables_:
@@ -209,9 +219,9 @@ class SeriesTable:
             curves = variable.fpca.inverse_transform(scores)
             if variable.modalities is None:
                 low, high = self.value_range_[variable.name]
-                numeric[variable.name] = np.clip(values_at(curves, measures), low, high)[kept]
+                numeric[variable.name] = np.clip(values_at(curves, measures, shares), low, high)[kept]
             else:
-                codes[variable.name] = _calibrated_modalities(curves, measures, variable)[kept]
+                codes[variable.name] = _calibrated_modalities(curves, measures, variable, shares)[kept]
             if variable.has_missing:
                 share = persons[name(f"{variable.name}: {MISSING}")].to_numpy(dtype=float)[has]
                 missing = rng.random(int(kept.sum())) < np.clip(np.nan_to_num(share), 0.0, 1.0)[
@@ -242,7 +252,9 @@ class SeriesTable:
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The avatars' times (flat, rounded as the time column is written), each avatar's number of them, and
         which avatars have measures: the timing rounded and clipped to the observed ranges (0 measures only when
-        some persons have none), then moved within each avatar's ``window``."""
+        some persons have none), then moved within each avatar's ``window``; the times on the originals' designed
+        schedule when they have one (:class:`~core.engine.time_series.Schedule`, kept in the window), else evenly
+        spaced (``unalignment``)."""
         low, high = self.timing_range_
         counts = np.clip(np.rint(np.nan_to_num(timing[:, 0], nan=0.0)), 0 if self.some_without_ else low[0], high[0])
         has = (counts >= 1) & np.isfinite(timing[:, 1]) & np.isfinite(timing[:, 2])
@@ -251,6 +263,13 @@ class SeriesTable:
         if window is not None:
             timing = _within(timing, window[0][has], window[1][has])
         timing[timing[:, 0] <= 1, 2] = 0.0
+        if self.schedule_ is not None:
+            times, measures = self.schedule_.times_of(timing)
+            if window is not None:  # within each avatar's window
+                low_time, high_time = (np.repeat(bound[has], measures) for bound in window)
+                times = np.clip(times, np.where(np.isnan(low_time), -np.inf, low_time),
+                                np.where(np.isnan(high_time), np.inf, high_time))
+            return times, measures, has
         times, measures = unaligned_times(timing, self.parameters.unalignment, self.nb_points_)
         step = self.codec_.steps()[0]
         if not step:
@@ -295,11 +314,20 @@ def time_window(parents: pd.DataFrame, rows: np.ndarray, times: np.ndarray, kind
     return earliest, latest
 
 
-def _calibrated_modalities(curves: np.ndarray, measures: np.ndarray, variable: _Variable) -> np.ndarray:
-    """Each avatar measure's modality: its largest reconstructed indicator plus the offsets that keep each
-    modality's share of the real measures."""
+def _shares(times: np.ndarray, owner: np.ndarray) -> np.ndarray:
+    """Each time's share of its avatar's own span (0 its first, 1 its last; 0 for an avatar of one time), where its
+    curve is read: the grid spans each person's own times."""
+    first = pd.Series(times).groupby(owner).transform("min").to_numpy()
+    last = pd.Series(times).groupby(owner).transform("max").to_numpy()
+    return np.divide(times - first, last - first, out=np.zeros(len(times)), where=last > first)
+
+
+def _calibrated_modalities(curves: np.ndarray, measures: np.ndarray, variable: _Variable, shares: np.ndarray
+                           ) -> np.ndarray:
+    """Each avatar measure's modality: its largest reconstructed indicator (read at ``shares`` of its span) plus the
+    offsets that keep each modality's share of the real measures."""
     points = curves.shape[1] // len(variable.modalities)
-    scores = np.vstack([values_at(curves[:, m * points:(m + 1) * points], measures)
+    scores = np.vstack([values_at(curves[:, m * points:(m + 1) * points], measures, shares)
                         for m in range(len(variable.modalities))])
     return np.argmax(scores + calibrated_offsets(scores, variable.shares)[:, None], axis=0)
 

@@ -149,13 +149,71 @@ def unaligned_times(timing: np.ndarray, unalignment: str = "uniform", nb_points:
     return timing[person, 1] + share * np.maximum(timing[person, 2], 0.0), counts
 
 
-def values_at(curves: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """Each avatar's curve (avatars x grid points) read at ``counts`` evenly spaced shares of its span, flat, by
-    linear interpolation on the grid."""
+SCHEDULE_PERSONS = 0.25  # a time held by at least this share of the persons (and by 3) is a scheduled time
+SCHEDULE_MEASURES = 0.9  # a designed schedule holds at least this share of the measures
+ABSOLUTE, RELATIVE = "absolute", "relative"
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """The times a study measures its persons on (issue 45: MASS's Sitka, every tree on days 152, 174, 201, 227 and
+    258; avatars evenly spaced over their spans fell on days 178, 205 and 232, which never occurred): the same
+    ``times`` for most persons (``absolute``), or the same times since each person's first (``relative``: visits at
+    day 0, 30 and 90 of each one's follow-up)."""
+
+    kind: str
+    times: np.ndarray
+
+    @classmethod
+    def of(cls, timing: Series) -> Schedule | None:
+        """The schedule of a series' times: the times (then the times since each person's first) that at least
+        :data:`SCHEDULE_PERSONS` of the persons (and 3) hold, when they hold :data:`SCHEDULE_MEASURES` of the
+        measures and are at least two; None when the times are the persons' own (irregular visits)."""
+        first = timing.times[timing.starts[:-1]]
+        since = timing.times - first[timing.row_person]
+        for kind, times in ((ABSOLUTE, timing.times), (RELATIVE, since)):
+            values, persons = np.unique(times, return_counts=True)  # a person's times are distinct
+            held = persons >= max(3.0, SCHEDULE_PERSONS * len(timing.persons))
+            if held.sum() >= 2 and persons[held].sum() >= SCHEDULE_MEASURES * len(times):
+                return cls(kind, values[held])
+        return None
+
+    def times_of(self, timing: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each avatar's times on the schedule from its timing (number of measures, first time, span; rounded and
+        clipped): as many scheduled times as its measures (at most the schedule's), spread from the one nearest its
+        first time (or its follow-up's start) to the one nearest its last, by their rank. The times, flat, and each
+        avatar's number of them."""
+        times = self.times
+        origin = timing[:, 1] if self.kind == RELATIVE else np.zeros(len(timing))
+        counts = np.clip(np.rint(timing[:, 0]), 1, len(times)).astype(int)
+        low = _nearest(times, timing[:, 1] - origin)
+        high = np.maximum(_nearest(times, timing[:, 1] + timing[:, 2] - origin), low)
+        high = np.maximum(high, np.minimum(low + counts - 1, len(times) - 1))
+        low = np.minimum(low, high - counts + 1)
+        person = np.repeat(np.arange(len(timing)), counts)
+        position = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+        step = np.where(counts > 1, (high - low) / np.maximum(counts - 1, 1), 0.0)
+        ranks = low[person] + np.floor(position * step[person] + 0.5).astype(int)
+        return origin[person] + times[ranks], counts
+
+
+def _nearest(times: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """The rank of the time of sorted ``times`` nearest each value."""
+    above = np.clip(np.searchsorted(times, values), 1, len(times) - 1)
+    below = above - 1
+    return np.where(np.abs(values - times[below]) <= np.abs(times[above] - values), below, above)
+
+
+def values_at(curves: np.ndarray, counts: np.ndarray, shares: np.ndarray | None = None) -> np.ndarray:
+    """Each avatar's curve (avatars x grid points) read at ``counts`` shares of its span (``shares``, flat, 0 to 1;
+    by default evenly spaced), flat, by linear interpolation on the grid."""
     n_avatars, nb_points = curves.shape
     person = np.repeat(np.arange(n_avatars), counts)
-    position = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
-    share = np.where(counts[person] > 1, position / np.maximum(counts[person] - 1, 1), 0.0)
+    if shares is None:
+        position = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+        share = np.where(counts[person] > 1, position / np.maximum(counts[person] - 1, 1), 0.0)
+    else:
+        share = np.clip(shares, 0.0, 1.0)
     grid = np.linspace(0.0, 1.0, nb_points)
     axis = (_STRIDE * np.arange(n_avatars)[:, None] + grid[None, :]).ravel()
     return np.interp(_STRIDE * person + share, axis, curves.ravel())

@@ -44,11 +44,13 @@ NOT_A_COLUMN = {  # by option: the message when one of its variables is not a co
 class Knowledge:
     """What the attacker knows of a person (``known``: quasi-identifiers) and wants to learn (``sensitive``); the
     linkage attack holds the known variables in two parts, ``groups`` (default: the known variables halved in
-    column order)."""
+    column order); ``precision``, the step to which the attacker knows a known number, ``(name, step)`` (the risk
+    profile of SPEC 6.4 counts it rounded so; by default as :func:`core.metrics.risk_profile.default_step` says)."""
 
     known: tuple[str, ...] = ()
     sensitive: tuple[str, ...] = ()
     groups: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+    precision: tuple[tuple[str, float], ...] = ()
 
     @property
     def halves(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -77,6 +79,16 @@ class Knowledge:
             if shared:
                 raise InputError(_("'{name}' is in both known groups: the two parts of a record share no "
                                    "variable.").format(name=shared[0]))
+        for name, step in self.precision:
+            if name not in self.known:
+                raise InputError(_("The precision of '{name}' is given, but '{name}' is not a known variable: add it "
+                                   "to the known variables or leave its precision out.").format(name=name))
+            if kinds[name] is not Kind.NUMERIC:
+                raise InputError(_("'{name}' is not a number: a precision applies to numbers only (categories and "
+                                   "dates count as written).").format(name=name))
+            if not (np.isfinite(step) and step > 0):
+                raise InputError(_("The precision of '{name}' must be a positive number, such as 1 or 0.5, got "
+                                   "{step}.").format(name=name, step=step))
         both = [name for name in self.sensitive if name in self.known]
         if both:
             raise InputError(_("'{name}' is both known and sensitive: an attacker who knows it has nothing to learn. "
@@ -85,7 +97,8 @@ class Knowledge:
 
     def to_json(self) -> dict[str, object]:
         first, second = self.halves
-        return {"known": list(self.known), "sensitive": list(self.sensitive), "groups": [list(first), list(second)]}
+        return {"known": list(self.known), "sensitive": list(self.sensitive), "groups": [list(first), list(second)],
+                **({"precision": dict(self.precision)} if self.precision else {})}
 
 
 def wilson_interval(successes: int, trials: int) -> tuple[float, float]:

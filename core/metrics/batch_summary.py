@@ -42,7 +42,12 @@ def batch_summary(batches: list[dict[str, Any]]) -> dict[str, Any]:
                                                         if passed is False]}
     summary["not_assessed"] = [name for name, target in batches[0]["privacy_targets"].items()
                                if target.get("awaits_choice")]  # the attacks without known or sensitive variables
+    summary["uncertain"] = {name: [position + 1 for position, batch in enumerate(batches)
+                                   if batch["privacy_targets"][name].get("uncertain")]
+                            for name in batches[0]["privacy_targets"]}
+    summary["uncertain"] = {name: batches for name, batches in summary["uncertain"].items() if batches}
     met = all(entry["batches"] == entry["of"] for entry in summary["targets_met"].values())
-    summary["status"] = "not ready" if not met else "partly assessed" if summary["not_assessed"] else "ready"
+    summary["status"] = ("not ready" if not met else "uncertain" if summary["uncertain"] else
+                         "partly assessed" if summary["not_assessed"] else "ready")
     summary["ready"] = summary["status"] == "ready"
     return summary

@@ -1,5 +1,6 @@
-"""Closest distances ratio (SPEC sections 6 and 6.1: left out of the verdict when most rows repeat): the median over avatars of d1 / d2, the distances to the two
-nearest originals (1 when d2 = 0).
+"""Closest distances ratio (SPEC section 6): the median over avatars of d1 / d2, the distances to the two nearest
+originals (1 when d2 = 0); left out of the verdict when most rows repeat (SPEC 6.1) or when the ratio of real people
+never used is itself below the target (SPEC 6.3, revised again).
 """
 
 from __future__ import annotations
@@ -35,4 +36,4 @@ def compute(context: PrivacyContext) -> MetricResult:
         return DEFINITION.result(None, not_applicable=N_("Not applicable: it needs at least two originals."))
     ratios = distance_ratios(*context.nearest_two)
     return DEFINITION.result(float(np.median(ratios)), breakdown={"ratios": ratios},
-                             note=context.reference.repeated_note)
+                             note=context.reference.repeated_note or context.out_of_reach_note(DEFINITION.target, 1))

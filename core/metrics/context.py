@@ -135,6 +135,32 @@ class PrivacyContext:
         return kept[:, 0], kept[:, 1]
 
     @cached_property
+    def newcomer_medians(self) -> tuple[float, float] | None:
+        """The controls' median distance to their nearest original and median ratio of their two nearest distances:
+        how close a new real person naturally is (None without controls or with fewer than three originals)."""
+        if self.sides is None or len(self.sides.controls) == 0 or len(self.reference.coordinates) < 3:
+            return None
+        nearest, second = self.control_nearest_two
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratios = np.where(second > 0, nearest / second, 1.0)
+        return float(np.median(nearest)), float(np.median(ratios))
+
+    def out_of_reach_note(self, target: float, which: int) -> Message | None:
+        """Why a target of distance leaves the verdict when real people never used miss it themselves (SPEC 6.3,
+        revised again): the controls' median (``which``: 0, the distance to the nearest original; 1, the ratio) is
+        below ``target``, so the target cannot tell avatars from newcomers; the closest rate, relative to the
+        controls, stands for it. None when the controls meet it."""
+        medians = self.newcomer_medians
+        if medians is None or medians[which] >= target:
+            return None
+        who = N_("the approximate holdout (half of the originals drawn at random, each apart from itself)") \
+            if self.sides.approximate else N_("the holdout (real people never used)")
+        return Message(N_("Real people are themselves this close: in {who}, the median is {median}, below the target "
+                          "of {target}, so this target cannot tell avatars from new real people. Shown, but left out "
+                          "of the verdict; the closest rate, measured against those same people, stands for it."),
+                       who=Message(who), median=Number(medians[which], ".3f"), target=Number(target, "g"))
+
+    @cached_property
     def closer(self) -> CloserAvatars:
         """Per original, the avatars strictly closer than its own (paired avatars only)."""
         return count_closer_avatars(self.reference.coordinates, self.avatar_coordinates)

@@ -1,8 +1,9 @@
 """The three questions a regulator asks (SPEC section 6.2, EDPB WP216): singling out, linkability, inference.
 
 Each privacy metric answers one (its definition's ``criterion``); a criterion is met when every metric of it that
-can apply was assessed and meets its target, not met when one misses it, partly assessed or not assessed when some
-or all of them await the user's choice of variables (see :class:`CriterionResult`).
+can apply was assessed and meets its target, not met when one misses it, uncertain when none misses it but a risk's
+interval reaches past its target, partly assessed or not assessed when some or all of them await the user's choice
+of variables (see :class:`CriterionResult`).
 """
 
 from __future__ import annotations
@@ -23,17 +24,19 @@ QUESTIONS = {  # English, as the JSON has them: shown with _(QUESTIONS[criterion
 }
 
 
-MET, NOT_MET, PARTLY_ASSESSED, NOT_ASSESSED = "met", "not met", "partly assessed", "not assessed"
-STATES = {MET: N_("met"), NOT_MET: N_("not met"), PARTLY_ASSESSED: N_("partly assessed"),
+MET, NOT_MET, UNCERTAIN, PARTLY_ASSESSED, NOT_ASSESSED = (
+    "met", "not met", "uncertain", "partly assessed", "not assessed")
+STATES = {MET: N_("met"), NOT_MET: N_("not met"), UNCERTAIN: N_("uncertain"), PARTLY_ASSESSED: N_("partly assessed"),
           NOT_ASSESSED: N_("not assessed")}  # the JSON's keys; shown with _(STATES[state])
 
 
 @dataclass(frozen=True)
 class CriterionResult:
     """A criterion's metrics, in the registry's order, and its state (SPEC 6.3, revised: never "met" beyond what
-    was measured): *not met* when one misses its target; else *partly assessed* when some are assessed and others
-    await the user's choice (no known or sensitive variables); *not assessed* when none is assessed; *met* when
-    every metric that can apply was assessed and meets its target."""
+    was measured): *not met* when one misses its target; else *uncertain* when a risk meets its target on its
+    estimate but not on its interval's upper end (SPEC 6.2, revised again); else *partly assessed* when some are
+    assessed and others await the user's choice (no known or sensitive variables); *not assessed* when none is
+    assessed; *met* when every metric that can apply was assessed and meets its target."""
 
     criterion: str
     results: tuple[MetricResult, ...]
@@ -47,6 +50,10 @@ class CriterionResult:
         return [result for result in self.results if result.passed is not None]
 
     @property
+    def uncertain(self) -> list[MetricResult]:
+        return [result for result in self.results if result.uncertain]
+
+    @property
     def awaiting(self) -> list[MetricResult]:
         """The metrics not assessed because the user has not chosen what they need."""
         return [result for result in self.results if result.awaits_choice]
@@ -55,6 +62,8 @@ class CriterionResult:
     def state(self) -> str:
         if self.failing:
             return NOT_MET
+        if self.uncertain:
+            return UNCERTAIN
         if not self.assessed:
             return NOT_ASSESSED
         return PARTLY_ASSESSED if self.awaiting else MET
@@ -68,9 +77,10 @@ class CriterionResult:
         return {"question": QUESTIONS[self.criterion], "state": self.state, "met": self.met,
                 "metrics": [result.name for result in self.results],
                 "failing": [result.name for result in self.failing],
+                "uncertain": [result.name for result in self.uncertain],
                 "not_assessed": [result.name for result in self.awaiting],
                 "not_applicable": [result.name for result in self.results
-                                   if result.passed is None and not result.awaits_choice]}
+                                   if result.passed is None and not result.awaits_choice and not result.uncertain]}
 
 
 def criteria_of(privacy: Mapping[str, MetricResult]) -> dict[str, CriterionResult]:

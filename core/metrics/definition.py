@@ -20,8 +20,8 @@ SIGNAL, SINGLING_OUT, LINKABILITY, INFERENCE = "signal", N_("singling out"), N_(
 class MetricDefinition:
     """A metric's fixed description (SPEC sections 5 and 6).
 
-    ``target`` is a value to exceed, or to stay under for a metric to minimise (an attack's risk, judged on the
-    upper end of its interval); a signal metric has none and is read
+    ``target`` is a value to exceed, or to stay under for a metric to minimise (an attack's risk: met or missed on
+    its estimate, uncertain when the upper end of its interval passes the target); a signal metric has none and is read
     on ``bands`` instead: ``(limit, level, band)`` from the best down, a value at or above ``limit`` (below it, for
     a metric to minimise) taking that reading. ``criterion`` is the question it answers: the signal, or one of the
     three a regulator asks about (SPEC section 6.2).
@@ -81,13 +81,14 @@ class MetricDefinition:
         note: str | None = None, judged: float | None = None, awaits_choice: bool = False,
     ) -> MetricResult:
         """The :class:`MetricResult` of ``value`` (None, with the reason, when the metric does not apply; with a
-        ``note``, shown but left out of the verdict). The target is judged on ``judged`` when given (the upper end
-        of an interval), else on ``value``."""
+        ``note``, shown but left out of the verdict). The target is met or missed on ``value``; ``judged``, the far
+        end of an interval, makes a value that meets it *uncertain* when it does not (SPEC 6.2, revised again)."""
         level, band = self.band(value) if self.bands and value is not None else (None, None)
+        passed = None if note else self.meets(value)
+        uncertain = bool(passed and judged is not None and not self.meets(judged))
         return MetricResult(
             name=self.name, label=self.label, value=value, goal=self.goal, interpretation=self.interpretation,
-            target=self.target, target_text=self.target_text,
-            passed=None if note else self.meets(value if judged is None else judged), not_applicable=not_applicable,
-            breakdown=breakdown or {}, computation=self.computation, band=band, level=level, note=note, unit=self.unit,
-            awaits_choice=awaits_choice,
+            target=self.target, target_text=self.target_text, passed=None if uncertain else passed,
+            not_applicable=not_applicable, breakdown=breakdown or {}, computation=self.computation, band=band,
+            level=level, note=note, unit=self.unit, awaits_choice=awaits_choice, uncertain=uncertain,
         )

@@ -34,6 +34,7 @@ from core.metrics.inputs import known_values_only, typed_like, unseen_modalities
 from core.metrics.metrics_json import evaluation_json
 from core.metrics.registry import privacy_metrics, signal_metrics
 from core.metrics.result import MetricResult
+from core.metrics.risk_profile import RiskProfile, risk_profile
 from core.metrics.space import MetricSpaces
 from core.validation import check_seed
 
@@ -66,6 +67,7 @@ class Evaluation:
     split: HoldoutSplit | None = field(default=None, repr=False, compare=False)  # what the analyses run on
     kinds: Mapping[str, Kind] = field(default_factory=dict, repr=False, compare=False)
     spaces: MetricSpaces | None = field(default=None, repr=False, compare=False)  # for more avatars of the same rows
+    risk_profile: RiskProfile | None = None  # who the known variables single out among the real people (SPEC 6.4)
 
     def __post_init__(self) -> None:
         self.holdout = Holdout(self.holdout)  # its word ("real") taken, a wrong one refused
@@ -206,6 +208,7 @@ def score(
     with timed(timings, "privacy"):
         privacy = privacy_metrics(PrivacyContext(reference, avatar_coordinates, avatars, paired, unpaired_reason,
                                                  sides, identifiers), timings)
+    profile = _profile(sides, kinds, timings) if knowledge.known else None
     return Evaluation(
         holdout=split.kind,
         rows={"working": len(split.working), "holdout": len(split.holdout), "avatars": len(avatars)},
@@ -215,7 +218,17 @@ def score(
         timings_s=timings,
         split=split,
         kinds=dict(kinds),
+        risk_profile=profile,
     )
+
+
+def _profile(sides: AttackSides, kinds: Mapping[str, Kind], timings: dict[str, float]) -> RiskProfile:
+    """Who the known variables single out among every real person of the table (SPEC 6.4): the originals, and the
+    holdout when it is apart from them."""
+    with timed(timings, "risk profile"):
+        real = sides.members if sides.approximate else pd.concat([sides.members, sides.controls], ignore_index=True)
+        knowledge = sides.knowledge
+        return risk_profile(real, kinds, knowledge.known, dict(knowledge.precision))
 
 
 def evaluate_avatarization(avatarizer: Avatarizer, spaces: MetricSpaces | None = None,

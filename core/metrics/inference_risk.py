@@ -9,8 +9,8 @@ is right). Success: the same category (missing equal to missing), or a number wi
 an attack weaker than guessing still leaks what members gain over controls; the seeds' AIDS table read 0 [0, 0]
 for ``cens`` while members beat controls by 11.8 %). The baseline, guessing for everyone the avatars' most common
 value (categorical) or median (numeric), is shown beside the risk, and is the reference when no real person was
-kept apart. The metric's value is the largest risk over the sensitive variables; the target is judged on the
-largest upper end.
+kept apart. The metric's value is the largest risk over the sensitive variables, met or missed on it; uncertain
+when the largest upper end of the intervals passes the target (SPEC 6.2, revised again).
 """
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ DEFINITION = MetricDefinition(
     criterion=INFERENCE, target=10.0,
     computation=N_("Per sensitive variable, risk = (r_a - r_c) / (1 - r_c), r_a the right guesses for the people the "
                    "avatars come from, r_c for real people of the holdout (guessing the most common value, the "
-                   "baseline, when there is none); the target is judged on the upper end of the 95 % interval."),
+                   "baseline, when there is none); the target is met or missed on the largest risk, uncertain when an "
+                   "upper end of the 95 % intervals passes it."),
 )
 TOLERANCE = 0.05
 
@@ -59,10 +60,11 @@ def compute(context: PrivacyContext) -> MetricResult:
                "controls": None if sides.approximate else space.nearest(sides.controls)}
     per_variable = [_variable_risk(name, kinds[name] is Kind.CATEGORICAL, sides, nearest, space.point_of_avatar,
                                    context.avatars[name]) for name in knowledge.sensitive]
-    worst = max(per_variable, key=lambda entry: (entry["high"], entry["risk"]))
-    return DEFINITION.result(worst["risk"], judged=worst["high"], breakdown={
+    worst = max(per_variable, key=lambda entry: (entry["risk"], entry["high"]))
+    widest = max(per_variable, key=lambda entry: (entry["high"], entry["risk"]))
+    return DEFINITION.result(worst["risk"], judged=widest["high"], breakdown={
         "per_variable": per_variable, "worst": worst["variable"], "low": worst["low"], "high": worst["high"],
-        "against": worst["against"], "members_attacked": worst["members_attacked"]})
+        "widest": widest["variable"], "against": worst["against"], "members_attacked": worst["members_attacked"]})
 
 
 def _variable_risk(name: str, categorical: bool, sides: AttackSides, nearest: dict[str, NearestAvatars | None],

@@ -6,8 +6,8 @@ each person, the attacker takes the nearest avatar on A and the nearest avatar o
 the same avatar. With ``t_A`` and ``t_B`` avatars tied at the least distance on each side, the success counts by its
 expectation, the share of the ``t_A x t_B`` equally likely pairs that are one avatar. ``r_a`` is the success over
 the persons the avatars were made from, ``r_c`` over real persons never used (the control); risk =
-``max(0, (r_a - r_c) / (1 - r_c))`` with its 95 % interval (:mod:`core.metrics.attack`), judged on the interval's
-upper end. The baseline, random linkage, is the chance that the nearest avatars of two unrelated parts (A of one
+``max(0, (r_a - r_c) / (1 - r_c))`` with its 95 % interval (:mod:`core.metrics.attack`): met or missed on the
+risk, uncertain when the interval's upper end passes the target (SPEC 6.2, revised again). The baseline, random linkage, is the chance that the nearest avatars of two unrelated parts (A of one
 member, B of another) coincide, ``sum over avatars of f_A(a) f_B(a)``, ``f`` the share of members' picks landing
 on avatar ``a``; shown beside the risk, and the reference when no real person was kept apart.
 """
@@ -32,7 +32,8 @@ DEFINITION = MetricDefinition(
                       "record (the known variables, split in two) joins them through one avatar."),
     criterion=LINKABILITY, target=10.0,
     computation=N_("risk = (r_a - r_c) / (1 - r_c): r_a the links made for the people the avatars come from, r_c for "
-                   "real people of the holdout; the target is judged on the upper end of the 95 % interval."),
+                   "real people of the holdout; the target is met or missed on the risk, uncertain when the upper end "
+                   "of its 95 % interval passes it."),
 )
 
 

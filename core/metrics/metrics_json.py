@@ -47,10 +47,12 @@ def evaluation_json(evaluation: Evaluation) -> dict[str, Any]:
         "privacy_targets": {
             name: {"target": result.target, "target_text": result.target_text, "passed": result.passed,
                    "not_applicable": result.not_applicable, "awaits_choice": result.awaits_choice,
+                   "uncertain": result.uncertain,
                    "note": result.note,
                    "at_least": bool(result.breakdown.get("at_least"))}  # the value is a lower bound
             for name, result in evaluation.privacy.items()
         },
+        **({"risk_profile": evaluation.risk_profile.to_json()} if evaluation.risk_profile else {}),
         "parameters": evaluation.parameters,
         "left_out_columns": evaluation.left_out_columns,
         **({"warnings": evaluation.warnings} if evaluation.warnings else {}),

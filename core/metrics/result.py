@@ -19,7 +19,9 @@ class MetricResult:
     ``level`` ("good", "fair" or "poor") for colour. A ``note`` says why a value is shown but
     leaves the verdict (``passed`` is then None). A metric that does not apply only because the user has not chosen
     what it needs (an attack without known or sensitive variables) ``awaits_choice``: it is *not assessed*, which a
-    verdict must say, unlike one that cannot apply (a pairing FastDP does not make).
+    verdict must say, unlike one that cannot apply (a pairing FastDP does not make). A risk whose estimate meets its
+    target while the upper end of its interval does not is ``uncertain`` (SPEC 6.2, revised again): neither met nor
+    missed (``passed`` None), shown amber.
 
     The texts are English (the JSON's): shown, they go through ``_()`` (``label``, ``interpretation``,
     ``computation``, ``band``, ``not_applicable``, and ``note``, a :class:`~core.i18n.Message`).
@@ -40,6 +42,7 @@ class MetricResult:
     level: str | None = None
     note: str | None = None  # why a value shown leaves the verdict (SPEC 6.1: most rows repeat)
     awaits_choice: bool = False  # not assessed yet: it applies once the user chooses what it needs (SPEC 6.3)
+    uncertain: bool = False  # the estimate meets the target, the interval's upper end does not (SPEC 6.2)
     unit: str = ""  # "%", "avatars", "/ 100" or "" (a distance, a ratio)
 
 

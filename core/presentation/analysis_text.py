@@ -292,20 +292,24 @@ def group_name(group: str) -> str:
 
 
 def missing_reading(result: MissingShares) -> str:
+    """The largest gap of a missing share between the avatars and the real rows, against the largest between two real
+    samples over every variable: like with like (issue 45: the first variable's real samples agreeing exactly was
+    read as "two real samples agree exactly" while another's were 2.1 points apart)."""
     largest = result.largest_difference()
     if largest is None:
         return _("No variable.")
     if not any(share.shares["real"] or share.shares["avatars"] for share in result.variables):
         return _("No value is missing, in the real rows or in the avatars.")
-    gap, reference = abs(largest.difference), abs(largest.reference_difference)
+    natural = max(result.variables, key=lambda share: abs(share.reference_difference))
+    gap, reference = abs(largest.difference), abs(natural.reference_difference)
     if gap == 0:
         return _("The avatars keep every variable's missing share exactly as the real rows'.")
     return _("The avatars keep every variable's missing share within {gap} points of the real rows' (largest gap: "
-             "{variable}, {real} % real, {avatars} % avatars; two real samples: {reference} points): "
-             "{verdict}.").format(
+             "{variable}, {real} % real, {avatars} % avatars); two real samples differ by up to {reference} points "
+             "(largest: {natural}): {verdict}.").format(
         gap=number(100 * gap, ".1f"), variable=largest.variable, real=number(100 * largest.shares["real"], ".1f"),
         avatars=number(100 * largest.shares["avatars"], ".1f"), reference=number(100 * reference, ".1f"),
-        verdict=gap_verdict(round(gap, 3), round(reference, 3)))
+        natural=natural.variable, verdict=gap_verdict(round(gap, 3), round(reference, 3)))
 
 
 def trend_reading(result: MixedModelResult) -> str:

@@ -32,3 +32,27 @@ def not_covered_sentence(ledger: dict) -> str:
     """What the budget does not cover, in one sentence (not end-to-end DP)."""
     return _("Not covered by the budget, computed on the real values without noise: {items}.").format(
         items="; ".join(_(NOT_COVERED[item]) for item in ledger["not_covered"]))
+
+
+NEGLIGIBLE_NOISE = 0.01  # below 1 % of what it blurs, the noise changes nothing a reader could see
+
+
+def noise_sentence(ledger: dict) -> str | None:
+    """What epsilon buys, in words (issue 45: epsilon 100 read "meets every target" with no word that its noise was
+    then negligible): the noise's typical size against the statistics it blurs, and when it buys nothing."""
+    relative = ledger.get("relative_noise")
+    if relative is None:
+        return None
+    values = dict(epsilon=number(ledger["epsilon"], "g"), share=percent(100 * relative, ".2g"))
+    if relative < NEGLIGIBLE_NOISE:  # the noise's scale is inversely proportional to epsilon
+        limit = number(float(f"{ledger['epsilon'] * relative / NEGLIGIBLE_NOISE:.2g}"), "g")
+        return _("At epsilon {epsilon} the noise is negligible: about {share} of the size of the statistics it blurs. "
+                 "The avatars are drawn from the model as if it were fitted without noise, so epsilon buys no "
+                 "protection of its own here: what protects is drawing new points from a model. Below epsilon "
+                 "{limit}, the noise reaches 1 % of that size.").format(limit=limit, **values)
+    if relative >= 1:
+        return _("At epsilon {epsilon} the noise is about {times} times the size of the statistics it blurs "
+                 "(spreads, correlations, counts): the model is mostly noise, which is what epsilon buys.").format(
+            times=number(relative, ".2g"), **values)
+    return _("At epsilon {epsilon} the noise is about {share} of the size of the statistics it blurs (spreads, "
+             "correlations, counts): that is what epsilon buys.").format(**values)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import ParamSpec, TypeVar
 
+import numpy as np
 import pandas as pd
 
 from core.engine.io import formula_like
@@ -109,34 +110,89 @@ def bands_text(definition: MetricDefinition) -> str:
 def attack_readings(result: MetricResult) -> list[str]:
     """What an attack achieved, in words: the links made (linkability) or, per sensitive variable, the right
     guesses, against the control (real people never used) and the baseline (random linkage, guessing the most
-    common value), or against the baseline alone when no real person was kept apart; empty for other metrics or
-    when it did not run."""
+    common value), or against the baseline alone when no real person was kept apart, and whether the attack does
+    any better than that baseline; empty for other metrics or when it did not run."""
     details = result.breakdown
     if result.value is None or result.name not in ATTACKS:
         return []
     if result.name == "linkability_risk":
         if details["against"] == "baseline":
-            return [_("Links made for {members} of the people the avatars come from; random linkage would make "
-                      "{baseline}. No real people were kept apart, so the risk is taken against random linkage, "
-                      "which can only overstate it.").format(members=percent(details["members"]),
-                                                            baseline=percent(details["baseline"]))]
-        return [_("Links made for {members} of the people the avatars come from, {controls} of people never used "
-                  "(random linkage: {baseline}).").format(members=percent(details["members"]),
-                                                          controls=percent(details["controls"]),
-                                                          baseline=percent(details["baseline"]))]
+            reading = _("Links made for {members} of the people the avatars come from; random linkage would make "
+                        "{baseline}. No real people were kept apart, so the risk is taken against random linkage, "
+                        "which can only overstate it.").format(members=percent(details["members"]),
+                                                              baseline=percent(details["baseline"]))
+        else:
+            reading = _("Links made for {members} of the people the avatars come from, {controls} of people never "
+                        "used (random linkage: {baseline}).").format(members=percent(details["members"]),
+                                                                     controls=percent(details["controls"]),
+                                                                     baseline=percent(details["baseline"]))
+        if details["members"] <= details["baseline"]:
+            reading += " " + _("The attack does no better than random linkage.")
+        return [reading]
     readings = []
     for entry in details["per_variable"]:
         values = dict(variable=entry["variable"], members=percent(entry["members"]), guess=_(entry["baseline_guess"]),
                       baseline=percent(entry["baseline"]))
         if entry["against"] == "baseline":
-            readings.append(_("{variable}: right for {members} of the people used; guessing {guess} of the avatars "
-                              "for everyone: {baseline}. No real people were kept apart, so the risk is taken against "
-                              "that guess, which can only overstate it.").format(**values))
+            reading = _("{variable}: right for {members} of the people used; guessing {guess} of the avatars "
+                        "for everyone: {baseline}. No real people were kept apart, so the risk is taken against "
+                        "that guess, which can only overstate it.").format(**values)
         else:
-            readings.append(_("{variable}: right for {members} of the people used, {controls} of people never used; "
-                              "guessing {guess} of the avatars for everyone: {baseline}.").format(
-                controls=percent(entry["controls"]), **values))
+            reading = _("{variable}: right for {members} of the people used, {controls} of people never used; "
+                        "guessing {guess} of the avatars for everyone: {baseline}.").format(
+                controls=percent(entry["controls"]), **values)
+        if entry["members"] <= entry["baseline"]:
+            reading += " " + _("The attack does no better than that guess.")
+        readings.append(reading)
     return readings
+
+
+NARROWING_FACTOR = 4  # more people than this many times those attacked: no narrowing is offered (SPEC 6.2)
+
+
+def uncertainty_note(result: MetricResult) -> str | None:
+    """Why a risk is uncertain (SPEC 6.2, revised again): its estimate meets the target, its interval reaches past
+    it; the two success rates and the baseline, and what would narrow the interval, only when something would (a
+    real holdout as the control; at most :data:`NARROWING_FACTOR` times the people attacked). None when it is not
+    uncertain."""
+    if not result.uncertain:
+        return None
+    details = result.breakdown
+    entry = next((entry for entry in details.get("per_variable", []) if entry["variable"] == details.get("widest")),
+                 details)
+    sentences = [_("Uncertain: its estimate, {risk}, meets the target, but its 95 % interval reaches {high}.").format(
+        risk=percent(entry["risk"]), high=percent(entry["high"]))]
+    if "variable" in entry:
+        sentences.append(_("For {variable}, the attack is right for {members} of the people the avatars come from"
+                           ).format(variable=entry["variable"], members=percent(entry["members"])))
+    else:
+        sentences.append(_("The attack links {members} of the people the avatars come from").format(
+            members=percent(entry["members"])))
+    if entry["against"] == "control":
+        sentences[-1] += _(", {controls} of people never used; {baseline} by the baseline ({guess}).").format(
+            controls=percent(entry["controls"]), baseline=percent(entry["baseline"]),
+            guess=_(entry.get("baseline_guess", N_("random linkage"))))
+    else:
+        sentences[-1] += _("; {baseline} by the baseline ({guess}).").format(
+            baseline=percent(entry["baseline"]), guess=_(entry.get("baseline_guess", N_("random linkage"))))
+    if entry["members"] <= entry["baseline"]:
+        sentences.append(_("The attack does no better than the baseline."))
+    if entry["against"] == "baseline":
+        sentences.append(_("Avatars made with a real holdout (real people never used, as the control) would narrow "
+                           "it."))
+        return " ".join(sentences)
+    wrong = 100 - entry["controls"]
+    if wrong < 50:
+        sentences.append(_("The interval is wide because the risk is read on the {wrong} of people never used whom "
+                           "the attack gets wrong.").format(wrong=percent(wrong)))
+    gap = result.target - entry["risk"]
+    factor = ((entry["high"] - entry["risk"]) / gap) ** 2 if gap > 0 else float("inf")
+    if factor <= NARROWING_FACTOR:
+        people = int(np.ceil(factor * entry["members_attacked"] / 100) * 100)
+        sentences.append(_("About {people} people attacked on each side ({factor} times as many) would narrow it "
+                           "below the target at these rates.").format(people=number(people, ","),
+                                                                      factor=number(factor, ".1f")))
+    return " ".join(sentences)
 
 
 def formula_warning(avatars: pd.DataFrame) -> str | None:

@@ -11,7 +11,7 @@ from core.engine.methods import method_of
 from core.engine.parameters import Parameters
 from core.metrics.evaluation import Evaluation
 from core.presentation.format import in_english
-from core.presentation.verdict_text import relationships, verdict_json
+from core.presentation.verdict_text import noise_of, relationships, verdict_json
 from core.workflows.run import ColumnPlan, GenerationRun
 from core.workflows.sweep import SweepPoint
 from core.workflows.verdict import Verdict, verdict_of_run
@@ -31,7 +31,7 @@ def run_json(run: GenerationRun) -> dict[str, Any]:
     metrics["parameters"] = {**avatarizer.get_params(), **metrics["parameters"], "method": avatarizer.method_.name}
     metrics["timings_s"] = {**avatarizer.timings_s_, **metrics["timings_s"]}
     if not avatarizer.method_.paired:
-        metrics["epsilon_ledger"] = avatarizer.synthesizer_.ledger()
+        metrics["epsilon_ledger"] = {**avatarizer.synthesizer_.ledger(), "reading": noise_of(run)}
     metrics = {**metrics, "verdict": verdict_json(verdict), "relationships": relationships(run.evaluation)}
     if verdict.searched:  # the seconds with the other timings: the rest is the same for the same seed
         metrics["timings_s"] = {**metrics["timings_s"], "fix search": verdict.search_seconds}

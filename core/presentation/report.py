@@ -24,8 +24,8 @@ from core.dataset import Dataset
 from core.engine.split import Holdout
 from core.i18n import _, current_language, date_time, number
 from core.metrics.analysis.request import TITLES
-from core.metrics.correlation_difference_ratio import correlation_direction
-from core.metrics.criteria import MET, NOT_ASSESSED, NOT_MET, PARTLY_ASSESSED, QUESTIONS, STATES
+from core.metrics.correlation_difference_ratio import correlation_direction, correlation_gaps
+from core.metrics.criteria import MET, NOT_ASSESSED, NOT_MET, PARTLY_ASSESSED, QUESTIONS, STATES, UNCERTAIN
 from core.metrics.evaluation import Evaluation
 from core.metrics.result import MetricResult
 from core.presentation import figures, series_figures
@@ -48,7 +48,17 @@ from core.presentation.format import (
     target_text,
 )
 from core.presentation.parameter_labels import EXCLUSION_LABELS, IMPUTATION_LABELS
-from core.presentation.verdict_text import DASHBOARD, LINKED_TABLES, caveat, fix_sentence, headline, reasons, relationships, subject
+from core.presentation.verdict_text import (
+    DASHBOARD,
+    LINKED_TABLES,
+    caveat,
+    fix_sentence,
+    headline,
+    noise_of,
+    reasons,
+    relationships,
+    subject,
+)
 from core.metrics.linked_evaluation import LinkedEvaluation
 from core.workflows.linked_run import LinkedVerdict
 from core.workflows.run import GenerationRun
@@ -57,7 +67,8 @@ from core.workflows.verdict import NOT_READY, READY, verdict_of_run
 _TEMPLATES = jinja2.Environment(loader=jinja2.PackageLoader("core.presentation"), autoescape=True,
                                 undefined=jinja2.StrictUndefined)
 _FIGURE_NUMBERS: contextvars.ContextVar[Iterator[int]] = contextvars.ContextVar("figure_numbers")
-CRITERION_CSS = {MET: "pass", NOT_MET: "fail", PARTLY_ASSESSED: "fair", NOT_ASSESSED: "muted"}
+CRITERION_CSS = {MET: "pass", NOT_MET: "fail", UNCERTAIN: "fair", PARTLY_ASSESSED: "fair", NOT_ASSESSED: "muted"}
+VERDICT_CSS = {READY: "pass", UNCERTAIN: "fair", PARTLY_ASSESSED: "fair", NOT_READY: "fail"}
 
 
 @dataclass(frozen=True)
@@ -148,7 +159,7 @@ def build_linked_report(dataset: Dataset, evaluation: LinkedEvaluation, verdict:
         title = _("Avatar report: {name}").format(name=", ".join(dataset.tables))
         blocks: list[Block] = [Heading("h1", title)]
         for name, person in verdict.persons.items():
-            colour = {READY: "pass", PARTLY_ASSESSED: "fair", NOT_READY: "fail"}[person.status]
+            colour = VERDICT_CSS[person.status]
             blocks += [Paragraph(_("{table}: {headline}").format(table=name, headline=headline(person)),
                                  f"verdict {colour}"),
                        Bullets([*reasons(person), *(text for text in (fix_sentence(person, LINKED_TABLES),
@@ -231,9 +242,10 @@ def _signal_blocks(evaluation: Evaluation) -> list[Block]:
     headers, relations = relations_table(signal["broken_relations"])
     if relations:
         blocks.append(Table(headers, relations))
-    direction = correlation_direction(signal["correlation_difference_ratio"])
-    if direction:
-        blocks.append(Paragraph(direction))
+    said = [correlation_gaps(signal["correlation_difference_ratio"]),
+            correlation_direction(signal["correlation_difference_ratio"])]
+    if any(said):
+        blocks.append(Paragraph(" ".join(filter(None, said))))
     blocks += [Paragraph(hellinger_spread(evaluation)),
                _figure(figures.hellinger_scores_figure(signal["hellinger_mean"]))]
     if signal["correlation_difference_ratio"].value is not None:
@@ -312,7 +324,7 @@ def _parameters(run: GenerationRun) -> list[list[str]]:
 def _verdict_blocks(run: GenerationRun) -> list[Block]:
     """The verdict first (SPEC 6.3): ready or not, why, the fix checked by a re-run, what is not assessed."""
     verdict = verdict_of_run(run)
-    colour = {READY: "pass", PARTLY_ASSESSED: "fair", NOT_READY: "fail"}[verdict.status]
+    colour = VERDICT_CSS[verdict.status]
     blocks: list[Block] = [Paragraph(headline(verdict), f"verdict {colour}"), Paragraph(subject(run))]
     details = [*reasons(verdict), *(text for text in (fix_sentence(verdict), caveat(verdict, DASHBOARD)) if text)]
     if details:
@@ -321,12 +333,17 @@ def _verdict_blocks(run: GenerationRun) -> list[Block]:
     if said:
         distorted = run.evaluation.signal["correlation_difference_ratio"].level == "poor"
         blocks.append(Paragraph(said, "note" if distorted else "muted"))
+    noise = noise_of(run)
+    if noise:
+        blocks.append(Paragraph(noise, "muted"))
     return blocks
 
 
 def _verdict(result: MetricResult) -> Markup | str:
     if result.note:
         return _span(_("not counted"), "muted")
+    if result.uncertain:
+        return _span(_("uncertain"), "fair")
     if result.passed is None:
         return ""
     return _span(_("pass"), "pass") if result.passed else _span(_("missed"), "fail")

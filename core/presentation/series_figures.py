@@ -29,10 +29,11 @@ def time_title(view: SeriesView) -> str:
 def trajectories_figure(view: SeriesView, value: str, persons: int = SAMPLED_PERSONS, seed: int = 0) -> go.Figure:
     """``persons`` real persons drawn at random (those of two measures or more first) beside as many avatars, each
     person a line of their measures of ``value`` over time; one vertical scale for both."""
+    made_from = view.made_from()
     figure = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.04,
-                           subplot_titles=(_(SIDE_NAMES["originals"]), _(SIDE_NAMES["avatars"])))
+                           subplot_titles=side_names(view, made_from))
     rng = np.random.default_rng(seed)
-    for column, (frame, colour, side) in enumerate(((view.frames[0], ORIGINAL_COLOUR, "originals"),
+    for column, (frame, colour, side) in enumerate(((made_from, ORIGINAL_COLOUR, "originals"),
                                                     (view.frames[2], AVATAR_COLOUR, "avatars")), start=1):
         present = frame[[PERSON, TIME, value]].dropna()
         counts = present.groupby(PERSON).size()
@@ -53,8 +54,9 @@ def trajectories_figure(view: SeriesView, value: str, persons: int = SAMPLED_PER
 def mean_curves_figure(view: SeriesView, value: str, group: str | None = None, bins: int = TIME_BINS) -> go.Figure:
     """Per group (the :data:`MAX_GROUP_PANELS` largest, each its panel), the mean of ``value`` in ``bins`` equal
     spans of time since the first measure (the real times'), with the band of its middle half (25th to 75th
-    percentile), originals against avatars."""
-    originals, avatars = view.frames[0], view.frames[2]
+    percentile), the persons the avatars were made from against the avatars, each curve named with whom it holds."""
+    originals, avatars = view.made_from(), view.frames[2]
+    names = dict(zip(("originals", "avatars"), side_names(view, originals)))
     levels = [None] if group is None else list(originals[group].astype("string").value_counts().index[:MAX_GROUP_PANELS])
     figure = make_subplots(rows=1, cols=len(levels), shared_yaxes=True, horizontal_spacing=0.04,
                            subplot_titles=[_("all persons") if level is None else f"{figure_text(group)} = "
@@ -64,7 +66,7 @@ def mean_curves_figure(view: SeriesView, value: str, group: str | None = None, b
         for frame, colour, side in ((originals, ORIGINAL_COLOUR, "originals"), (avatars, AVATAR_COLOUR, "avatars")):
             rows = frame if level is None else frame[frame[group].astype("string") == level]
             curve = _binned(rows, value, edges)
-            name = _(SIDE_NAMES[side])
+            name = names[side]
             figure.add_scatter(x=np.r_[curve.index, curve.index[::-1]], y=np.r_[curve["high"], curve["low"][::-1]],
                                mode="lines", fill="toself", fillcolor=colour, opacity=BAND_OPACITY, line={"width": 0},
                                hoverinfo="skip", showlegend=False, row=1, col=column)
@@ -80,6 +82,13 @@ def mean_curves_figure(view: SeriesView, value: str, group: str | None = None, b
         value=figure_text(value)), height=500)
     return figure.update_layout(legend={"y": -0.22, "yanchor": "top", "x": 0.0, "xanchor": "left"})  # under the
     # axes: above them, it sat on the last panel's title
+
+
+def side_names(view: SeriesView, made_from: pd.DataFrame) -> tuple[str, str]:
+    """Who each side holds: "originals: the 79 persons the avatars were made from", "avatars: 79"."""
+    return (_("originals: the {count} persons the avatars were made from").format(
+                count=number(made_from[PERSON].nunique(), ",")),
+            _("avatars: {count}").format(count=number(view.frames[2][PERSON].nunique(), ",")))
 
 
 def _binned(frame: pd.DataFrame, value: str, edges: np.ndarray) -> pd.DataFrame:

@@ -6,9 +6,11 @@ from typing import TYPE_CHECKING
 
 from core.i18n import enumeration
 from core.metrics.criteria import NOT_MET, QUESTIONS
+from core.metrics.correlation_difference_ratio import correlation_gaps
 from core.metrics.evaluation import Evaluation
 from core.metrics.registry import DEFINITIONS
 from core.presentation.format import SHOWN_UNITS, holdout_sentence, in_english, metric_text, number_text
+from core.presentation.risk_profile_text import profile_lines
 from core.presentation.verdict_text import LINKED_TABLES, verdict_line
 
 if TYPE_CHECKING:
@@ -24,15 +26,22 @@ def summary_lines(evaluation: Evaluation) -> list[str]:
     lines = [holdout_sentence(evaluation), "Signal"]
     for result in evaluation.signal.values():
         lines.append(f"  {result.label:<34}{metric_text(result):>10}  {result.band or ''}".rstrip())
+        if result.name == "correlation_difference_ratio" and result.value is not None:
+            lines.append(f"    {correlation_gaps(result)}")
     lines.append(f"Privacy{'':<29}{'value':>10}  {'target':<12}")
     for criterion, group in evaluation.criteria().items():
         state = group.state.upper() if group.state == NOT_MET else group.state
         lines.append(f" {criterion.capitalize()}: {QUESTIONS[criterion]} {state}")
         for result in group.results:
-            verdict = "" if result.passed is None else ("pass" if result.passed else "FAIL")
+            verdict = "uncertain" if result.uncertain else "" if result.passed is None else (
+                "pass" if result.passed else "FAIL")
             if result.note:
-                verdict = "not counted: most rows repeat"
+                verdict = "not counted in the verdict"
             lines.append(f"  {result.label:<34}{metric_text(result):>10}  {result.target_text or '':<12}{verdict}")
+            if result.note:
+                lines.append(f"    {result.note}")
+    if evaluation.risk_profile is not None:
+        lines += ["Who stands out", *(f"  {line}" for line in profile_lines(evaluation.risk_profile))]
     return lines
 
 
@@ -94,6 +103,10 @@ def batch_summary_lines(summary: dict) -> list[str]:
     failing = sorted({batch for entry in summary["targets_met"].values() for batch in entry["failing"]})
     if summary["ready"]:
         verdict = f"Verdict: ready to share. Every batch meets every privacy target ({count} of {count})."
+    elif summary["status"] == "uncertain":
+        names = [DEFINITIONS[name].label for name in summary["uncertain"]]
+        verdict = (f"Verdict: MEETS EVERY TARGET ON ITS ESTIMATE. No batch misses a privacy target, but in some the "
+                   f"95 % interval of {', '.join(names)} reaches past its target: uncertain.")
     elif summary["status"] == "partly assessed":
         verdict = f"Verdict: MEETS EVERY TARGET ASSESSED. Every batch meets every privacy target assessed ({count} of " \
                   f"{count})."

@@ -8,10 +8,13 @@ from core.engine.methods import method_of
 from core.engine.split import Holdout
 from core.i18n import N_, _, enumeration, ngettext, number
 from core.metrics.evaluation import Evaluation
+from core.metrics.correlation_difference_ratio import correlation_gaps
+from core.metrics.registry import DEFINITIONS
 from core.metrics.result import MetricResult
-from core.presentation.format import criterion_name, in_english, metric_text, target_text
+from core.presentation.epsilon_ledger import noise_sentence
+from core.presentation.format import criterion_name, in_english, metric_text, target_text, uncertainty_note
 from core.workflows.run import GenerationRun
-from core.metrics.criteria import PARTLY_ASSESSED
+from core.metrics.criteria import PARTLY_ASSESSED, UNCERTAIN
 from core.workflows.verdict import NOT_READY, READY, Fix, Verdict, failing_results
 
 # where a verdict is read: each says how to act in its words (linked tables: the attacks are not available yet)
@@ -20,8 +23,8 @@ SIGNAL_NAMES = {"hellinger_mean": N_("Hellinger Mean"), "correlation_difference_
 
 
 def headline(verdict: Verdict) -> str:
-    return {READY: _("Ready to share"), PARTLY_ASSESSED: _("Meets every target assessed"),
-            NOT_READY: _("Not ready to share")}[verdict.status]
+    return {READY: _("Ready to share"), UNCERTAIN: _("Meets every target on its estimate"),
+            PARTLY_ASSESSED: _("Meets every target assessed"), NOT_READY: _("Not ready to share")}[verdict.status]
 
 
 def subject(run: GenerationRun) -> str:
@@ -42,34 +45,24 @@ def figure(result: MetricResult) -> str:
     return _("{figure} (up to {high} % at 95 %)").format(figure=text, high=number(high, ".1f"))
 
 
-def bound_note(result: MetricResult) -> str | None:
-    """Why a risk whose value meets its target still misses it: the target is read on the interval's upper end,
-    and what would narrow the interval (SPEC 6.2)."""
-    details = result.breakdown
-    if result.passed is not False or "high" not in details or result.value is None or result.value >= result.target:
-        return None
-    people = number(details.get("members_attacked", 0), ",")
-    if details.get("against") == "baseline":
-        return _("Its value meets the target, but the target is read on the upper end of the 95 % interval, {high} "
-                 "%: with {people} people attacked and no real holdout, the interval is wide. More rows, or avatars "
-                 "made with a real holdout (the control), would settle it.").format(
-            high=number(details["high"], ".1f"), people=people)
-    return _("Its value meets the target, but the target is read on the upper end of the 95 % interval, {high} %: "
-             "with {people} people attacked, the interval is wide. More rows would settle it.").format(
-        high=number(details["high"], ".1f"), people=people)
-
-
 def reasons(verdict: Verdict) -> list[str]:
-    """One sentence per failing criterion: "Singling out: hidden rate 84.2 %, target > 90 %"."""
+    """One sentence per failing criterion ("Singling out: hidden rate 84.2 %, target > 90 %"), then one per uncertain
+    figure, with why it is uncertain (SPEC 6.2, revised again)."""
     lines = []
     for criterion, results in verdict.failing.items():
-        figures = []
-        for result in results:
-            text = _("{figure}, target {target}").format(figure=figure(result), target=target_text(result))
-            note = bound_note(result)
-            figures.append(f"{text} ({note})" if note else text)
+        figures = [_("{figure}, target {target}").format(figure=figure(result), target=target_text(result))
+                   for result in results]
         lines.append(_("{criterion}: {figures}").format(criterion=criterion_name(criterion), figures="; ".join(figures)))
+    for result in verdict.uncertain:
+        lines.append(_("{criterion}: {figure}, target {target}. {note}").format(
+            criterion=criterion_name(registry_criterion(result)), target=target_text(result),
+            figure=f"{_(result.label).lower()} {metric_text(result, result.unit)}", note=uncertainty_note(result)))
     return lines
+
+
+def registry_criterion(result: MetricResult) -> str:
+    """The criterion a privacy figure answers (SPEC 6.2)."""
+    return DEFINITIONS[result.name].criterion
 
 
 def signal_change(fix: Fix, current: Evaluation) -> str:
@@ -120,14 +113,33 @@ def _fix_found(verdict: Verdict, surface: str) -> str | None:
                  "(identifiers, exact dates, rare codes).")
     closest = min(verdict.tried, key=lambda fix: (sum(map(len, failing_results(fix.evaluation).values())),
                                                   tuple(-value for value in fix.signal())))
-    return ngettext(
-        "No setting tried meets every target ({count} tried, {instruction}: {reached}). Set aside or drop the "
-        "columns that make people unique (identifiers, exact dates, rare codes), or lower the weight of those the most exposed records "
-        "stand out on.",
-        "No setting tried meets every target ({count} tried; the closest, {instruction}: {reached}). Set aside or "
-        "drop the columns that make people unique (identifiers, exact dates, rare codes), or lower the weight of "
-        "those the most exposed records stand out on.", len(verdict.tried)).format(
-        count=number(len(verdict.tried)), instruction=_(closest.instruction), reached=_reached(verdict, closest))
+    sentence = ngettext(
+        "No setting tried meets every target ({count} tried, {instruction}: {reached}).",
+        "No setting tried meets every target ({count} tried; the closest, {instruction}: {reached}).",
+        len(verdict.tried)).format(count=number(len(verdict.tried)), instruction=_(closest.instruction),
+                                   reached=_reached(verdict, closest))
+    return " ".join([sentence, *out_of_reach(verdict), _(
+        "Set aside or drop the columns that make people unique (identifiers, exact dates, rare codes), or lower the "
+        "weight of those the most exposed records stand out on.")])
+
+
+def out_of_reach(verdict: Verdict) -> list[str]:
+    """Each failing target that no setting tried meets, with the best it reached and where (SPEC 6.3, revised
+    again: a verdict still not ready names the target out of reach and why)."""
+    sentences = []
+    for results in verdict.failing.values():
+        for result in results:
+            reached = [(fix, fix.evaluation.privacy[result.name]) for fix in verdict.tried
+                       if fix.evaluation.privacy[result.name].value is not None]
+            if not reached or any(value.passed is not False for _, value in reached):
+                continue
+            sign = 1 if result.goal == "maximize" else -1
+            fix, best = max(reached, key=lambda pair: sign * pair[1].value)
+            sentences.append(_("Out of reach of every setting tried: {metric}, target {target}, reaches at best "
+                               "{value} ({instruction}): even the most protective settings tried leave it short.")
+                             .format(metric=_(result.label).lower(), target=target_text(result),
+                                     value=metric_text(best, best.unit), instruction=_(fix.instruction)))
+    return sentences
 
 
 def _reached(verdict: Verdict, fix: Fix) -> str:
@@ -174,6 +186,7 @@ def relationships(evaluation: Evaluation) -> str | None:
         else:
             parts.append(_("Relationships between variables: Correlation Difference Ratio {value} / 100 ({band})."
                            ).format(value=number(correlation.value, ".1f"), band=_(correlation.band)))
+        parts.append(correlation_gaps(correlation))
     prediction = evaluation.analyses.get("prediction")
     ratio = getattr(prediction, "ratio", None)
     if ratio is not None:
@@ -182,11 +195,18 @@ def relationships(evaluation: Evaluation) -> str | None:
     return " ".join(parts) or None
 
 
+def noise_of(run: GenerationRun) -> str | None:
+    """What AvatarFastDP's epsilon buys in this run (None for Avatar): said beside the verdict."""
+    if run.avatarizer.method_.paired:
+        return None
+    return noise_sentence(run.avatarizer.synthesizer_.ledger())
+
+
 @in_english
 def verdict_line(verdict: Verdict, surface: str = COMMAND_LINE) -> str:
     """The verdict in one line, the command line's last (``surface``: see :func:`caveat`)."""
     head = headline(verdict) if verdict.ready else headline(verdict).upper()
-    return " ".join([f"Verdict: {head}.", *(f"{reason}." for reason in reasons(verdict)),
+    return " ".join([f"Verdict: {head}.", *(reason if reason.endswith(".") else f"{reason}." for reason in reasons(verdict)),
                      *(text for text in (fix_sentence(verdict, surface), caveat(verdict, surface)) if text)])
 
 
@@ -197,6 +217,7 @@ def verdict_json(verdict: Verdict) -> dict[str, object]:
     return {
         "ready": verdict.ready, "status": verdict.status, "headline": headline(verdict), "reasons": reasons(verdict),
         "failing": {criterion: [result.name for result in results] for criterion, results in verdict.failing.items()},
+        "uncertain": [result.name for result in verdict.uncertain],
         "fix": fix_sentence(verdict),
         "fix_settings": None if fix is None else {
             "method": method_of(fix.parameters).name, "k": fix.parameters.k, "epsilon": fix.parameters.fast_dp_epsilon,

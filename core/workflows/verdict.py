@@ -1,7 +1,9 @@
 """One plain verdict on a set of avatars (SPEC section 6.3): ready to share or not, why, and the fix, checked.
 
-**Ready to share** when every privacy target that can apply was assessed and is met; **meets every target
-assessed** when nothing fails but some metric awaits the user's choice of variables (never the green "ready");
+**Ready to share** when every privacy target that can apply was assessed and is met; **uncertain** when nothing
+fails but a risk meets its target on its estimate only, its interval reaching past it (SPEC 6.2, revised again: amber,
+never green, never red, and no fix is chased for it); **meets every target assessed** when nothing fails but some
+metric awaits the user's choice of variables (never the green "ready");
 otherwise **not ready**, naming each criterion and metric that fails, and the fix computed for this run, checked by
 re-running it (:class:`FixSearch`): a setting that meets every target and keeps the signal, or, when none keeps it,
 the one that keeps the most, with its cost in numbers.
@@ -21,13 +23,13 @@ from core.engine.methods import Avatar, method_of
 from core.engine.parameters import Parameters
 from core.engine.pipeline import Variants
 from core.i18n import N_, Message, Number, _
-from core.metrics.criteria import PARTLY_ASSESSED
+from core.metrics.criteria import PARTLY_ASSESSED, UNCERTAIN
 from core.metrics.evaluation import Evaluation, evaluate_avatarization
 from core.metrics.result import MetricResult
 from core.workflows.advice import EPSILON_STEPS, K_STEPS, SIGNAL_SPREAD
 from core.workflows.run import ColumnPlan, GenerationRun, evaluation_with, generate, parameters_variant
 
-READY, NOT_READY = "ready", "not ready"  # and PARTLY_ASSESSED, as a criterion can be
+READY, NOT_READY = "ready", "not ready"  # and UNCERTAIN, PARTLY_ASSESSED, as a criterion can be
 FALLBACK_EPSILON = 1.0
 SMALLEST_NCP = 2
 # The fix search's budget, in settings: at most max(SEARCH_MIN_SETTINGS, SEARCH_ROWS / rows avatarized). A setting
@@ -74,13 +76,15 @@ class Fix:
 
 @dataclass(frozen=True)
 class Verdict:
-    """Ready, partly assessed or not; the failing metrics by criterion; the metrics not assessed (the attacks await
-    the known and sensitive variables); the fix (None: ready already, not searched, or none found) and every setting
+    """Ready, uncertain, partly assessed or not; the failing metrics by criterion; the uncertain ones (a risk met on
+    its estimate, not on its interval); the metrics not assessed (the attacks await the known and sensitive
+    variables); the fix (None: ready already, not searched, or none found) and every setting
     tried with what it reached. The words are :mod:`core.presentation.verdict_text`'s."""
 
     status: str
     failing: dict[str, list[MetricResult]]
     not_assessed: list[MetricResult]
+    uncertain: list[MetricResult] = field(default_factory=list)
     fix: Fix | None = None
     tried: list[Fix] = field(default_factory=list)
     searched: bool = False  # whether fixes were looked for (never for avatars made elsewhere)
@@ -107,9 +111,11 @@ def verdict_of_run(run: GenerationRun) -> Verdict:
 def verdict_of(evaluation: Evaluation) -> Verdict:
     """The verdict without a fix (see :class:`FixSearch`)."""
     failing = failing_results(evaluation)
-    awaiting = [result for group in evaluation.criteria().values() for result in group.awaiting]
-    status = NOT_READY if failing else PARTLY_ASSESSED if awaiting else READY
-    return Verdict(status=status, failing=failing, not_assessed=awaiting, evaluation=evaluation)
+    groups = evaluation.criteria().values()
+    awaiting = [result for group in groups for result in group.awaiting]
+    uncertain = [result for group in groups for result in group.uncertain]
+    status = NOT_READY if failing else UNCERTAIN if uncertain else PARTLY_ASSESSED if awaiting else READY
+    return Verdict(status=status, failing=failing, not_assessed=awaiting, uncertain=uncertain, evaluation=evaluation)
 
 
 class _OutOfBudget(Exception):

@@ -471,8 +471,10 @@ def test_a_fast_dp_run_says_where_epsilon_goes_and_the_relationships_beside_the_
     assert [(share["statistic"], share["epsilon"], share["parts"]) for share in ledger["shares"]] == [
         ("weights", 0.4, 4), ("means", 0.8, 4), ("covariances", 0.8, 4)]
     assert "projection" in ledger["not_covered"]
-    assert "Correlation Difference Ratio" in result.stdout.splitlines()[-2]  # the relationships, then the verdict
-    assert result.stdout.splitlines()[-1].startswith("Verdict:")
+    lines = result.stdout.splitlines()
+    assert "Correlation Difference Ratio" in lines[-3]  # the relationships, what epsilon buys, then the verdict
+    assert lines[-2].startswith("At epsilon 2 the noise is about") and lines[-2] == ledger["reading"]
+    assert lines[-1].startswith("Verdict:")
 
 
 def warns_like_a_library(arguments):

@@ -3,12 +3,13 @@
 from dataclasses import replace
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
 import core.workflows.run
 import core.workflows.verdict
-from tests.support import as_read, mixed_table
+from tests.support import ROOT, as_read, mixed_table
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGES = [
@@ -296,16 +297,29 @@ def test_the_attacks_run_for_the_chosen_variables_without_a_new_generation(gener
 
 
 def test_the_data_page_profiles_the_known_variables_before_any_generation(generations):
+    """SPEC 6.4, revised: counted on the values as written (an admission date to the day), the same figures as a
+    pandas count on the demo's file."""
+    demo = pd.read_csv(ROOT / "assets" / "demo_clinical.csv")
+
+    def counted(columns):
+        sizes = demo.groupby(columns, dropna=False)["age"].transform("size")
+        return f"{100 * (sizes == 1).mean():.1f} %", f"{100 * (sizes < 5).mean():.1f} %"
+
     app = start()
     app.multiselect[0].set_value(["age", "sex", "admission_date"]).run()
     assert not app.exception
     labels = {metric.label: metric.value for metric in app.metric}
-    assert labels["People unique on them"] == "0.0 %" and labels["People in groups of fewer than 5"].endswith(" %")
-    assert not any("What helps most" in markdown.value for markdown in app.markdown)  # no one to help: nothing said
-    app.multiselect[0].set_value(["age", "sex", "admission_date", "department"]).run()
-    assert {metric.label: metric.value for metric in app.metric}["People unique on them"] == "14.5 %"
-    assert any("What helps most" in markdown.value and "without **age**: 0.0 % unique" in markdown.value
+    assert (labels["People unique on them"], labels["People in groups of fewer than 5"]) == counted(
+        ["age", "sex", "admission_date"]) == ("98.4 %", "100.0 %")
+    assert any("What helps most" in markdown.value and "without admission\\_date" in markdown.value
                for markdown in app.markdown)
+    app.multiselect[0].set_value(["age", "sex", "department"]).run()
+    labels = {metric.label: metric.value for metric in app.metric}
+    assert (labels["People unique on them"], labels["People in groups of fewer than 5"]) == counted(
+        ["age", "sex", "department"])
+    assert any("categories, whole numbers and dates exactly as written" in caption.value for caption in app.caption)
+    app.multiselect[0].set_value(["age", "bmi"]).run()  # bmi has one decimal: counted to the nearest 0.1, said
+    assert any("bmi to the nearest 0.1" in caption.value for caption in app.caption)
     assert generations == []
 
 
@@ -379,7 +393,6 @@ def test_the_analysis_page_answers_the_suggested_study_and_reruns_one_analysis_a
 
 def births_csv(rows: int = 300) -> bytes:
     import numpy as np
-    import pandas as pd
 
     generator = np.random.default_rng(5)
     frame = pd.DataFrame({"bwt": generator.integers(1000, 4500, rows), "age": generator.integers(15, 45, rows),
@@ -392,8 +405,10 @@ def test_the_relations_are_measured_on_generate_and_utility_and_a_found_one_repl
     app.radio(key="source").set_value("Upload files").run()
     app.file_uploader(key="upload").set_value(("births.csv", births_csv(), "text/csv")).run()
     generate(app)
-    card = next(metric for metric in app.metric if metric.label == "Relations kept (Broken relations)")
-    assert card.value == "0.0 %"
+    card = next(metric for metric in app.metric if metric.label == "Relations between columns kept")
+    assert card.value == "1 of 1"
+    assert any("Broken relations: 0.0 % of the avatars break the least kept one." in caption.value
+               for caption in app.caption)
     visit(app, "pages/utility.py")
     shown = next(frame for frame in app.dataframe if "relation between the columns"
                  in frame.value.columns).value

@@ -201,3 +201,31 @@ def test_the_epsilon_ledger_adds_up_and_is_the_budget_the_noise_was_drawn_with(m
     else:
         assert shares["counts"]["parts"] == 3 and shares["counts"]["epsilon_per_part"] == pytest.approx(2.0 / 3)
         assert model.noise_scales_["counts"][0, 0] == pytest.approx(2 / shares["counts"]["epsilon_per_part"])
+
+
+def test_the_relative_noise_is_the_median_scale_against_what_it_blurs():
+    """What epsilon buys, in one figure (issue 45: epsilon 100 read "meets every target" with no word that its noise
+    was then negligible). Histogram: each count's scale 2 d / epsilon against the mean count n / bins."""
+    points = latent_points()
+    histogram = fitted(points, 0, mechanism="histogram", epsilon=3.0, histogram_n_bins=10)
+    assert histogram.ledger()["relative_noise"] == pytest.approx((2 * 3 / 3.0) / (5_000 / 10))
+    gaussian = fitted(points, 0, epsilon=2.0)
+    deviation = np.sqrt(np.diag(gaussian.exact_["covariance"]))
+    ratios = np.concatenate([gaussian.noise_scales_["mean"] / deviation,
+                             (gaussian.noise_scales_["covariance"] / np.outer(deviation, deviation)).ravel()])
+    assert gaussian.ledger()["relative_noise"] == pytest.approx(np.median(ratios))
+    # the scale is inversely proportional to epsilon
+    assert fitted(points, 0, epsilon=200.0).ledger()["relative_noise"] == pytest.approx(
+        gaussian.ledger()["relative_noise"] / 100)
+
+
+def test_what_epsilon_buys_is_said_and_when_it_buys_nothing():
+    from core.presentation.epsilon_ledger import noise_sentence
+
+    assert noise_sentence({"epsilon": 100, "relative_noise": 0.0002}) == (
+        "At epsilon 100 the noise is negligible: about 0.02 % of the size of the statistics it blurs. The avatars "
+        "are drawn from the model as if it were fitted without noise, so epsilon buys no protection of its own here: "
+        "what protects is drawing new points from a model. Below epsilon 2, the noise reaches 1 % of that size.")
+    assert noise_sentence({"epsilon": 1, "relative_noise": 0.21}) == (
+        "At epsilon 1 the noise is about 21 % of the size of the statistics it blurs (spreads, correlations, counts): "
+        "that is what epsilon buys.")

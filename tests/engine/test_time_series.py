@@ -79,3 +79,36 @@ def test_an_avatar_s_times_strictly_increase_within_its_span():
 def test_a_curve_is_read_at_the_avatar_s_own_number_of_points():
     curves = np.array([[0.0, 10.0, 20.0], [7.0, 7.0, 7.0]])
     assert values_at(curves, np.array([5, 1])).tolist() == [0.0, 5.0, 10.0, 15.0, 20.0, 7.0]
+
+
+def test_a_designed_schedule_is_found_by_hand_and_irregular_visits_have_none():
+    """Issue 45, MASS's Sitka: every tree measured on days 152, 174, 201, 227 and 258."""
+    from core.engine.time_series import ABSOLUTE, RELATIVE, Schedule
+
+    days = np.array([152, 174, 201, 227, 258])
+    trees = series_of(np.repeat(np.arange(6), 5), np.tile(days, 6), np.zeros(30))
+    schedule = Schedule.of(trees)
+    assert schedule.kind == ABSOLUTE and schedule.times.tolist() == days.tolist()
+    # the same days since each one's first visit, from different first days: relative
+    starts = np.repeat([0, 10, 35, 70, 90, 120], 4)
+    visits = series_of(np.repeat(np.arange(6), 4), starts + np.tile([0, 30, 90, 180], 6), np.zeros(24))
+    relative = Schedule.of(visits)
+    assert relative.kind == RELATIVE and relative.times.tolist() == [0, 30, 90, 180]
+    rng = np.random.default_rng(0)  # 40 persons, 5 visits each on days of their own
+    irregular = series_of(np.repeat(np.arange(40), 5), np.cumsum(rng.integers(1, 60, 200)), np.zeros(200))
+    assert Schedule.of(irregular) is None
+
+
+def test_an_avatars_times_are_taken_on_the_schedule_by_rank():
+    from core.engine.time_series import Schedule
+
+    schedule = Schedule("absolute", np.array([152.0, 174.0, 201.0, 227.0, 258.0]))
+    # 5 measures from 152 over 106 days: every day; 3 from 152 over 106: the first, the middle, the last;
+    # 2 from 200 over 30 (nearest 201 and 227); 4 from 240 over 0: the 4 last days (counted back from the end)
+    timing = np.array([[5, 152, 106], [3, 152, 106], [2, 200, 30], [4, 240, 0]], dtype=float)
+    times, counts = schedule.times_of(timing)
+    assert counts.tolist() == [5, 3, 2, 4]
+    assert times.tolist() == [152, 174, 201, 227, 258, 152, 201, 258, 201, 227, 174, 201, 227, 258]
+    relative = Schedule("relative", np.array([0.0, 30.0, 90.0]))
+    times, counts = relative.times_of(np.array([[3, 1_000, 95], [2, 500, 20]], dtype=float))
+    assert times.tolist() == [1_000, 1_030, 1_090, 500, 530]

@@ -88,3 +88,18 @@ def test_cdr_says_whether_the_avatars_strengthen_or_weaken_the_correlations():
     (wo, ho, wa), kinds = typed(working, holdout, working.copy())
     assert correlation_direction(correlation_difference_ratio(wo, ho, wa, kinds)).startswith(
         "The avatars keep the correlations about as strong")
+
+
+def test_the_two_plain_gaps_are_said_beside_a_capped_ratio():
+    """Issue 45, CPS1988 under AvatarFastDP's histogram: ratio 100 (kappa = sqrt(14 077 / 2000) = 2.65 lifts the
+    reference), mean gap 0.065 against 0.051 between two real halves; Delta = 100 |r1 - r2| / 2 = 50 x the gap."""
+    from core.metrics.correlation_difference_ratio import DEFINITION, correlation_gaps
+
+    capped = DEFINITION.result(100.0, breakdown={"reference_difference": 2.55, "avatar_difference": 3.25,
+                                                 "kappa": 2.65})
+    assert correlation_gaps(capped) == (
+        "A correlation differs from the originals' by 0.065 on average in the avatars, by 0.051 between two halves of "
+        "the real data. The ratio counts a gap up to 2.65 times the halves' as natural on a table this large (kappa, "
+        "seed 003), so its score does not mean the avatars' correlations are as close as two real halves'.")
+    closer = DEFINITION.result(100.0, breakdown={"reference_difference": 2.55, "avatar_difference": 2.0, "kappa": 2.65})
+    assert correlation_gaps(closer).endswith("by 0.051 between two halves of the real data.")

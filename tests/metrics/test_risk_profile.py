@@ -1,4 +1,5 @@
-"""The risk profile of SPEC 6.4: uniqueness on the known variables, small groups, the greedy removals."""
+"""The risk profile of SPEC 6.4 (revised): uniqueness on the known variables counted on the values as an attacker
+knows them, small groups, the greedy removals."""
 
 import numpy as np
 import pandas as pd
@@ -6,49 +7,85 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.metrics.risk_profile import risk_profile
+from core.metrics.risk_profile import default_step, risk_profile
 from tests.support import typed
 
 
-def profile(frame, known):
+def profile(frame, known, steps=None):
     (typed_frame,), kinds = typed(frame)
-    return risk_profile(typed_frame, kinds, known)
+    return risk_profile(typed_frame, kinds, known, steps)
 
 
 def test_by_hand():
-    # (M, a) x3, (F, a) x1, (F, b) x1, (M, b) x1: unique on both: rows 4, 5, 6 -> 50 %; all six in groups under 5
+    # (M, a) x3, (F, a) x1, (F, b) x1, (M, b) x1: unique on both: rows 4, 5, 6 -> 3 of 6; all six in groups under 5
     frame = pd.DataFrame({"sex": ["M", "M", "M", "F", "F", "M"], "city": ["a", "a", "a", "a", "b", "b"],
                           "flag": ["x"] * 6})
     result = profile(frame, ["sex", "city"])
+    assert (result.unique, result.small_groups, result.rows) == (3, 6, 6)
     assert result.unique_share == 50.0 and result.small_group_share == 100.0
     # without sex: city a x4, b x2 -> none unique; without city: M x4, F x2 -> none unique; tie: the first listed
-    assert result.removals == (("sex", 0.0),)
+    assert result.removals == (("sex", 0),)
     # no one unique on city alone: nothing to remove ("without city: 0.0 % unique" said nothing)
     assert profile(frame, ["city", "flag"]).removals == ()
 
 
-def test_numbers_count_by_decile_and_missing_values_are_a_value():
-    frame = pd.DataFrame({"income": np.arange(100, dtype=float) + 0.5, "sex": ["M", "F"] * 50})
-    frame.loc[0, "income"] = np.nan
-    result = profile(frame, ["income", "sex"])
-    # ten deciles x two sexes: groups of about 5, the missing income alone
-    assert result.unique_share == pytest.approx(1.0)
+def test_whole_numbers_count_as_written():
+    # Years of schooling, 19 values an attacker knows exactly (AER's CPS1988): deciles cut them into 7 bins and
+    # said 0.1 % unique where the values as written single out 4.0 %. Here 19 people, one per year: all unique.
+    frame = pd.DataFrame({"education": np.arange(19) % 19, "region": ["north"] * 19})
+    result = profile(frame, ["education", "region"])
+    assert result.unique == 19 and result.steps == {}
 
 
-@settings(max_examples=40, deadline=None)
-@given(n=st.integers(1, 60), levels=st.integers(1, 4), seed=st.integers(0, 10_000))
-def test_shares_equal_a_brute_force_count(n, levels, seed):
+def test_dates_count_to_the_day_and_missing_values_are_a_value():
+    # A birth date known to the day: 40 days, 2 people each, one missing: the missing one is alone
+    days = pd.to_datetime("2020-01-01") + pd.to_timedelta(np.repeat(np.arange(40), 2), unit="D")
+    frame = pd.DataFrame({"born": days, "sex": ["M", "F"] * 40})
+    frame["born"] = frame["born"].astype(object)
+    frame.loc[0, "born"] = None
+    result = profile(frame, ["born", "sex"])
+    # (day, sex): every pair is one person: 80 unique, the missing birth date too
+    assert result.unique == 80
+    assert profile(frame, ["born"]).unique == 2  # day 0 holds one person (the other is missing), missing alone
+
+
+def test_numbers_with_decimals_count_at_a_stated_precision():
+    # weights 60.0 to 79.9 by 0.1: 3 significant digits of the median (about 70) is 0.1, the written precision
+    weights = np.round(np.arange(600, 800) / 10, 1)
+    assert default_step(weights) == pytest.approx(0.1)
+    # incomes written to the cent around 2 000: counted to the nearest 10
+    assert default_step(np.array([1_999.99, 2_000.5, 2_010.25])) == pytest.approx(10.0)
+    assert default_step(np.array([1.0, 2.0, 30.0])) is None  # whole: as written
+    frame = pd.DataFrame({"income": [1_001.0, 1_004.9, 1_012.0, 1_016.0, 1_024.99], "sex": ["M"] * 5})
+    # by default to the nearest 10: 1 000 (x2), 1 010, 1 020 (x2) -> one unique
+    assert profile(frame, ["income", "sex"]).unique == 1
+    # to the nearest 1: 1 001, 1 005, 1 012, 1 016, 1 025: all unique; to the nearest 100: none
+    assert profile(frame, ["income", "sex"], {"income": 1.0}).unique == 5
+    assert profile(frame, ["income", "sex"], {"income": 100.0}).unique == 0
+    assert profile(frame, ["income"], {"income": 1.0}).steps == {"income": 1.0}
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 60), levels=st.integers(1, 4), step=st.sampled_from([None, 0.5, 2.0]),
+       seed=st.integers(0, 10_000))
+def test_counts_equal_a_pandas_count_on_the_values_as_counted(n, levels, step, seed):
     rng = np.random.default_rng(seed)
-    frame = pd.DataFrame({"a": rng.choice(list("pqrs")[:levels], n), "b": rng.choice(list("xyz")[:levels], n),
-                          "c": rng.choice(["u", "v"], n)})
-    result = profile(frame, ["a", "b", "c"])
-    sizes = frame.groupby(["a", "b", "c"])["a"].transform("size").to_numpy()
-    assert result.unique_share == pytest.approx(100 * np.mean(sizes == 1))
-    assert result.small_group_share == pytest.approx(100 * np.mean(sizes < 5))
-    if result.unique_share == 0:
+    frame = pd.DataFrame({"a": rng.choice(list("pqrs")[:levels], n), "b": rng.integers(0, 3 * levels, n),
+                          "c": np.round(rng.normal(10, 3, n), 1)})
+    frame.loc[rng.random(n) < 0.1, "c"] = np.nan
+    steps = None if step is None else {"c": step}
+    result = profile(frame, ["a", "b", "c"], steps)
+    counted = frame.copy()
+    used = step if step is not None else result.steps.get("c")
+    if used is not None:
+        counted["c"] = np.floor(counted["c"] / used + 0.5)
+    sizes = counted.groupby(["a", "b", "c"], dropna=False)["a"].transform("size").to_numpy()
+    assert result.unique == int(np.sum(sizes == 1))
+    assert result.small_groups == int(np.sum(sizes < 5))
+    if result.unique == 0:
         assert result.removals == ()
         return
-    first, share = result.removals[0]
+    first, count = result.removals[0]
     rest = [name for name in "abc" if name != first]
-    expected = frame.groupby(rest)[rest[0]].transform("size").to_numpy()
-    assert share == pytest.approx(100 * np.mean(expected == 1))
+    expected = counted.groupby(rest, dropna=False)[rest[0]].transform("size").to_numpy()
+    assert count == int(np.sum(expected == 1))

@@ -90,3 +90,17 @@ def test_shuffled_avatars_read_as_further_apart_and_a_failed_analysis_says_why()
     assert "worse than its mean does (R^2 " in reading("prediction", results["prediction"])  # shuffled: below the mean
     assert reading("survival", AnalysisNotRun("The event column 'e' must have two values.")) == \
         "Not run: The event column 'e' must have two values."
+
+
+def test_the_missing_values_reading_compares_like_with_like():
+    """Issue 45: the reading compared the avatars' largest gap (1.9 points, on a variable whose two real samples
+    agreed) with that variable's real gap ("two real samples, which agree exactly") while another variable's real
+    samples were 2.1 points apart: the largest gap against the largest gap."""
+    from core.metrics.analysis.missing_shares import MissingShare, MissingShares
+
+    shares = MissingShares((MissingShare("a", {"real": 0.100, "avatars": 0.119, "holdout": 0.100}),
+                            MissingShare("b", {"real": 0.050, "avatars": 0.050, "holdout": 0.071})))
+    assert reading("missing_shares", shares) == (
+        "The avatars keep every variable's missing share within 1.9 points of the real rows' (largest gap: a, 10.0 % "
+        "real, 11.9 % avatars); two real samples differ by up to 2.1 points (largest: b): no larger than between two "
+        "real samples.")

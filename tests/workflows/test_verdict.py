@@ -206,3 +206,43 @@ def test_a_real_run_not_ready_gets_a_fix_that_a_fresh_run_confirms():
     again = evaluation_with(frame, fix.plan, fix.parameters)
     for name, result in fix.evaluation.privacy.items():
         assert again.privacy[name].value == pytest.approx(result.value), name  # the same seed: the same figures
+
+
+def test_an_uncertain_risk_makes_the_verdict_amber_and_is_never_chased():
+    """SPEC 6.2, revised again: a risk met on its estimate, its interval past the target, is neither met nor missed;
+    the verdict says so, and no fix is searched for it (AER's CPS1988: "missed", 14 settings tried, none passing)."""
+    evaluation = evaluation_with_values()
+    evaluation.privacy["inference_risk"] = DEFINITIONS["inference_risk"].result(8.2, judged=15.8, breakdown={
+        "high": 15.8, "low": 0.0, "against": "control", "members": 87.9, "controls": 86.9, "baseline": 91.0,
+        "risk": 8.2, "members_attacked": 14_078})
+
+    def rerun(parameters, plan):
+        raise AssertionError("an uncertain criterion is not chased")
+
+    verdict = checked_verdict(evaluation, Parameters(k=10), ColumnPlan(), 1000, rerun)
+    assert verdict.status == "uncertain" and not verdict.ready and not verdict.searched and not verdict.failing
+    line = verdict_line(verdict)
+    assert line.startswith("Verdict: MEETS EVERY TARGET ON ITS ESTIMATE. Inference: inference risk 8.2 %, target < "
+                           "10 %. Uncertain: its estimate, 8.2 %, meets the target, but its 95 % interval reaches "
+                           "15.8 %.")
+    assert verdict_json(verdict)["uncertain"] == ["inference_risk"]
+    # with a missed target beside it, the search looks for a setting that misses none: the uncertain one may stay
+    evaluation.privacy["hidden_rate"] = DEFINITIONS["hidden_rate"].result(80.0)
+    fixed = evaluation_with_values()
+    fixed.privacy["inference_risk"] = evaluation.privacy["inference_risk"]
+    verdict = checked_verdict(evaluation, Parameters(k=10), ColumnPlan(), 1000, lambda parameters, plan: fixed)
+    assert verdict.fix is not None and verdict.fix.ready
+
+
+def test_a_verdict_still_not_ready_names_the_target_out_of_reach():
+    """SPEC 6.3, revised again: never only "no setting tried meets every target"."""
+    evaluation = evaluation_with_values(hidden_rate=80.0, local_cloaking=3.0)
+    reached = iter([evaluation_with_values(hidden_rate=value, local_cloaking=6.0) for value in (84.0, 88.5, 86.0)])
+    verdict = checked_verdict(evaluation, Parameters(k=10, ncp=3), ColumnPlan(), 1000,
+                              lambda parameters, plan: next(reached, evaluation_with_values(hidden_rate=70.0)))
+    line = verdict_line(verdict)
+    assert "No setting tried meets every target" in line
+    # local cloaking reached its target in some setting: not out of reach; the hidden rate never did
+    assert "Out of reach of every setting tried: hidden rate, target > 90 %, reaches at best 88.5 % (raise k from 10 " \
+        "to 20): even the most protective settings tried leave it short." in line
+    assert "Out of reach of every setting tried: local cloaking" not in line

@@ -130,7 +130,8 @@ class FastDPSynthesizer:
         return {"epsilon": self.epsilon_, "mechanism": self.mechanism,
                 "shares": [share.to_json() for share in MODELS[self.mechanism].ledger(self.epsilon_, n_dims,
                                                                                     self._options())],
-                "not_covered": list(NOT_COVERED)}
+                "not_covered": list(NOT_COVERED),
+                **({"relative_noise": self.model_.relative_noise()} if hasattr(self, "model_") else {})}
 
     def sample(self, n_rows: int, rng: np.random.Generator) -> np.ndarray:
         """``n_rows`` latent points drawn from the noisy model with ``rng`` (fresh draws on every call)."""

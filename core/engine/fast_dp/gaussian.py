@@ -6,7 +6,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.engine.fast_dp.noise import BudgetShare, NoisyModel, repair_positive_definite, sample_normal, symmetric_laplace
+from core.engine.fast_dp.noise import (
+    BudgetShare,
+    NoisyModel,
+    repair_positive_definite,
+    sample_normal,
+    spreads,
+    symmetric_laplace,
+)
 
 BUDGET = {"mean": 0.3, "covariance": 0.7}
 
@@ -59,6 +66,11 @@ class GaussianModel(NoisyModel):
         noisy_covariance = covariance + symmetric_laplace(covariance_scale, rng)
         return cls({"mean": mean, "covariance": covariance}, {"mean": mean_scale, "covariance": covariance_scale},
                    {"mean": noisy_mean, "covariance": repair_positive_definite(noisy_covariance, ranges)})
+
+    def sizes(self) -> dict[str, np.ndarray]:
+        """A mean's noise against its axis's spread, a covariance's against the product of its two axes'."""
+        mean, covariance = spreads(self.exact["covariance"])
+        return {"mean": mean, "covariance": covariance}
 
     @classmethod
     def ledger(cls, epsilon: float, n_dims: int, options: dict[str, int]) -> list[BudgetShare]:

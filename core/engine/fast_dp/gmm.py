@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.engine.fast_dp.noise import BudgetShare, NoisyModel, repair_positive_definite, sample_normal, symmetric_laplace
+from core.engine.fast_dp.noise import (
+    BudgetShare,
+    NoisyModel,
+    repair_positive_definite,
+    sample_normal,
+    spreads,
+    symmetric_laplace,
+)
 
 BUDGET = {"weights": 0.2, "means": 0.4, "covariances": 0.4}
 WEIGHT_FLOOR = 1e-6
@@ -73,6 +80,11 @@ class MixtureModel(NoisyModel):
         return cls({"weights": exact_weights, "means": exact_means, "covariances": exact_covariances},
                    {"weights": weight_scale, "means": mean_scale, "covariances": covariance_scale},
                    {"weights": weights / weights.sum(), "means": means, "covariances": covariances})
+
+    def sizes(self) -> dict[str, np.ndarray]:
+        """A weight's noise against the weight, a group's mean and covariance against its own spreads."""
+        means, covariances = spreads(self.exact["covariances"])
+        return {"weights": self.exact["weights"], "means": means, "covariances": covariances}
 
     @classmethod
     def ledger(cls, epsilon: float, n_dims: int, options: dict[str, int]) -> list[BudgetShare]:

@@ -47,6 +47,11 @@ class HistogramModel(NoisyModel):
         return cls({"counts": counts}, {"counts": scale},
                    {"counts": noisy, "probabilities": probabilities, "edges": _edges(lower, upper, options)})
 
+    def sizes(self) -> dict[str, np.ndarray]:
+        """A count's noise against the mean count of a bin (the rows over the bins)."""
+        counts = self.exact["counts"]
+        return {"counts": np.broadcast_to(counts.sum(axis=1, keepdims=True) / counts.shape[1], counts.shape)}
+
     @classmethod
     def ledger(cls, epsilon: float, n_dims: int, options: dict[str, int]) -> list[BudgetShare]:
         """The whole budget on the bin counts, split equally over the ``d`` dimensions."""

@@ -47,6 +47,25 @@ class NoisyModel:
             rng: np.random.Generator, options: dict[str, int]) -> NoisyModel:
         return cls.fit_statistics(cls.statistics(clipped, lower, upper, options), lower, upper, epsilon, rng, options)
 
+    def sizes(self) -> dict[str, np.ndarray]:
+        """Per noisy statistic, the size its noise is measured against (the shapes of ``noise_scales``)."""
+        raise NotImplementedError
+
+    def relative_noise(self) -> float:
+        """What epsilon buys, in one figure: the median over every noisy value of its Laplace scale (its expected
+        absolute noise) divided by the size of what it blurs (:meth:`sizes`: an axis's spread for a mean, the product
+        of two spreads for a covariance, the value itself for a weight or a count)."""
+        sizes = self.sizes()
+        ratios = np.concatenate([np.ravel(self.noise_scales[name] / np.maximum(sizes[name], 1e-12))
+                                 for name in self.noise_scales])
+        return float(np.median(ratios))
+
+
+def spreads(covariance: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The sizes of a mean's and a covariance's entries: each axis's standard deviation, and their products."""
+    deviation = np.sqrt(np.maximum(np.diagonal(covariance, axis1=-2, axis2=-1), 0.0))
+    return deviation, deviation[..., :, None] * deviation[..., None, :]
+
 
 def symmetric_laplace(scales: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Laplace noise drawn for the upper triangle (diagonal included) and mirrored."""

@@ -35,13 +35,25 @@ class SeriesView:
     measures (typed as the originals') with each measure's person (:data:`~core.metrics.analysis.mixed_model.
     PERSON`, a row of the side's person table), its time since the person's first measure (:data:`~core.metrics.
     analysis.mixed_model.TIME`, in days for dates) and its person's columns (``patients.treatment``, keys left
-    out); the measures' ``kinds``, the ``time`` column and its ``unit`` ("day" or "")."""
+    out); the measures' ``kinds``, the ``time`` column and its ``unit`` ("day" or ""); ``halves``: no holdout was
+    kept, so the originals and the reference are two halves of the persons the avatars were made from."""
 
     table: str
     frames: tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]
     kinds: dict[str, Kind]
     time: str
     unit: str
+    halves: bool = False
+
+    def made_from(self) -> pd.DataFrame:
+        """The measures of every person the avatars were made from (both halves without a holdout), to compare with
+        the avatars of all of them: like with like (issue 45: a random half of MASS's Sitka trees was drawn as
+        "originals" beside the avatars of every tree)."""
+        originals, reference = self.frames[0], self.frames[1]
+        if not self.halves:
+            return originals
+        offset = int(originals[PERSON].max()) + 1 if len(originals) else 0
+        return pd.concat([originals, reference.assign(**{PERSON: reference[PERSON] + offset})], ignore_index=True)
 
     @property
     def numbers(self) -> list[str]:
@@ -94,7 +106,8 @@ def series_view(dataset: Dataset, link: Link, working: Mapping[str, pd.DataFrame
         first = pd.Series(times).groupby(rows).transform("min").to_numpy()
         frames.append(pd.concat([measures, person.reset_index(drop=True)], axis=1).assign(
             **{PERSON: rows, TIME: times - first}))
-    return SeriesView(link.child, (frames[0], frames[1], frames[2]), kinds, table.time, "day" if dates else "")
+    return SeriesView(link.child, (frames[0], frames[1], frames[2]), kinds, table.time, "day" if dates else "",
+                      halves=holdout.get(link.parent) is None or holdout.get(link.child) is None)
 
 
 def series_metrics(view: SeriesView, parameters: Parameters) -> dict[str, MetricResult]:
