@@ -14,6 +14,7 @@ from core.engine.schema import column_warning_lines
 from core.i18n import _, number
 from core.metrics.evaluation import Evaluation
 from core.presentation import figures, series_figures
+from core.presentation.format import sequences_table
 from core.presentation.parameter_labels import ALIGNMENT_LABELS, PROJECTION_LABELS, UNALIGNMENT_LABELS
 from core.presentation.analysis_figures import trend_figure
 from core.presentation.analysis_text import analysis_notes, trend_reading, trend_table
@@ -84,6 +85,10 @@ def relations_between_tables(run: LinkedRun) -> None:
     for position, (link, metrics) in enumerate(run.evaluation.links.items()):
         st.subheader(plain(link), anchor=False)
         signal_cards(metrics.values())
+        if "broken_sequences" in metrics:
+            headers, rows = sequences_table(metrics["broken_sequences"])
+            if rows:
+                table(pd.DataFrame(rows, columns=headers), key=f"sequences_{position}")
         plot(figures.children_per_parent_figure(metrics["children_per_parent"], link), key=f"children_{position}")
 
 

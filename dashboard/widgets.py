@@ -41,6 +41,7 @@ from core.presentation.verdict_text import (
     caveat,
     fix_sentence,
     headline,
+    doubts,
     noise_of,
     reasons,
     relationships,
@@ -190,7 +191,7 @@ def privacy_card(result: MetricResult) -> None:
         for reading in attack_readings(result):
             st.caption(plain(reading))
         if result.uncertain:
-            st.caption(plain(uncertainty_note(result)))
+            st.caption(plain(uncertainty_note(result, with_rates=False)))  # the readings above give them
         st.caption(_(result.not_applicable or result.note or result.interpretation))
 
 
@@ -211,21 +212,25 @@ def holdout_plan(n_rows: int, holdout: bool) -> str:
 
 
 def verdict_message(verdict: Verdict, about: str) -> None:
-    """One verdict: its headline and ``about`` (which avatars, in markdown), why, the fix, what is not assessed."""
+    """One verdict: its headline and ``about`` (which avatars, in markdown), why (a missed target in red, an uncertain
+    one in amber), the fix, what is not assessed."""
+    missed, uncertain = (["\n".join(f"- {plain(reason)}" for reason in lines)] if lines else []
+                         for lines in (reasons(verdict), doubts(verdict)))
     if verdict.status == READY:
         st.success(_("**{headline}**: every privacy target is assessed and met. {about}").format(
             headline=headline(verdict), about=about), icon=":material/verified_user:")
     elif verdict.status == UNCERTAIN:
-        why = "\n".join(f"- {plain(reason)}" for reason in reasons(verdict))
-        st.warning(_("**{headline}**, not on its whole interval: no target is missed, but a risk's 95 % interval "
-                     "reaches past its target. {about}").format(headline=headline(verdict), about=about) + f"\n\n{why}",
+        st.warning("\n\n".join([_("**{headline}**, not on its whole interval: no target is missed, but a risk's 95 % "
+                                  "interval reaches past its target. {about}").format(headline=headline(verdict),
+                                                                                      about=about), *uncertain]),
                    icon=":material/help:")
     elif verdict.status == PARTLY_ASSESSED:
         st.warning(_("**{headline}**, but not every target could be assessed. {about}").format(
             headline=headline(verdict), about=about), icon=":material/help:")
     else:
-        why = "\n".join(f"- {plain(reason)}" for reason in reasons(verdict))
-        st.error(f"**{headline(verdict)}**. {about}\n\n{why}", icon=":material/gpp_bad:")
+        st.error("\n\n".join([f"**{headline(verdict)}**. {about}", *missed]), icon=":material/gpp_bad:")
+        if uncertain:
+            st.warning("\n\n".join([_("Uncertain, neither met nor missed:"), *uncertain]), icon=":material/help:")
         st.info(plain(fix_sentence(verdict, DASHBOARD)), icon=":material/build:")
     if caveat(verdict, DASHBOARD):
         st.warning(plain(caveat(verdict, DASHBOARD)), icon=":material/help:")
@@ -409,24 +414,22 @@ def risk_profile_section(loaded: LoadedTable, plan: ColumnPlan) -> None:
 def _precision_editor(typed: pd.DataFrame, kinds: dict[str, Kind], chosen: Knowledge, source_id: str
                       ) -> dict[str, float]:
     """The precision an attacker knows each known number to, shown and changeable (SPEC 6.4): each number's step,
-    the user's or the default (whole numbers: 1, as written); kept in the attacker's knowledge."""
+    the user's or the default (1 for a whole number: as written); the steps the user changed, kept in the
+    attacker's knowledge and returned (the others are the profile's own defaults)."""
     numbers = [name for name in typed.columns if kinds[name] is Kind.NUMERIC]
     if not numbers:
         return {}
     given = dict(chosen.precision)
     defaults = {name: default_step(numeric_values(typed[name])) or 1.0 for name in numbers}
-    shown = pd.DataFrame({_("number"): numbers, _("known to the nearest"): [given.get(name, defaults[name])
-                                                                            for name in numbers]})
+    column = _("known to the nearest")
+    shown = pd.DataFrame({_("variable"): numbers, column: [given.get(name, defaults[name]) for name in numbers]})
     edited = st.data_editor(
-        shown, hide_index=True, key=f"precision_{source_id}_{'|'.join(numbers)}", disabled=[_("number")],
-        column_config={_("known to the nearest"): st.column_config.NumberColumn(
+        shown, hide_index=True, key=f"precision_{source_id}_{'|'.join(numbers)}", disabled=[_("variable")],
+        column_config={column: st.column_config.NumberColumn(
             min_value=0.0, format="%g", help=_("An attacker who knows an income to the nearest 1,000 cannot tell "
                                                "apart people within the same 1,000: their values count as one."))})
-    steps = {}
-    for name, step in zip(numbers, edited[_("known to the nearest")]):
-        if pd.notna(step) and step > 0:
-            steps[name] = float(step)
-    wanted = tuple((name, step) for name, step in steps.items() if step != defaults[name])
-    if wanted != chosen.precision:
-        state.set_attacker(replace(state.attacker(), precision=wanted))
+    steps = {name: float(step) for name, step in zip(numbers, edited[column])
+             if pd.notna(step) and step > 0 and step != defaults[name]}
+    if tuple(steps.items()) != chosen.precision:
+        state.set_attacker(replace(state.attacker(), precision=tuple(steps.items())))
     return steps

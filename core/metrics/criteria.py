@@ -79,8 +79,9 @@ class CriterionResult:
                 "failing": [result.name for result in self.failing],
                 "uncertain": [result.name for result in self.uncertain],
                 "not_assessed": [result.name for result in self.awaiting],
-                "not_applicable": [result.name for result in self.results
-                                   if result.passed is None and not result.awaits_choice and not result.uncertain]}
+                "not_counted": [result.name for result in self.results if result.note],
+                "not_applicable": [result.name for result in self.results if result.value is None
+                                   and not result.awaits_choice]}
 
 
 def criteria_of(privacy: Mapping[str, MetricResult]) -> dict[str, CriterionResult]:

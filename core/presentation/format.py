@@ -10,6 +10,7 @@ from typing import ParamSpec, TypeVar
 import numpy as np
 import pandas as pd
 
+from core.dataset.relations.sequence import FamilyRelation
 from core.engine.io import formula_like
 from core.engine.schema import quoted
 from core.engine.split import Holdout
@@ -150,11 +151,29 @@ def attack_readings(result: MetricResult) -> list[str]:
 NARROWING_FACTOR = 4  # more people than this many times those attacked: no narrowing is offered (SPEC 6.2)
 
 
-def uncertainty_note(result: MetricResult) -> str | None:
+def _rates_sentences(entry: dict) -> list[str]:
+    """An attack's success on members and controls (or its baseline alone), and whether it beats the baseline."""
+    if "variable" in entry:
+        rates = _("For {variable}, the attack is right for {members} of the people the avatars come from").format(
+            variable=entry["variable"], members=percent(entry["members"]))
+    else:
+        rates = _("The attack links {members} of the people the avatars come from").format(
+            members=percent(entry["members"]))
+    guess = _(entry.get("baseline_guess", N_("random linkage")))
+    if entry["against"] == "control":
+        rates += _(", {controls} of people never used; {baseline} by the baseline ({guess}).").format(
+            controls=percent(entry["controls"]), baseline=percent(entry["baseline"]), guess=guess)
+    else:
+        rates += _("; {baseline} by the baseline ({guess}).").format(baseline=percent(entry["baseline"]), guess=guess)
+    beaten = [_("The attack does no better than the baseline.")] if entry["members"] <= entry["baseline"] else []
+    return [rates, *beaten]
+
+
+def uncertainty_note(result: MetricResult, with_rates: bool = True) -> str | None:
     """Why a risk is uncertain (SPEC 6.2, revised again): its estimate meets the target, its interval reaches past
     it; the two success rates and the baseline, and what would narrow the interval, only when something would (a
-    real holdout as the control; at most :data:`NARROWING_FACTOR` times the people attacked). None when it is not
-    uncertain."""
+    real holdout as the control; at most :data:`NARROWING_FACTOR` times the people attacked); without the rates
+    ``with_rates`` False (a card that shows them already). None when it is not uncertain."""
     if not result.uncertain:
         return None
     details = result.breakdown
@@ -162,21 +181,8 @@ def uncertainty_note(result: MetricResult) -> str | None:
                  details)
     sentences = [_("Uncertain: its estimate, {risk}, meets the target, but its 95 % interval reaches {high}.").format(
         risk=percent(entry["risk"]), high=percent(entry["high"]))]
-    if "variable" in entry:
-        sentences.append(_("For {variable}, the attack is right for {members} of the people the avatars come from"
-                           ).format(variable=entry["variable"], members=percent(entry["members"])))
-    else:
-        sentences.append(_("The attack links {members} of the people the avatars come from").format(
-            members=percent(entry["members"])))
-    if entry["against"] == "control":
-        sentences[-1] += _(", {controls} of people never used; {baseline} by the baseline ({guess}).").format(
-            controls=percent(entry["controls"]), baseline=percent(entry["baseline"]),
-            guess=_(entry.get("baseline_guess", N_("random linkage"))))
-    else:
-        sentences[-1] += _("; {baseline} by the baseline ({guess}).").format(
-            baseline=percent(entry["baseline"]), guess=_(entry.get("baseline_guess", N_("random linkage"))))
-    if entry["members"] <= entry["baseline"]:
-        sentences.append(_("The attack does no better than the baseline."))
+    if with_rates:
+        sentences += _rates_sentences(entry)
     if entry["against"] == "baseline":
         sentences.append(_("Avatars made with a real holdout (real people never used, as the control) would narrow "
                            "it."))
@@ -210,3 +216,17 @@ def relations_table(result: MetricResult) -> tuple[list[str], list[list[str]]]:
     headers = [_("relation between the columns"), _("originals breaking it"), _("avatars breaking it")]
     return headers, [[relation.sentence(), percent(originals), percent(avatars)]
                      for relation, originals, avatars in result.breakdown.get("per_relation", [])]
+
+
+def sequences_table(result: MetricResult) -> tuple[list[str], list[list[str]]]:
+    """The Broken sequences metric's table (issue 45), for the Utility page and the report: each relation across a
+    family's rows in words, the share of real and of avatar families breaking it; no row when none holds."""
+    headers = [_("relation across the rows of each family"), _("real families breaking it"),
+               _("avatar families breaking it")]
+    return headers, [[_relation_sentence(row), percent(row["real_share"]), percent(row["avatar_share"])]
+                     for row in result.breakdown.get("per_relation", [])]
+
+
+def _relation_sentence(row: dict) -> str:
+    """A family relation's sentence in the current language (its JSON row holds the English one)."""
+    return FamilyRelation(row["kind"], tuple(row["columns"]), row.get("value")).sentence()

@@ -45,13 +45,16 @@ from core.presentation.format import (
     holdout_sentence,
     metric_text,
     relations_table,
+    sequences_table,
     target_text,
+    uncertainty_note,
 )
 from core.presentation.parameter_labels import EXCLUSION_LABELS, IMPUTATION_LABELS
 from core.presentation.verdict_text import (
     DASHBOARD,
     LINKED_TABLES,
     caveat,
+    doubts,
     fix_sentence,
     headline,
     noise_of,
@@ -162,8 +165,9 @@ def build_linked_report(dataset: Dataset, evaluation: LinkedEvaluation, verdict:
             colour = VERDICT_CSS[person.status]
             blocks += [Paragraph(_("{table}: {headline}").format(table=name, headline=headline(person)),
                                  f"verdict {colour}"),
-                       Bullets([*reasons(person), *(text for text in (fix_sentence(person, LINKED_TABLES),
-                                                                      caveat(person, LINKED_TABLES)) if text)])]
+                       Bullets([*reasons(person), *doubts(person), *(
+                           text for text in (fix_sentence(person, LINKED_TABLES), caveat(person, LINKED_TABLES))
+                           if text)])]
         if verdict.broken_links:
             blocks.append(Paragraph(_("Links whose foreign keys do not all resolve: {links}.").format(
                 links=", ".join(verdict.broken_links)), "verdict fail"))
@@ -176,8 +180,10 @@ def build_linked_report(dataset: Dataset, evaluation: LinkedEvaluation, verdict:
                         _span(_(result.band), result.level) if result.band else "",
                         _shown(result.not_applicable or result.interpretation)]
                        for link, metrics in evaluation.links.items() for result in metrics.values()])]
-        blocks += [_figure(figures.children_per_parent_figure(metrics["children_per_parent"], link))
-                   for link, metrics in evaluation.links.items()]
+        for link, metrics in evaluation.links.items():
+            headers, rows = sequences_table(metrics["broken_sequences"]) if "broken_sequences" in metrics else ([], [])
+            blocks += [Table(headers, rows)] if rows else []
+            blocks.append(_figure(figures.children_per_parent_figure(metrics["children_per_parent"], link)))
         for link, metrics in evaluation.series.items():
             blocks += _series_blocks(link, metrics, evaluation)
         for name, person in evaluation.persons.items():
@@ -266,7 +272,8 @@ def _privacy_blocks(evaluation: Evaluation) -> list[Block]:
             state=_span(_(STATES[group.state]), CRITERION_CSS[group.state]))))
         blocks.append(Table([_("metric"), _("value"), _("target"), _("verdict"), _("what it means")], [
             [_shown(result.label), metric_text(result, result.unit), target_text(result), _verdict(result),
-             " ".join([*attack_readings(result), _shown(result.not_applicable or result.note or result.interpretation)])]
+             " ".join([*attack_readings(result), *filter(None, [uncertainty_note(result, with_rates=False)]),
+                       _shown(result.not_applicable or result.note or result.interpretation)])]
             for result in group.results]))
     return blocks + [_figure(figure) for figure in figures.privacy_figures(evaluation.privacy).values()]
 
@@ -326,7 +333,8 @@ def _verdict_blocks(run: GenerationRun) -> list[Block]:
     verdict = verdict_of_run(run)
     colour = VERDICT_CSS[verdict.status]
     blocks: list[Block] = [Paragraph(headline(verdict), f"verdict {colour}"), Paragraph(subject(run))]
-    details = [*reasons(verdict), *(text for text in (fix_sentence(verdict), caveat(verdict, DASHBOARD)) if text)]
+    details = [*reasons(verdict), *doubts(verdict),
+               *(text for text in (fix_sentence(verdict), caveat(verdict, DASHBOARD)) if text)]
     if details:
         blocks.append(Bullets(details))
     said = relationships(run.evaluation)

@@ -115,3 +115,17 @@ def test_the_sentences_say_each_relation():
     assert "each row of a family starts ('tstart') where the previous one stopped ('tstop')" in sentences
     assert "'tstart' is 0 on each family's first row" in sentences
     assert "'spent' is the running total of 'cost' along each family" in sentences
+
+
+def test_a_chain_keeps_the_finer_decimals_of_its_start_and_stop():
+    """survival's heart: one interval of 172 stops at 4.5, so the stops are written with a decimal and the starts
+    without: the next start rounded to a whole number broke the chain in 90 % of the avatar families (6.4 -> 6.0)."""
+    family = np.repeat(np.arange(6), 2)
+    frame = pd.DataFrame({"start": [0.0, 4.5, 0.0, 3.0, 0.0, 2.0, 0.0, 6.0, 0.0, 1.0, 0.0, 9.0],
+                          "stop": [4.5, 8.0, 3.0, 5.0, 2.0, 7.0, 6.0, 9.0, 1.0, 4.0, 9.0, 20.0]})
+    found = FamilySequences.find(frame, family)
+    made = pd.DataFrame({"start": [0, 3, 0, 2, 0, 5, 0, 1, 0, 4, 0, 2], "stop": [6.4, 9.1, 2.2, 3.3, 4.4, 8.8,
+                                                                                  1.5, 2.5, 3.5, 7.5, 2.5, 4.5]})
+    rebuilt = found.rebuilt(made, family)
+    assert all(broken == 0 for _relation, broken, _families in found.broken_families(rebuilt, family))
+    assert rebuilt.loc[1, "start"] == 6.4 and rebuilt["start"].dtype == float

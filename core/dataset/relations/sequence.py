@@ -151,11 +151,16 @@ class FamilySequences:
                 name = relation.columns[0]
                 values = current(name)
                 changed[name] = values[np.lexsort((values, walk.codes))]
+        places = {}  # a chain's start and stop, a total and its part: written with the finer decimals of the two
+        for relation in self.relations:
+            if relation.kind in (CHAIN, RUNNING_TOTAL):
+                finer = max(decimals(_numbers(frame[column])) for column in relation.columns)
+                places |= dict.fromkeys(relation.columns, finer)
         out = frame.copy()
         for name, values in changed.items():
             placed = _numbers(frame[name]).copy()
             placed[sequence] = values
-            out[name] = _written(frame[name], placed)
+            out[name] = _written(frame[name], placed, places.get(name))
         for name, value in fixed.items():
             if name in changed:
                 continue
@@ -328,9 +333,9 @@ def _number(value: Any) -> float:
     return float(_numbers(pd.Series([value]))[0])
 
 
-def _written(column: pd.Series, numbers: np.ndarray) -> pd.Series:
-    """``numbers`` written as ``column`` is: a date, a whole number or a number of its decimals, a categorical of
-    numbers (new values added to its categories), missing where NaN."""
+def _written(column: pd.Series, numbers: np.ndarray, places: int | None = None) -> pd.Series:
+    """``numbers`` written as ``column`` is: a date, a whole number or a number of its decimals (or ``places``), a
+    categorical of numbers (new values added to its categories), missing where NaN."""
     missing = np.isnan(numbers)
     if isinstance(column.dtype, pd.CategoricalDtype):
         categories = column.cat.categories
@@ -342,9 +347,10 @@ def _written(column: pd.Series, numbers: np.ndarray) -> pd.Series:
         if column.dt.tz is not None:
             written = written.dt.tz_localize("UTC").dt.tz_convert(column.dt.tz)
         return written.astype(column.dtype)
-    rounded = np.round(numbers, decimals(_numbers(column)))
-    if pd.api.types.is_integer_dtype(column):
+    rounded = np.round(numbers, decimals(_numbers(column)) if places is None else places)
+    if pd.api.types.is_integer_dtype(column) and np.all(rounded[~missing] == np.round(rounded[~missing])):
         whole = pd.array(np.where(missing, 0, rounded).astype(np.int64), dtype="Int64")
         whole[missing] = pd.NA
         return pd.Series(whole, index=column.index).astype(column.dtype if not missing.any() else "Int64")
-    return pd.Series(rounded, index=column.index).astype(column.dtype)
+    return pd.Series(rounded, index=column.index).astype(float if pd.api.types.is_integer_dtype(column) else
+                                                         column.dtype)
