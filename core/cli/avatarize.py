@@ -35,7 +35,13 @@ from core.metrics.linked_evaluation import attacked_tables
 from core.errors import InputError
 from core.i18n import SOURCE_LANGUAGE, language
 from core.presentation.format import formula_warning, in_english
-from core.presentation.summary import analysis_lines, batch_summary_lines, linked_summary_lines, summary_lines
+from core.presentation.summary import (
+    analysis_lines,
+    batch_summary_lines,
+    linked_summary_lines,
+    risk_profile_lines,
+    summary_lines,
+)
 from core.presentation.metrics_json import batch_json, linked_json, run_json
 from core.presentation.verdict_text import noise_of, relationships, verdict_line
 from core.workflows.linked_run import (
@@ -358,7 +364,8 @@ def _in_batches(arguments: argparse.Namespace) -> int:
     if metrics_path:
         write_all([(metrics_path, lambda: write_json(batch_json(run, params, batch_settings), metrics_path))])
     if run.summary:
-        print("\n".join(batch_summary_lines(run.summary)))
+        print("\n".join([*batch_summary_lines(run.summary),
+                         *(risk_profile_lines(run.risk_profile) if run.risk_profile else [])]))
     method_text = _method_text(method_of(parameters))
     parts = f"{len(run.parts)} part{'s' if len(run.parts) > 1 else ''}"
     print(f"{run.n_avatars} avatars of {arguments.input} written to {out} in {parts} "

@@ -161,7 +161,10 @@ def _link_metrics(dataset: Dataset, link: Link, working: Mapping[str, pd.DataFra
     else:
         halves = join.family_halves(*real, link, np.random.default_rng(seed))
     join_keys = [*keys[link.parent], *keys[link.child]]
-    relations = join.compute(*halves, (parents, children), link, join_keys)
+    declared = {**declared_kinds(dataset, link.child, working[link.child]), **{
+        join.PARENT_COLUMN.format(parent=link.parent, column=column): kind
+        for column, kind in declared_kinds(dataset, link.parent, working[link.parent]).items()}}
+    relations = join.compute(*halves, (parents, children), link, join_keys, declared)
     metrics = {"referential_integrity": referential_integrity.compute(parents, children, link),
                "children_per_parent": children_per_parent.compute(*real, parents, children, link),
                "join_hellinger_mean": relations["hellinger_mean"],

@@ -67,6 +67,7 @@ def batch_json(run: BatchRun, params: dict, settings: BatchSettings) -> dict[str
                        "batch_rows": settings.batch_rows, "scheduler": settings.scheduler,
                        "part_format": settings.part_format, "fast_dp_sample_rows": run.latent_sample_rows},
         "rows": run.n_rows, "avatars": run.n_avatars, "parts": [str(part) for part in run.parts],
+        **({"risk_profile": run.risk_profile.to_json()} if run.risk_profile else {}),
         "timings_s": run.timings_s,
     }
 

@@ -10,6 +10,7 @@ from core.metrics.correlation_difference_ratio import correlation_gaps
 from core.metrics.evaluation import Evaluation
 from core.metrics.registry import DEFINITIONS
 from core.presentation.format import SHOWN_UNITS, holdout_sentence, in_english, metric_text, number_text
+from core.metrics.risk_profile import RiskProfile
 from core.presentation.risk_profile_text import profile_lines
 from core.presentation.verdict_text import LINKED_TABLES, verdict_line
 
@@ -40,9 +41,13 @@ def summary_lines(evaluation: Evaluation) -> list[str]:
             lines.append(f"  {result.label:<34}{metric_text(result):>10}  {result.target_text or '':<12}{verdict}")
             if result.note:
                 lines.append(f"    {result.note}")
-    if evaluation.risk_profile is not None:
-        lines += ["Who stands out", *(f"  {line}" for line in profile_lines(evaluation.risk_profile))]
-    return lines
+    return lines + (risk_profile_lines(evaluation.risk_profile) if evaluation.risk_profile is not None else [])
+
+
+@in_english
+def risk_profile_lines(profile: RiskProfile) -> list[str]:
+    """Who stands out before any generation (SPEC 6.4), under its heading."""
+    return ["Who stands out", *(f"  {line}" for line in profile_lines(profile))]
 
 
 @in_english

@@ -49,6 +49,7 @@ from core.engine.table_typing import (
 from core.errors import InputError
 from core.metrics.attack import Knowledge
 from core.metrics.batch_summary import batch_summary
+from core.metrics.risk_profile import RiskProfile, risk_profile
 from core.metrics.evaluation import evaluate_avatarization
 from core.validation import check_whole_number
 
@@ -74,6 +75,7 @@ class BatchRun:
     projection: Projection  # fitted on every row avatarized, from the batches' statistics summed
     summary: dict | None
     timings_s: dict[str, float] = field(default_factory=dict)
+    risk_profile: RiskProfile | None = None  # who the known variables single out among every row (SPEC 6.4)
 
 
 @dataclass(frozen=True)
@@ -119,7 +121,9 @@ def avatarize_in_batches(spec: str, out: Path, params: dict, settings: BatchSett
         for line in column_warning_lines(typing.profiles, params.get("column_kinds") or {}, excluded=typing.excluded,
                                          reduced=params.get("use_categorical_reduction")):
             say(f"warning: {line}")
-        settings.knowledge.checked(typing.kinds)  # a misspelt --known stops here, before the rows are dealt
+        knowledge = settings.knowledge.checked(typing.kinds)  # a misspelt --known stops here, before any row is dealt
+        profile = risk_profile(typed.whole(list(knowledge.known)), typing.kinds, knowledge.known,
+                               dict(knowledge.precision)) if settings.scored and knowledge.known else None
         typing = replace(typing, relations=KeptRelations.of(typed, typing.kinds, typing.set_apart, settings.relations))
         for relation in typing.relations.relations:
             say(f"relation: {relation.line()}")
@@ -147,7 +151,7 @@ def avatarize_in_batches(spec: str, out: Path, params: dict, settings: BatchSett
         rows_per_batch=[result["rows"] for result in results], batches=scores,
         latent_sample_rows=whole.latent_sample_rows if whole.synthesizer is not None else None,
         batch_seconds=[result["seconds"] for result in results], projection=whole.projection,
-        summary=batch_summary(scores) if scores else None, timings_s=timings,
+        summary=batch_summary(scores) if scores else None, timings_s=timings, risk_profile=profile,
     )
 
 
@@ -225,6 +229,7 @@ def _avatarize_batch(batch: int, numbering: tuple[int, int], *, out: Path, param
     metrics = None
     if settings.scored:
         evaluation = evaluate_avatarization(avatarizer, knowledge=settings.knowledge)
+        evaluation.risk_profile = None  # a batch's rows single out fewer people than the table's: the run's, once
         metrics = {**evaluation.to_json(), "timings_s": {**avatarizer.timings_s_, **evaluation.timings_s}}
     return {"part": str(part), "rows": avatarizer.split_.n_total, "avatars": len(avatarizer.avatars_),
             "metrics": metrics, "seconds": time.perf_counter() - start}

@@ -42,6 +42,11 @@ def test_batches_write_one_part_each_and_score_each_against_its_holdout(table_cs
     assert worst["value"] == min(batch["privacy"]["hidden_rate"] for batch in saved["per_batch"])
     assert "inference_risk" in saved["batches"]["mean"]["privacy"] and saved["parameters"]["batch_rows"] == 2_000
     assert "Scored batch by batch" in result.stdout and "Verdict:" in result.stdout
+    # who stands out among every row, once: a batch's rows single out fewer people than the table's (SPEC 6.4)
+    table = pd.read_csv(table_csv)
+    sizes = table.groupby("age")["age"].transform("size")
+    assert (saved["risk_profile"]["unique"], saved["risk_profile"]["rows"]) == (int((sizes == 1).sum()), 4_000)
+    assert all("risk_profile" not in batch for batch in saved["per_batch"]) and "Who stands out" in result.stdout
 
 
 @pytest.mark.parametrize("arguments, message", [

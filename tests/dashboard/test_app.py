@@ -80,6 +80,10 @@ def test_smoke_every_page_after_a_run(generations):
         visit(app, page)
     visit(app, "pages/utility.py")
     assert len(app.get("plotly_chart")) >= 4
+    correlation = run.evaluation.signal["correlation_difference_ratio"].breakdown
+    gaps = (f"A correlation differs from the originals' by {correlation['avatar_difference'] / 50:.3f} on average in "
+            f"the avatars, by {correlation['reference_difference'] / 50:.3f} between two halves")  # not half-points
+    assert any(gaps in markdown.value for markdown in app.markdown)
     visit(app, "pages/privacy.py")
     assert len(app.metric) == 11 and len(app.get("plotly_chart")) == 4  # a card per privacy metric; the exposure map, three histograms
     assert [header.value.split(":")[0] for header in app.header][1:4] == ["Singling out", "Linkability", "Inference"]

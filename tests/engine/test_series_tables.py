@@ -242,6 +242,8 @@ def test_trees_measured_on_one_schedule_keep_it_and_their_time_is_scored_as_a_ti
     time = next(row for row in evaluation.tables["measures"].signal["hellinger_mean"].breakdown["per_variable"]
                 if row["variable"] == "Time")
     assert time["kind"] == "numeric" and time["score"] == 100.0
+    joined = evaluation.links["trees.tree -> measures.tree"]["join_hellinger_mean"].breakdown["per_variable"]
+    assert next(row for row in joined if row["variable"] == "Time")["kind"] == "numeric"  # in the join too
     link = fitted.dataset_.links[0]
     view = series_view(fitted.dataset_, link, fitted.working_data_, fitted.holdout_data_, fitted.avatars_, seed=1)
     assert view.halves and view.made_from()[PERSON].nunique() == 79  # like with like: every tree, not a half

@@ -4,7 +4,7 @@ and the holdout's, one family on one side): how much of what ties a stay to its 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -34,14 +34,15 @@ def joined(parents: pd.DataFrame, children: pd.DataFrame, link: Link, keys: Sequ
 
 
 def compute(working: tuple[pd.DataFrame, pd.DataFrame], holdout: tuple[pd.DataFrame, pd.DataFrame],
-            avatars: tuple[pd.DataFrame, pd.DataFrame], link: Link, keys: Sequence[str]
-            ) -> dict[str, MetricResult]:
+            avatars: tuple[pd.DataFrame, pd.DataFrame], link: Link, keys: Sequence[str],
+            declared: Mapping[str, str] | None = None) -> dict[str, MetricResult]:
     """The Hellinger Mean and Correlation Difference Ratio of the avatars' join against the holdout's, with the
-    working half's join as the original; each side given as (parents, children)."""
+    working half's join as the original; each side given as (parents, children); ``declared``, the kinds the
+    tables' descriptions give the join's columns (a series' time a time)."""
     joins = [joined(parents, children, link, keys) for parents, children in (working, holdout, avatars)]
     common = [name for name in joins[0].columns if all(name in join for join in joins[1:])]  # avatars made elsewhere
     joins = [join[common] for join in joins]
-    kinds = resolve_kinds(joins[0], None)
+    kinds = resolve_kinds(joins[0], {name: kind for name, kind in (declared or {}).items() if name in common})
     typed = [apply_kinds(joins[0], kinds), apply_kinds(joins[1], kinds), typed_like(joins[2], kinds, N_("In the avatars: {error}"))]
     return {"hellinger_mean": hellinger_mean(*typed, kinds),
             "correlation_difference_ratio": correlation_difference_ratio(*typed, kinds)}
