@@ -388,7 +388,9 @@ def risk_profile_section(loaded: LoadedTable, plan: ColumnPlan) -> None:
                "them too (they can be changed on the Privacy page)."))
     if tuple(known) != chosen.known:
         state.set_attacker(replace(chosen, known=tuple(known), groups=None, sensitive=tuple(
-            name for name in chosen.sensitive if name not in known)))
+            name for name in chosen.sensitive if name not in known), precision=tuple(
+            (name, step) for name, step in chosen.precision if name in known)))
+        chosen = state.attacker()
     if not known:
         st.caption(_("Choose the variables someone could know to see how many people they single out in the real "
                      "data."))

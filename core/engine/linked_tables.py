@@ -316,28 +316,33 @@ def family_codes(link: Link, frame: pd.DataFrame) -> np.ndarray:
     return pd.factorize(frame[link.foreign_key], use_na_sentinel=True)[0].astype(np.int64)
 
 
-def family_sequences(dataset: Dataset, name: str, frame: pd.DataFrame, kinds: Mapping[str, Kind],
+def family_sequences(dataset: Dataset, link: Link, frame: pd.DataFrame, kinds: Mapping[str, Kind],
                      derived: Sequence[str] = ()) -> FamilySequences:
-    """The relations across the rows of each family of table ``name`` (its first link's parent), found on ``frame``
+    """The relations across the rows of each family of ``link``'s child (one family per parent), found on ``frame``
     (the originals; :mod:`core.dataset.relations.sequence`): what the avatars keep and the metrics score."""
+    name = link.child
     own = _own_columns(dataset, name, frame)
     columns = [column for column in own.columns if column in kinds and column != dataset.tables[name].primary_key]
     typed = apply_kinds(own[columns], {column: kinds[column] for column in columns})
-    return FamilySequences.find(typed, family_codes(dataset.parent_links(name)[0], frame), derived)
+    return FamilySequences.find(typed, family_codes(link, frame), derived)
 
 
 def _sequences_kept(dataset: Dataset, name: str, working: pd.DataFrame, made: pd.DataFrame, avatarizer: Avatarizer
                     ) -> pd.DataFrame:
     """``made``, the avatars of a child table, its families' sequences rebuilt as the originals hold them (issue
     45: survival's cgd intervals, each starting where the patient's previous one stopped, came out of order in 58
-    of 58 avatar families with several), then its relations between columns computed again from what changed."""
+    of 58 avatar families with several), then its relations between columns computed again from what changed. A
+    child of several parents is sequenced within the families of the parent whose families hold the most relations
+    (a patient's intervals, not a centre's)."""
     relations = avatarizer.relations_
-    sequences = family_sequences(dataset, name, working, avatarizer.kinds_,
-                                 [relation.computed for relation in relations if relation.computed])
+    derived = [relation.computed for relation in relations if relation.computed]
+    found = [(family_sequences(dataset, link, working, avatarizer.kinds_, derived), link)
+             for link in dataset.parent_links(name)]
+    sequences, link = max(found, key=lambda pair: len(pair[0].relations))  # the first of the most
     if not sequences.relations:
         return made
     columns = list(dict.fromkeys(column for relation in sequences.relations for column in relation.columns))
-    rebuilt = sequences.rebuilt(made[columns], family_codes(dataset.parent_links(name)[0], made))
+    rebuilt = sequences.rebuilt(made[columns], family_codes(link, made))
     made = made.assign(**{column: rebuilt[column] for column in columns})
     for relation in relations:
         if relation.derived is not None and set(relation.columns) & set(columns):

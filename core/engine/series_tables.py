@@ -253,7 +253,8 @@ class SeriesTable:
         """The avatars' times (flat, rounded as the time column is written), each avatar's number of them, and
         which avatars have measures: the timing rounded and clipped to the observed ranges (0 measures only when
         some persons have none), then moved within each avatar's ``window``; the times on the originals' designed
-        schedule when they have one (:class:`~core.engine.time_series.Schedule`, kept in the window), else evenly
+        schedule when they have one (:class:`~core.engine.time_series.Schedule`, within the window when a scheduled time
+        lies in it), else evenly
         spaced (``unalignment``)."""
         low, high = self.timing_range_
         counts = np.clip(np.rint(np.nan_to_num(timing[:, 0], nan=0.0)), 0 if self.some_without_ else low[0], high[0])
@@ -264,11 +265,8 @@ class SeriesTable:
             timing = _within(timing, window[0][has], window[1][has])
         timing[timing[:, 0] <= 1, 2] = 0.0
         if self.schedule_ is not None:
-            times, measures = self.schedule_.times_of(timing)
-            if window is not None:  # within each avatar's window
-                low_time, high_time = (np.repeat(bound[has], measures) for bound in window)
-                times = np.clip(times, np.where(np.isnan(low_time), -np.inf, low_time),
-                                np.where(np.isnan(high_time), np.inf, high_time))
+            bounds = None if window is None else (window[0][has], window[1][has])
+            times, measures = self.schedule_.times_of(timing, bounds)
             return times, measures, has
         times, measures = unaligned_times(timing, self.parameters.unalignment, self.nb_points_)
         step = self.codec_.steps()[0]

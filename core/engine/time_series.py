@@ -178,17 +178,26 @@ class Schedule:
                 return cls(kind, values[held])
         return None
 
-    def times_of(self, timing: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def times_of(self, timing: np.ndarray, window: tuple[np.ndarray, np.ndarray] | None = None
+                 ) -> tuple[np.ndarray, np.ndarray]:
         """Each avatar's times on the schedule from its timing (number of measures, first time, span; rounded and
         clipped): as many scheduled times as its measures (at most the schedule's), spread from the one nearest its
-        first time (or its follow-up's start) to the one nearest its last, by their rank. The times, flat, and each
-        avatar's number of them."""
+        first time (or its follow-up's start) to the one nearest its last, by their rank; within each avatar's
+        ``window`` (its earliest and latest time, NaN: open) when a scheduled time lies in it. The times, flat, and
+        each avatar's number of them."""
         times = self.times
         origin = timing[:, 1] if self.kind == RELATIVE else np.zeros(len(timing))
-        counts = np.clip(np.rint(timing[:, 0]), 1, len(times)).astype(int)
-        low = _nearest(times, timing[:, 1] - origin)
-        high = np.maximum(_nearest(times, timing[:, 1] + timing[:, 2] - origin), low)
-        high = np.maximum(high, np.minimum(low + counts - 1, len(times) - 1))
+        lowest, highest = np.zeros(len(timing), dtype=int), np.full(len(timing), len(times) - 1)
+        if window is not None:
+            earliest, latest = (np.where(np.isnan(bound), fill, bound - origin)
+                                for bound, fill in zip(window, (-np.inf, np.inf)))
+            first, last = np.searchsorted(times, earliest, "left"), np.searchsorted(times, latest, "right") - 1
+            room = first <= last  # a scheduled time within the window: the ranks stay between those
+            lowest, highest = np.where(room, first, lowest), np.where(room, last, highest)
+        counts = np.clip(np.rint(timing[:, 0]), 1, highest - lowest + 1).astype(int)
+        low = np.clip(_nearest(times, timing[:, 1] - origin), lowest, highest)
+        high = np.clip(np.maximum(_nearest(times, timing[:, 1] + timing[:, 2] - origin), low), lowest, highest)
+        high = np.maximum(high, np.minimum(low + counts - 1, highest))
         low = np.minimum(low, high - counts + 1)
         person = np.repeat(np.arange(len(timing)), counts)
         position = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)

@@ -52,6 +52,20 @@ class Knowledge:
     groups: tuple[tuple[str, ...], tuple[str, ...]] | None = None
     precision: tuple[tuple[str, float], ...] = ()
 
+    def __post_init__(self) -> None:
+        """The precisions checked at once, whatever the data (a linked run refused them after its synthesis)."""
+        seen = set()
+        for name, step in self.precision:
+            if name not in self.known:
+                raise InputError(_("The precision of '{name}' is given, but '{name}' is not a known variable: add it "
+                                   "to the known variables or leave its precision out.").format(name=name))
+            if name in seen:
+                raise InputError(_("The precision of '{name}' is given twice: keep one.").format(name=name))
+            seen.add(name)
+            if not (np.isfinite(step) and step > 0):
+                raise InputError(_("The precision of '{name}' must be a positive number, such as 1 or 0.5, got "
+                                   "{step}.").format(name=name, step=step))
+
     @property
     def halves(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
         if self.groups is not None:
@@ -59,8 +73,9 @@ class Knowledge:
         middle = (len(self.known) + 1) // 2
         return self.known[:middle], self.known[middle:]
 
-    def checked(self, kinds: Mapping[str, Kind]) -> Knowledge:
-        """Itself, once every name is a column scored and no variable is both known and sensitive."""
+    def checked(self, kinds: Mapping[str, Kind], frame: pd.DataFrame | None = None) -> Knowledge:
+        """Itself, once every name is a column scored (with a value in ``frame``, when given) and no variable is
+        both known and sensitive."""
         for option, names in (("known", self.known), ("sensitive", self.sensitive), *(
                 ("known groups", group) for group in (self.groups or ()))):
             for name in names:
@@ -79,16 +94,15 @@ class Knowledge:
             if shared:
                 raise InputError(_("'{name}' is in both known groups: the two parts of a record share no "
                                    "variable.").format(name=shared[0]))
-        for name, step in self.precision:
-            if name not in self.known:
-                raise InputError(_("The precision of '{name}' is given, but '{name}' is not a known variable: add it "
-                                   "to the known variables or leave its precision out.").format(name=name))
+        for name, _step in self.precision:
             if kinds[name] is not Kind.NUMERIC:
                 raise InputError(_("'{name}' is not a number: a precision applies to numbers only (categories and "
                                    "dates count as written).").format(name=name))
-            if not (np.isfinite(step) and step > 0):
-                raise InputError(_("The precision of '{name}' must be a positive number, such as 1 or 0.5, got "
-                                   "{step}.").format(name=name, step=step))
+        empty = [name for name in (*self.known, *self.sensitive) if frame is not None and frame[name].isna().all()]
+        if empty:
+            raise InputError(_("'{name}' has no value in the table: an attacker learns nothing from it, and nothing can "
+                               "be learnt of it. Leave it out of the known and sensitive variables.").format(
+                name=empty[0]))
         both = [name for name in self.sensitive if name in self.known]
         if both:
             raise InputError(_("'{name}' is both known and sensitive: an attacker who knows it has nothing to learn. "

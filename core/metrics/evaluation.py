@@ -204,7 +204,7 @@ def score(
         avatar_coordinates = space.projection.transform(space.encode(avatars), n_axes)
         members = originals if split.holdout_rows is not None else split.working  # approximate: every original
         sides = AttackSides(members, split.holdout, space.projection.transform(space.encode(split.holdout), n_axes),
-                            split.holdout_rows, knowledge.checked(kinds))
+                            split.holdout_rows, knowledge.checked(kinds, originals))
     with timed(timings, "privacy"):
         privacy = privacy_metrics(PrivacyContext(reference, avatar_coordinates, avatars, paired, unpaired_reason,
                                                  sides, identifiers), timings)

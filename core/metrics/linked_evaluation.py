@@ -169,8 +169,7 @@ def _link_metrics(dataset: Dataset, link: Link, working: Mapping[str, pd.DataFra
                "children_per_parent": children_per_parent.compute(*real, parents, children, link),
                "join_hellinger_mean": relations["hellinger_mean"],
                "join_correlation_difference_ratio": relations["correlation_difference_ratio"]}
-    if dataset.parent_links(link.child)[0] == link:  # a child's families: those of its first parent
-        metrics["broken_sequences"] = broken_sequences.compute(dataset, link, working[link.child], children)
+    metrics["broken_sequences"] = broken_sequences.compute(dataset, link, working[link.child], children)
     return metrics
 
 

@@ -78,23 +78,53 @@ def risk_profile(frame: pd.DataFrame, kinds: Mapping[str, Kind], known: Sequence
     used = {}
     codes = {}
     for name in known:
-        step = chosen.get(name) if kinds[name] is Kind.NUMERIC else None
-        if step is None and kinds[name] is Kind.NUMERIC:
-            step = default_step(numeric_values(frame[name]))
+        step = None
+        if kinds[name] is Kind.NUMERIC:
+            values = numeric_values(frame[name])
+            step = counted_step(values, chosen.get(name))
         if step is not None:
             used[name] = step
         codes[name] = value_codes(frame[name], kinds[name], step)
     n_rows = len(frame)
     sizes = group_sizes([codes[name] for name in known], n_rows)
-    removals, kept = [], list(known)
     unique = int(np.sum(sizes == 1))
+    return RiskProfile(known, n_rows, unique, int(np.sum(sizes < SMALL_GROUP)),
+                       _removals([codes[name] for name in known], known, n_rows, unique), used)
+
+
+def _removals(codes: list[np.ndarray], known: tuple[str, ...], n_rows: int, unique: int
+              ) -> tuple[tuple[str, int], ...]:
+    """The greedy removals: at each step, the variable whose removal leaves the fewest unique people (the first
+    listed on a tie), while someone is unique. Without variable ``j``, the groups are those of the variables before
+    it and those after it combined: each step builds both runs once (``v`` variables, ``3 v`` combinations a step,
+    not ``v^2``: 16 known variables on 1 000 000 rows took 50 s counted afresh)."""
+    removals: list[tuple[str, int]] = []
+    kept = list(range(len(known)))
     while len(kept) > 1 and (removals[-1][1] if removals else unique) > 0:  # none once no one is unique
-        counts = {name: int(np.sum(group_sizes([codes[other] for other in kept if other != name], n_rows) == 1))
-                  for name in kept}
-        best = min(kept, key=lambda name: (counts[name], kept.index(name)))
-        removals.append((best, counts[best]))
-        kept.remove(best)
-    return RiskProfile(known, n_rows, unique, int(np.sum(sizes < SMALL_GROUP)), tuple(removals), used)
+        before = [np.zeros(n_rows, dtype=np.int64)]
+        for position in kept:
+            before.append(combined(before[-1], codes[position]))
+        after = [np.zeros(n_rows, dtype=np.int64)]
+        for position in reversed(kept):
+            after.append(combined(after[-1], codes[position]))
+        after.reverse()
+        counts = [int(np.sum(group_sizes([combined(before[index], after[index + 1])], n_rows) == 1))
+                  for index in range(len(kept))]
+        best = int(np.argmin(counts))
+        removals.append((known[kept[best]], counts[best]))
+        del kept[best]
+    return tuple(removals)
+
+
+def counted_step(values: np.ndarray, given: float | None) -> float | None:
+    """The step a number is counted at: the one ``given``, else :func:`default_step`; None (as written) when it is
+    finer than the number's own decimals, or at most 1 for a whole number (a finer step groups the same people:
+    1e-308 overflowed every wage to one value)."""
+    step = default_step(values) if given is None else given
+    places = decimals(values[np.isfinite(values)])
+    if step is None or step < 10.0 ** -places or (places == 0 and step <= 1):
+        return None
+    return float(step)
 
 
 def default_step(values: np.ndarray) -> float | None:
@@ -122,11 +152,16 @@ def value_codes(column: pd.Series, kind: Kind, step: float | None) -> np.ndarray
     return pd.factorize(values, use_na_sentinel=False)[0].astype(np.int64)  # NaN, one code
 
 
+def combined(group: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """One exact group number per row for the pairs (``group``, ``codes``), renumbered from 0."""
+    return pd.factorize(group * (int(codes.max(initial=0)) + 1) + codes)[0].astype(np.int64)
+
+
 def group_sizes(columns: list[np.ndarray], n_rows: int) -> np.ndarray:
     """Per row, how many rows share its values on every one of ``columns`` (all rows alike without a column): the
     codes combined into one exact group number, renumbered after each column."""
     group = np.zeros(n_rows, dtype=np.int64)
     for codes in columns:
-        group = pd.factorize(group * (int(codes.max(initial=0)) + 1) + codes)[0]
+        group = combined(group, codes)
     return np.bincount(group, minlength=1)[group] if n_rows else np.zeros(0, dtype=np.int64)
 

@@ -324,6 +324,12 @@ def test_the_data_page_profiles_the_known_variables_before_any_generation(genera
     assert any("categories, whole numbers and dates exactly as written" in caption.value for caption in app.caption)
     app.multiselect[0].set_value(["age", "bmi"]).run()  # bmi has one decimal: counted to the nearest 0.1, said
     assert any("bmi to the nearest 0.1" in caption.value for caption in app.caption)
+    app.session_state["attacker_knowledge"] = replace(app.session_state["attacker_knowledge"],
+                                                      precision=(("bmi", 5.0),))  # as the precision table sets it
+    app.run()
+    assert any("bmi to the nearest 5" in caption.value for caption in app.caption)
+    app.multiselect[0].set_value(["age"]).run()  # bmi no longer known: its precision goes with it
+    assert not app.exception and app.session_state["attacker_knowledge"].precision == ()
     assert generations == []
 
 

@@ -129,3 +129,19 @@ def test_a_chain_keeps_the_finer_decimals_of_its_start_and_stop():
     rebuilt = found.rebuilt(made, family)
     assert all(broken == 0 for _relation, broken, _families in found.broken_families(rebuilt, family))
     assert rebuilt.loc[1, "start"] == 6.4 and rebuilt["start"].dtype == float
+
+
+def test_a_first_value_holds_on_a_column_also_ordered():
+    """A follow-up day 0 on each first visit, then increasing: the ordered column's values were sorted after the first
+    value was set, so 22.5 % of avatar families did not start at day 0."""
+    rng = np.random.default_rng(3)
+    sizes = rng.integers(1, 6, 60)
+    family = np.repeat(np.arange(60), sizes)
+    visit = np.concatenate([np.arange(1, size + 1) for size in sizes])
+    day = np.concatenate([np.r_[0, np.cumsum(rng.integers(10, 60, size - 1))] for size in sizes])
+    frame = pd.DataFrame({"visit": visit, "day": day})
+    found = FamilySequences.find(frame, family)
+    assert {relation.kind for relation in found.relations} == {COUNTER, FIRST, ORDERED}
+    made = pd.DataFrame({"visit": rng.integers(1, 5, len(frame)), "day": rng.integers(0, 200, len(frame))})
+    rebuilt = found.rebuilt(made, family)
+    assert all(broken == 0 for _relation, broken, _families in found.broken_families(rebuilt, family))

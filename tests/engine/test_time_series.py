@@ -112,3 +112,15 @@ def test_an_avatars_times_are_taken_on_the_schedule_by_rank():
     relative = Schedule("relative", np.array([0.0, 30.0, 90.0]))
     times, counts = relative.times_of(np.array([[3, 1_000, 95], [2, 500, 20]], dtype=float))
     assert times.tolist() == [1_000, 1_030, 1_090, 500, 530]
+
+
+def test_scheduled_times_stay_within_an_avatars_window():
+    """Weekly visits, a stay from its admission to its discharge: clipped to the window then rounded, a measure fell
+    on day 61 (no visit day) after a discharge of 62.7 on day 63."""
+    from core.engine.time_series import Schedule
+
+    schedule = Schedule("absolute", np.arange(0.0, 71.0, 7.0))
+    timing = np.array([[5, 40, 30], [3, 0, 70]], dtype=float)
+    times, counts = schedule.times_of(timing, (np.array([38.5, np.nan]), np.array([62.7, 13.0])))
+    # 5 asked within 38.5 to 62.7: the 3 visit days there, 42, 49, 56; 3 asked before day 13: days 0 and 7
+    assert counts.tolist() == [3, 2] and times.tolist() == [42.0, 49.0, 56.0, 0.0, 7.0]

@@ -89,3 +89,26 @@ def test_counts_equal_a_pandas_count_on_the_values_as_counted(n, levels, step, s
     rest = [name for name in "abc" if name != first]
     expected = counted.groupby(rest, dropna=False)[rest[0]].transform("size").to_numpy()
     assert count == int(np.sum(expected == 1))
+
+
+def test_a_step_finer_than_the_values_counts_them_as_written():
+    """--known-precision wage=1e-308: wage / step overflowed to inf and every wage counted as one value (105 people
+    unique on CPS1988 instead of 17 106)."""
+    frame = pd.DataFrame({"wage": [100.25, 200.5, 200.5, 300.75]})
+    for step in (1e-308, 0.001):
+        result = profile(frame, ["wage"], {"wage": step})
+        assert result.unique == 2 and result.steps == {}  # 100.25 and 300.75 alone; said "as written"
+    assert profile(frame, ["wage"], {"wage": 0.01}).steps == {"wage": 0.01}  # its own decimals: said
+
+
+def test_many_known_variables_are_counted_exactly_and_in_bounded_time():
+    """16 known variables on 1 000 000 rows took 50 s (each removal counted afresh: v^3 combinations); the runs
+    before and after each variable are built once per step. The removals equal a brute-force count."""
+    rng = np.random.default_rng(4)
+    frame = pd.DataFrame({f"v{j}": rng.integers(0, 4, 3_000) for j in range(9)})
+    result = profile(frame, list(frame.columns))
+    kept = list(frame.columns)
+    for name, count in result.removals:
+        kept.remove(name)
+        sizes = frame.groupby(kept)[kept[0]].transform("size")
+        assert count == int((sizes == 1).sum())

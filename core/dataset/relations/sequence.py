@@ -151,6 +151,9 @@ class FamilySequences:
                 name = relation.columns[0]
                 values = current(name)
                 changed[name] = values[np.lexsort((values, walk.codes))]
+        for name, value in fixed.items():  # last: an ordered column's first value too (a follow-up from day 0)
+            if name in changed:
+                changed[name] = np.where(first, _number(value), changed[name])
         places = {}  # a chain's start and stop, a total and its part: written with the finer decimals of the two
         for relation in self.relations:
             if relation.kind in (CHAIN, RUNNING_TOTAL):

