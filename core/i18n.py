@@ -134,6 +134,11 @@ def enumeration(items: list[str]) -> str:
     return _("{names} and {last}").format(names=", ".join(items[:-1]), last=items[-1])
 
 
+def semicolons(items: list[str]) -> str:
+    """``a; b; c`` in the current language (French sets a narrow no-break space before each semicolon)."""
+    return _("; ").join(items)
+
+
 def percent(value: float, spec: str = ".1f") -> str:
     """``12.3 %`` in the current language (``12,3 %`` in French)."""
     return with_unit(number(value, spec), "%")

@@ -30,7 +30,7 @@ import pandas as pd
 
 from core.dataset import Dataset, Kind, Link, LinkMethod, Role, Table
 from core.dataset.keys import key_values
-from core.dataset.relations import RelationsAsked
+from core.dataset.relations import Relation, RelationsAsked
 from core.dataset.relations.sequence import FamilySequences
 from core.engine.linkage import children_per_parent, linked_parents
 from core.engine.methods import method_of
@@ -104,6 +104,10 @@ def avatarize_linked(dataset: Dataset, frames: Mapping[str, pd.DataFrame], param
             with _named(name), clock("time series"):
                 avatars[name] = _rebuilt_series(dataset, link, series[link], avatarizers[link.parent],
                                                 avatars[link.parent], working[name])
+            if table.relations.find:  # a patient's intervals as a series still follow one another
+                with clock("family sequences"):
+                    avatars[name] = _sequences_kept(dataset, name, working[name], avatars[name],
+                                                    {**series[link].kinds, table.time: series[link].time_kind_}, ())
             continue
         with clock("enrichment"):
             added, weights = _enrichment(dataset, name, parent_rows, own_axes, len(working[name]),
@@ -136,7 +140,7 @@ def _linked_avatars(dataset: Dataset, name: str, working: pd.DataFrame, avatariz
             for link in dataset.parent_links(name)})
     if dataset.parent_links(name) and dataset.tables[name].relations.find:
         with clock("family sequences"):
-            made = _sequences_kept(dataset, name, working, made, avatarizers[name])
+            made = _sequences_kept(dataset, name, working, made, avatarizers[name].kinds_, avatarizers[name].relations_)
     return made[[column for column in working.columns if column in made]]
 
 
@@ -327,16 +331,15 @@ def family_sequences(dataset: Dataset, link: Link, frame: pd.DataFrame, kinds: M
     return FamilySequences.find(typed, family_codes(link, frame), derived)
 
 
-def _sequences_kept(dataset: Dataset, name: str, working: pd.DataFrame, made: pd.DataFrame, avatarizer: Avatarizer
-                    ) -> pd.DataFrame:
+def _sequences_kept(dataset: Dataset, name: str, working: pd.DataFrame, made: pd.DataFrame,
+                    kinds: Mapping[str, Kind], relations: Sequence[Relation]) -> pd.DataFrame:
     """``made``, the avatars of a child table, its families' sequences rebuilt as the originals hold them (issue
     45: survival's cgd intervals, each starting where the patient's previous one stopped, came out of order in 58
     of 58 avatar families with several), then its relations between columns computed again from what changed. A
     child of several parents is sequenced within the families of the parent whose families hold the most relations
     (a patient's intervals, not a centre's)."""
-    relations = avatarizer.relations_
     derived = [relation.computed for relation in relations if relation.computed]
-    found = [(family_sequences(dataset, link, working, avatarizer.kinds_, derived), link)
+    found = [(family_sequences(dataset, link, working, kinds, derived), link)
              for link in dataset.parent_links(name)]
     sequences, link = max(found, key=lambda pair: len(pair[0].relations))  # the first of the most
     if not sequences.relations:

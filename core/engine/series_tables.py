@@ -67,7 +67,8 @@ class SeriesTable:
     """The measures of a time series table ``frame`` (its own columns: ``time`` and the variables of ``kinds``), each
     row's person ``rows`` (a row of the parent table, ``n_persons`` rows), as the person's columns; and back.
 
-    Attributes: ``nb_points_`` (the grid), ``variables_``, ``timing_range_`` (the observed smallest and largest of
+    Attributes: ``nb_points_`` (the grid), ``time_kind_`` (a number or a date), ``variables_``, ``timing_range_``
+    (the observed smallest and largest of
     each timing value, persons with measures), ``value_range_`` (each numeric variable's), ``codec_``, ``window_``
     (the persons' columns at or before, and at or after, every measure of theirs).
     """
@@ -84,8 +85,8 @@ class SeriesTable:
         self.codec_ = TableCodec({self.time: Kind.NUMERIC, **self.kinds}).fit(frame[columns])
         encoded = self.codec_.encode(frame[columns])
         times = encoded.numeric[:, 0]
-        time_kind = Kind.DATETIME if pd.api.types.is_datetime64_any_dtype(frame[self.time]) else Kind.NUMERIC
-        self.window_ = time_window(parents, rows, times, time_kind) if parents is not None else ([], [])
+        self.time_kind_ = Kind.DATETIME if pd.api.types.is_datetime64_any_dtype(frame[self.time]) else Kind.NUMERIC
+        self.window_ = time_window(parents, rows, times, self.time_kind_) if parents is not None else ([], [])
         timing = series_of(rows, times, np.zeros(len(rows)))
         self.timing_series_, self.template_ = timing, encoded.take(np.arange(0))
         self.schedule_ = Schedule.of(timing)

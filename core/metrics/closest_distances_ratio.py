@@ -35,5 +35,6 @@ def compute(context: PrivacyContext) -> MetricResult:
     if context.reference.tree is None:
         return DEFINITION.result(None, not_applicable=N_("Not applicable: it needs at least two originals."))
     ratios = distance_ratios(*context.nearest_two)
-    return DEFINITION.result(float(np.median(ratios)), breakdown={"ratios": ratios},
-                             note=context.reference.repeated_note or context.out_of_reach_note(DEFINITION.target, 1))
+    median = float(np.median(ratios))
+    return DEFINITION.result(median, breakdown={"ratios": ratios}, note=context.reference.repeated_note
+                             or context.out_of_reach_note(DEFINITION.target, 1, median))

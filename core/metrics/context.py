@@ -145,20 +145,22 @@ class PrivacyContext:
             ratios = np.where(second > 0, nearest / second, 1.0)
         return float(np.median(nearest)), float(np.median(ratios))
 
-    def out_of_reach_note(self, target: float, which: int) -> Message | None:
+    def out_of_reach_note(self, target: float, which: int, value: float) -> Message | None:
         """Why a target of distance leaves the verdict when real people never used miss it themselves (SPEC 6.3,
         revised again): the controls' median (``which``: 0, the distance to the nearest original; 1, the ratio) is
         below ``target``, so the target cannot tell avatars from newcomers; the closest rate, relative to the
-        controls, stands for it. None when the controls meet it."""
+        controls, stands for it; the avatars' ``value`` said beside the controls'. None when the controls meet it."""
         medians = self.newcomer_medians
         if medians is None or medians[which] >= target:
             return None
         who = N_("the approximate holdout (half of the originals drawn at random, each apart from itself)") \
             if self.sides.approximate else N_("the holdout (real people never used)")
-        return Message(N_("Real people are themselves this close: in {who}, the median is {median}, below the target "
-                          "of {target}, so this target cannot tell avatars from new real people. Shown, but left out "
-                          "of the verdict; the closest rate, measured against those same people, stands for it."),
-                       who=Message(who), median=Number(medians[which], ".3f"), target=Number(target, "g"))
+        return Message(N_("Real people are themselves closer than the target: in {who}, the median is {median} (the "
+                          "avatars': {value}), below the target of {target}, so this target cannot tell avatars from "
+                          "new real people. Shown, but left out of the verdict; the closest rate, which compares each "
+                          "avatar with the closest 5 % of those people, stands for it."),
+                       who=Message(who), median=Number(medians[which], ".3f"), value=Number(value, ".3f"),
+                       target=Number(target, "g"))
 
     @cached_property
     def closer(self) -> CloserAvatars:

@@ -20,9 +20,10 @@ if TYPE_CHECKING:
 
 CORRELATION_TEXT = N_(
     "How closely the avatars keep the correlations between numeric variables, measured against the natural "
-    "variability of the data. Close to 100: the avatars' correlations differ from the originals' as much as two "
-    "halves of the original data differ from each other (good retention). Below 100: the avatars' correlations "
-    "drift further than natural variability would suggest. Only numeric variables and linear relationships count."
+    "variability of the data. Close to 100: the avatars' correlations differ from the originals' no more than natural "
+    "variability allows, that is, than two halves of the original data differ from each other, a gap the score lets "
+    "grow with the table's size beyond 2,000 rows (kappa; the two plain gaps are shown beside it). Lower: the "
+    "avatars' correlations drift further. Only numeric variables and linear relationships count."
 )
 CORRELATION_COMPUTATION = N_(
     "Mean gap between two correlation matrices: Delta = mean over pairs of 100 x |r1 - r2| / 2. Score = 100 x "
@@ -31,12 +32,13 @@ CORRELATION_COMPUTATION = N_(
 )
 KAPPA_ROWS = 2000
 STRENGTH_TIE = 0.005  # a mean change of |correlation| smaller than this is "about as strong"
-# Readings (no target). The ratio is 100 x natural gap / avatars' gap: 80 is a gap 1.25 times the natural one, 50 twice.
+# Readings (no target). The ratio is 100 x kappa x natural gap / avatars' gap: 80 is a gap 1.25 kappa times the natural
+# one, 50 twice that (on a table of 2 000 rows or fewer, kappa is 1): the bands' words name no multiple.
 DEFINITION = MetricDefinition(
     name="correlation_difference_ratio", label=N_("Correlation Difference Ratio"), unit="/ 100", goal="maximize",
     bounds=(0.0, 100.0), interpretation=CORRELATION_TEXT, computation=CORRELATION_COMPUTATION, criterion=SIGNAL,
-    bands=((80.0, "good", N_("close to natural variability")), (50.0, "fair", N_("gaps up to 2x the natural ones")),
-           (-np.inf, "poor", N_("gaps over 2x the natural ones"))),
+    bands=((80.0, "good", N_("close to natural variability")), (50.0, "fair", N_("beyond natural variability")),
+           (-np.inf, "poor", N_("far beyond natural variability"))),
 )
 
 
@@ -113,8 +115,8 @@ def correlation_gaps(result: MetricResult) -> str | None:
     kappa = result.breakdown["kappa"]
     if avatars > reference and kappa > 1:
         sentence += " " + _("The ratio counts a gap up to {kappa} times the halves' as natural on a table this large "
-                            "(kappa, seed 003), so its score does not mean the avatars' correlations are as close as "
-                            "two real halves'.").format(kappa=number(kappa, ".2f"))
+                            "(kappa, the square root of the rows over 2,000), so its score does not mean the avatars' "
+                            "correlations are as close as two real halves'.").format(kappa=number(kappa, ".2f"))
     return sentence
 
 
@@ -137,7 +139,7 @@ def correlation_direction(result: MetricResult) -> str | None:
     first, second = largest["variables"]
     largest_change = _("Largest change: {first} and {second}, {original} in the originals, {avatars} in the avatars.")
     return " ".join((
-        direction.format(change=number(abs(change), ".2f"), reference=number(reference, "+.2f")),
+        direction.format(change=number(abs(change), ".3f"), reference=number(reference, "+.3f")),
         largest_change.format(first=first, second=second, original=number(largest["original"], ".2f"),
                               avatars=number(largest["avatars"], ".2f")),
     ))

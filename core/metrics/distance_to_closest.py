@@ -27,5 +27,6 @@ def compute(context: PrivacyContext) -> MetricResult:
     if context.reference.tree is None:
         return DEFINITION.result(None, not_applicable=N_("Not applicable: it needs at least two originals."))
     nearest, _ = context.nearest_two
-    return DEFINITION.result(float(np.median(nearest)), breakdown={"distances": nearest},
-                             note=context.reference.repeated_note or context.out_of_reach_note(DEFINITION.target, 0))
+    median = float(np.median(nearest))
+    return DEFINITION.result(median, breakdown={"distances": nearest}, note=context.reference.repeated_note
+                             or context.out_of_reach_note(DEFINITION.target, 0, median))

@@ -129,7 +129,7 @@ def attack_readings(result: MetricResult) -> list[str]:
                                                                      baseline=percent(details["baseline"]))
         if details["members"] <= details["baseline"]:
             reading += " " + _("The attack does no better than random linkage.")
-        return [reading]
+        return [reading, risk_meaning(details)]
     readings = []
     for entry in details["per_variable"]:
         values = dict(variable=entry["variable"], members=percent(entry["members"]), guess=_(entry["baseline_guess"]),
@@ -145,7 +145,20 @@ def attack_readings(result: MetricResult) -> list[str]:
         if entry["members"] <= entry["baseline"]:
             reading += " " + _("The attack does no better than that guess.")
         readings.append(reading)
-    return readings
+    worst = next(entry for entry in details["per_variable"] if entry["variable"] == details["worst"])
+    return [*readings, risk_meaning(worst)]
+
+
+def risk_meaning(entry: dict) -> str:
+    """What a risk of SPEC 6.2 is, in words: the members' gain over the controls (or the baseline), as a share of what
+    the attack gets wrong on them, not a share of people exposed (a card read "21.7 %, missed" beside success rates
+    of 92.1 % and 91.0 %)."""
+    if entry["against"] == "baseline":
+        return _("The risk, {risk}, is the attack's gain over the baseline, as a share of what the baseline gets wrong: "
+                 "not a share of people exposed.").format(risk=percent(entry["risk"]))
+    return _("The risk, {risk}, is the attack's gain on the people the avatars come from over people never used, as "
+             "a share of what it gets wrong on those: not a share of people exposed.").format(
+        risk=percent(entry["risk"]))
 
 
 NARROWING_FACTOR = 4  # more people than this many times those attacked: no narrowing is offered (SPEC 6.2)
@@ -220,11 +233,14 @@ def relations_table(result: MetricResult) -> tuple[list[str], list[list[str]]]:
 
 def sequences_table(result: MetricResult) -> tuple[list[str], list[list[str]]]:
     """The Broken sequences metric's table (issue 45), for the Utility page and the report: each relation across a
-    family's rows in words, the share of real and of avatar families breaking it; no row when none holds."""
+    family's rows in words, the share of real and of avatar families breaking it with its count (a counter applies
+    to every family, a chain to those of two rows or more); no row when none holds."""
     headers = [_("relation across the rows of each family"), _("real families breaking it"),
                _("avatar families breaking it")]
-    return headers, [[_relation_sentence(row), percent(row["real_share"]), percent(row["avatar_share"])]
-                     for row in result.breakdown.get("per_relation", [])]
+    return headers, [[_relation_sentence(row), *(_("{share} ({broken} of {families})").format(
+        share=percent(row[f"{side}_share"]), broken=number(row[f"{side}_broken"], ","),
+        families=number(row[f"{side}_families"], ",")) for side in ("real", "avatar"))]
+        for row in result.breakdown.get("per_relation", [])]
 
 
 def _relation_sentence(row: dict) -> str:

@@ -3,7 +3,7 @@ single out, the precision each was counted at, and what removing one would chang
 
 from __future__ import annotations
 
-from core.i18n import _, enumeration, number, percent
+from core.i18n import _, enumeration, ngettext, number, percent, semicolons
 from core.metrics.risk_profile import SMALL_GROUP, RiskProfile
 
 
@@ -25,16 +25,18 @@ def precision_sentence(profile: RiskProfile) -> str:
 
 
 def removals_sentence(profile: RiskProfile) -> str | None:
-    """"What helps most, one variable at a time: without education: 170 people unique (0.6 %); ..." (None: no one
-    is unique)."""
+    """"What helps most, removing one variable after another: without education: 170 unique (0.6 %); then ..." (None:
+    no one is unique)."""
     if not profile.removals:
         return None
-    steps = [(_("then without {name}: {count} unique ({share})") if index else
-              _("without {name}: {count} unique ({share})")).format(
-        name=name, count=number(count, ","), share=percent(profile.share(count), ".2g" if 0 < count and
-                                                            profile.share(count) < 0.1 else ".1f"))
-        for index, (name, count) in enumerate(profile.removals)]
-    return _("What helps most, one variable at a time: {steps}.").format(steps="; ".join(steps))
+    steps = []
+    for index, (name, count) in enumerate(profile.removals):
+        share = percent(profile.share(count), ".2g" if 0 < count and profile.share(count) < 0.1 else ".1f")
+        unique = ngettext("{count} unique ({share})", "{count} unique ({share})", count).format(
+            count=number(count, ","), share=share)
+        steps.append((_("then without {name}: {unique}") if index else _("without {name}: {unique}")).format(
+            name=name, unique=unique))
+    return _("What helps most, removing one variable after another: {steps}.").format(steps=semicolons(steps))
 
 
 def profile_lines(profile: RiskProfile) -> list[str]:

@@ -52,16 +52,26 @@ def trajectories_figure(view: SeriesView, value: str, persons: int = SAMPLED_PER
 
 
 def mean_curves_figure(view: SeriesView, value: str, group: str | None = None, bins: int = TIME_BINS) -> go.Figure:
-    """Per group (the :data:`MAX_GROUP_PANELS` largest, each its panel), the mean of ``value`` in ``bins`` equal
-    spans of time since the first measure (the real times'), with the band of its middle half (25th to 75th
-    percentile), the persons the avatars were made from against the avatars, each curve named with whom it holds."""
+    """Per group (the :data:`MAX_GROUP_PANELS` largest, each its panel, titled with its persons), the mean of
+    ``value`` in ``bins`` equal spans of time since the first measure (the real times'; at each of them when they
+    are no more: a schedule), with the band of its middle half (25th to 75th percentile), the persons the avatars
+    were made from against the avatars, each curve named with whom it holds."""
     originals, avatars = view.made_from(), view.frames[2]
     names = dict(zip(("originals", "avatars"), side_names(view, originals)))
     levels = [None] if group is None else list(originals[group].astype("string").value_counts().index[:MAX_GROUP_PANELS])
+
+    def persons(frame: pd.DataFrame, level: str) -> int:
+        return int(frame.loc[frame[group].astype("string") == level, PERSON].nunique())
+
     figure = make_subplots(rows=1, cols=len(levels), shared_yaxes=True, horizontal_spacing=0.04,
-                           subplot_titles=[_("all persons") if level is None else f"{figure_text(group)} = "
-                                           f"{figure_text(level)}" for level in levels])
-    edges = np.linspace(0.0, max(float(originals[TIME].max()), 1e-12), bins + 1)
+                           subplot_titles=[_("all persons") if level is None else _(
+                               "{group} = {level} ({real} real, {avatars} avatars)").format(
+                               group=figure_text(group), level=figure_text(level), real=number(persons(
+                                   originals, level), ","), avatars=number(persons(avatars, level), ","))
+                                           for level in levels])
+    moments = np.unique(originals[TIME].dropna())
+    edges = np.append(moments, np.inf) if len(moments) <= bins else \
+        np.linspace(0.0, max(float(originals[TIME].max()), 1e-12), bins + 1)  # a schedule: its own moments
     for column, level in enumerate(levels, start=1):
         for frame, colour, side in ((originals, ORIGINAL_COLOUR, "originals"), (avatars, AVATAR_COLOUR, "avatars")):
             rows = frame if level is None else frame[frame[group].astype("string") == level]
@@ -92,12 +102,14 @@ def side_names(view: SeriesView, made_from: pd.DataFrame) -> tuple[str, str]:
 
 
 def _binned(frame: pd.DataFrame, value: str, edges: np.ndarray) -> pd.DataFrame:
-    """The mean, 25th and 75th percentiles and count of ``value`` per span of time (indexed by the span's middle;
-    the measures beyond the real times' last span in the last one)."""
+    """The mean, 25th and 75th percentiles and count of ``value`` per span of time (indexed by the span's middle, or,
+    the last edge infinite, by the moment each span starts at: a schedule's own days; the measures beyond the real
+    times' last span in the last one)."""
     present = frame[[TIME, value]].dropna()
     span = np.clip(np.searchsorted(edges, present[TIME].to_numpy(), side="right") - 1, 0, len(edges) - 2)
     grouped = present[value].astype(float).groupby(span)
     curve = pd.DataFrame({"mean": grouped.mean(), "low": grouped.quantile(0.25), "high": grouped.quantile(0.75),
                           "count": grouped.size()})
-    curve.index = (edges[:-1] + edges[1:])[curve.index] / 2
+    places = edges[:-1] if np.isinf(edges[-1]) else (edges[:-1] + edges[1:]) / 2  # a moment, or a span's middle
+    curve.index = places[curve.index]
     return curve

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from core.engine.methods import method_of
 from core.engine.split import Holdout
-from core.i18n import N_, _, enumeration, ngettext, number
+from core.i18n import N_, _, enumeration, ngettext, number, semicolons
 from core.metrics.evaluation import Evaluation
 from core.metrics.correlation_difference_ratio import correlation_gaps
 from core.metrics.registry import DEFINITIONS
@@ -51,7 +51,7 @@ def reasons(verdict: Verdict) -> list[str]:
     for criterion, results in verdict.failing.items():
         figures = [_("{figure}, target {target}").format(figure=figure(result), target=target_text(result))
                    for result in results]
-        lines.append(_("{criterion}: {figures}").format(criterion=criterion_name(criterion), figures="; ".join(figures)))
+        lines.append(_("{criterion}: {figures}").format(criterion=criterion_name(criterion), figures=semicolons(figures)))
     return lines
 
 
@@ -102,16 +102,15 @@ def _fix_found(verdict: Verdict, surface: str) -> str | None:
     if verdict.fix is not None:
         fix, current = verdict.fix, verdict.evaluation
         signal = signal_change(fix, current)
+        values = dict(instruction=_(fix.instruction), reached=_reached(verdict, fix), met=_all_met(fix),
+                      signal=signal)
         if not fix.keeps_signal(current):
-            return _("Fix: {instruction} (checked by a re-run: {reached}; every target is then met), at a cost in "
-                     "signal: {signal}. No setting tried meets every target and keeps the signal.").format(
-                instruction=_(fix.instruction), reached=_reached(verdict, fix), signal=signal)
+            return _("Fix: {instruction} (checked by a re-run: {reached}; {met}), at a cost in signal: {signal}. No "
+                     "setting tried meets every target and keeps the signal.").format(**values)
         if signal:
-            return _("Fix: {instruction} (checked by a re-run: {reached}; every target is then met, and the signal "
-                     "is kept: {signal}).").format(instruction=_(fix.instruction), reached=_reached(verdict, fix),
-                                                   signal=signal)
-        return _("Fix: {instruction} (checked by a re-run: {reached}; every target is then met).").format(
-            instruction=_(fix.instruction), reached=_reached(verdict, fix))
+            return _("Fix: {instruction} (checked by a re-run: {reached}; {met}, and the signal stays within its "
+                     "seed-to-seed spread: {signal}).").format(**values)
+        return _("Fix: {instruction} (checked by a re-run: {reached}; {met}).").format(**values)
     if not verdict.tried:
         return _("No more protective setting to try: set aside or drop the columns that make people unique "
                  "(identifiers, exact dates, rare codes).")
@@ -125,6 +124,15 @@ def _fix_found(verdict: Verdict, surface: str) -> str | None:
     return " ".join([sentence, *out_of_reach(verdict), _(
         "Set aside or drop the columns that make people unique (identifiers, exact dates, rare codes), or lower the "
         "weight of those the most exposed records stand out on.")])
+
+
+def _all_met(fix: Fix) -> str:
+    """"every target is then met", or, when a risk of the fix is uncertain, that no target is then missed and which
+    stays uncertain (SPEC 6.2, revised again: never "met" beyond what was measured)."""
+    uncertain = [_(result.label).lower() for group in fix.evaluation.criteria().values() for result in group.uncertain]
+    if not uncertain:
+        return _("every target is then met")
+    return _("no target is then missed; uncertain: {metrics}").format(metrics=enumeration(uncertain))
 
 
 def out_of_reach(verdict: Verdict) -> list[str]:
@@ -174,8 +182,9 @@ def caveat(verdict: Verdict, surface: str = COMMAND_LINE) -> str | None:
         return _("Not assessed: {labels}. Name the variables an attacker could know of a person and the sensitive "
                  "ones (--known, --sensitive), among the columns of an individual-level table and its descendants' "
                  "aggregates (such as \"stays: number\"), to assess them.").format(labels=labels)
-    return _("Not assessed: {labels}. Choose the variables an attacker could know and the sensitive ones, under "
-             "What an attacker could know on the Privacy page, to assess them.").format(labels=labels)
+    why = " ".join(dict.fromkeys(_(result.not_applicable) for result in verdict.not_assessed if result.not_applicable))
+    return _("Not assessed: {labels}. {why} (on the Privacy page, under What an attacker could know).").format(
+        labels=labels, why=why.rstrip("."))
 
 
 def relationships(evaluation: Evaluation) -> str | None:

@@ -38,7 +38,7 @@ def test_cps1988_figures_hold(tmp_path):
     assert members <= baseline  # no better than guessing "no" for everyone: said
     assert "The attack does no better than" in result.stdout
     distance = document["privacy_targets"]["distance_to_closest"]
-    assert distance["passed"] is None and "Real people are themselves this close" in distance["note"]
+    assert distance["passed"] is None and "Real people are themselves closer than the target" in distance["note"]
     verdict = document["verdict"]
     assert verdict["ready"] or verdict["fix_settings"] is not None or \
         "Out of reach of every setting tried" in (verdict["fix"] or "")

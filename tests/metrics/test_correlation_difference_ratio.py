@@ -100,6 +100,7 @@ def test_the_two_plain_gaps_are_said_beside_a_capped_ratio():
     assert correlation_gaps(capped) == (
         "A correlation differs from the originals' by 0.065 on average in the avatars, by 0.051 between two halves of "
         "the real data. The ratio counts a gap up to 2.65 times the halves' as natural on a table this large (kappa, "
-        "seed 003), so its score does not mean the avatars' correlations are as close as two real halves'.")
+        "the square root of the rows over 2,000), so its score does not mean the avatars' correlations are as close "
+        "as two real halves'.")
     closer = DEFINITION.result(100.0, breakdown={"reference_difference": 2.55, "avatar_difference": 2.0, "kappa": 2.65})
     assert correlation_gaps(closer).endswith("by 0.051 between two halves of the real data.")

@@ -147,7 +147,7 @@ def test_a_distance_target_real_newcomers_miss_leaves_the_verdict():
     near = results(controls[["x"]].to_numpy(), 0.01)
     for name, median in (("distance_to_closest", "0.050"), ("closest_distances_ratio", "0.053")):
         assert near[name].passed is None and near[name].note is not None, name
-        assert f"the median is {median}, below the target" in near[name].note
+        assert f"the median is {median} (the avatars': " in near[name].note
         assert "the holdout (real people never used)" in near[name].note
     assert near["distance_to_closest"].value == pytest.approx(0.01)
     far = results(np.arange(5.0)[:, None] + 0.5, 0.01)  # newcomers halfway: 0.5 and ratio 1 meet both targets

@@ -35,7 +35,7 @@ def test_distorted_relationships_are_said_next_to_the_verdict_in_the_reports_fir
     run.evaluation.signal["correlation_difference_ratio"] = correlation.result(12.0, breakdown=measured.breakdown)
     said = relationships(run.evaluation)
     assert said.startswith("The relationships between variables are distorted: Correlation Difference Ratio 12.0 / "
-                           "100 (gaps over 2x the natural ones). A correlation differs from the originals' by ")
+                           "100 (far beyond natural variability). A correlation differs from the originals' by ")
     report = build_html_report(run)
     first_screen = report[:report.index("<h2>")]
     assert "The relationships between variables are distorted" in first_screen

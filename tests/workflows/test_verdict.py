@@ -81,7 +81,7 @@ def test_the_fix_is_the_smallest_k_that_meets_every_target():
                                                      "excluded": []}  # the method's own parameter only
     assert verdict_line(verdict).endswith(
         "Fix: raise k from 10 to 30 (checked by a re-run: hidden rate 95.0 %; every target is then met, and the "
-        "signal is kept: Hellinger Mean 92.0 -> 91.7, correlation ratio 60.0 -> 60.0).")
+        "signal stays within its seed-to-seed spread: Hellinger Mean 92.0 -> 91.7, correlation ratio 60.0 -> 60.0).")
 
 
 def test_a_fix_that_destroys_the_signal_is_never_preferred_and_its_cost_is_said():
@@ -232,6 +232,7 @@ def test_an_uncertain_risk_makes_the_verdict_amber_and_is_never_chased():
     fixed.privacy["inference_risk"] = evaluation.privacy["inference_risk"]
     verdict = checked_verdict(evaluation, Parameters(k=10), ColumnPlan(), 1000, lambda parameters, plan: fixed)
     assert verdict.fix is not None and verdict.fix.ready
+    assert "no target is then missed; uncertain: inference risk" in verdict_line(verdict)  # never "every ... met"
 
 
 def test_a_verdict_still_not_ready_names_the_target_out_of_reach():

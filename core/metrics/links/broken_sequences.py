@@ -52,12 +52,12 @@ def compute(dataset: Dataset, link: Link, originals: pd.DataFrame, avatars: pd.D
     typed = _typed(avatars, kinds)
     real = sequences.broken_families(_typed(originals, kinds), family_codes(link, originals))
     made = sequences.broken_families(typed, family_codes(link, avatars))
-    shares = [(relation, _share(broken, families), _share(avatar_broken, avatar_families))
-              for (relation, broken, families), (_relation, avatar_broken, avatar_families) in zip(real, made)]
-    return DEFINITION.result(max(avatars_share for _, _, avatars_share in shares), breakdown={
-        "per_relation": [{**relation.to_dict(), "sentence": relation.sentence(), "real_share": real_share,
-                          "avatar_share": avatar_share} for relation, real_share, avatar_share in shares],
-        "order": sequences.order})
+    rows = [{**relation.to_dict(), "sentence": relation.sentence(), "real_share": _share(broken, families),
+             "real_broken": broken, "real_families": families, "avatar_share": _share(avatar_broken, avatar_families),
+             "avatar_broken": avatar_broken, "avatar_families": avatar_families}
+            for (relation, broken, families), (_relation, avatar_broken, avatar_families) in zip(real, made)]
+    return DEFINITION.result(max(row["avatar_share"] for row in rows), breakdown={"per_relation": rows,
+                                                                                 "order": sequences.order})
 
 
 def _typed(frame: pd.DataFrame, kinds: Mapping[str, object]) -> pd.DataFrame:
