@@ -147,11 +147,22 @@ def signal_badge(result: MetricResult) -> None:
         st.badge(_(result.band), color=LEVEL_BADGES[result.level])
 
 
+CARDS_PER_ROW = 4
+
+
 def signal_cards(results: Iterable[MetricResult]) -> None:
-    """Signal metrics side by side, each in a bordered card: value, band, what it means and how it is computed."""
+    """Signal metrics side by side, each in a bordered card: value, band, what it means and how it is computed; at
+    most :data:`CARDS_PER_ROW` a row (five in a row cut "87.6 / 100" to "87.6 / 1...")."""
     results = list(results)
-    for column, result in zip(st.columns(len(results)), results):
-        with column.container(border=True):
+    rows = [results[start:start + CARDS_PER_ROW] for start in range(0, len(results), CARDS_PER_ROW)]
+    for row in rows:
+        for column, result in zip(st.columns(CARDS_PER_ROW if len(rows) > 1 else len(row)), row):
+            _signal_card(column, result)
+
+
+def _signal_card(column, result: MetricResult) -> None:
+    with column:
+        with st.container(border=True):
             st.metric(_(result.label), metric_text(result, DEFINITIONS[result.name].unit if result.name in
                                                    DEFINITIONS else result.unit))
             signal_badge(result)
@@ -424,6 +435,9 @@ def _precision_editor(typed: pd.DataFrame, kinds: dict[str, Kind], chosen: Knowl
     given = dict(chosen.precision)
     defaults = {name: default_step(numeric_values(typed[name])) or 1.0 for name in numbers}
     column = _("known to the nearest")
+    st.caption(_("How precisely an attacker would know each number: its values count to the nearest step below (1 "
+                 "for a whole number: as written). Change a step to what an attacker could know, an income to the "
+                 "nearest 1,000 say."))
     shown = pd.DataFrame({_("variable"): numbers, column: [given.get(name, defaults[name]) for name in numbers]})
     edited = st.data_editor(
         shown, hide_index=True, key=f"precision_{source_id}_{'|'.join(numbers)}", disabled=[_("variable")],
