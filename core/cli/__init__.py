@@ -7,10 +7,13 @@ code 2 and no output file written.
 from __future__ import annotations
 
 import importlib
+import signal
 import warnings
 from collections.abc import Sequence
+from pathlib import Path
 
 from core.cli.parser import EXIT_INPUT_ERROR, build_parser, say
+from core.engine.locks import output_locks
 from core.errors import InputError
 
 EXIT_INTERRUPTED = 130  # as a shell reports a command stopped by Ctrl-C
@@ -22,18 +25,34 @@ COMMANDS = {"avatarize": ("core.cli.avatarize", "avatarize"), "evaluate": ("core
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = build_parser().parse_args(argv)
     warnings.showwarning = _warning_line
+    signal.signal(signal.SIGTERM, _terminated)  # a kill is an interruption: said, and the work folder named
     try:
         from core.engine.io import use_system_memory_pool
 
         use_system_memory_pool()
         module, function = COMMANDS[arguments.command]
-        return getattr(importlib.import_module(module), function)(arguments)
+        with output_locks(outputs(arguments)):
+            return getattr(importlib.import_module(module), function)(arguments)
     except InputError as error:
         say("error", error)
         return EXIT_INPUT_ERROR
-    except KeyboardInterrupt:
-        say("error", "interrupted; a run in batches keeps the parts it wrote: run the same command again to resume.")
+    except KeyboardInterrupt as interruption:
+        say("error", str(interruption) or "interrupted; a run in batches keeps the parts it wrote: run the same "
+                                          "command again to resume.")
         return EXIT_INTERRUPTED
+
+
+def _terminated(number: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+OUTPUT_OPTIONS = ("out", "json", "report", "paired_out", "holdout_out")
+
+
+def outputs(arguments: object) -> list[tuple[str, Path]]:
+    """The outputs a command writes, each with its option: locked while it runs (:mod:`core.engine.locks`)."""
+    return [(f"--{name.replace('_', '-')}", Path(value)) for name in OUTPUT_OPTIONS
+            if (value := getattr(arguments, name, None))]
 
 
 def _warning_line(message: Warning | str, category: type[Warning], filename: str, lineno: int, file=None,

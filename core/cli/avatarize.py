@@ -330,7 +330,7 @@ def _write(avatarizer: Avatarizer, run: GenerationRun | None, outputs: Outputs, 
 
 def _in_batches(arguments: argparse.Namespace) -> int:
     """``avatarize --batch-rows N``: the avatars made batch by batch on Dask, one part per batch in ``--out``."""
-    from core.workflows.batch_run import BatchSettings, avatarize_in_batches  # Dask: here only
+    from core.workflows.batch_run import WORK_FOLDER, BatchSettings, avatarize_in_batches  # Dask: here only
 
     refuse_given((("--report", arguments.report), ("--report-language", arguments.report_language),
                   ("--paired-out", arguments.paired_out), ("--holdout-out", arguments.holdout_out),
@@ -356,8 +356,18 @@ def _in_batches(arguments: argparse.Namespace) -> int:
     start = time.perf_counter()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        run = avatarize_in_batches(arguments.input, out, params, batch_settings, say=lambda line: print(
-            line, file=sys.stderr))
+        try:
+            run = avatarize_in_batches(arguments.input, out, params, batch_settings, say=lambda line: print(
+                line, file=sys.stderr))
+        except KeyboardInterrupt:
+            work = out / WORK_FOLDER
+            if not work.is_dir():
+                raise
+            size = sum(path.stat().st_size for path in work.rglob("*") if path.is_file()) / 1e6
+            raise KeyboardInterrupt(
+                f"interrupted: {work} holds copies of the real rows ({size:,.0f} MB, readable by you only) and "
+                f"the parts written so far: run the same command again to resume, or delete {out} to remove them."
+            ) from None
     for warning in caught:
         if warning.category is UserWarning:
             say("warning", warning.message)

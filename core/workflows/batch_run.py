@@ -53,7 +53,7 @@ from core.metrics.risk_profile import RiskProfile, risk_profile
 from core.metrics.evaluation import evaluate_avatarization
 from core.validation import check_whole_number
 
-_WORK = ".work"
+WORK_FOLDER = ".work"
 WORKER_WAIT_S = 30
 NO_PROJECT = ("the Dask scheduler or a worker cannot import this project (core): start `dask scheduler` and "
               "`dask worker` from the project's folder with PYTHONPATH set to it.")
@@ -371,7 +371,7 @@ def _work_folder(out: Path, table: TableInput, params: dict, settings: BatchSett
             "knowledge": [list(settings.knowledge.known), list(settings.knowledge.sensitive)]},
             sort_keys=True, default=str)
 
-    work = out / _WORK
+    work = out / WORK_FOLDER
     if out.exists() and not out.is_dir():
         raise InputError(f"--out {out} is a file: with --batch-rows it is the folder of the parts. Give a folder.")
     for partial_file in out.glob(".part-*.partial"):  # a part being written when a run stopped

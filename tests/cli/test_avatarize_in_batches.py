@@ -108,3 +108,47 @@ def test_outputs_that_would_overwrite_an_input_or_land_in_the_parts_folder_are_r
                      "--json", json_path)
         assert result.returncode == 2 and message in result.stderr and result.stderr.count("\n") == 1, result.stderr
     assert (parts / "p1.csv").read_text().startswith("age,") and not (tmp_path / "out").exists()
+
+
+def test_a_second_run_into_an_output_in_use_is_refused_and_a_killed_run_leaves_no_lock(tmp_path):
+    """Issue 46: two batch runs into one folder at once mixed their parts (one ended on a FileNotFoundError, the other
+    said "seed = 8" of parts of both). The lock is held as a run holds it; killed, it stops nothing."""
+    table = tmp_path / "table.csv"
+    mixed_table(3_000).to_csv(table, index=False)
+    out = tmp_path / "out"
+    holder = subprocess.Popen([sys.executable, "-c", "import sys, time; from pathlib import Path; "
+                               "from core.engine.locks import output_locks\n"
+                               f"with output_locks([('--out', Path({str(out)!r}))]):\n"
+                               "    print('locked', flush=True); time.sleep(120)"],
+                              cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    assert holder.stdout.readline().strip() == "locked"
+    for arguments in (["--batch-rows", 1_000, "--out", out], ["--out", out, "--json", tmp_path / "m.json"]):
+        refused = run("avatarize", table, "--k", 5, *arguments)
+        assert refused.returncode == 2 and "is being written by another run (process" in refused.stderr
+        assert "Traceback" not in refused.stderr and not out.exists()
+    holder.kill()  # as kill -9 would: the system releases its lock
+    holder.wait(timeout=30)
+    made = run("avatarize", table, "--k", 5, "--batch-rows", 1_000, "--out", out)
+    assert made.returncode == 0, made.stderr
+    assert not (tmp_path / ".out.lock").exists()
+
+
+def test_an_interrupted_batch_run_says_where_its_copies_of_the_real_rows_are(tmp_path):
+    """Issue 46: Ctrl+C or SIGTERM left OUT/.work's copies of the real rows (0600) unsaid."""
+    table = tmp_path / "big.csv"
+    mixed_table(120_000).to_csv(table, index=False)
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "core", "avatarize", str(table), "--k", "5", "--seed", "7", "--batch-rows",
+               "5000", "--out", str(out)]
+    first = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not list(out.glob("part-*")) and time.monotonic() < deadline and first.poll() is None:
+        time.sleep(0.05)
+    first.send_signal(15)  # SIGTERM, as kill does
+    _, stderr = first.communicate(timeout=120)
+    assert first.returncode == 130, stderr
+    assert f"{out / '.work'} holds copies of the real rows" in stderr and "run the same command again" in stderr
+    assert "Traceback" not in stderr
+    resumed = run("avatarize", table, "--k", 5, "--seed", 7, "--batch-rows", 5_000, "--out", out)
+    assert resumed.returncode == 0, resumed.stderr
+    assert not (out / ".work").exists()

@@ -509,3 +509,38 @@ def test_a_single_avatar_row_is_never_called_ready(tmp_path):
     shares = [saved["signal"]["hellinger_mean"], *(value for name, value in saved["privacy"].items()
                                                     if name != "distance_to_closest" and isinstance(value, float))]
     assert all(0 <= value <= 100 for value in shares)  # no "102 %"
+
+
+def test_every_analysis_runs_on_the_command_line_with_predictors_left_out(tmp_path):
+    """Issue 46: evaluate on the AIDS table with --analysis outcome=cens time=days event=cens group=arms stopped on
+    "AttributeError: 'list' object has no attribute 'items'" (the regression's left-out predictors, a name reused)."""
+    rng = np.random.default_rng(3)
+    n = 800
+    wage = np.round(rng.lognormal(6, 0.4, n), 2)
+    table = pd.DataFrame({"wage": wage, "logwage": np.round(np.log(wage), 6), "age": rng.integers(20, 70, n),
+                          "arm": rng.choice(["a", "b"], n), "days": rng.integers(1, 900, n),
+                          "event": rng.integers(0, 2, n)})
+    original, avatars = tmp_path / "original.csv", tmp_path / "avatars.csv"
+    table.to_csv(original, index=False)
+    shuffled = table.sample(frac=1.0, random_state=1).reset_index(drop=True)
+    shuffled["age"] = np.clip(shuffled["age"] + rng.integers(-3, 4, n), 20, 70)
+    shuffled.to_csv(avatars, index=False)
+    metrics = tmp_path / "m.json"
+    result = run("evaluate", original, avatars, "--json", metrics, "--analysis", "outcome=event", "time=days",
+                 "event=event", "group=arm")
+    assert result.returncode == 0, result.stderr
+    analyses = json.loads(metrics.read_text())["analyses"]
+    assert set(analyses) == {"prediction", "regression", "survival", "group_statistics", "missing_shares"}
+    assert "logwage (wage)" in result.stdout  # the twin of wage left out of the regression, said
+
+
+def test_the_command_lines_start_imports_no_pandas_numpy_or_scipy():
+    """Issue 46: core.engine.parameters -> core.dataset.roles -> the core.dataset package pulled pandas, so --help
+    and every refused argument paid 0.5 s of CPU."""
+    found = subprocess.run([sys.executable, "-c", "import sys, core.cli; print(sorted(name for name in "
+                            "('pandas', 'numpy', 'scipy') if name in sys.modules))"],
+                           capture_output=True, text=True, cwd=ROOT)
+    assert found.returncode == 0, found.stderr
+    assert found.stdout.strip() == "[]"
+    helped = run("avatarize", "--help")
+    assert helped.returncode == 0 and "--known-precision" in helped.stdout

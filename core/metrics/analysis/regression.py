@@ -178,9 +178,9 @@ def regression(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFra
         if note:
             notes.append(Message(ON_SIDE[side], note=note))
             unreliable += [side] if fits[side] else []
-        left_out = [term for term in features.columns if fits[side] and term not in fits[side]]
-        if left_out:
-            notes.append(Message(NOT_ESTIMABLE[side], terms=", ".join(left_out)))
+        not_estimable = [term for term in features.columns if fits[side] and term not in fits[side]]
+        if not_estimable:
+            notes.append(Message(NOT_ESTIMABLE[side], terms=", ".join(not_estimable)))
         if side == "real":
             numeric = [name for name in predictors if kinds[name] is not Kind.CATEGORICAL]
             spreads = {name: float(np.nanstd(features[name])) for name in numeric}
