@@ -31,7 +31,7 @@ $(DEV_STAMP): $(RUN_STAMP) requirements-dev.txt
 
 run: $(RUN_STAMP)
 	@echo "The dashboard opens at http://localhost:$(PORT) (this computer only). Stop it with Ctrl+C."
-	$(BIN)/python -m streamlit run app.py --server.port $(PORT) $(ARGS)
+	$(BIN)/python -m dashboard.serve --server.port $(PORT) $(ARGS)
 
 test: $(DEV_STAMP) browser
 	$(BIN)/ruff check .

@@ -40,7 +40,7 @@ def free_port() -> int:
 def start_dashboard(port: int, log=subprocess.DEVNULL) -> subprocess.Popen:
     """The dashboard, started as `make run` does (its address from .streamlit/config.toml)."""
     server = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port)],
+        [sys.executable, "-m", "dashboard.serve", "--server.port", str(port)],
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
     )
     deadline = time.monotonic() + 60
