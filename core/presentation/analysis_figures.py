@@ -6,10 +6,11 @@ from __future__ import annotations
 import plotly.graph_objects as go
 
 from core.i18n import N_, _
+from core.metrics.analysis.interval_overlap import Estimate
 from core.metrics.analysis.mixed_model import ALL, MixedModelResult
 from core.metrics.analysis.regression import RegressionResult
 from core.metrics.analysis.survival import SurvivalResult
-from core.presentation.analysis_text import term_label
+from core.presentation.analysis_text import slope_unit, term_label
 from core.presentation.figures import AVATAR_COLOUR, HOLDOUT_COLOUR, ORIGINAL_COLOUR, layout
 from core.presentation.format import figure_text
 
@@ -97,10 +98,12 @@ def trend_figure(result: MixedModelResult) -> go.Figure:
     """Each group's slope over time with its 95 % interval on the real rows, the avatars and the holdout: where the
     avatars' bar covers the real one, the trend holds."""
     labels = [_(ALL) if result.group is None else f"{result.group} = {slope.term}" for slope in result.slopes]
+    unit, scale = slope_unit(result)
     figure = go.Figure()
     for side, offset in {"real": -0.22, "avatars": 0.0, "holdout": 0.22}.items():
-        rows = [(index, getattr(slope, side)) for index, slope in enumerate(result.slopes)
-                if getattr(slope, side) is not None]
+        rows = [(index, Estimate(scale * estimate.value, scale * estimate.low, scale * estimate.high,
+                                 estimate.p_value)) for index, slope in enumerate(result.slopes)
+                if (estimate := getattr(slope, side)) is not None]
         if rows:
             figure.add_scatter(
                 x=[estimate.value for _index, estimate in rows], y=[index + offset for index, _estimate in rows],
@@ -114,9 +117,8 @@ def trend_figure(result: MixedModelResult) -> go.Figure:
     figure.add_vline(x=0, line={"color": "#9aa5b1", "width": 1})
     figure.update_yaxes(tickvals=list(range(len(labels))), ticktext=[figure_text(label) for label in labels],
                         autorange="reversed")
-    unit = _("per day") if result.unit == "day" else _("per unit of {time}").format(time=figure_text(result.time))
     figure.update_xaxes(title=_("slope of {value} over time ({unit})").format(value=figure_text(result.value),
-                                                                              unit=unit))
+                                                                              unit=figure_text(unit)))
     return layout(figure, _("Trend of {value} over time, with {level} intervals").format(
         value=figure_text(result.value), level="95 %"), height=max(320, 160 + 40 * len(labels)))
 

@@ -317,7 +317,7 @@ def trend_reading(result: MixedModelResult) -> str:
     intervals, their overlap against two real samples'."""
     if result.not_applicable:
         return _(result.not_applicable)
-    unit = _("per day") if result.unit == "day" else _("per unit of {time}").format(time=result.time)
+    unit, scale = slope_unit(result)
     sentences = [_("Trend of {value} over time ({unit}; a mixed model, each person with their own level and slope; "
                    "{real} real persons, {avatars} avatars):").format(
         value=result.value, unit=unit, real=number(result.persons["real"], ","),
@@ -328,11 +328,11 @@ def trend_reading(result: MixedModelResult) -> str:
             sentences.append(_("{where}: not estimable on {side}.").format(
                 where=where, side=_(THE_SIDES[("real",) if slope.real is None else ("avatars",)])))
             continue
-        decimals = shared_decimals([(slope.real, 1.0), (slope.avatars, 1.0)])
+        decimals = shared_decimals([(slope.real, scale), (slope.avatars, scale)])
         sentences.append(_("{where}: real {real}, avatars {avatars} (interval overlap {overlap}; two real samples: "
                            "{reference}): {verdict}.").format(
-            where=where, real=interval(slope.real, decimals=decimals), avatars=interval(slope.avatars,
-                                                                                        decimals=decimals),
+            where=where, real=interval(slope.real, scale=scale, decimals=decimals),
+            avatars=interval(slope.avatars, scale=scale, decimals=decimals),
             overlap=figure(slope.overlap, 2), reference=figure(slope.reference_overlap, 2),
             verdict=overlap_verdict(slope.overlap, slope.reference_overlap) if slope.overlap is not None
             else _("no interval to compare")))
@@ -343,15 +343,32 @@ def trend_reading(result: MixedModelResult) -> str:
     return " ".join(sentences)
 
 
+DAY_UNITS = ((1.0, N_("per day")), (7.0, N_("per week")), (365.25 / 12, N_("per month")), (365.25, N_("per year")))
+READABLE_SLOPE = 0.01  # the shortest unit of time in which the largest slope reads at least this
+
+
+def slope_unit(result: MixedModelResult) -> tuple[str, float]:
+    """The unit a trend's slopes are said in, and the factor from the model's: per day, week, month or year for
+    dates, the shortest in which the largest slope reads at least :data:`READABLE_SLOPE` (issue 46: -0.000318 per
+    day is -0.116 per year); per unit of the time as written otherwise."""
+    if result.unit != "day":
+        return _("per unit of {time}").format(time=result.time), 1.0
+    largest = max((abs(side.value) for slope in result.slopes for side in (slope.real, slope.avatars, slope.holdout)
+                   if side is not None), default=0.0)
+    days, name = next(((days, name) for days, name in DAY_UNITS if largest * days >= READABLE_SLOPE), DAY_UNITS[-1])
+    return _(name), days
+
+
 def trend_table(result: MixedModelResult) -> pd.DataFrame:
-    """One row per group: the slope on the real rows, the avatars and the holdout with their intervals, and the
-    overlaps."""
-    decimals = shared_decimals([(side, 1.0) for slope in result.slopes
+    """One row per group: the slope on the real rows, the avatars and the holdout with their intervals (in the unit
+    of :func:`slope_unit`), and the overlaps."""
+    _unit, scale = slope_unit(result)
+    decimals = shared_decimals([(side, scale) for slope in result.slopes
                                 for side in (slope.real, slope.avatars, slope.holdout)])
     return pd.DataFrame([{_("Group"): _(ALL) if result.group is None else f"{result.group} = {slope.term}",
-                          _("Real rows"): interval(slope.real, decimals=decimals),
-                          _("Avatars"): interval(slope.avatars, decimals=decimals),
-                          _("Holdout"): interval(slope.holdout, decimals=decimals),
+                          _("Real rows"): interval(slope.real, scale=scale, decimals=decimals),
+                          _("Avatars"): interval(slope.avatars, scale=scale, decimals=decimals),
+                          _("Holdout"): interval(slope.holdout, scale=scale, decimals=decimals),
                           _("Overlap, avatars"): figure(slope.overlap, 2),
                           _("Overlap, two real samples"): figure(slope.reference_overlap, 2)}
                          for slope in result.slopes])

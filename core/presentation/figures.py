@@ -14,6 +14,7 @@ from plotly.subplots import make_subplots
 from core.engine.encoding import datetime_microseconds, numeric_values
 from core.i18n import N_, _, number, percent, plotly_separators
 from core.metrics import hellinger_mean
+from core.metrics.binning import SKEWNESS_LIMIT, skewness
 from core.metrics.registry import DEFINITIONS
 from core.metrics.result import MetricResult
 from core.presentation.format import figure_text
@@ -125,6 +126,10 @@ def distribution_figure(original: pd.Series, avatars: pd.Series, name: str, cate
         unit_name, unit = _duration_unit(original) if pd.api.types.is_timedelta64_dtype(original) else ("", 1.0)
         values = [_plottable(original) / unit, _plottable(avatars) / unit]
         present = np.concatenate([v[~np.isnan(v)] for v in values])
+        logged = _log_scaled(original, present)
+        if logged:  # a long right tail (wages): equal bins of its logarithm, read in its own units
+            values = [np.log10(np.where(v > 0, v, np.nan)) for v in values]
+            present = np.log10(present)
         low, high = (present.min(), present.max()) if present.size else (0.0, 1.0)
         size = (high - low) / 40 if high > low else 1.0
         for data, label, colour in zip(values, ("originals", "avatars"), (ORIGINAL_COLOUR, AVATAR_COLOUR)):
@@ -134,14 +139,30 @@ def distribution_figure(original: pd.Series, avatars: pd.Series, name: str, cate
                 x=data[~np.isnan(data)], name=_("{side} ({missing} % missing)").format(
                     side=shown, missing=number(missing, ".0f")), marker_color=colour, opacity=0.6,
                 histnorm="percent", xbins={"start": low, "end": high + size, "size": size},
-                hovertemplate="%{x}: %{y:.1f} %<extra>" + shown + "</extra>",
+                hovertemplate=("%{y:.1f} %" if logged else "%{x}: %{y:.1f} %") + "<extra>" + shown + "</extra>",
             )
         figure.update_layout(barmode="overlay")
         figure.update_xaxes(title=f"{name} ({_(unit_name)})" if unit_name else name)
+        if logged:
+            ticks = 10.0 ** np.arange(np.floor(low), np.ceil(high) + 1)
+            ticks = np.unique(np.concatenate([ticks, 2 * ticks, 5 * ticks]))
+            ticks = ticks[(np.log10(ticks) >= low - 0.05) & (np.log10(ticks) <= high + 0.05)]
+            figure.update_xaxes(title=_("{name} (logarithmic scale)").format(name=name), tickvals=np.log10(ticks),
+                                ticktext=[number(tick, ",g") for tick in ticks])
         if pd.api.types.is_datetime64_any_dtype(original):
             figure.update_xaxes(type="date")
     figure.update_yaxes(title=_("share of rows (%)"))
     return layout(figure, _("Distribution of {name}: originals and avatars").format(name=name))
+
+
+def _log_scaled(original: pd.Series, present: np.ndarray) -> bool:
+    """Whether a number is drawn on a logarithmic scale: positive, skewed to the right as SPEC 5's binning reads it
+    (skewness above 1), spanning more than a factor of 20 (issue 46: CPS1988's weekly wages, 50 to 18 777, drew one
+    bar and a flat line on an even scale)."""
+    if not pd.api.types.is_numeric_dtype(original) or pd.api.types.is_bool_dtype(original) or not present.size:
+        return False
+    low, high = float(present.min()), float(present.max())
+    return low > 0 and high / low > 20 and skewness(present.astype(float)) > SKEWNESS_LIMIT
 
 
 def _plottable(column: pd.Series) -> np.ndarray:

@@ -47,7 +47,11 @@ def figure_text(value: object) -> str:
 
 
 def number_text(value: float, unit: str = "") -> str:
-    """Three decimals below 1, one from 1 on; a percentage always one (``0.0 %``, not ``0.000``)."""
+    """Three decimals below 1, one from 1 on; a percentage always one (``0.0 %``, not ``0.000``), but as many as a
+    share short of 100 needs never to read 100 (issue 46: 99.986 % shown "100.0 %"; at most four, then 99.9999)."""
+    if unit == "%" and 99.95 <= value < 100:
+        places = next((places for places in (2, 3, 4) if round(value, places) < 100), None)
+        return number(value, f".{places}f") if places else number(99.9999, ".4f")
     return number(value, ".3f") if abs(value) < 1 and unit != "%" else number(value, ".1f")
 
 

@@ -104,3 +104,21 @@ def test_the_missing_values_reading_compares_like_with_like():
         "The avatars keep every variable's missing share within 1.9 points of the real rows' (largest gap: a, 10.0 % "
         "real, 11.9 % avatars); two real samples differ by up to 2.1 points (largest: b): no larger than between two "
         "real samples.")
+
+
+def test_a_trend_of_dates_is_said_in_the_unit_that_reads():
+    """Issue 46: "-0.000318" per day; per year it is -0.116."""
+    from core.metrics.analysis.interval_overlap import ComparedEstimate, Estimate
+    from core.metrics.analysis.mixed_model import MixedModelResult
+    from core.presentation.analysis_text import slope_unit, trend_reading
+
+    def result(per_day: float, unit: str = "day") -> MixedModelResult:
+        slope = ComparedEstimate("all persons", *(Estimate(per_day, 1.2 * per_day, 0.8 * per_day, 0.01),) * 3)
+        return MixedModelResult("ldl", "visit_date", unit, None, {"real": 300, "avatars": 300, "holdout": 300},
+                                (slope,))
+
+    assert slope_unit(result(-0.000318)) == ("per year", 365.25)
+    assert slope_unit(result(-0.002)) == ("per week", 7.0)
+    assert slope_unit(result(-0.02)) == ("per day", 1.0)
+    assert slope_unit(result(-0.000318, unit="")) == ("per unit of visit_date", 1.0)
+    assert "(per year;" in trend_reading(result(-0.000318)) and "-0.116" in trend_reading(result(-0.000318))

@@ -291,3 +291,20 @@ def test_tradeoff_on_a_risk_runs_from_high_to_low_and_its_front_prefers_less_ris
     front = figure.data[-1]
     assert figure.layout.xaxis.autorange == "reversed"  # more private to the right
     assert list(front.x) == [8.0, 2.0] and list(front.y) == [95.0, 93.0]  # k = 20: more risk and less signal
+
+
+def test_a_number_with_a_long_right_tail_is_drawn_on_a_logarithmic_scale():
+    """Issue 46: CPS1988's weekly wages (50 to 18 777) drew one bar and a flat line on an even scale."""
+    import numpy as np
+    import pandas as pd
+
+    from core.presentation.figures import distribution_figure
+
+    rng = np.random.default_rng(0)
+    wages = pd.Series(np.round(rng.lognormal(6.2, 0.6, 5_000), 2))
+    figure = distribution_figure(wages, wages.sample(frac=1.0, random_state=1), "wage", categorical=False)
+    assert "logarithmic scale" in figure.layout.xaxis.title.text
+    assert np.allclose(np.sort(figure.data[0].x), np.sort(np.log10(wages)))
+    assert "100" in figure.layout.xaxis.ticktext and "1,000" in figure.layout.xaxis.ticktext
+    even = distribution_figure(pd.Series(rng.normal(50, 5, 500)), pd.Series(rng.normal(50, 5, 500)), "x", False)
+    assert "logarithmic" not in (even.layout.xaxis.title.text or "")

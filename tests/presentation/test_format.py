@@ -31,3 +31,12 @@ def test_bands_in_words_from_the_definitions():
     assert bands_text(DEFINITIONS["multivariate_hellinger_distance"]) == (
         "below 0.1: almost identical; 0.1 to 0.3: good fidelity; above 0.3: distorted")  # seed 001's bands
     assert bands_text(DEFINITIONS["hellinger_mean"]).startswith("95 and above: close to natural variability; 80 to 95")
+
+
+def test_a_share_short_of_100_never_reads_100():
+    """Issue 46: a row direct match protection of 99.986 % read "100.0 %" on its card."""
+    from core.presentation.format import number_text
+
+    assert number_text(99.986, "%") == "99.99" and number_text(99.9996, "%") == "99.9996"
+    assert number_text(99.99999, "%") == "99.9999" and number_text(100.0, "%") == "100.0"
+    assert number_text(99.94, "%") == "99.9" and number_text(84.25, "%") == "84.2"
