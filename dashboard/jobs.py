@@ -4,7 +4,8 @@ scoring, a setting taken from the sweep.
 The work runs in a thread of its own (with the session's language), never in the page's script: leaving the page
 stops the page's script, not the work. The page that starts it waits on it with a progress bar (each step named,
 the seconds so far); the sidebar shows it on every other page, refreshed every second, and when it ends the result
-is applied to the session (the new run, or its one-line error, said on the next page shown). A session whose tab is
+is applied to the session (the new run, or its one-line error, said on the next page shown), unless other data were
+loaded meanwhile: a run belongs to the data it was made from, and is then set aside, said. A session whose tab is
 closed stops its job at the next step.
 """
 
@@ -65,7 +66,7 @@ class Job:
 
 def start(kind: str, label: str, make: Callable[[Progress], Any], **context: Any) -> Job:
     """``make(progress)`` started in a thread, as the session's job (the session's language carried over)."""
-    job = Job(kind, label, context=context)
+    job = Job(kind, label, context={"source": state.source_id(), **context})
     session = _session_id()
 
     def progress(step: str, share: float) -> None:
@@ -109,6 +110,10 @@ def finish(job: Job) -> None:
         del st.session_state[JOB_KEY]
     if job.error is not None:
         st.session_state["job_error"] = job.error
+    elif job.context["source"] != state.source_id():  # another table loaded meanwhile: not attached to it
+        st.session_state["job_error"] = _("{job} ended after other data were loaded: its result belongs to the "
+                                          "data it was made from, so it was set aside, not attached to these.").format(
+            job=job.label)
     else:
         APPLY[job.kind](job)
     st.rerun()

@@ -75,3 +75,27 @@ def _upload_section(held: str | None, held_id: str | None) -> None:
         st.stop()
     st.caption(_("Showing what you uploaded earlier in this session. Upload other files to replace it (its avatars "
                  "and sweep are then forgotten)."))
+
+
+def left_out_section() -> None:
+    """Of an upload of several tables, those to leave out of the avatars (a workbook's codebook sheet, proposed:
+    it describes another table's columns rather than holding rows); one left, it is one table."""
+    every = state.uploaded()
+    if every is None:
+        return
+    names = list(every.tables)
+    proposed = state.proposed_left_out()
+    chosen = st.multiselect(
+        _("Tables to leave out of the avatars"), names, default=list(state.left_out()),
+        key=f"left_out_{every.source_id}", placeholder=_("None: every table is avatarized"),
+        help=_("A sheet of notes or a codebook describes the data; it holds no person. Left out, it is not "
+               "avatarized; one table left is then handled as one table."))
+    for name, described in proposed.items():
+        st.caption(_("'{table}' describes the columns of '{described}' (its values name them): proposed to be left "
+                     "out.").format(table=plain(name), described=plain(described)))
+    if len(chosen) == len(names):
+        st.error(_("Keep at least one table to avatarize."))
+        return
+    if tuple(chosen) != state.left_out():
+        state.leave_out(tuple(name for name in names if name in chosen))
+        st.rerun()

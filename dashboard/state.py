@@ -23,6 +23,7 @@ from core.i18n import N_, _, current_language
 from core.metrics.attack import Knowledge
 from core.engine.parameters import SUGGESTED_K, Parameters
 from core.workflows.linked_run import LinkedRun
+from core.dataset.codebooks import codebooks
 from core.workflows.run import ColumnPlan, GenerationRun, TableRelations, data_fingerprint, table_relations
 from dashboard.language import ASSETS
 from dashboard.plan import plan_from_table, plan_table
@@ -106,7 +107,45 @@ def dataset() -> LoadedDataset | None:
 
 
 def set_loaded(loaded: LoadedTable | LoadedDataset) -> None:
-    """A new table or new linked tables, on the user's action only: what was held before is forgotten."""
+    """A new table or new linked tables, on the user's action only: what was held before is forgotten. Of several
+    tables, those that describe another's columns (a workbook's codebook sheet) are proposed left out
+    (:func:`leave_out`)."""
+    if isinstance(loaded, LoadedDataset):
+        st.session_state["uploaded"] = loaded
+        st.session_state["proposed_left_out"] = codebooks(loaded.frames)
+        leave_out(tuple(st.session_state["proposed_left_out"]))
+        return
+    st.session_state.pop("uploaded", None)
+    _hold(loaded)
+
+
+def uploaded() -> LoadedDataset | None:
+    """Every table of the upload, those left out included (None: one table was uploaded)."""
+    return st.session_state.get("uploaded")
+
+
+def left_out() -> tuple[str, ...]:
+    return st.session_state.get("left_out", ())
+
+
+def proposed_left_out() -> dict[str, str]:
+    """The uploaded tables that describe another's columns, each with the one it describes."""
+    return st.session_state.get("proposed_left_out", {})
+
+
+def leave_out(names: tuple[str, ...]) -> None:
+    """The upload without the tables ``names`` (at least one kept): linked tables, or, one left, one table as if it
+    had come alone (a workbook of a data sheet and its codebook)."""
+    every = uploaded()
+    tables = {name: loaded for name, loaded in every.tables.items() if name not in names}
+    st.session_state["left_out"] = tuple(name for name in every.tables if name in names)
+    if len(tables) == 1:
+        _hold(replace(next(iter(tables.values())), source_id=every.source_id))
+    else:
+        _hold(LoadedDataset(tables, every.source_id, every.fingerprint))
+
+
+def _hold(loaded: LoadedTable | LoadedDataset) -> None:
     if isinstance(loaded, LoadedTable):
         st.session_state.pop("dataset", None)
         set_linked_run(None)
@@ -225,6 +264,12 @@ def set_linked_release(release: LinkedRun) -> None:
 
 def table() -> LoadedTable | None:
     return st.session_state.get("table")
+
+
+def source_id() -> str | None:
+    """The data loaded now (one table or linked tables), by the id of its upload: what a run is made from."""
+    held = table() or dataset()
+    return None if held is None else held.source_id
 
 
 def set_table(loaded: LoadedTable) -> None:

@@ -9,16 +9,18 @@ from core.dataset import Role
 from core.engine.schema import apply_kinds, column_warning_lines, resolve_kinds
 from core.errors import InputError
 from core.i18n import _, ngettext, number
-from dashboard import language, state
+from dashboard import jobs, language, state
 from dashboard.text import plain
 from dashboard.linked_data import linked_data_page
-from dashboard.sources import source_section
+from dashboard.sources import left_out_section, source_section
 from dashboard.plan import plan_from_table, plan_problem
 from dashboard.widgets import column_editor, preview_columns, relations_section, risk_profile_section, table
 
 language.use_session_language()  # first: this run's messages in the session's language
 st.title(_("Data"))
+jobs.show_error()  # a run that ended after other data were loaded here: said, set aside
 source_section()
+left_out_section()
 if state.dataset() is not None:  # linked tables: the page of their keys and links (the router shows their pages)
     linked_data_page()
     st.stop()

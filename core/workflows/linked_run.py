@@ -23,7 +23,7 @@ from core.metrics.attack import Knowledge
 from core.metrics.linked_evaluation import LinkedEvaluation, evaluate_linked
 from core.metrics.links.join import PARENT_COLUMN
 from core.metrics.series.series_table import series_mixed_model
-from core.workflows.verdict import NOT_READY, READY, Verdict, verdict_of
+from core.workflows.verdict import NOT_READY, READY, Verdict, verdict_of, with_analyses
 
 
 @dataclass(frozen=True)
@@ -115,10 +115,16 @@ def generate_linked(dataset: Dataset, frames: Mapping[str, pd.DataFrame], parame
 
 def rescored_linked(run: LinkedRun, knowledge: Knowledge,
                     progress: Callable[[str, float], None] | None = None) -> LinkedRun:
-    """``run`` scored again for another attacker (the avatars do not change), with its verdict."""
+    """``run`` scored again for another attacker (the avatars do not change), with its verdict and the analyses and
+    trends it held."""
     report = progress or (lambda step, share: None)
     report(_("Running the attacks"), 0.1)
-    evaluation = scored(run.fitted, knowledge)
+    earlier = run.evaluation
+    evaluation = replace(scored(run.fitted, knowledge), trends=dict(earlier.trends))  # what was run stays
+    for side, held in ((evaluation.tables, earlier.tables), (evaluation.persons, earlier.persons)):
+        for name, scored_table in side.items():
+            if name in held:
+                with_analyses(scored_table, held[name])
     report(_("Done"), 1.0)
     return replace(run, evaluation=evaluation, verdict=linked_verdict(run.dataset, evaluation), knowledge=knowledge)
 

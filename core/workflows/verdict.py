@@ -287,13 +287,23 @@ def generate_judged(frame: pd.DataFrame, plan: ColumnPlan, parameters: Parameter
     return run
 
 
+def with_analyses(evaluation: Evaluation, earlier: Evaluation) -> Evaluation:
+    """``evaluation`` with the analyses ``earlier`` ran on the same avatars (issue 46: the attacks run again on the
+    Privacy page dropped the regression, the prediction and the group statistics the user had run)."""
+    evaluation.analyses = {**earlier.analyses, **evaluation.analyses}
+    if "analysis" in earlier.parameters:
+        evaluation.parameters = {**evaluation.parameters, "analysis": earlier.parameters["analysis"]}
+    return evaluation
+
+
 def rescored(run: GenerationRun, plan: ColumnPlan, frame: pd.DataFrame,
              progress: Callable[[str, float], None] | None = None) -> GenerationRun:
     """``run`` scored again for another attacker (``plan``'s known and sensitive variables: the avatars do not
-    change), with its verdict."""
+    change), with its verdict and the analyses it held."""
     report = progress or (lambda step, share: None)
     report(_("Running the attacks"), 0.1)
-    evaluation = evaluate_avatarization(run.avatarizer, run.evaluation.spaces, knowledge=plan.knowledge)
+    evaluation = with_analyses(evaluate_avatarization(run.avatarizer, run.evaluation.spaces,
+                                                      knowledge=plan.knowledge), run.evaluation)
     report(_("Checking whether the avatars can be shared"), 0.5)
     rescored_run = judged(replace(run, plan=plan, evaluation=evaluation, verdict=None), lambda: frame,
                           progress=lambda step, tries: report(step, 0.5 + 0.5 * (1 - 0.7 ** (tries + 1))))

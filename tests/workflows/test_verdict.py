@@ -247,3 +247,27 @@ def test_a_verdict_still_not_ready_names_the_target_out_of_reach():
     assert "Out of reach of every setting tried: hidden rate, target > 90 %, reaches at best 88.5 % (raise k from 10 " \
         "to 20): even the most protective settings tried leave it short." in line
     assert "Out of reach of every setting tried: local cloaking" not in line
+
+
+def test_the_attacks_run_again_keep_the_analyses_the_user_ran():
+    """Issue 46: "Run the attacks" on the Privacy page dropped the regression, prediction and group statistics run
+    on the Analysis page (gone from the page, metrics.json and report.html)."""
+    from dataclasses import replace as replaced
+
+    from core.metrics.analysis.request import AnalysisRequest
+    from core.metrics.attack import Knowledge
+    from core.metrics.evaluation import analyse
+    from core.workflows.verdict import rescored
+
+    frame = mixed_table(800, seed=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        run = judged(generate(frame, ColumnPlan(), Parameters(k=10, seed=1), table_name="t", fingerprint="f"),
+                     lambda: frame, search=False)
+    analyse(run.evaluation, AnalysisRequest(outcome="weight", group="colour"))
+    ran = set(run.evaluation.analyses)
+    plan = replaced(run.plan, knowledge=Knowledge(("age", "colour"), ("group",)))
+    again = rescored(run, plan, frame)
+    assert ran and set(again.evaluation.analyses) == ran
+    assert again.evaluation.parameters["analysis"] == run.evaluation.parameters["analysis"]
+    assert again.evaluation.privacy["inference_risk"].value is not None  # scored again for the new attacker
