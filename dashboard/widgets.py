@@ -48,7 +48,7 @@ from core.presentation.verdict_text import (
     subject,
 )
 from core.workflows.run import ColumnPlan, GenerationRun
-from core.workflows.verdict import READY, Verdict, generate_judged, verdict_of_run
+from core.workflows.verdict import READY, Verdict, applied_fix, generate_judged, verdict_of_run
 from dashboard import jobs, state
 from dashboard.plan import KIND_LABELS, ROLE_LABELS, described_columns, role_label
 from dashboard.text import plain
@@ -263,6 +263,8 @@ def verdict_box(run: GenerationRun) -> None:
     and its cost, what is not assessed, and the relationships beside it."""
     verdict = verdict_of_run(run)
     verdict_message(verdict, plain(subject(run)))
+    if verdict.fix is not None and verdict.fix.avatarizer is not None and run is state.run():
+        apply_fix_button(run)
     said = relationships(run.evaluation)
     if said:
         distorted = run.evaluation.signal["correlation_difference_ratio"].level == "poor"
@@ -270,6 +272,18 @@ def verdict_box(run: GenerationRun) -> None:
     noise = noise_of(run)
     if noise:
         st.caption(plain(noise))
+
+
+def apply_fix_button(run: GenerationRun) -> None:
+    """One click applies the fix the verdict checked (issue 46): its avatars, already made when it was checked,
+    become the current run; the form then shows its settings."""
+    instruction = _(run.verdict.fix.instruction)
+    if st.button(_("Apply the fix: {instruction}").format(instruction=instruction), icon=":material/build:",
+                 type="primary", key=f"apply_fix_{state.run_version()}"):
+        state.set_run(applied_fix(run))
+        state.say_after_rerun(_("Fix applied: {instruction}. These are the avatars it checked: nothing was made "
+                                "again.").format(instruction=instruction))
+        st.rerun()
 
 
 CRITERION_COLOURS = {MET: "green", NOT_MET: "red", UNCERTAIN: "orange", PARTLY_ASSESSED: "orange",

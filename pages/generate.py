@@ -132,6 +132,7 @@ with st.form("settings"):
                                       disabled=running is not None)
 
 jobs.show_error()
+state.show_what_was_said()
 if running is not None:  # started here or elsewhere, and still going: this page waits on it too
     st.info(_("Working on: {job}. It goes on whatever page you open; its progress is in the sidebar.").format(
         job=running.label), icon=":material/hourglass_top:")

@@ -55,6 +55,7 @@ with st.form("attacker"):
         jobs.wait(jobs.start("rescored", _("The attacks"), lambda progress: rescored(run, plan, loaded.frame, progress),
                              knowledge=plan.knowledge))  # a bad choice: its one-line message, and nothing kept
 jobs.show_error()
+state.show_what_was_said()
 if evaluation.holdout is Holdout.APPROXIMATE:
     st.caption(_("Every row was avatarized, so no real person was kept apart as the attacks' control: each attack is "
                  "taken against its baseline (random linkage, guessing the most common value), which can only "

@@ -12,7 +12,14 @@ from core.presentation import figures
 from core.presentation.sweep_table import comparison_table, sweep_rows
 from core.workflows.advice import EPSILON_STEPS, K_STEPS
 from core.workflows.run import describe, replace_method
-from core.workflows.sweep import PRIVACY_METRICS, UTILITY_METRICS, recommendation, run_sweep, sweep_settings
+from core.workflows.sweep import (
+    PRIVACY_METRICS,
+    UTILITY_METRICS,
+    advised,
+    recommendation,
+    run_sweep,
+    sweep_settings,
+)
 from core.workflows.verdict import generate_judged
 from dashboard import jobs, language, state
 from dashboard.text import plain
@@ -91,13 +98,17 @@ if sweep["done"] < sweep["total"]:
 
 advise = st.success if any(p.meets_targets() for p in points) else st.warning
 advise(recommendation(points), icon=":material/lightbulb:")
+best = advised(points)
+best_index = next((i for i, point in enumerate(points) if point is best), None)
 
 left, right = st.columns(2)
 utility = left.selectbox(_("Utility (vertical)"), list(UTILITY_METRICS), format_func=shown_labels.get,
                          key=f"utility_{sweep_number}")
-privacy = right.selectbox(_("Privacy (horizontal)"), [name for name in PRIVACY_METRICS if any(
-    point.mean(name) is not None for point in points)], format_func=shown_labels.get, key=f"privacy_{sweep_number}")
-selection = plot(figures.tradeoff_figure(points, utility, privacy, TARGETS[privacy], shown_labels),
+axes = [name for name in PRIVACY_METRICS if any(point.mean(name) is not None for point in points)]
+privacy = right.selectbox(_("Privacy (horizontal)"), axes, format_func=shown_labels.get, key=f"privacy_{sweep_number}",
+                          index=next((i for i, name in enumerate(axes) if best is None or best.mean(name) is not None),
+                                     0))  # at first, an axis that draws the setting advised
+selection = plot(figures.tradeoff_figure(points, utility, privacy, TARGETS[privacy], shown_labels, best_index),
                  key=f"tradeoff_{sweep_number}", on_select="rerun", selection_mode="points")
 st.caption(_(SPREAD_NOTE))
 hidden = [p.setting.label for p in points if p.mean(privacy) is None]
@@ -113,7 +124,7 @@ with st.expander(_("All the figures, as a table")):
 
 st.header(_("Take a setting"))
 labels = [point.setting.label for point in points]
-pick = st.selectbox(_("Setting"), range(len(points)), index=clicked[0] if clicked else 0,
+pick = st.selectbox(_("Setting"), range(len(points)), index=clicked[0] if clicked else best_index or 0,
                     format_func=labels.__getitem__, help=_("Or click a point of the chart."),
                     key=f"pick_{sweep_number}_{clicked[:1]}")
 if st.button(_("Make {setting} the current run").format(setting=labels[pick]), icon=":material/check:",

@@ -387,10 +387,11 @@ def _tradeoff_hover(point: SweepPoint, utility: str, privacy: str, labels: dict[
 
 
 def tradeoff_figure(
-    points: list[SweepPoint], utility: str, privacy: str, target: float | None, labels: dict[str, str]
+    points: list[SweepPoint], utility: str, privacy: str, target: float | None, labels: dict[str, str],
+    advised: int | None = None,
 ) -> go.Figure:
     """Utility against privacy, one point per setting (mean over seeds; bars: the lowest to the highest seed),
-    with the Pareto front.
+    with the Pareto front and a ring around the setting advised (its position in ``points``), when drawn.
 
     ``points`` are :class:`~core.workflows.sweep.SweepPoint`; those without a value for either metric are left out. One trace
     per method and verdict: filled markers when every seed meets every privacy target, hollow ones ("a target
@@ -433,6 +434,8 @@ def tradeoff_figure(
             x=[points[i].mean(privacy) for i in front], y=[points[i].mean(utility) for i in front], mode="lines",
             line={"color": HOLDOUT_COLOUR, "dash": "dot"}, name=_("best trade-offs (Pareto front)"), hoverinfo="skip",
         )
+    if advised in shown:
+        _ring(figure, points[advised], utility, privacy)
     if target is not None:
         figure.add_vline(x=target, line_dash="dash", line_color=POOR,
                          annotation_text=_("privacy target {target}").format(target=number(target, "g")),
@@ -441,6 +444,13 @@ def tradeoff_figure(
                         autorange="reversed" if sign < 0 else True)
     figure.update_yaxes(title=_("{metric} (more signal ↑)").format(metric=labels[utility]))
     return layout(figure, _("Utility against privacy, one point per setting"), height=TRADEOFF_HEIGHT)
+
+
+def _ring(figure: go.Figure, point: SweepPoint, utility: str, privacy: str) -> None:
+    """A ring around the setting the advice names (issue 46: the advice named a setting the chart did not draw)."""
+    figure.add_scatter(x=[point.mean(privacy)], y=[point.mean(utility)], mode="markers",
+                       marker={"size": 24, "color": GOOD, "symbol": "circle-open", "line": {"width": 3}},
+                       name=_("advised: {setting}").format(setting=point.setting.label), hoverinfo="skip")
 
 
 TRADEOFF_HEIGHT = 560

@@ -114,16 +114,34 @@ def _fix_found(verdict: Verdict, surface: str) -> str | None:
     if not verdict.tried:
         return _("No more protective setting to try: set aside or drop the columns that make people unique "
                  "(identifiers, exact dates, rare codes).")
-    closest = min(verdict.tried, key=lambda fix: (sum(map(len, failing_results(fix.evaluation).values())),
-                                                  tuple(-value for value in fix.signal())))
-    sentence = ngettext(
-        "No setting tried meets every target ({count} tried, {instruction}: {reached}).",
-        "No setting tried meets every target ({count} tried; the closest, {instruction}: {reached}).",
-        len(verdict.tried)).format(count=number(len(verdict.tried)), instruction=_(closest.instruction),
-                                   reached=_reached(verdict, closest))
+    gaining = [fix for fix in verdict.tried if _gains(verdict, fix)]  # never advise a setting that gains nothing
+    if gaining:
+        closest = min(gaining, key=lambda fix: (sum(map(len, failing_results(fix.evaluation).values())),
+                                                tuple(-value for value in fix.signal())))
+        sentence = ngettext(
+            "No setting tried meets every target ({count} tried, {instruction}: {reached}).",
+            "No setting tried meets every target ({count} tried; the closest, {instruction}: {reached}).",
+            len(verdict.tried)).format(count=number(len(verdict.tried)), instruction=_(closest.instruction),
+                                       reached=_reached(verdict, closest))
+    else:
+        sentence = _("The setting tried brings no failing target closer to it.") if len(verdict.tried) == 1 else _(
+            "None of the {count} settings tried brings a failing target closer to it.").format(
+            count=number(len(verdict.tried)))
     return " ".join([sentence, *out_of_reach(verdict), _(
         "Set aside or drop the columns that make people unique (identifiers, exact dates, rare codes), or lower the "
         "weight of those the most exposed records stand out on.")])
+
+
+def _gains(verdict: Verdict, fix: Fix) -> bool:
+    """Whether ``fix`` brings a target that fails closer to it (issue 46: "lower epsilon from 1 to 0.3: distance
+    to closest 0.056", the same value, was advised)."""
+    for results in verdict.failing.values():
+        for result in results:
+            reached = fix.evaluation.privacy[result.name].value
+            if reached is not None and result.value is not None and (
+                    reached > result.value if result.goal == "maximize" else reached < result.value):
+                return True
+    return False
 
 
 def _all_met(fix: Fix) -> str:
@@ -147,6 +165,17 @@ def out_of_reach(verdict: Verdict) -> list[str]:
                 continue
             sign = 1 if result.goal == "maximize" else -1
             fix, best = max(reached, key=lambda pair: sign * pair[1].value)
+            if result.value is not None and sign * best.value <= sign * result.value:
+                sentences.append(_("Out of reach of every setting tried: {metric}, target {target}, is {value} and no "
+                                   "setting tried raises it.").format(metric=_(result.label).lower(),
+                                                                      target=target_text(result),
+                                                                      value=metric_text(result, result.unit))
+                                 if sign > 0 else
+                                 _("Out of reach of every setting tried: {metric}, target {target}, is {value} and no "
+                                   "setting tried lowers it.").format(metric=_(result.label).lower(),
+                                                                      target=target_text(result),
+                                                                      value=metric_text(result, result.unit)))
+                continue
             sentences.append(_("Out of reach of every setting tried: {metric}, target {target}, reaches at best "
                                "{value} ({instruction}): even the most protective settings tried leave it short.")
                              .format(metric=_(result.label).lower(), target=target_text(result),

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import time
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -192,15 +191,6 @@ def generate(
                      progress=lambda: report(_("Preparing the figures"), 0.97))
     report(_("Done"), 1.0)
     return run
-
-
-def evaluation_with(frame: pd.DataFrame, plan: ColumnPlan, parameters: Parameters) -> Evaluation:
-    """Every metric of the avatars ``parameters`` and ``plan`` make of ``frame`` (a fix being checked: what the
-    first run said about the columns is not said again)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        avatarizer = fitted(frame, plan, parameters)
-    return evaluate_avatarization(avatarizer, knowledge=plan.knowledge)
 
 
 def scored_run(

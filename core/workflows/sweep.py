@@ -205,7 +205,7 @@ def recommendation(points: Sequence[SweepPoint]) -> str:
     scored = [p for p in points if p.mean("hellinger_mean") is not None]
     if not scored:
         return _("No setting has finished yet.")
-    safe = sorted((p for p in scored if p.meets_targets()), key=lambda p: -p.mean("hellinger_mean"))
+    safe = _safe(scored)
     if not safe:
         return _none_safe(scored)
     kept, distorting = _keeping_relationships(safe)
@@ -231,8 +231,7 @@ def _keeping_relationships(safe: list[SweepPoint]) -> tuple[list[SweepPoint], li
 
 def _advice(safe: list[SweepPoint]) -> str:
     """The sentence for the safe settings kept, the best Hellinger Mean first (see :func:`recommendation`)."""
-    best = safe[0]
-    tied = [best, *(p for p in safe[1:] if p.high("hellinger_mean") >= best.low("hellinger_mean"))]
+    best, tied = safe[0], _tied(safe)
     several = len(best.seeds) > 1
     if len(tied) == 1:
         values = dict(setting=best.setting.label, seeds=number(len(best.seeds), ","),
@@ -249,8 +248,7 @@ def _advice(safe: list[SweepPoint]) -> str:
                 if several else
                 _("{setting} keeps the most signal while meeting every privacy target: Hellinger Mean {mean} / 100, "
                   "and {protection}.")).format(**values)
-    privacy = "hidden_rate" if all(p.mean("hidden_rate") is not None for p in tied) else "distance_to_closest"
-    safest = max(tied, key=lambda p: p.mean(privacy))
+    safest = _safest(tied)
     values = dict(settings=enumeration([p.setting.label for p in tied]), means=", ".join(_range(p, "hellinger_mean") for p in tied),
                   safest=safest.setting.label, protection=_protection(safest))
     return (_("{settings} are a tie on signal (Hellinger Mean {means}: their seeds' ranges overlap) and meet every "
@@ -258,6 +256,44 @@ def _advice(safe: list[SweepPoint]) -> str:
             if several else
             _("{settings} are a tie on signal (Hellinger Mean {means}: their seeds' ranges overlap) and meet every "
               "privacy target; of these, {safest} protects the most: {protection}.")).format(**values)
+
+
+def advised(points: Sequence[SweepPoint]) -> SweepPoint | None:
+    """The setting :func:`recommendation` advises: the best safe one kept, the most protective of a tie, or, none being
+    safe, the closest to it (None before any has finished). The Trade-off page draws it (issue 46: the advice named
+    "epsilon = 10 (gaussian)" while the chart on screen drew the k points only)."""
+    scored = [p for p in points if p.mean("hellinger_mean") is not None]
+    if not scored:
+        return None
+    safe = _safe(scored)
+    if not safe:
+        return _closest(scored)
+    tied = _tied(_keeping_relationships(safe)[0])
+    return tied[0] if len(tied) == 1 else _safest(tied)
+
+
+def _safe(scored: Sequence[SweepPoint]) -> list[SweepPoint]:
+    """The settings whose every seed meets every privacy target, the best Hellinger Mean first."""
+    return sorted((p for p in scored if p.meets_targets()), key=lambda p: -p.mean("hellinger_mean"))
+
+
+def _tied(safe: list[SweepPoint]) -> list[SweepPoint]:
+    """The best safe setting and those the seeds cannot tell from it: their Hellinger Means' ranges overlap."""
+    best = safe[0]
+    return [best, *(p for p in safe[1:] if p.high("hellinger_mean") >= best.low("hellinger_mean"))]
+
+
+def _safest(tied: list[SweepPoint]) -> SweepPoint:
+    """Of settings tied on signal, the one that protects the most (hidden rate, else distance to closest)."""
+    privacy = "hidden_rate" if all(p.mean("hidden_rate") is not None for p in tied) else "distance_to_closest"
+    return max(tied, key=lambda p: p.mean(privacy))
+
+
+def _closest(scored: Sequence[SweepPoint]) -> SweepPoint:
+    """The setting closest to meeting every target: the fewest missed, by the fewest seeds, the most signal."""
+    return min(scored, key=lambda p: (
+        len(p.missed_targets()), sum(p.seeds_missing(name) for name in p.missed_targets()), -p.mean("hellinger_mean")
+    ))
 
 
 def _range(point: SweepPoint, metric: str) -> str:
@@ -280,9 +316,7 @@ def _protection(point: SweepPoint) -> str:
 
 def _none_safe(scored: Sequence[SweepPoint]) -> str:
     """The closest setting to meeting every target, what it misses, and where to look next."""
-    closest = min(scored, key=lambda p: (
-        len(p.missed_targets()), sum(p.seeds_missing(name) for name in p.missed_targets()), -p.mean("hellinger_mean")
-    ))
+    closest = _closest(scored)
     described = ", ".join(_missed(closest, name) for name in closest.missed_targets())
     k_values = [p.setting.value for p in scored if p.setting.method == Avatar.name]
     epsilons = [p.setting.value for p in scored if p.setting.method == AvatarFastDP.name]

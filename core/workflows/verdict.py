@@ -21,13 +21,14 @@ import pandas as pd
 from core.dataset import Role
 from core.engine.methods import Avatar, method_of
 from core.engine.parameters import Parameters
-from core.engine.pipeline import Variants
+from core.engine.pipeline import Avatarizer, Variants
 from core.i18n import N_, Message, Number, _
 from core.metrics.criteria import PARTLY_ASSESSED, UNCERTAIN
 from core.metrics.evaluation import Evaluation, evaluate_avatarization
 from core.metrics.result import MetricResult
 from core.workflows.advice import EPSILON_STEPS, K_STEPS, SIGNAL_SPREAD
-from core.workflows.run import ColumnPlan, GenerationRun, evaluation_with, generate, parameters_variant
+from core.workflows.run import ColumnPlan, GenerationRun, generate, latent_view, parameters_variant
+from core.workflows.run import fitted as avatarized
 
 READY, NOT_READY = "ready", "not ready"  # and UNCERTAIN, PARTLY_ASSESSED, as a criterion can be
 FALLBACK_EPSILON = 1.0
@@ -39,8 +40,19 @@ SMALLEST_NCP = 2
 # verdict, byte for byte).
 SEARCH_ROWS = 200_000
 SEARCH_MIN_SETTINGS = 2
-Rerun = Callable[[Parameters, ColumnPlan], Evaluation]
 Progress = Callable[[str, float], None]
+
+
+@dataclass(frozen=True)
+class Remade:
+    """A setting re-run: its evaluation, and the avatarizer that made its avatars (None: not kept; kept for a fix
+    that meets every target, so that applying it makes nothing again: issue 46)."""
+
+    evaluation: Evaluation
+    avatarizer: Avatarizer | None = field(default=None, repr=False, compare=False)
+
+
+Rerun = Callable[[Parameters, ColumnPlan], Remade]
 
 
 @dataclass(frozen=True)
@@ -52,6 +64,7 @@ class Fix:
     plan: ColumnPlan
     evaluation: Evaluation
     seconds: float = 0.0
+    avatarizer: Avatarizer | None = field(default=None, repr=False, compare=False)  # kept when it is ready
 
     @property
     def ready(self) -> bool:
@@ -166,7 +179,8 @@ class FixSearch:
         order = {id(fix): position for position, fix in enumerate(self.found)}
         best = max(self.found, key=lambda fix: (fix.keeps_signal(self.evaluation), fix.signal(), -order[id(fix)]),
                    default=None)
-        return best, list(self.tried.values()), stopped
+        tried = [fix if fix is best else replace(fix, avatarizer=None) for fix in self.tried.values()]  # one kept
+        return best, tried, stopped
 
     def _copied_column(self) -> None:
         column = self.evaluation.privacy.get("column_direct_match_protection")
@@ -197,9 +211,9 @@ class FixSearch:
     def _fewer(self, ncp: int, k: int) -> tuple[Message, Parameters, ColumnPlan]:
         """``ncp`` dimensions instead of the run's, at ``k``."""
         old = self.parameters.k
-        instruction = Message(N_("compare people on {new} dimensions instead of {old} (ncp)"), old=self.ncp,
+        instruction = Message(N_("compare people on {new} dimensions instead of {old}"), old=self.ncp,
                               new=ncp) if k == old else Message(N_(
-            "raise k from {old} to {new} and compare people on {dimensions} dimensions instead of {ncp} (ncp)"),
+            "raise k from {old} to {new} and compare people on {dimensions} dimensions instead of {ncp}"),
             old=old, new=k, dimensions=ncp, ncp=self.ncp)
         return instruction, replace(self.parameters, k=k, ncp=ncp), self.plan
 
@@ -216,8 +230,9 @@ class FixSearch:
                 raise _OutOfBudget
             self.report(_("Checking a fix: {instruction}").format(instruction=_(instruction)), len(self.tried))
             start = time.perf_counter()
-            self.tried[key] = Fix(instruction, parameters, plan, self.rerun(parameters, plan),
-                                  time.perf_counter() - start)
+            made = self.rerun(parameters, plan)
+            fix = Fix(instruction, parameters, plan, made.evaluation, time.perf_counter() - start)
+            self.tried[key] = replace(fix, avatarizer=made.avatarizer) if fix.ready else fix  # the others let go
         return self.tried[key]
 
 
@@ -242,7 +257,7 @@ def shared_rerun(run: GenerationRun, table: Callable[[], pd.DataFrame]) -> Rerun
     spaces = run.evaluation.spaces
     frames: list[pd.DataFrame] = []
 
-    def rerun(parameters: Parameters, plan: ColumnPlan) -> Evaluation:
+    def rerun(parameters: Parameters, plan: ColumnPlan) -> Remade:
         variant = parameters_variant(run.parameters, parameters)
         if plan == run.plan and variant is not None:
             variants[:] = variants or [Variants(run.avatarizer, largest_k=max(
@@ -250,11 +265,24 @@ def shared_rerun(run: GenerationRun, table: Callable[[], pd.DataFrame]) -> Rerun
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # what the run said about its columns and k is not said again
                 fitted = variants[0].fit(variant)
-            return evaluate_avatarization(fitted, spaces, plan.knowledge)
+            return Remade(evaluate_avatarization(fitted, spaces, plan.knowledge), fitted)
         frames[:] = frames or [table()]
-        return evaluation_with(frames[0], plan, parameters)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fitted = avatarized(frames[0], plan, parameters)
+        return Remade(evaluate_avatarization(fitted, knowledge=plan.knowledge), fitted)
 
     return rerun
+
+
+def applied_fix(run: GenerationRun) -> GenerationRun:
+    """The run the fix of ``run``'s verdict made when it was checked (issue 46: one click applies it, and nothing is
+    made again): its avatars, metrics and verdict; the analyses run on ``run`` are not carried over (other avatars)."""
+    fix = run.verdict.fix
+    return GenerationRun(table_name=run.table_name, fingerprint=run.fingerprint, parameters=fix.parameters,
+                         plan=fix.plan, avatarizer=fix.avatarizer, evaluation=fix.evaluation,
+                         latent=latent_view(fix.avatarizer), elapsed_s=fix.seconds,
+                         verdict=verdict_of(fix.evaluation))
 
 
 def search_budget(n_avatarized: int) -> int:

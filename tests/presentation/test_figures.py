@@ -201,6 +201,12 @@ def test_tradeoff_one_marker_per_setting_with_spread_front_target_and_filled_whe
     assert [trace.name for trace in by_distance.data][:3] == [
         "Avatar (k)", "Avatar (k): a target missed", "AvatarFastDP (epsilon)"]
     assert list(by_distance.data[2].customdata) == [3] and by_distance.data[2].marker.symbol == "diamond"
+    ringed = tradeoff_figure(points, "hellinger_mean", "distance_to_closest", 0.2, labels | {
+        "distance_to_closest": "distance to closest"}, advised=3)  # the setting the advice names, drawn and ringed
+    ring = next(trace for trace in ringed.data if trace.name == "advised: epsilon = 1 (gaussian)")
+    assert (list(ring.x), list(ring.y)) == ([1.1], [81.0]) and ring.marker.symbol == "circle-open"
+    not_drawn = tradeoff_figure(points, "hellinger_mean", "hidden_rate", 90.0, labels, advised=3)  # no hidden rate
+    assert not any(trace.name.startswith("advised") for trace in not_drawn.data)
 
 
 def boxes(xs, ys, texts, positions, x_ranges=None, y_ranges=None):

@@ -9,7 +9,15 @@ from core.metrics.evaluation import evaluate_avatarization
 from core.presentation.sweep_table import seed_range_text, sweep_table
 from core.engine.parameters import Parameters
 from core.workflows.run import ColumnPlan
-from core.workflows.sweep import SweepPoint, SweepSetting, pareto_front, recommendation, run_sweep, sweep_settings
+from core.workflows.sweep import (
+    SweepPoint,
+    SweepSetting,
+    advised,
+    pareto_front,
+    recommendation,
+    run_sweep,
+    sweep_settings,
+)
 from tests.support import mixed_table, with_verdicts
 
 
@@ -88,6 +96,7 @@ def test_advice_picks_the_best_utility_among_safe_settings():
         "k = 10 keeps the most signal while meeting every privacy target: Hellinger Mean 94.0 / 100, above the "
         "next, k = 50, at 90.0, and it hides 93 % of individuals."
     )
+    assert advised(points) is points[1]
 
 
 def test_advice_names_the_missed_target_when_none_is_safe():
@@ -98,6 +107,7 @@ def test_advice_names_the_missed_target_when_none_is_safe():
         "No setting meets every privacy target. The closest, k = 20, misses hidden rate 88.0 % (target > 90 %)."
     )
     assert sentence.endswith("Try k values above 20, or drop the columns that make people unique.")
+    assert advised(points) is points[1] and advised([]) is None
 
 
 def test_a_setting_is_safe_only_when_every_seed_meets_every_target():
@@ -157,6 +167,7 @@ def test_settings_whose_seed_ranges_overlap_are_a_tie():
         "seeds' ranges overlap) and meet every privacy target with each of their seeds; of these, k = 20 protects "
         "the most: it hides 95 % of individuals."
     )
+    assert advised([k10, k20, k50]) is k20
     apart = point_with_seeds(20, {**SAFE, "hellinger_mean": [90.0, 91.0, 92.9], "hidden_rate": 95.0})
     assert recommendation([k10, apart]).startswith(
         "k = 10 keeps the most signal while meeting every privacy target with each of its 3 seeds: Hellinger Mean "
@@ -177,3 +188,4 @@ def test_the_advice_never_picks_a_setting_that_distorts_the_relationships():
         "k = 30 keeps the most signal while meeting every privacy target: Hellinger Mean 93.0 / 100, and it hides "
         "95 % of individuals. epsilon = 1 (gaussian) keeps a higher Hellinger Mean (96.0) but distorts the "
         "relationships between variables: correlation ratio 11.0 against 71.0 for k = 30.")
+    assert advised([fast, k30]) is k30

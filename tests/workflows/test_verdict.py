@@ -8,9 +8,15 @@ from core.engine.parameters import Parameters
 from core.metrics.evaluation import Evaluation
 from core.metrics.registry import DEFINITIONS, TARGETS
 from core.presentation.verdict_text import verdict_json, verdict_line
-from core.workflows.run import ColumnPlan, evaluation_with, generate
-from core.workflows.verdict import checked_verdict, judged, search_budget, verdict_of
+from core.metrics.evaluation import evaluate_avatarization
+from core.workflows.run import ColumnPlan, fitted, generate
+from core.workflows.verdict import Remade, applied_fix, checked_verdict, judged, search_budget, verdict_of
 from tests.support import mixed_table
+
+
+def remade(rerun):
+    """A re-run that gives evaluations only (no avatars kept), as the fix search takes it."""
+    return lambda parameters, plan: Remade(rerun(parameters, plan))
 
 PASSING = {"hidden_rate": 95.0, "local_cloaking": 10.0, "row_direct_match_protection": 100.0, "closest_rate": 96.0,
            "identifier_protection": 100.0,
@@ -75,7 +81,7 @@ def test_the_fix_is_the_smallest_k_that_meets_every_target():
         evaluation.signal = signal_of(92.0 - parameters.k / 100)
         return evaluation
 
-    verdict = checked_verdict(run_evaluation(hidden_rate=80.0), Parameters(k=10), ColumnPlan(), 1_000, rerun)
+    verdict = checked_verdict(run_evaluation(hidden_rate=80.0), Parameters(k=10), ColumnPlan(), 1_000, remade(rerun))
     assert tried == [15, 20, 30] and verdict.fix.parameters.k == 30 and verdict.fix.ready
     assert verdict_json(verdict)["fix_settings"] == {"method": "avatar", "k": 30, "epsilon": None, "ncp": None,
                                                      "excluded": []}  # the method's own parameter only
@@ -98,9 +104,10 @@ def test_a_fix_that_destroys_the_signal_is_never_preferred_and_its_cost_is_said(
         return evaluation
 
     current = run_evaluation(hidden_rate=80.0)
-    verdict = checked_verdict(current, Parameters(k=10), ColumnPlan(), 1_000, rerun)
+    verdict = checked_verdict(current, Parameters(k=10), ColumnPlan(), 1_000, remade(rerun))
     assert verdict.fix.parameters.ncp == 3 and verdict.fix.keeps_signal(current)
-    assert "compare people on 3 dimensions instead of 5 (ncp)" in verdict_line(verdict)
+    assert "compare people on 3 dimensions instead of 5" in verdict_line(verdict) and "(ncp)" not in verdict_line(
+        verdict)  # the page's words, never a setting's code name
     assert not any(fix.parameters.fast_dp_epsilon is not None for fix in verdict.tried)  # an Avatar setting was enough
 
     def only_fast_dp(parameters, plan):
@@ -109,7 +116,7 @@ def test_a_fix_that_destroys_the_signal_is_never_preferred_and_its_cost_is_said(
         evaluation.signal = signal_of(76.3 if fast_dp else 90.0, 11.0 if fast_dp else 60.0)
         return evaluation
 
-    costly = checked_verdict(current, Parameters(k=10), ColumnPlan(), 1_000, only_fast_dp)
+    costly = checked_verdict(current, Parameters(k=10), ColumnPlan(), 1_000, remade(only_fast_dp))
     assert costly.fix.parameters.fast_dp_epsilon is not None and not costly.fix.keeps_signal(current)
     assert "at a cost in signal: Hellinger Mean 92.0 -> 76.3, correlation ratio 60.0 -> 11.0. No setting tried " \
         "meets every target and keeps the signal." in verdict_line(costly)
@@ -126,7 +133,7 @@ def test_the_copied_column_is_set_aside_first_and_epsilon_is_bisected_from_the_l
         return run_evaluation(column_direct_match_protection=90.0 if plan.excluded else 40.0)
 
     verdict = checked_verdict(run_evaluation(column_direct_match_protection=40.0), Parameters(k=10), ColumnPlan(),
-                              1_000, rerun)
+                              1_000, remade(rerun))
     assert plans[0] == ("zip",) and verdict.fix.plan.excluded == ("zip",)
     epsilons = []
 
@@ -135,16 +142,16 @@ def test_the_copied_column_is_set_aside_first_and_epsilon_is_bisected_from_the_l
         return run_evaluation(closest_rate=95.0 if parameters.fast_dp_epsilon <= 0.1 else 50.0)
 
     fast = checked_verdict(run_evaluation(hidden_rate=None, closest_rate=50.0),
-                           Parameters(fast_dp_epsilon=1.0), ColumnPlan(), 1_000, lower)
+                           Parameters(fast_dp_epsilon=1.0), ColumnPlan(), 1_000, remade(lower))
     assert epsilons == [0.3, 0.1] and fast.fix.parameters.fast_dp_epsilon == 0.1  # the largest that meets every target
 
 
 def test_when_nothing_is_enough_every_setting_tried_is_said():
     never = checked_verdict(run_evaluation(hidden_rate=80.0), Parameters(k=50), ColumnPlan(), 1_000,
-                            lambda parameters, plan: run_evaluation(hidden_rate=85.0))
+                            remade(lambda parameters, plan: run_evaluation(hidden_rate=85.0)))
     assert never.fix is None and [str(fix.instruction) for fix in never.tried] == [
-        "raise k from 50 to 100", *(f"compare people on {ncp} dimensions instead of 5 (ncp)" for ncp in (4, 3, 2)),
-        *(f"raise k from 50 to 100 and compare people on {ncp} dimensions instead of 5 (ncp)" for ncp in (4, 3, 2)),
+        "raise k from 50 to 100", *(f"compare people on {ncp} dimensions instead of 5" for ncp in (4, 3, 2)),
+        *(f"raise k from 50 to 100 and compare people on {ncp} dimensions instead of 5" for ncp in (4, 3, 2)),
         "switch to AvatarFastDP (gaussian, epsilon 1)"]
     assert not never.search_stopped
     assert "No setting tried meets every target (8 tried; the closest, raise k from 50 to 100: hidden rate 85.0 %)" \
@@ -159,16 +166,16 @@ def test_a_larger_k_and_a_smaller_ncp_together_when_neither_alone_is_enough():
         return run_evaluation(hidden_rate=95.0 if parameters.k >= 50 else 80.0, closest_rate=94.0 if ncp <= 2 else 80.0)
 
     verdict = checked_verdict(run_evaluation(hidden_rate=80.0, closest_rate=80.0), Parameters(k=10), ColumnPlan(),
-                              1_000, rerun)
+                              1_000, remade(rerun))
     assert (verdict.fix.parameters.k, verdict.fix.parameters.ncp) == (50, 2)
-    assert "Fix: raise k from 10 to 50 and compare people on 2 dimensions instead of 5 (ncp)" in verdict_line(verdict)
+    assert "Fix: raise k from 10 to 50 and compare people on 2 dimensions instead of 5" in verdict_line(verdict)
 
 
 def test_the_search_tries_no_more_settings_than_its_budget_for_the_rows():
     """In settings, not seconds: the verdict does not depend on the machine's speed."""
     assert (search_budget(1_500), search_budget(50_000), search_budget(500_000)) == (133, 4, 2)
     verdict = checked_verdict(run_evaluation(hidden_rate=80.0), Parameters(k=10), ColumnPlan(), 1_000,
-                              lambda parameters, plan: run_evaluation(hidden_rate=80.0), budget=3)
+                              remade(lambda parameters, plan: run_evaluation(hidden_rate=80.0)), budget=3)
     assert verdict.search_stopped and len(verdict.tried) == 3 and verdict.fix is None
     assert "The search stopped after 3 settings, its budget for 1,000 rows (about twice the run's own time)." in \
         verdict_line(verdict)
@@ -203,7 +210,7 @@ def test_a_real_run_not_ready_gets_a_fix_that_a_fresh_run_confirms():
     verdict = run.verdict
     assert not verdict.ready and verdict.tried
     fix = verdict.fix or verdict.tried[-1]
-    again = evaluation_with(frame, fix.plan, fix.parameters)
+    again = evaluate_avatarization(fitted(frame, fix.plan, fix.parameters), knowledge=fix.plan.knowledge)
     for name, result in fix.evaluation.privacy.items():
         assert again.privacy[name].value == pytest.approx(result.value), name  # the same seed: the same figures
 
@@ -219,7 +226,7 @@ def test_an_uncertain_risk_makes_the_verdict_amber_and_is_never_chased():
     def rerun(parameters, plan):
         raise AssertionError("an uncertain criterion is not chased")
 
-    verdict = checked_verdict(evaluation, Parameters(k=10), ColumnPlan(), 1000, rerun)
+    verdict = checked_verdict(evaluation, Parameters(k=10), ColumnPlan(), 1000, remade(rerun))
     assert verdict.status == "uncertain" and not verdict.ready and not verdict.searched and not verdict.failing
     line = verdict_line(verdict)
     assert line.startswith("Verdict: MEETS EVERY TARGET ON ITS ESTIMATE. Inference: inference risk 8.2 %, target < "
@@ -230,7 +237,7 @@ def test_an_uncertain_risk_makes_the_verdict_amber_and_is_never_chased():
     evaluation.privacy["hidden_rate"] = DEFINITIONS["hidden_rate"].result(80.0)
     fixed = evaluation_with_values()
     fixed.privacy["inference_risk"] = evaluation.privacy["inference_risk"]
-    verdict = checked_verdict(evaluation, Parameters(k=10), ColumnPlan(), 1000, lambda parameters, plan: fixed)
+    verdict = checked_verdict(evaluation, Parameters(k=10), ColumnPlan(), 1000, remade(lambda parameters, plan: fixed))
     assert verdict.fix is not None and verdict.fix.ready
     assert "no target is then missed; uncertain: inference risk" in verdict_line(verdict)  # never "every ... met"
 
@@ -240,7 +247,7 @@ def test_a_verdict_still_not_ready_names_the_target_out_of_reach():
     evaluation = evaluation_with_values(hidden_rate=80.0, local_cloaking=3.0)
     reached = iter([evaluation_with_values(hidden_rate=value, local_cloaking=6.0) for value in (84.0, 88.5, 86.0)])
     verdict = checked_verdict(evaluation, Parameters(k=10, ncp=3), ColumnPlan(), 1000,
-                              lambda parameters, plan: next(reached, evaluation_with_values(hidden_rate=70.0)))
+                              remade(lambda parameters, plan: next(reached, evaluation_with_values(hidden_rate=70.0))))
     line = verdict_line(verdict)
     assert "No setting tried meets every target" in line
     # local cloaking reached its target in some setting: not out of reach; the hidden rate never did
@@ -271,3 +278,34 @@ def test_the_attacks_run_again_keep_the_analyses_the_user_ran():
     assert ran and set(again.evaluation.analyses) == ran
     assert again.evaluation.parameters["analysis"] == run.evaluation.parameters["analysis"]
     assert again.evaluation.privacy["inference_risk"].value is not None  # scored again for the new attacker
+
+
+def test_a_fix_checked_by_a_re_run_is_applied_without_making_its_avatars_again():
+    """Issue 46: "Fix: compare people on 3 dimensions instead of 5 (ncp) (checked by a re-run ...)" and no button:
+    the user had to find that ncp is "Dimensions used to compare people" under More settings. The fix's avatars are
+    kept when it is checked; applied, they are the run's."""
+    frame = mixed_table(600, seed=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        run = judged(generate(frame, ColumnPlan(), Parameters(k=2, seed=1), table_name="t", fingerprint="f"),
+                     lambda: frame)
+    fix = run.verdict.fix
+    assert fix is not None and fix.avatarizer is not None
+    assert all(tried.avatarizer is None for tried in run.verdict.tried if tried is not fix)  # only one kept
+    applied = applied_fix(run)
+    assert applied.avatarizer is fix.avatarizer and applied.parameters == fix.parameters
+    assert applied.verdict.status in ("ready", "uncertain", "partly assessed") and not applied.verdict.failing
+    assert applied.avatars.equals(fix.avatarizer.avatars_)
+
+
+def test_a_setting_that_gains_nothing_is_never_advised():
+    """Issue 46, CPS1988 under AvatarFastDP: "the closest, lower epsilon from 1 to 0.3: distance to closest 0.056",
+    the same value as the run's."""
+    evaluation = evaluation_with_values(closest_rate=80.0)
+    verdict = checked_verdict(evaluation, Parameters(fast_dp_epsilon=1.0), ColumnPlan(), 1000,
+                              remade(lambda parameters, plan: evaluation_with_values(closest_rate=80.0)))
+    line = verdict_line(verdict)
+    assert verdict.tried and "the closest," not in line and "lower epsilon" not in line
+    assert ("The setting tried brings no failing target closer to it." if len(verdict.tried) == 1 else
+            f"None of the {len(verdict.tried)} settings tried brings a failing target closer to it.") in line
+    assert "closest rate, target > 90 %, is 80.0 % and no setting tried raises it." in line
