@@ -29,29 +29,9 @@ navigation = st.navigation([
 ])
 
 from core.engine.io import use_system_memory_pool  # noqa: E402  (after the navigation: see above)
-from core.i18n import number  # noqa: E402
-from dashboard import jobs, state  # noqa: E402
-from dashboard.linked import sizes_caption as linked_sizes  # noqa: E402
-from dashboard.text import plain  # noqa: E402
+from dashboard import sessions, sidebar  # noqa: E402
 
 use_system_memory_pool()  # uploads read with the C allocator: what they free goes back to the system
-if linked:
-    st.sidebar.caption(_("Linked tables: {tables}").format(tables=linked_sizes()))
-    st.sidebar.caption(plain(state.linked_run().short_summary()) if state.linked_run() else _("No avatars yet"))
-    if state.linked_release() is not None:
-        st.sidebar.caption(_("Avatars of every row made too"))
-else:
-    loaded, run = state.table(), state.run()  # pages rerun the app when they load a table or make avatars
-    st.sidebar.caption(_("Table: {name} ({rows} rows)").format(name=plain(loaded.name),
-                                                               rows=number(len(loaded.frame), ","))
-                       if loaded else _("No table yet"))
-    st.sidebar.caption(_("Avatars: {settings}, seed {seed}").format(settings=run.avatarizer.method_.describe(),
-                                                                    seed=run.avatarizer.seed_)
-                       if run else _("No avatars yet"))
-    if state.release_run() is not None:
-        st.sidebar.caption(_("Avatars of all {rows} rows made too").format(
-            rows=number(len(state.release_run().avatars), ",")))
-if jobs.current() is not None:  # work started on a page goes on whatever page is open
-    with st.sidebar:
-        jobs.sidebar_status()
+sessions.register()  # its data end with its tab
+sidebar.show_current(linked)  # no data in this script's globals: Streamlit keeps them after the session (see there)
 navigation.run()

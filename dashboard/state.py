@@ -25,6 +25,7 @@ from core.engine.parameters import SUGGESTED_K, Parameters
 from core.workflows.linked_run import LinkedRun
 from core.dataset.codebooks import codebooks
 from core.workflows.run import ColumnPlan, GenerationRun, TableRelations, data_fingerprint, table_relations
+from dashboard import sessions
 from dashboard.language import ASSETS
 from dashboard.plan import plan_from_table, plan_table
 from dashboard.text import plain
@@ -251,6 +252,7 @@ def set_linked_run(current: LinkedRun | None) -> None:
         st.session_state["linked_run"] = current
     st.session_state["run_version"] = run_version() + 1
     st.session_state.pop("linked_release", None)
+    sessions.let_go()
 
 
 def linked_release() -> LinkedRun | None:
@@ -341,6 +343,7 @@ def set_run(current: GenerationRun | None) -> None:
         st.session_state["run"] = current
     st.session_state["run_version"] = run_version() + 1
     st.session_state.pop("release_run", None)
+    sessions.let_go()  # only the current run is held
 
 
 def run_version() -> int:

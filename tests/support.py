@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 import zipfile
 from html.parser import HTMLParser
@@ -37,10 +38,11 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_dashboard(port: int, log=subprocess.DEVNULL) -> subprocess.Popen:
-    """The dashboard, started as `make run` does (its address from .streamlit/config.toml)."""
+def start_dashboard(port: int, log=subprocess.DEVNULL, *options: str) -> subprocess.Popen:
+    """The dashboard, started as `make run` does (its address from .streamlit/config.toml), with Streamlit's
+    ``options`` besides."""
     server = subprocess.Popen(
-        [sys.executable, "-m", "dashboard.serve", "--server.port", str(port)],
+        [sys.executable, "-m", "dashboard.serve", "--server.port", str(port), *options],
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
     )
     deadline = time.monotonic() + 60
@@ -206,3 +208,28 @@ def report_texts(html: str) -> list[str]:
 def as_read(markdown: str) -> str:
     """A text the dashboard escaped for ``st.markdown`` (``dashboard.text.plain``) as the user reads it."""
     return re.sub(r"\\(.)", r"\1", markdown).replace("\u2060", "")
+
+
+def wait_until_idle(page, timeout: float = 180.0) -> None:
+    """Until the app has stopped running for a second and a half (Streamlit's running indicator gone)."""
+    running = page.locator('[data-testid="stStatusWidget"]')
+    deadline, idle_since = time.monotonic() + timeout, None
+    time.sleep(0.5)
+    while time.monotonic() < deadline:
+        if running.count() == 0:
+            idle_since = idle_since or time.monotonic()
+            if time.monotonic() - idle_since >= 1.5:
+                return
+        else:
+            idle_since = None
+        time.sleep(0.25)
+    raise TimeoutError("the app was still running")
+
+
+def served(address: str) -> bool:
+    """Whether the server answers ``address`` with its content (not a 404, as for a download of an ended session)."""
+    try:
+        with urllib.request.urlopen(address, timeout=10) as answer:
+            return answer.status == 200
+    except urllib.error.HTTPError:
+        return False

@@ -1,0 +1,35 @@
+"""The sidebar's account of the session: the current table or linked tables, the current run, the work under way.
+
+In a function, not in ``app.py``'s globals: Streamlit keeps the module of the last run of ``app.py`` as
+``sys.modules["__main__"]``, whichever session ran it, so a table or a run named there outlived its session until
+another session ran (issue 46: a 300 000-row table and its avatars held after their tab had closed)."""
+
+import streamlit as st
+
+from core.i18n import _, number
+from dashboard import jobs, state
+from dashboard.linked import sizes_caption as linked_sizes
+from dashboard.text import plain
+
+
+def show_current(linked: bool) -> None:
+    """The table (or linked tables) and the run the pages show, then the progress of the work started."""
+    if linked:
+        st.sidebar.caption(_("Linked tables: {tables}").format(tables=linked_sizes()))
+        st.sidebar.caption(plain(state.linked_run().short_summary()) if state.linked_run() else _("No avatars yet"))
+        if state.linked_release() is not None:
+            st.sidebar.caption(_("Avatars of every row made too"))
+    else:
+        loaded, run = state.table(), state.run()  # pages rerun the app when they load a table or make avatars
+        st.sidebar.caption(_("Table: {name} ({rows} rows)").format(name=plain(loaded.name),
+                                                                   rows=number(len(loaded.frame), ","))
+                           if loaded else _("No table yet"))
+        st.sidebar.caption(_("Avatars: {settings}, seed {seed}").format(settings=run.avatarizer.method_.describe(),
+                                                                        seed=run.avatarizer.seed_)
+                           if run else _("No avatars yet"))
+        if state.release_run() is not None:
+            st.sidebar.caption(_("Avatars of all {rows} rows made too").format(
+                rows=number(len(state.release_run().avatars), ",")))
+    if jobs.current() is not None:  # work started on a page goes on whatever page is open
+        with st.sidebar:
+            jobs.sidebar_status()
