@@ -8,6 +8,7 @@ import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,7 +26,7 @@ from core.cli.parser import say
 from core.dataset import Dataset, LinkMethod
 from core.dataset.keys import check_keys
 from core.engine.dataset_avatarizer import DatasetAvatarizer, check_supported, dataset_frames, table_path
-from core.engine.io import check_writable, read_table, write_csv, write_json, write_table, write_text
+from core.engine.io import check_writable, read_table, together, write_csv, write_json, write_table, write_text
 from core.engine.methods import Method, method_of
 from core.engine.parameters import Parameters
 from core.engine.schema import column_warning_lines, drop_columns
@@ -208,15 +209,17 @@ def _linked_outputs(arguments: argparse.Namespace, dataset: Dataset, frames: dic
         verdict = linked_verdict(dataset, evaluation)
         if trend is not None:
             analysed_trend(evaluation, dataset, trend)
-    for name, path in paths.items():
-        write_table(fitted.avatars_[name], path)
+    writers = [(path, partial(write_table, fitted.avatars_[name], path)) for name, path in paths.items()]
     if report is not None:
         from core.presentation.report import build_linked_report  # here: plotly's import costs every other command
 
         with language(arguments.report_language or SOURCE_LANGUAGE):
-            write_text(build_linked_report(dataset, evaluation, verdict, fitted.seed_), report)
+            writers.append((report, partial(write_text, build_linked_report(dataset, evaluation, verdict,
+                                                                            fitted.seed_), report)))
     if metrics is not None:
-        write_json(linked_json(evaluation, verdict, linked_parameters(fitted)), metrics)
+        writers.append((metrics, partial(write_json, linked_json(evaluation, verdict, linked_parameters(fitted)),
+                                         metrics)))
+    write_all(writers)  # the tables of one run together or none (issue 47)
     return fitted, evaluation, verdict
 
 
@@ -392,15 +395,13 @@ def _report(run, report_language: str | None) -> str:
 
 
 def write_all(writers: list[tuple[Path, Callable[[], None]]]) -> None:
-    """Every output, or none: each is written atomically, and when one fails the others already written go."""
-    written: list[Path] = []
+    """Every output, or none: written beside their destinations, then moved in together (:func:`together`)."""
+    path = None
     try:
-        for path, write in writers:
-            write()
-            written.append(path)
+        with together():
+            for path, write in writers:
+                write()
     except OSError as error:
-        for path in written:
-            path.unlink(missing_ok=True)
         raise InputError(f"{path}: could not be written ({error.strerror}); no output was kept.") from None
 
 

@@ -30,6 +30,8 @@ import re
 import tempfile
 import zipfile
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -675,9 +677,33 @@ def check_writable(path: Path, what: str) -> None:
     os.unlink(probe)
 
 
+_staged: ContextVar[list[tuple[str, Path]] | None] = ContextVar("staged", default=None)
+
+
+@contextmanager
+def together() -> Iterator[None]:
+    """The files written inside appear together or not at all: each is written whole beside its destination, and
+    only once every one is written are they renamed into place; when one fails (a full disk), none is kept (issue 47:
+    a linked run left ``patients.csv`` without its ``stays.csv``). A rename in one folder takes no space, so once
+    written they all go in."""
+    staged: list[tuple[str, Path]] = []
+    token = _staged.set(staged)
+    try:
+        yield
+    except BaseException:
+        for temporary, _path in staged:
+            Path(temporary).unlink(missing_ok=True)
+        raise
+    finally:
+        _staged.reset(token)
+    for temporary, path in staged:
+        os.replace(temporary, path)
+
+
 def _write_atomically(write: Callable[[BinaryIO], object], path: Path, private: bool = False) -> None:
-    """The file appears whole or not at all: written next to its destination by ``write``, then renamed. Its
-    permissions follow the user's umask, as any file they create (``private``: readable by the owner only)."""
+    """The file appears whole or not at all: written next to its destination by ``write``, then renamed (inside
+    :func:`together`, with the others). Its permissions follow the user's umask, as any file they create
+    (``private``: readable by the owner only)."""
     directory = path.parent if str(path.parent) else Path(".")
     if not directory.is_dir():
         raise InputError(_("{path}: the folder {directory} does not exist. Create it or choose another output "
@@ -687,7 +713,11 @@ def _write_atomically(write: Callable[[BinaryIO], object], path: Path, private: 
         with os.fdopen(handle, "wb") as stream:
             write(stream)
         os.chmod(temporary, 0o600 if private else 0o666 & ~_umask())
-        os.replace(temporary, path)
+        staged = _staged.get()
+        if staged is None:
+            os.replace(temporary, path)
+        else:
+            staged.append((temporary, path))
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise

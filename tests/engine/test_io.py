@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 import core.engine.io as core_io
-from core.engine.io import csv_bytes, read_table, read_workbook, write_csv, write_table
+from core.engine.io import csv_bytes, read_table, read_workbook, together, write_csv, write_json, write_table
 from core.errors import InputError
 from tests.support import excel_zip_bomb
 
@@ -370,3 +370,20 @@ def test_a_sheet_of_a_header_only_is_refused_naming_the_sheet(tmp_path):
         pd.DataFrame(columns=["b", "c"]).to_excel(writer, sheet_name="second", index=False)
     with pytest.raises(InputError, match=r"^two.xlsx, sheet 'second' has a header but no data rows"):
         read_workbook(path.read_bytes(), "two.xlsx")
+
+
+def test_files_written_together_appear_together_or_not_at_all(tmp_path):
+    """Issue 47: a linked run on a full disk left one table without the other."""
+    frame = pd.DataFrame({"a": [1, 2]})
+    with together():
+        write_csv(frame, tmp_path / "first.csv")
+        assert list(tmp_path.iterdir())[0].name.endswith(".partial")  # beside, not yet in place
+        write_json({"b": 1}, tmp_path / "second.json")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["first.csv", "second.json"]
+    failed = tmp_path / "failed"
+    failed.mkdir()
+    with pytest.raises(OSError, match="No space"):
+        with together():
+            write_csv(frame, failed / "first.csv")
+            raise OSError(28, "No space left on device")
+    assert list(failed.iterdir()) == []  # neither the file nor its partial copy
