@@ -367,22 +367,28 @@ def _csv_dialect(content: bytes | Path, head: bytes, file_name: str) -> CsvDiale
 
 
 def _parse_csv(content: bytes | Path, dialect: CsvDialect) -> pd.DataFrame:
-    """The table read with ``dialect``; a column of whole numbers one of which is written with a leading zero
-    beyond the lines sniffed (``SNIFF_LINES``) read again as text, so that no code loses its zeros."""
+    """The table read with ``dialect``, read again as text: a column of whole numbers one of which is written with
+    a leading zero beyond the lines sniffed (``SNIFF_LINES``), so that no code loses its zeros, and a column of whole
+    numbers beyond 64 bits, which a float would round (issue 47: 200 keys from 1180591620717411303424 read as one)."""
     source = str(content) if isinstance(content, Path) else io.BytesIO(content)
     codes = set(dialect.codes)
     try:
         table = pa_csv.read_csv(source, *_csv_options(dialect, codes))  # skips a UTF-8 byte-order mark itself
         whole = [name for name in table.column_names if pa.types.is_integer(table.column(name).type)]
-        if whole:
+        huge = [name for name in table.column_names if pa.types.is_floating(table.column(name).type)
+                and (pa_compute.max(pa_compute.abs(table.column(name))).as_py() or 0.0) >= 2.0**63]
+        if whole or huge:
             if not isinstance(source, str):
                 source.seek(0)
-            read, parse, convert = _csv_options(dialect, set(whole))
-            convert.include_columns = whole
+            read, parse, convert = _csv_options(dialect, set(whole + huge))
+            convert.include_columns = whole + huge
             written = pa_csv.read_csv(source, read, parse, convert)
-            for name in whole:
-                if pa_compute.any(pa_compute.match_substring_regex(written.column(name), _LEADING_ZERO.pattern)).as_py():
-                    table = table.set_column(table.column_names.index(name), name, written.column(name))
+            for name in whole + huge:
+                text = written.column(name)
+                if (pa_compute.any(pa_compute.match_substring_regex(text, _LEADING_ZERO.pattern)).as_py()
+                        if name in whole else pa_compute.all(pa_compute.match_substring_regex(text, _WHOLE.pattern))
+                        .as_py()):
+                    table = table.set_column(table.column_names.index(name), name, text)
                     codes.add(name)
     except pa.ArrowInvalid as error:
         raise InputError(_unreadable(dialect.file_name, error)) from None
@@ -407,6 +413,7 @@ def _csv_options(dialect: CsvDialect, text: set[str]
 NA_TOKENS = ("#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "N/A", "NA",
              "NULL", "NaN", "n/a", "nan", "null")  # Arrow's own list of missing-value spellings, the empty cell apart
 _LEADING_ZERO = re.compile(r"^\s*0\d+\s*$")
+_WHOLE = re.compile(r"^\s*[+-]?\d+\s*$")
 
 
 def _sample_rows(sample: str, delimiter: str) -> list[list[str]]:

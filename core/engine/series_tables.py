@@ -98,6 +98,7 @@ class SeriesTable:
         self.variables_: list[_Variable] = []
         self.value_range_: dict[str, tuple[float, float]] = {}
         self.person_values_: dict[str, dict[str, np.ndarray]] = {}
+        self._check_values(frame)
         for name, kind in self.kinds.items():
             if kind is Kind.CATEGORICAL:
                 codes = encoded.codes[:, encoded.categorical_names.index(name)]
@@ -117,6 +118,13 @@ class SeriesTable:
             self.variables_.append(variable)
             self.person_values_[name] = self._person_values(variable, curves, persons, rows, present)
         return self
+
+    def _check_values(self, frame: pd.DataFrame) -> None:
+        """Each measured variable has a value somewhere, as a table's columns must (issue 47: a traceback)."""
+        for name in self.kinds:
+            if frame[name].isna().all():
+                raise InputError(_("column '{column}' has no values at all: remove it from the table, or give it "
+                                   "the role \"dropped\" in the schema.").format(column=name))
 
     def _check_parameters(self) -> None:
         parameters = self.parameters

@@ -45,3 +45,46 @@ def test_a_disk_full_while_linked_tables_are_written_keeps_none_of_them(tmp_path
     monkeypatch.undo()
     assert main(["avatarize", "--tables", str(schema), "--k", "3", "--no-holdout", "--out", str(out)]) == 0
     assert sorted(path.name for path in out.iterdir()) == ["patients.csv", "stays.csv"]  # whole, and no leftovers
+
+
+def test_a_series_variable_empty_on_every_row_is_refused_in_one_line_as_a_tables_column_is(tmp_path, capsys):
+    """Issue 47, item 3: `ValueError: attempt to get argmax of an empty sequence` as a traceback."""
+    patients, rows = pd.DataFrame({"patient_id": range(1, 31), "age": range(40, 70)}), []
+    for person in range(1, 31):
+        rows += [{"measure_id": 4 * person + visit, "patient_id": person, "day": 7 * visit, "ldl": 3.0 + visit / (person + 1),
+                  "empty": None} for visit in range(4)]
+    patients.to_csv(tmp_path / "patients.csv", index=False)
+    pd.DataFrame(rows).to_csv(tmp_path / "measures.csv", index=False)
+    schema = {"tables": {"patients": {"path": "patients.csv", "primary_key": "patient_id"},
+                         "measures": {"path": "measures.csv", "primary_key": "measure_id", "time": "day"}},
+              "links": [{"parent": "patients", "key": "patient_id", "child": "measures", "foreign_key": "patient_id",
+                         "method": "time_series"}]}
+    (tmp_path / "schema.json").write_text(json.dumps(schema))
+    out = tmp_path / "out"
+    assert main(["avatarize", "--tables", str(tmp_path / "schema.json"), "--k", "5", "--out", str(out)]) == 2
+    assert capsys.readouterr().err.strip() == ("error: Table 'measures': column 'empty' has no values at all: remove "
+                                               "it from the table, or give it the role \"dropped\" in the schema.")
+    assert not out.exists() or not any(out.iterdir())
+    schema["tables"]["measures"]["columns"] = {"empty": {"role": "dropped"}}  # the way out it names
+    (tmp_path / "schema.json").write_text(json.dumps(schema))
+    assert main(["avatarize", "--tables", str(tmp_path / "schema.json"), "--k", "5", "--out", str(out)]) == 0
+    assert len(pd.read_csv(out / "measures.csv")) == 120
+
+
+def test_keys_beyond_64_bits_are_read_as_written(tmp_path, capsys):
+    """Issue 47, item 7: 200 keys from 1180591620717411303424 were read as floats and refused as "the primary key
+    repeats 1 values (1.1805916207174113e+21)", a value not in the file."""
+    keys = [str(2**70 + index) for index in range(200)]
+    pd.DataFrame({"patient_id": keys, "age": np.arange(200) % 60 + 20}).to_csv(tmp_path / "patients.csv", index=False)
+    pd.DataFrame({"stay_id": range(400), "patient_id": keys * 2, "days": np.arange(400) % 9 + 1}).to_csv(
+        tmp_path / "stays.csv", index=False)
+    schema = {"tables": {"patients": {"path": "patients.csv", "primary_key": "patient_id"},
+                         "stays": {"path": "stays.csv", "primary_key": "stay_id"}},
+              "links": [{"parent": "patients", "key": "patient_id", "child": "stays", "foreign_key": "patient_id"}]}
+    (tmp_path / "schema.json").write_text(json.dumps(schema))
+    out = tmp_path / "out"
+    code = main(["avatarize", "--tables", str(tmp_path / "schema.json"), "--k", "5", "--out", str(out)])
+    assert code == 0, capsys.readouterr().err
+    assert core.engine.io.read_table(tmp_path / "patients.csv")["patient_id"].tolist() == keys  # every digit
+    stays = pd.read_csv(out / "stays.csv", dtype=str)
+    assert stays["patient_id"].isin(pd.read_csv(out / "patients.csv", dtype=str)["patient_id"]).all()
