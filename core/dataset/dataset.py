@@ -10,6 +10,7 @@ is one line naming the table, the column and the rule.
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -176,6 +177,9 @@ class Dataset:
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
             raise InputError(_("{path}: the schema is not valid JSON ({reason}).").format(
                 path=path, reason=str(error).splitlines()[0])) from None
+        except RecursionError:  # issue 47: 200 000 nested lists were a traceback
+            raise InputError(_("{path}: the schema is nested too deeply to be a schema (a table's entry is three "
+                               "levels deep).").format(path=path)) from None
         return cls.from_dict(data, folder=Path(path).resolve().parent)
 
     @classmethod
@@ -217,6 +221,9 @@ def _unique_entries(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _table(name: str, entry: Any) -> Table:
+    if any(unicodedata.category(character) in ("Cc", "Cf") for character in name):  # NUL, newline, bidi overrides
+        raise InputError(_("The schema: the table name {name} holds a control or direction character, which no file "
+                           "name or message shows as it is: rename the table.").format(name=ascii(name)))
     where = _("Table '{table}'").format(table=name)
     if not isinstance(entry, dict):
         raise InputError(_("{where}: expected an object (\"path\", \"primary_key\", ...), got {value}.").format(

@@ -10,6 +10,8 @@ from pathlib import Path
 
 from core.dataset.relations.asked import RelationsAsked
 from core.dataset.roles import Kind, Role
+from core.errors import InputError
+from core.i18n import _
 
 
 @dataclass(frozen=True)
@@ -87,5 +89,10 @@ class Table:
         """The table's file, relative to the schema's ``folder``."""
         if self.path is None:
             return None
-        path = Path(self.path).expanduser()
+        try:
+            path = Path(self.path).expanduser()
+        except RuntimeError:  # issue 47: "~nosuchuser/x.csv" was a traceback
+            raise InputError(_("Table '{table}': the path '{path}' starts with the home folder of a user this computer "
+                               "does not know: write the folder in full.").format(table=self.name, path=self.path)
+                             ) from None
         return path if path.is_absolute() or folder is None else folder / path

@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pandas as pd
+import pytest
 
 import core.engine.io
 from core.cli import main
@@ -88,3 +89,62 @@ def test_keys_beyond_64_bits_are_read_as_written(tmp_path, capsys):
     assert core.engine.io.read_table(tmp_path / "patients.csv")["patient_id"].tolist() == keys  # every digit
     stays = pd.read_csv(out / "stays.csv", dtype=str)
     assert stays["patient_id"].isin(pd.read_csv(out / "patients.csv", dtype=str)["patient_id"]).all()
+
+
+def _schema_with(folder, change) -> str:
+    """The two tables' schema with ``change`` made to its dict (or its text, when ``change`` returns one)."""
+    path = linked_tables(folder)
+    schema = change(json.loads(path.read_text()))
+    path.write_text(schema if isinstance(schema, str) else json.dumps(schema))
+    return str(path)
+
+
+def _renamed(schema: dict, old: str, new: str) -> dict:
+    schema["tables"][new] = schema["tables"].pop(old)
+    schema["links"][0]["parent"] = new
+    return schema
+
+
+SCHEMAS = {  # issue 47, item 8: each was a traceback
+    "nested 200 000 levels": (lambda schema: '{"tables": ' + "[" * 200_000 + "]" * 200_000 + "}",
+                              "the schema is nested too deeply to be a schema"),
+    "a table name holding a NUL": (lambda schema: _renamed(schema, "patients", "pat\x00ients"),
+                                   "the table name 'pat\\x00ients' holds a control or direction character"),
+    "a table name holding a right-to-left override": (lambda schema: _renamed(schema, "patients", "pat\u202eients"),
+                                                      "holds a control or direction character"),
+    "the home folder of an unknown user": (
+        lambda schema: {**schema, "tables": {**schema["tables"], "patients": {**schema["tables"]["patients"],
+                                                                              "path": "~nosuchuser/x.csv"}}},
+        "Table 'patients': the path '~nosuchuser/x.csv' starts with the home folder of a user this computer does "
+        "not know"),
+}
+
+
+@pytest.mark.parametrize("case", SCHEMAS)
+def test_a_hostile_schema_is_refused_in_one_line(tmp_path, capsys, case):
+    change, expected = SCHEMAS[case]
+    out = tmp_path / "out"
+    assert main(["avatarize", "--tables", _schema_with(tmp_path, change), "--k", "3", "--out", str(out)]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and expected in lines[0], lines
+    assert not out.exists()
+
+
+RELATIONS = {  # issue 47, item 8: each was a traceback
+    "low = low": "The relation \"low = low\" names 'low' twice: a relation links different columns.",
+    "town <= a": "The relation \"town <= a\": 'town' does not hold numbers or dates, so this form does not apply",
+    "low = town < 3": "The relation \"low = town < 3\": 'town' does not hold numbers, so this form does not apply",
+    "total = a + a": "The relation \"total = a + a\" names 'a' twice",
+}
+
+
+@pytest.mark.parametrize("relation", RELATIONS)
+def test_a_declared_relation_that_cannot_hold_is_refused_in_one_line(tmp_path, capsys, relation):
+    table = pd.DataFrame({"a": np.arange(40) * 1.5, "b": np.arange(40) * 2.5, "total": np.arange(40) * 3.0,
+                          "low": np.arange(40) % 2, "town": np.tile(["x", "y", "z", "w"], 10)})
+    table.to_csv(tmp_path / "t.csv", index=False)
+    out = tmp_path / "a.csv"
+    assert main(["avatarize", str(tmp_path / "t.csv"), "--k", "3", "--relation", relation, "--out", str(out)]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and RELATIONS[relation] in lines[0], lines
+    assert not out.exists()

@@ -56,7 +56,7 @@ def test_no_relations_and_a_declared_one(births, tmp_path):
 @pytest.mark.parametrize(("line", "message"), [
     ("age <= weight", "error: The relation \"age <= weight\" names the column 'weight', which the table does not have"),
     ("low = bwt", "'bwt' holds numbers, which the avatars average"),  # no avatar's value in a mapping
-    ("id <= bwt", "reads 'id', which takes no part in the synthesis"),
+    ("id <= bwt", "'id' does not hold numbers or dates"),  # an identifier's codes (B0001): no order of numbers
     ("low = bwt +", "is not one the workbench reads"),
 ])
 def test_a_declared_relation_that_cannot_be_kept_is_refused_in_one_line(births, tmp_path, line, message):

@@ -48,7 +48,9 @@ def declared_relation(text: str, table: pd.DataFrame | TableColumns) -> Relation
         match = pattern.match(line)
         if match:
             columns = _checked(line, [_unquoted(group) for group in match.groups()], table.names, kind)
-            return _LEARNERS[kind](table.whole(columns), columns, match)
+            frame = table.whole(columns)
+            _check_numbers(line, frame, columns, kind)
+            return _LEARNERS[kind](frame, columns, match)
     raise InputError(_("The relation \"{text}\" is not one the workbench reads: write it as one of {examples}.").format(
         text=text, examples=EXAMPLES))
 
@@ -71,7 +73,26 @@ def _checked(line: str, names: list[str], table_names: list[str], kind: str) -> 
             raise InputError(_("The relation \"{text}\" names the column '{column}', which the table does not have: "
                                "check its spelling (a name with spaces goes in single quotes).").format(
                                    text=line, column=column))
+    repeated = next((column for column in columns if columns.count(column) > 1), None)
+    if repeated is not None:  # issue 47: "low = low" was a pandas traceback
+        raise InputError(_("The relation \"{text}\" names '{column}' twice: a relation links different "
+                           "columns.").format(text=line, column=repeated))
     return columns
+
+
+def _check_numbers(line: str, frame: pd.DataFrame, columns: list[str], kind: str) -> None:
+    """The columns a form computes on are numbers (an order's may be dates; a threshold's source only)."""
+    computed = {"order": columns, "total": columns, "form": columns, "threshold": columns[1:]}.get(kind, [])
+    for column in computed:
+        values = frame[column]
+        dated = kind == "order" and pd.api.types.is_datetime64_any_dtype(values)
+        written = values.dropna().astype(str) if not (dated or is_number(values)) else None  # codes, identifiers
+        if written is not None and pd.to_numeric(written, errors="coerce").isna().any():  # "town <= a": a traceback
+            said = _("The relation \"{text}\": '{column}' does not hold numbers or dates, so this form does not "
+                     "apply to it; a column of categories takes the form 'target = {column}'.") if kind == "order" \
+                else _("The relation \"{text}\": '{column}' does not hold numbers, so this form does not apply to "
+                       "it; a column of categories takes the form 'target = {column}'.")
+            raise InputError(said.format(text=line, column=column))
 
 
 def _threshold(frame: pd.DataFrame, columns: list[str], match: re.Match) -> Relation:
