@@ -39,8 +39,7 @@ def evaluate_command(arguments: argparse.Namespace) -> int:
         analysis=request,
     )
     verdict = verdict_of(evaluation)  # made elsewhere: no fix can be checked by a re-run here
-    for name in evaluation.left_out_columns:
-        say("warning", f"column '{name}' is not in both tables: it is left out of the metrics.")
+    _say_left_out(evaluation.left_out_columns)
     for message in evaluation.warnings:
         say("warning", message)
     if metrics_path:
@@ -86,6 +85,8 @@ def _evaluate_linked(arguments: argparse.Namespace) -> int:
                                "originals; a real key joins an avatar to a real person's rows elsewhere: give the "
                                "avatars new keys before sharing them.")
     evaluation = evaluated_files(dataset, originals, avatars, seed=arguments.seed or 0, knowledge=knowledge(arguments))
+    for name, scored in evaluation.tables.items():  # issue 47: the linked avatars' missing columns went unsaid
+        _say_left_out(scored.left_out_columns, f"Table '{name}', ")
     if trend is not None:
         analysed_trend(evaluation, dataset, trend)
     verdict = linked_verdict(dataset, evaluation)
@@ -93,3 +94,10 @@ def _evaluate_linked(arguments: argparse.Namespace) -> int:
         write_json(linked_json(evaluation, verdict, {"seed": arguments.seed or 0, "paired": False}), metrics_path)
     print("\n".join(linked_summary_lines(evaluation, verdict)))
     return 0
+
+
+def _say_left_out(columns: list[str], where: str = "") -> None:
+    """The columns of one side only (originals or avatars), left out of the metrics: said, one line each."""
+    for name in columns:
+        say("warning", f"{where}column '{name}' is not in both the originals and the avatars: it is left out of the "
+                         "metrics.")

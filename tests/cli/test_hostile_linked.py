@@ -148,3 +148,25 @@ def test_a_declared_relation_that_cannot_hold_is_refused_in_one_line(tmp_path, c
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and RELATIONS[relation] in lines[0], lines
     assert not out.exists()
+
+
+def test_linked_avatars_lacking_a_column_are_scored_without_it_and_it_is_said_as_for_one_table(tmp_path, capsys):
+    """Issue 47, item 4: `evaluate --tables` of avatars without `age` scored them and gave a verdict without a word;
+    the one-table `evaluate` says such a column is left out."""
+    schema = linked_tables(tmp_path, 60, 150)
+    patients = pd.read_csv(tmp_path / "patients.csv").assign(weight=np.arange(60) % 40 + 50)
+    patients.to_csv(tmp_path / "patients.csv", index=False)
+    assert main(["avatarize", "--tables", str(schema), "--k", "4", "--seed", "1", "--out", str(tmp_path / "av")]) == 0
+    pd.read_csv(tmp_path / "av" / "patients.csv").drop(columns="age").to_csv(tmp_path / "av" / "patients.csv",
+                                                                              index=False)
+    capsys.readouterr()
+    assert main(["evaluate", "--tables", str(schema), "--avatars", str(tmp_path / "av"), "--json",
+                 str(tmp_path / "m.json")]) == 0
+    assert ("warning: Table 'patients', column 'age' is not in both the originals and the avatars: it is left out of "
+            "the metrics.") in capsys.readouterr().err.splitlines()
+    assert json.loads((tmp_path / "m.json").read_text())["tables"]["patients"]["left_out_columns"] == ["age"]
+    pd.read_csv(tmp_path / "patients.csv").to_csv(tmp_path / "one.csv", index=False)
+    pd.read_csv(tmp_path / "av" / "patients.csv").to_csv(tmp_path / "one_avatars.csv", index=False)
+    assert main(["evaluate", str(tmp_path / "one.csv"), str(tmp_path / "one_avatars.csv")]) == 0  # the same rule
+    assert ("warning: column 'age' is not in both the originals and the avatars: it is left out of the metrics."
+            in capsys.readouterr().err.splitlines())
