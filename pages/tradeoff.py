@@ -16,6 +16,7 @@ from core.workflows.sweep import (
     PRIVACY_METRICS,
     UTILITY_METRICS,
     advised,
+    privacy_axes,
     recommendation,
     run_sweep,
     sweep_settings,
@@ -104,10 +105,9 @@ best_index = next((i for i, point in enumerate(points) if point is best), None)
 left, right = st.columns(2)
 utility = left.selectbox(_("Utility (vertical)"), list(UTILITY_METRICS), format_func=shown_labels.get,
                          key=f"utility_{sweep_number}")
-axes = [name for name in PRIVACY_METRICS if any(point.mean(name) is not None for point in points)]
+axes, first_axis = privacy_axes(points, best)
 privacy = right.selectbox(_("Privacy (horizontal)"), axes, format_func=shown_labels.get, key=f"privacy_{sweep_number}",
-                          index=next((i for i, name in enumerate(axes) if best is None or best.mean(name) is not None),
-                                     0))  # at first, an axis that draws the setting advised
+                          index=first_axis)
 selection = plot(figures.tradeoff_figure(points, utility, privacy, TARGETS[privacy], shown_labels, best_index),
                  key=f"tradeoff_{sweep_number}", on_select="rerun", selection_mode="points")
 st.caption(_(SPREAD_NOTE))

@@ -272,6 +272,15 @@ def advised(points: Sequence[SweepPoint]) -> SweepPoint | None:
     return tied[0] if len(tied) == 1 else _safest(tied)
 
 
+def privacy_axes(points: Sequence[SweepPoint], advised_point: SweepPoint | None) -> tuple[list[str], int]:
+    """The privacy metrics some setting has, and the position of the first the ``advised_point`` has (0 if none):
+    the Trade-off page's horizontal axis, drawing at first the setting its advice names (issue 46)."""
+    axes = [name for name in PRIVACY_METRICS if any(point.mean(name) is not None for point in points)]
+    first = next((position for position, name in enumerate(axes)
+                  if advised_point is None or advised_point.mean(name) is not None), 0)
+    return axes, first
+
+
 def _safe(scored: Sequence[SweepPoint]) -> list[SweepPoint]:
     """The settings whose every seed meets every privacy target, the best Hellinger Mean first."""
     return sorted((p for p in scored if p.meets_targets()), key=lambda p: -p.mean("hellinger_mean"))

@@ -13,6 +13,7 @@ from core.workflows.sweep import (
     SweepPoint,
     SweepSetting,
     advised,
+    privacy_axes,
     pareto_front,
     recommendation,
     run_sweep,
@@ -189,3 +190,16 @@ def test_the_advice_never_picks_a_setting_that_distorts_the_relationships():
         "95 % of individuals. epsilon = 1 (gaussian) keeps a higher Hellinger Mean (96.0) but distorts the "
         "relationships between variables: correlation ratio 11.0 against 71.0 for k = 30.")
     assert advised([fast, k30]) is k30
+
+
+def test_the_privacy_axis_first_drawn_is_one_the_advised_setting_has():
+    """Issue 46: the advice named "epsilon = 10 (gaussian)" while the chart's first axis (hidden rate) left it out."""
+    fast = SweepPoint(SweepSetting("fast_dp", 10.0))
+    fast.seeds, fast.values = [0], {**{name: [value] for name, value in SAFE.items()}, "hidden_rate": [None],
+                                    "local_cloaking": [None], "hellinger_mean": [96.0]}
+    k2 = point_with(2, {**SAFE, "hidden_rate": 70.0, "hellinger_mean": 97.0})
+    axes, first = privacy_axes([k2, fast], fast)
+    assert axes == ["hidden_rate", "local_cloaking", "row_direct_match_protection", "distance_to_closest",
+                    "closest_distances_ratio", "column_direct_match_protection"]
+    assert first == 2  # the first axis the FastDP point has: hidden rate and local cloaking leave it out
+    assert privacy_axes([k2], k2) == (axes, 0) and privacy_axes([k2, fast], None)[1] == 0
