@@ -167,12 +167,17 @@ def _least_cost_blocks(contexts: np.ndarray, parents: np.ndarray, slots: np.ndar
     """Blocks of nearby parents solved exactly: the parents (their slots) halved at the slot-weighted median of
     their widest coordinate, the children that gain most by the first half (their distance to its nearest parent
     minus that to the second half's) sent to it, as many as its slots, until a block has :data:`BLOCK_MAX` children
-    at most; each block then solved on its dense cost matrix. Least cost within each block, not over all."""
+    at most or a single parent; each block then solved on its dense cost matrix (a single parent's takes them all,
+    no matrix: memory grows with the children, never with a family squared). Least cost within each block, not over
+    all."""
     linked = np.empty(len(contexts), dtype=np.int64)
     pending = [(np.arange(len(contexts)), np.flatnonzero(slots > 0), slots[slots > 0])]
     while pending:
         children, holders, held = pending.pop()
-        if len(children) <= BLOCK_MAX or len(holders) == 1:
+        if len(holders) == 1:  # one parent's children: no cost to weigh, no matrix
+            linked[children] = holders[0]
+            continue
+        if len(children) <= BLOCK_MAX:
             linked[children] = holders[_least_cost_dense(contexts[children], parents[holders], held)]
             continue
         axis = int(np.argmax(np.ptp(parents[holders], axis=0)))

@@ -126,3 +126,18 @@ def test_the_least_cost_path_follows_the_size_and_the_fan_out(monkeypatch, n_chi
     slots = np.full(n_children // per_parent, per_parent)
     linked_parents(np.zeros((n_children, 1)), np.zeros((len(slots), 1)), slots, LinkMethod.LINEAR_SUM_ASSIGNMENT)
     assert called == [path]
+
+
+def test_a_busy_parent_needs_no_matrix_of_its_family(monkeypatch):
+    # issue 47: a parent alone in its block took its children to the dense solver, an N x N matrix (60 000 children
+    # of 3 parents: 7 GB). Its children all go to it; every dense matrix stays within BLOCK_MAX children
+    sizes = []
+    dense = linkage._least_cost_dense
+    monkeypatch.setattr(linkage, "_least_cost_dense",
+                        lambda contexts, *rest: sizes.append(len(contexts)) or dense(contexts, *rest))
+    generator = np.random.default_rng(0)
+    slots = np.array([30_000, 15_000, 5_000])
+    linked = linked_parents(generator.normal(size=(50_000, 3)), generator.normal(size=(3, 3)), slots,
+                            LinkMethod.LINEAR_SUM_ASSIGNMENT)
+    assert np.bincount(linked, minlength=3).tolist() == slots.tolist()
+    assert max(sizes, default=0) <= linkage.BLOCK_MAX
