@@ -374,7 +374,7 @@ def relations_section(loaded: LoadedTable, plan: ColumnPlan) -> None:
     # one line per declared relation, in their order (KeptRelations.of), even one equal to a relation found
     for position, (line, relation) in enumerate(zip(asked.declared, declared, strict=False)):
         first, second = st.columns([5, 1])
-        first.markdown(_("Declared: {relation}").format(relation=plain(relation.sentence())))
+        first.markdown(_("Declared: {relation}").format(relation=plain(relation.claim())))
         if second.button(_("Remove"), key=f"declared_{position}_{line}"):
             _ask_relations(table, replace(asked, declared=tuple(d for d in asked.declared if d != line)))
     with st.form("declare_relation", clear_on_submit=True, border=False):

@@ -86,8 +86,9 @@ def test_a_relation_found_and_ignored_is_not_kept_and_a_declared_one_replaces_on
     ignored = Avatarizer(seed=1, k=10).fit(frame, relations=RelationsAsked(ignored=("low", "discharge")))
     assert {relation.derived for relation in ignored.relations_} == {"region", "logged", "total"}
     assert "low" in ignored.codec_.columns_ and not any(isinstance(r, Order) for r in ignored.relations_)
-    declared = Avatarizer(seed=1, k=10).fit(frame, relations=RelationsAsked(declared=("low = weight < 3000",)))
-    assert Intervals("weight", "low", (3000.0,), (1, 0)) in declared.relations_
+    # a cut of 2 550 g against the data's 2 500: 6 rows of 400 break it, within the tolerance of a declared one
+    declared = Avatarizer(seed=1, k=10).fit(frame, relations=RelationsAsked(declared=("low = weight < 2550",)))
+    assert Intervals("weight", "low", (2550.0,), (1, 0), broken=6 / 400) in declared.relations_
     assert sum(relation.derived == "low" for relation in declared.relations_) == 1
 
 

@@ -8,16 +8,24 @@ approximately (issue 30), read from one line and learned on the typed originals:
     region = town             a column set by a categorical (the most frequent value of each)
 
 A name holding spaces or signs goes in single quotes: ``'birth weight' <= 'weight at one year'``.
+
+Each is checked on the originals before any work (issue 47): one their rows break beyond
+:data:`DECLARED_TOLERANCE` is refused, as is one that would give its column values the originals never had (missing
+where they hold one, infinite, outside their range); within it, the share broken is said with the relation
+(:attr:`Relation.broken`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
 
-from core.dataset.relations.base import decimals, is_number
+from dataclasses import replace
+
+from core.dataset.relations.base import decimals, is_number, tolerance
 from core.dataset.relations.columns import TableColumns, table_columns
 from core.dataset.relations.determined import Determined
 from core.dataset.relations.intervals import Intervals
@@ -26,7 +34,7 @@ from core.dataset.relations.order import Order
 from core.dataset.relations.relation import Relation
 from core.dataset.relations.total import Total
 from core.errors import InputError
-from core.i18n import _
+from core.i18n import _, number, percent
 
 _NAME = r"(?:'[^']+'|[^\s'=<>+()]+)"
 _FORMS = "|".join(FORMS)
@@ -38,21 +46,69 @@ PATTERNS = {
     "determined": re.compile(rf"^({_NAME})\s*=\s*({_NAME})$"),
 }
 EXAMPLES = "low = bwt < 2500, admission <= discharge, total = a + b, logwage = log(wage), region = town"
+DECLARED_TOLERANCE = 0.05  # a declared relation is refused when more than this share of the originals' rows break it
+Group = Callable[[int], str]  # a match's group by its number
+SHOWN = 120  # the characters of a refused line echoed in its message
 
 
 def declared_relation(text: str, table: pd.DataFrame | TableColumns) -> Relation:
     """The relation ``text`` declares, learned on ``table`` (typed originals: a frame, or a batch run's typed
     columns); an unreadable line or an unknown column refused in one line."""
     line, table = text.strip(), table_columns(table)
+    shown = _cut(line)  # issue 47: a 100 000-digit rule was echoed in full
     for kind, pattern in PATTERNS.items():
         match = pattern.match(line)
         if match:
-            columns = _checked(line, [_unquoted(group) for group in match.groups()], table.names, kind)
+            columns = _checked(shown, [_unquoted(group) for group in match.groups()], table.names, kind)
             frame = table.whole(columns)
-            _check_numbers(line, frame, columns, kind)
-            return _LEARNERS[kind](frame, columns, match)
+            _check_numbers(shown, frame, columns, kind)
+            return _held_by(shown, _LEARNERS[kind](frame, columns, match.group, shown), frame)
     raise InputError(_("The relation \"{text}\" is not one the workbench reads: write it as one of {examples}.").format(
-        text=text, examples=EXAMPLES))
+        text=shown, examples=EXAMPLES))
+
+
+def _held_by(shown: str, relation: Relation, frame: pd.DataFrame) -> Relation:
+    """``relation`` with the share of the originals' rows that break it, refused beyond :data:`DECLARED_TOLERANCE`
+    or when the column it computes would take values the originals never had (issue 47: "a <= b" holding on 53 % of
+    rows was said "kept on every row"; "total = log(a)" with ``a`` negative left half the totals empty)."""
+    broken = relation.breaking(frame)
+    if broken.mean() > DECLARED_TOLERANCE:
+        raise InputError(_("The relation \"{text}\" is broken on {count} of the {rows} original rows ({share}); a "
+                           "declared relation may be broken on {tolerance} of them at most, since the avatars then "
+                           "keep it on every row: check it, or leave it out.").format(
+                               text=shown, count=number(int(broken.sum()), ","), rows=number(len(frame), ","),
+                               share=percent(100 * broken.mean()), tolerance=percent(100 * DECLARED_TOLERANCE, ".0f")))
+    if relation.derived is not None:
+        _check_values(shown, relation.derived, relation.apply(frame)[relation.derived], frame[relation.derived])
+    return replace(relation, broken=float(broken.mean())) if broken.any() else relation
+
+
+def _check_values(shown: str, column: str, computed: pd.Series, actual: pd.Series) -> None:
+    """The values a relation computes on the originals are ones they had: not missing where they hold one, finite,
+    within their range."""
+    emptied = int((computed.isna() & actual.notna()).sum())
+    if emptied:
+        raise InputError(_("The relation \"{text}\" would leave '{column}' empty on {count} rows where the originals "
+                           "hold a value: check it, or leave it out.").format(
+                               text=shown, column=column, count=number(emptied, ",")))
+    if not (is_number(actual) and is_number(computed)):
+        return
+    values, known = computed.to_numpy(dtype=float), actual.dropna().to_numpy(dtype=float)
+    finite = values[np.isfinite(values)]
+    if len(finite) < computed.notna().sum():
+        raise InputError(_("The relation \"{text}\" would make '{column}' infinite: check it, or leave it "
+                           "out.").format(text=shown, column=column))
+    room = tolerance(known)
+    if len(finite) and len(known) and (finite.min() < known.min() - room or finite.max() > known.max() + room):
+        raise InputError(_("The relation \"{text}\" would give '{column}' values from {low} to {high}, beyond the "
+                           "originals' {first} to {last}: check it, or leave it out.").format(
+                               text=shown, column=column, low=number(finite.min(), ".4g"),
+                               high=number(finite.max(), ".4g"), first=number(known.min(), ".4g"),
+                               last=number(known.max(), ".4g")))
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= SHOWN else text[:SHOWN] + "…"
 
 
 def _unquoted(name: str) -> str:
@@ -72,7 +128,7 @@ def _checked(line: str, names: list[str], table_names: list[str], kind: str) -> 
         if column not in table_names:
             raise InputError(_("The relation \"{text}\" names the column '{column}', which the table does not have: "
                                "check its spelling (a name with spaces goes in single quotes).").format(
-                                   text=line, column=column))
+                                   text=line, column=_cut(column)))
     repeated = next((column for column in columns if columns.count(column) > 1), None)
     if repeated is not None:  # issue 47: "low = low" was a pandas traceback
         raise InputError(_("The relation \"{text}\" names '{column}' twice: a relation links different "
@@ -95,56 +151,56 @@ def _check_numbers(line: str, frame: pd.DataFrame, columns: list[str], kind: str
             raise InputError(said.format(text=line, column=column))
 
 
-def _threshold(frame: pd.DataFrame, columns: list[str], match: re.Match) -> Relation:
+def _threshold(frame: pd.DataFrame, columns: list[str], group: Group, shown: str) -> Relation:
     target, source = columns
     try:
-        cut = float(match.group(3))
+        cut = float(group(3))
     except ValueError:
         raise InputError(_("The relation \"{text}\": '{cut}' is not a number.").format(
-            text=match.string, cut=match.group(3))) from None
+            text=shown, cut=group(3))) from None
     values = pd.to_numeric(frame[source], errors="coerce")
     below, above = frame.loc[values < cut, target].mode(), frame.loc[values >= cut, target].mode()
     if below.empty or above.empty or below.iloc[0] == above.iloc[0]:
         raise InputError(_("The relation \"{text}\": the rows on each side of {cut} do not hold two different values "
-                           "of '{target}'.").format(text=match.string, cut=match.group(3), target=target))
+                           "of '{target}'.").format(text=shown, cut=group(3), target=target))
     return Intervals(source, target, (cut,), (below.iloc[0], above.iloc[0]))
 
 
-def _total(frame: pd.DataFrame, columns: list[str], match: re.Match) -> Relation:
+def _total(frame: pd.DataFrame, columns: list[str], group: Group, shown: str) -> Relation:
     total = frame[columns[0]]
     places = decimals(pd.to_numeric(total).to_numpy(dtype=float))
     return Total(columns[0], tuple(columns[1:]), places, pd.api.types.is_integer_dtype(total))
 
 
-def _form(frame: pd.DataFrame, columns: list[str], match: re.Match) -> Relation:
+def _form(frame: pd.DataFrame, columns: list[str], group: Group, shown: str) -> Relation:
     target, source = columns
     pairs = frame[[source, target]].dropna().astype(float)
     with np.errstate(all="ignore"):
-        transformed = FORMS[match.group(2)](pairs[source].to_numpy())
+        transformed = FORMS[group(2)](pairs[source].to_numpy())
     finite = np.isfinite(transformed)
     if finite.sum() < 2 or np.ptp(transformed[finite]) == 0:
         raise InputError(_("The relation \"{text}\": '{source}' takes too few values for the form to be fitted.").format(
-            text=match.string, source=source))
+            text=shown, source=source))
     slope, intercept = np.polyfit(transformed[finite], pairs[target].to_numpy()[finite], 1)
     values = pd.to_numeric(frame[target]).to_numpy(dtype=float)
-    return Monotone(source, target, match.group(2), float(f"{slope:.10g}"), float(f"{intercept:.10g}"),
+    return Monotone(source, target, group(2), float(f"{slope:.10g}"), float(f"{intercept:.10g}"),
                     decimals(values), pd.api.types.is_integer_dtype(frame[target]))
 
 
-def _determined(frame: pd.DataFrame, columns: list[str], match: re.Match) -> Relation:
+def _determined(frame: pd.DataFrame, columns: list[str], group: Group, shown: str) -> Relation:
     target, source = columns
     if is_number(frame[source]):
         raise InputError(_("The relation \"{text}\": '{source}' holds numbers, which the avatars average, so no value of "
                            "the originals' would set '{target}': declare a threshold ('{target} = {source} < 2500') "
                            "or a form ('{target} = log({source})'), or give '{source}' the categorical kind.").format(
-                               text=match.string, source=source, target=target))
+                               text=shown, source=source, target=target))
     pairs = frame[[source, target]].dropna()
     mapping = pairs.groupby(source, observed=True)[target].agg(lambda values: values.mode().iloc[0])
     return Determined(source, target, tuple(mapping.items()))
 
 
-_LEARNERS = {
-    "order": lambda frame, columns, match: Order(*columns),
+_LEARNERS: dict[str, Callable[[pd.DataFrame, list[str], Group, str], Relation]] = {
+    "order": lambda frame, columns, group, shown: Order(*columns),
     "threshold": _threshold,
     "total": _total,
     "form": _form,

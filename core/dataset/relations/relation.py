@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
 
-from core.i18n import _
+from core.i18n import _, percent
 
 
+@dataclass(frozen=True)
 class Relation(ABC):
     """A rule found exact on the originals (or declared): the avatars keep it by computing ``derived`` from the
-    other ``columns`` after the synthesis (an order, which derives nothing, synthesizes a difference instead)."""
+    other ``columns`` after the synthesis (an order, which derives nothing, synthesizes a difference instead).
+    ``broken``: the share of the originals' rows that break it, 0 but for a declared one the data show only
+    approximately (within :data:`~core.dataset.relations.declared.DECLARED_TOLERANCE`)."""
 
     kind: ClassVar[str]
+    broken: float = field(default=0.0, kw_only=True)
 
     @property
     @abstractmethod
@@ -49,9 +54,17 @@ class Relation(ABC):
         sources = ", ".join(f"'{column}'" for column in self.columns if column != self.derived)
         return _("'{derived}' computed from {sources} in every avatar").format(derived=self.derived, sources=sources)
 
+    def claim(self) -> str:
+        """The relation in words as the originals show it: its sentence, and the share of their rows that break it
+        if any (a declared relation's)."""
+        if not self.broken:
+            return self.sentence()
+        return _("{relation}, except on {share} of the original rows").format(
+            relation=self.sentence(), share=percent(100 * self.broken, ".1f" if self.broken >= 0.001 else ".2g"))
+
     def line(self) -> str:
         """The relation and how the avatars keep it, in one line (the command line's)."""
-        return _("{relation}: kept, {how}.").format(relation=self.sentence(), how=self.how_kept())
+        return _("{relation}: kept, {how}.").format(relation=self.claim(), how=self.how_kept())
 
     @abstractmethod
     def to_dict(self) -> dict[str, Any]:
