@@ -4,6 +4,7 @@ relation of each kind among random columns, near-relations not taken as exact.""
 from __future__ import annotations
 
 import math
+from itertools import combinations
 
 import numpy as np
 import pandas as pd
@@ -11,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.dataset.relations import Determined, Intervals, Monotone, Order, Total, find_relations
+from core.dataset.relations import Determined, Intervals, Monotone, Order, Total, find, find_relations
 from core.dataset.relations.base import decimals, log_chance_of_blocks, log_chance_of_determination
 from core.dataset.relations.intervals import roundest_between
 
@@ -193,3 +194,74 @@ def test_one_hidden_relation_of_each_kind_found_and_kept(seed, rows):
     for relation in found:
         new = relation.apply(new)
     assert all(relation.breaking_share(new) == 0 for relation in found if relation.derived is not None)
+
+
+def _totals_by_brute_force(values: np.ndarray, scale: np.ndarray) -> list[tuple[int, tuple[int, ...]]]:
+    """Every 2- or 3-part sum tried against every column (the search before issue 47)."""
+    found = []
+    for size in (2, 3):
+        for parts in combinations(range(values.shape[1]), size):
+            close = np.abs(values - values[:, parts].sum(axis=1)[:, None]) <= 1e-6 * scale
+            found += [(int(total), parts) for total in np.flatnonzero(close.all(axis=0)) if total not in parts]
+    return found
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), columns=st.integers(3, 14), planted=st.integers(0, 3))
+def test_the_totals_searched_by_fingerprint_are_those_of_every_sum(seed, columns, planted):
+    # small integers (many exact sums by chance), decimals, a duplicated column and planted totals of 2 or 3 parts
+    generator = np.random.default_rng(seed)
+    values = generator.integers(-3, 4, (40, columns)).astype(float)
+    values[:, ::3] = generator.normal(0, 1e3, (40, len(range(0, columns, 3)))).round(2)
+    if columns > 4:
+        values[:, 1] = values[:, 2]
+    for _ in range(planted):
+        parts = generator.choice(columns, generator.integers(2, 4), replace=False)
+        target = generator.integers(columns)
+        if target not in parts:
+            values[:, target] = values[:, parts].sum(axis=1)
+    scale = np.abs(values).max(axis=0) + 1.0
+    assert find._total_candidates(values, scale) == _totals_by_brute_force(values, scale)
+
+
+def _screened_by_pandas(frame: pd.DataFrame, test: str, source: str, target: str) -> bool:
+    """Each screening test of a pair written plainly, on the rows it reads (its brute-force twin)."""
+    if test == "determines":
+        codes = frame[[source, target]].map(repr)  # a missing value is a value of its own
+        return bool(codes.groupby(source)[target].nunique().max() == 1)
+    known = frame[[source, target]].dropna(subset=[source] if test == "separates" else [source, target])
+    known = known.sort_values(source, kind="stable")
+    xs, ys = known[source].to_numpy(), known[target].map(repr).to_numpy()
+    if test == "separates":
+        runs = [ys[i] for i in range(len(ys)) if i == 0 or ys[i] != ys[i - 1]]
+        ties_across = any(ys[i] != ys[i - 1] and xs[i] == xs[i - 1] for i in range(1, len(ys)))
+        return len(ys) > 0 and len(runs) == len(set(runs)) and not ties_across
+    if test == "monotone":
+        values = known[target].to_numpy(dtype=float)
+        steps = [(xs[i] == xs[i - 1], values[i] - values[i - 1]) for i in range(1, len(xs))]
+        if any(tied and step != 0 for tied, step in steps):
+            return False
+        moves = [step for tied, step in steps if not tied]
+        return all(step > 0 for step in moves) or all(step < 0 for step in moves)
+    low, high = frame[source], frame[target]  # orders
+    return bool(not (low > high).any() and low.notna().any() and high.notna().any() and low.max() > high.min())
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), rows=st.integers(1, 30))
+def test_the_screening_of_many_targets_at_once_is_each_pairs(seed, rows):
+    # few values (ties, runs), missing values, a column set by another, one rising with another
+    generator = np.random.default_rng(seed)
+    frame = pd.DataFrame({name: generator.integers(0, 4, rows).astype(float) for name in "abcd"})
+    frame["e"] = frame["a"] * 2 + 1
+    frame["f"] = np.where(frame["b"] > 1, "high", "low")
+    frame = frame.mask(generator.random(frame.shape) < 0.15)
+    sample = find._Sample(frame, list(frame.columns))
+    numbers = ["a", "b", "c", "d", "e"]
+    for test, sources, targets in [("determines", frame.columns, frame.columns), ("separates", numbers, frame.columns),
+                                   ("monotone", numbers, numbers), ("orders", numbers, numbers)]:
+        for source in sources:
+            others = [target for target in targets if target != source]
+            passing = sample.screen(test, source, others)
+            assert passing == [target for target in others if _screened_by_pandas(frame, test, source, target)], \
+                (test, source)
