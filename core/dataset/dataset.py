@@ -9,6 +9,8 @@ is one line naming the table, the column and the rule.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import json
 import unicodedata
 from collections.abc import Mapping
@@ -213,7 +215,8 @@ def _unique_entries(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A JSON object whose every name is written once: a table or an entry written twice would keep its last
     value only, unsaid."""
     names = [name for name, _value in pairs]
-    twice = next((name for name in names if names.count(name) > 1), None)
+    counts = Counter(names)  # issue 47: names.count per name took minutes on 200 000 columns
+    twice = next((name for name in names if counts[name] > 1), None)
     if twice is not None:
         raise InputError(_("The schema names \"{name}\" twice in one object (a table or an entry): keep one.")
                          .format(name=twice))

@@ -4,6 +4,8 @@ synthesized as its non-negative difference from the earlier one and rebuilt from
 
 from __future__ import annotations
 
+from collections import Counter
+
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -153,7 +155,8 @@ def _clash(relations: tuple[Relation, ...]) -> str | None:
     another relation, and an order's later column is no order's earlier one (orders are rebuilt first, then the
     derived columns, so a relation may read an order's later column)."""
     written = [relation.computed for relation in relations]
-    twice = sorted({column for column in written if written.count(column) > 1})
+    counts = Counter(written)
+    twice = sorted({column for column in written if counts[column] > 1})
     if twice:
         return _("Two relations compute '{column}': keep one of them.").format(column=twice[0])
     targets = {relation.derived for relation in relations if relation.derived is not None}

@@ -17,6 +17,8 @@ where they hold one, infinite, outside their range); within it, the share broken
 
 from __future__ import annotations
 
+from collections import Counter
+
 import re
 from collections.abc import Callable
 
@@ -129,7 +131,8 @@ def _checked(line: str, names: list[str], table_names: list[str], kind: str) -> 
             raise InputError(_("The relation \"{text}\" names the column '{column}', which the table does not have: "
                                "check its spelling (a name with spaces goes in single quotes).").format(
                                    text=line, column=_cut(column)))
-    repeated = next((column for column in columns if columns.count(column) > 1), None)
+    counts = Counter(columns)
+    repeated = next((column for column in columns if counts[column] > 1), None)
     if repeated is not None:  # issue 47: "low = low" was a pandas traceback
         raise InputError(_("The relation \"{text}\" names '{column}' twice: a relation links different "
                            "columns.").format(text=line, column=repeated))
