@@ -58,5 +58,8 @@ def outputs(arguments: object) -> list[tuple[str, Path]]:
 def _warning_line(message: Warning | str, category: type[Warning], filename: str, lineno: int, file=None,
                   line: str | None = None) -> None:
     """A warning no step turned into its own words (a library's, from a model fit) as one line, not Python's two
-    with a file and a line of source."""
+    with a file and a line of source. pandas' PerformanceWarning is advice to the code's authors (join columns at
+    once), not to the user: left unsaid (issue 47: "DataFrame is highly fragmented" printed on wide linked tables)."""
+    if category.__name__ == "PerformanceWarning":
+        return
     say("warning", " ".join(str(message).split()))

@@ -26,7 +26,7 @@ from core.cli.parser import say
 from core.dataset import Dataset, LinkMethod
 from core.dataset.keys import check_keys
 from core.engine.dataset_avatarizer import DatasetAvatarizer, check_supported, dataset_frames, table_path
-from core.engine.io import check_writable, read_table, together, write_csv, write_json, write_table, write_text
+from core.engine.io import TABLE_SUFFIXES, check_writable, read_table, together, write_json, write_table, write_text
 from core.engine.methods import Method, method_of
 from core.engine.parameters import Parameters
 from core.engine.schema import column_warning_lines, drop_columns
@@ -86,6 +86,9 @@ class Outputs:
             if not text:
                 return None
             path = output_path(option, str(text), taken)
+            if option in ("--out", "--paired-out", "--holdout-out") and path.suffix.lower() not in TABLE_SUFFIXES:
+                raise InputError(f"{option} {text}: the avatars are written as CSV (.csv) or Parquet (.parquet); "
+                                 "name the file with one of these.")  # issue 47: CSV text was written under any name
             taken.append(str(text))
             return path
 
@@ -313,11 +316,11 @@ def _fit(arguments: argparse.Namespace, avatarizer: Avatarizer, plan: ColumnPlan
 def _write(avatarizer: Avatarizer, run: GenerationRun | None, outputs: Outputs, report_language: str | None) -> None:
     """Every output asked for, all or none (the paired avatars and the holdout readable by the owner only), then
     what to know about them."""
-    writers = [(outputs.avatars, lambda: write_csv(avatarizer.avatars_, outputs.avatars))]
+    writers = [(outputs.avatars, lambda: write_table(avatarizer.avatars_, outputs.avatars))]
     if outputs.paired:  # sensitive: readable by the owner only
-        writers.append((outputs.paired, lambda: write_csv(avatarizer.paired_avatars_, outputs.paired, private=True)))
+        writers.append((outputs.paired, lambda: write_table(avatarizer.paired_avatars_, outputs.paired, private=True)))
     if outputs.holdout:  # real rows: readable by the owner only
-        writers.append((outputs.holdout, lambda: write_csv(avatarizer.holdout_data_, outputs.holdout, private=True)))
+        writers.append((outputs.holdout, lambda: write_table(avatarizer.holdout_data_, outputs.holdout, private=True)))
     if outputs.metrics:
         writers.append((outputs.metrics, lambda: write_json(run_json(run), outputs.metrics)))
     if outputs.report:
@@ -402,7 +405,9 @@ def write_all(writers: list[tuple[Path, Callable[[], None]]]) -> None:
             for path, write in writers:
                 write()
     except OSError as error:
-        raise InputError(f"{path}: could not be written ({error.strerror}); no output was kept.") from None
+        named = error.filename2 or error.filename  # a rename's destination, or the file refused
+        failed = named if named and not str(named).endswith(".partial") else path
+        raise InputError(f"{failed}: could not be written ({error.strerror}); no output was kept.") from None
 
 
 def _method_text(method: Method) -> str:

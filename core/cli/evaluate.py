@@ -67,6 +67,9 @@ def _evaluate_linked(arguments: argparse.Namespace) -> int:
         if not found:
             raise InputError(f"--avatars {folder}: no file for table '{name}' ({name}.csv, {name}.parquet or "
                              f"{name}.xlsx); write each table's avatars under its name.")
+        if len(found) > 1:  # issue 47: patients.csv read, patients.parquet beside it ignored, unsaid
+            raise InputError(f"--avatars {folder}: table '{name}' has {len(found)} files, "
+                             f"{', '.join(path.name for path in found)}: keep the one that holds its avatars.")
         files[name] = found[0]
     inputs = [arguments.tables, *(str(dataset.path_of(name)) for name in dataset.tables), *map(str, files.values())]
     metrics_path = output_path("--json", arguments.json, inputs) if arguments.json else None

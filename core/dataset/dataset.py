@@ -172,7 +172,8 @@ class Dataset:
     def read(cls, path: Path) -> Dataset:
         """The schema file at ``path`` (paths in it relative to its folder), checked."""
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"), object_pairs_hook=_unique_entries)
+            data = json.loads(Path(path).read_text(encoding="utf-8-sig"),  # a byte-order mark, as Notepad writes
+                              object_pairs_hook=_unique_entries)
         except OSError as error:
             raise InputError(_("{path}: the schema could not be read ({reason}).").format(
                 path=path, reason=error.strerror or error)) from None

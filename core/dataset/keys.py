@@ -32,6 +32,7 @@ class Unparented:
     missing: int
     orphans: int
     rows: int
+    written_apart: tuple[str, str] | None = None  # an orphan's key and the parent's it equals but for spaces and zeros
 
     @property
     def count(self) -> int:
@@ -45,7 +46,10 @@ class Unparented:
             "without a parent."
         ).format(table=self.link.child, column=self.link.foreign_key, count=number(self.count, ","),
                  rows=number(self.rows, ","), share=percent(100 * self.count / self.rows), parent=self.link.parent,
-                 missing=number(self.missing, ","), orphans=number(self.orphans, ","))
+                 missing=number(self.missing, ","), orphans=number(self.orphans, ",")) + (" " + _(
+            "Some are written apart from their parent's key only by spaces or leading zeros ('{child}' and "
+            "'{parent}'): write the keys the same way in both tables."
+        ).format(child=self.written_apart[0], parent=self.written_apart[1]) if self.written_apart else "")
 
 
 def check_keys(dataset: Dataset, frames: Mapping[str, pd.DataFrame]) -> list[Unparented]:
@@ -63,6 +67,10 @@ def check_keys(dataset: Dataset, frames: Mapping[str, pd.DataFrame]) -> list[Unp
                 ).format(table=name, column=column, what=what, columns=_listed(columns)))
         if table.primary_key:
             _check_primary_key(name, table.primary_key, frames[name][table.primary_key])
+        if table.time and frames[name][table.time].isna().all():  # issue 47: "reads as categories"
+            raise InputError(_("Table '{table}', column '{column}': the time of a series has no value on any row; "
+                               "fill it with each measure's time, or take \"time\" out of the table's entry if the "
+                               "table is not a time series.").format(table=name, column=table.time))
     unparented = []
     for link in dataset.links:
         foreign = frames[link.child][link.foreign_key]
@@ -83,8 +91,25 @@ def check_keys(dataset: Dataset, frames: Mapping[str, pd.DataFrame]) -> list[Unp
             ).format(table=link.child, column=link.foreign_key, count=number(missing + orphans, ","),
                      parent=link.parent, missing=number(missing, ","), orphans=number(orphans, ",")))
         if missing or orphans:
-            unparented.append(Unparented(link, missing, orphans, len(foreign)))
+            unparented.append(Unparented(link, missing, orphans, len(foreign), _written_apart(
+                foreign[present][~known.to_numpy()], frames[link.parent][link.key]) if orphans else None))
     return unparented
+
+
+def _written_apart(orphans: pd.Series, keys: pd.Series) -> tuple[str, str] | None:
+    """An orphan's key and the parent key it equals once spaces around it and leading zeros are set aside (issue 47:
+    `` P1001 `` against ``P1001``, ``00007`` against ``7`` left every child an orphan with no hint why), or None."""
+    def loose(values: pd.Series) -> pd.Series:
+        text = key_values(values).str.strip().str.lstrip("0")
+        return text.where(text != "", "0")
+
+    loose_keys = pd.Series(key_values(keys).to_numpy(), index=loose(keys).to_numpy())
+    loose_keys = loose_keys[~loose_keys.index.duplicated()]
+    matched = loose(orphans).isin(loose_keys.index).to_numpy()
+    if not matched.any():
+        return None
+    orphan = key_values(orphans).iloc[int(matched.argmax())]
+    return str(orphan), str(loose_keys[loose(orphans).iloc[int(matched.argmax())]])
 
 
 def _check_primary_key(table: str, column: str, values: pd.Series) -> None:

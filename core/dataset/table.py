@@ -79,6 +79,7 @@ class Table:
     def named_columns(self) -> dict[str, str]:
         """Every column the description names, with what names it (for a message when the data lack one)."""
         named = {name: f"columns.{name}" for name in self.columns}
+        named |= {name: "ignored_relations" for name in self.relations.ignored if name not in named}  # issue 47
         if self.time:
             named[self.time] = "time"
         if self.primary_key:

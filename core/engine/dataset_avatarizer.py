@@ -137,7 +137,7 @@ def check_supported(dataset: Dataset, parameters: Parameters | None = None) -> N
 
 def _read(dataset: Dataset, name: str) -> pd.DataFrame:
     path = table_path(dataset, name)
-    if not path.is_file():
+    if not path.exists():
         raise InputError(_("Table '{table}': its file {path} does not exist (its \"path\", {given!r}, is read from "
                            "the schema's folder); check the path.").format(
             table=name, path=path, given=dataset.tables[name].path))

@@ -22,12 +22,14 @@ import codecs
 import csv
 import ctypes
 import decimal
+import errno
 import io
 import itertools
 import json
 import os
 import re
 import tempfile
+import warnings
 import zipfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -63,12 +65,19 @@ def read_table(source: str | os.PathLike[str] | BinaryIO, *, file_name: str | No
     """Load a CSV, Excel or Parquet table from a path or an open binary file.
 
     ``file_name`` names the source in messages (and gives its extension) when
-    ``source`` is a file object, as for a Streamlit upload. A CSV path is parsed from
-    the file itself, never held whole in memory beside the table.
+    ``source`` is a file object, as for a Streamlit upload; one opened in text mode gives its text, read as UTF-8. A
+    CSV path is parsed from the file itself, never held whole in memory beside the table.
     """
     if isinstance(source, (str, os.PathLike)):
         path = Path(source)
         file_name = file_name or path.name
+        if path.is_dir():  # issue 47: a folder, a pipe or a device was "no such file"
+            raise InputError(_("{file_name}: this is a folder, not a file; give the path of a CSV, Excel or Parquet "
+                               "file.").format(file_name=file_name))
+        if path.exists() and not path.is_file():
+            raise InputError(_("{file_name}: this is not a regular file (a pipe or a device, which never ends); save "
+                               "the table as a CSV, Excel or Parquet file and give its path.").format(
+                                   file_name=file_name))
         if not path.is_file():
             raise InputError(_("{file_name}: no such file. Check the path.").format(file_name=file_name))
         with path.open("rb") as stream:
@@ -77,7 +86,12 @@ def read_table(source: str | os.PathLike[str] | BinaryIO, *, file_name: str | No
         is_whole = path.stat().st_size <= len(head)
     else:
         file_name = file_name or (source.name if hasattr(source, "name") else _("the uploaded file"))
-        content = source.read()
+        try:
+            content = source.read()
+        except UnicodeDecodeError as error:  # issue 47: a traceback from a file opened in text mode
+            raise InputError(_("{file_name}: opened as text in an encoding its bytes do not follow ({reason}); open "
+                               "it in binary mode ('rb'), and the workbench finds its encoding.").format(
+                                   file_name=file_name, reason=error.reason)) from None
         if isinstance(content, str):  # a file opened in text mode: its text, as UTF-8
             content = content.encode("utf-8")
         head, is_whole = content[:SNIFF_BYTES], len(content) <= SNIFF_BYTES
@@ -87,9 +101,15 @@ def read_table(source: str | os.PathLike[str] | BinaryIO, *, file_name: str | No
     suffix = Path(file_name).suffix.lower()
     if head.startswith(_PARQUET_MAGIC) or suffix in {".parquet", ".pq"}:  # by name too: a damaged one says so
         frame = _read_parquet(_bytes_of(content), file_name)
-    elif head.startswith(_EXCEL_MAGIC) or suffix == ".xlsx":
+    elif head.startswith(_EXCEL_MAGIC) or (suffix == ".xlsx" and b"\x00" in head):  # a damaged one says so
         frame = _read_excel(_bytes_of(content), file_name)
+    elif suffix in {".json", ".jsonl"} or head.removeprefix(_UTF8_BOM).lstrip().startswith(b"{"):  # issue 47
+        raise InputError(_("{file_name}: this is JSON, not a table; the workbench reads CSV, Excel and Parquet files "
+                           "(a schema of linked tables is given with --tables).").format(file_name=file_name))
     else:
+        if suffix in {".xlsx", ".xls"}:  # issue 47: a CSV saved under a workbook's name, read before, was refused
+            warnings.warn(_("{file_name} is a text table (CSV), not an Excel workbook: it is read as CSV.").format(
+                file_name=file_name), stacklevel=2)
         frame = _read_csv(content, head, file_name)
     del content
     release_freed_memory()  # the parser's buffers: 70 MB at a million rows
@@ -637,13 +657,17 @@ def write_csv(frame: pd.DataFrame, path: str | os.PathLike[str], *, private: boo
     _write_atomically(lambda stream: _write_csv_rows(frame, stream), Path(path), private)
 
 
-def write_table(frame: pd.DataFrame, path: str | os.PathLike[str]) -> None:
-    """Write ``frame`` as its path's suffix says, atomically: ``.csv`` (see :func:`write_csv`), else Parquet."""
+TABLE_SUFFIXES = (".csv", ".parquet", ".pq")  # what write_table writes; a table is read from .xlsx too
+
+
+def write_table(frame: pd.DataFrame, path: str | os.PathLike[str], private: bool = False) -> None:
+    """Write ``frame`` as its path's suffix says, atomically: Parquet for ``.parquet`` or ``.pq`` (types kept: a
+    duration stays one), else CSV (see :func:`write_csv`)."""
     path = Path(path)
-    if path.suffix == ".csv":
-        write_csv(frame, path)
+    if path.suffix.lower() in (".parquet", ".pq"):
+        _write_atomically(lambda stream: frame.to_parquet(stream, index=False), path, private)
     else:
-        _write_atomically(lambda stream: frame.to_parquet(stream, index=False), path)
+        write_csv(frame, path, private=private)
 
 
 def formula_like(frame: pd.DataFrame) -> list[str]:
@@ -675,13 +699,22 @@ def csv_bytes(frame: pd.DataFrame) -> bytes:
 def check_writable(path: Path, what: str) -> None:
     """Refuse, before any work, an output whose folder cannot take a new file (read-only, full, no permission)."""
     directory = path.parent if str(path.parent) else Path(".")
+    if len(os.fsencode(path.name)) > 255:
+        raise InputError(_("{what} {path}: the file name is longer than the 255 bytes a file system takes; choose a "
+                           "shorter one (for a table of a schema, a shorter table name).").format(what=what, path=path))
     try:
-        handle, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=directory)
+        handle, probe = tempfile.mkstemp(prefix=_temporary_prefix(path), suffix=".probe", dir=directory)
     except OSError as error:
         raise InputError(_("{what} {path}: cannot write in {directory} ({error}). Choose another path.").format(
             what=what, path=path, directory=directory, error=error.strerror)) from None
     os.close(handle)
     os.unlink(probe)
+
+
+def _temporary_prefix(path: Path) -> str:
+    """The name a file written beside ``path`` starts with: its name, cut so that the whole temporary name fits in
+    a file system's 255 bytes (issue 47: a 250-character table name was refused for its temporary file's name)."""
+    return "." + path.name.encode()[:200].decode(errors="ignore") + "."
 
 
 _staged: ContextVar[list[tuple[str, Path]] | None] = ContextVar("staged", default=None)
@@ -703,8 +736,13 @@ def together() -> Iterator[None]:
         raise
     finally:
         _staged.reset(token)
-    for temporary, path in staged:
-        os.replace(temporary, path)
+    for position, (temporary, path) in enumerate(staged):
+        try:
+            os.replace(temporary, path)
+        except OSError:  # none of the others moved in: theirs were checked as this one (_write_atomically)
+            for other, _path in staged[position:]:
+                Path(other).unlink(missing_ok=True)
+            raise
 
 
 def _write_atomically(write: Callable[[BinaryIO], object], path: Path, private: bool = False) -> None:
@@ -715,7 +753,9 @@ def _write_atomically(write: Callable[[BinaryIO], object], path: Path, private: 
     if not directory.is_dir():
         raise InputError(_("{path}: the folder {directory} does not exist. Create it or choose another output "
                            "path.").format(path=path, directory=directory))
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=directory)
+    if len(os.fsencode(path.name)) > 255:  # refused before any is written, not at the rename (issue 47)
+        raise OSError(errno.ENAMETOOLONG, os.strerror(errno.ENAMETOOLONG), str(path))
+    handle, temporary = tempfile.mkstemp(prefix=_temporary_prefix(path), suffix=".partial", dir=directory)
     try:
         with os.fdopen(handle, "wb") as stream:
             write(stream)

@@ -22,6 +22,7 @@ are named with :data:`LINK_COLUMN` first and never reach the avatars.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, replace
 
@@ -121,7 +122,7 @@ def avatarize_linked(dataset: Dataset, frames: Mapping[str, pd.DataFrame], param
         if progress is not None:
             progress(_("Avatarizing the table {table}").format(table=name), order.index(name) / len(order))
         with _named(name), clock(f"{name}: avatarization"):
-            avatarizers[name] = Avatarizer(chosen).fit(frame.assign(**added), keys=table.keys, relations=relations,
+            avatarizers[name] = Avatarizer(chosen).fit(_with_columns(frame, added), keys=table.keys, relations=relations,
                                                        latent_avatars=bool(dataset.child_links(name)))
         avatars[name] = _linked_avatars(dataset, name, working[name], avatarizers, avatars, parent_rows, seed, clock)
     return LinkedAvatars(avatarizers, avatars, working, holdout, seed, seconds)
@@ -346,7 +347,7 @@ def _sequences_kept(dataset: Dataset, name: str, working: pd.DataFrame, made: pd
         return made
     columns = list(dict.fromkeys(column for relation in sequences.relations for column in relation.columns))
     rebuilt = sequences.rebuilt(made[columns], family_codes(link, made))
-    made = made.assign(**{column: rebuilt[column] for column in columns})
+    made = _with_columns(made, {column: rebuilt[column] for column in columns})
     for relation in relations:
         if relation.derived is not None and set(relation.columns) & set(columns):
             made = relation.apply(made)
@@ -411,3 +412,13 @@ _ORIGINAL_ORDER_NEEDS_PAIRS = N_(
 def _added(link: Link, what: str) -> str:
     """The name of a column ``link`` adds to a table's synthesis."""
     return f"{LINK_COLUMN}{link.describe()}: {what}"
+
+
+def _with_columns(frame: pd.DataFrame, columns: Mapping[str, Any]) -> pd.DataFrame:
+    """``frame.assign(**columns)`` in one block: assigning hundreds of columns one at a time fragments the frame, and
+    pandas said so in its own words on the command line (issue 47)."""
+    if not columns:
+        return frame
+    added = pd.DataFrame(dict(columns), index=frame.index)
+    order = [*frame.columns, *(name for name in columns if name not in frame.columns)]  # as assign places them
+    return pd.concat([frame.drop(columns=[name for name in columns if name in frame.columns]), added], axis=1)[order]

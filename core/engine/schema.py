@@ -234,6 +234,9 @@ def written_whole(column: pd.Series) -> bool:
                 and np.all(np.mod(column.dropna().to_numpy(), 1) == 0))
 
 
+MAX_MAGNITUDE = 1e307  # a number's size at most: the difference of two stays within float64 (1.8e308)
+
+
 def _beyond_exact_whole(column: pd.Series) -> bool:
     """Whole numbers too large for float64 to hold exactly (account numbers, long ids): codes, never averaged."""
     if not pd.api.types.is_integer_dtype(column) or pd.api.types.is_bool_dtype(column) or not column.notna().any():
@@ -251,6 +254,14 @@ def _finite(numbers: pd.Series, name: object) -> pd.Series:
             "Column '{name}' holds an infinite value ({value}) on data row {row}: replace it with a "
             "number or leave the cell empty."
         ).format(name=name, value=numbers.iloc[row], row=number(row + 1)))
+    with np.errstate(invalid="ignore"):
+        huge = np.abs(numbers.to_numpy(dtype=float, na_value=np.nan)) > MAX_MAGNITUDE
+    if huge.any():  # issue 47: near 1.8e308 the difference of two values overflows: a traceback in the metrics
+        row = int(np.flatnonzero(huge)[0])
+        raise InputError(_(
+            "Column '{name}' holds {value} on data row {row}, beyond {limit} in size, where the difference of two "
+            "values overflows: express the column in larger units (divide it by a power of ten)."
+        ).format(name=name, value=numbers.iloc[row], row=number(row + 1), limit=f"{MAX_MAGNITUDE:.0e}"))
     return numbers
 
 

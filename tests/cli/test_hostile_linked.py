@@ -3,7 +3,9 @@ is refused in one line naming what to change (exit code 2, no traceback, nothing
 
 import errno
 import json
+import os
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -189,3 +191,140 @@ def test_linked_avatars_lacking_a_column_are_scored_without_it_and_it_is_said_as
     assert main(["evaluate", str(tmp_path / "one.csv"), str(tmp_path / "one_avatars.csv")]) == 0  # the same rule
     assert ("warning: column 'age' is not in both the originals and the avatars: it is left out of the metrics."
             in capsys.readouterr().err.splitlines())
+
+
+def _one_line(capsys) -> str:
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1, lines
+    return lines[0]
+
+
+@pytest.mark.parametrize(("make", "expected"), [
+    # issue 47, item 9: a folder, a pipe or a device "does not exist"; a JSON file gave Arrow's own text
+    (lambda folder: folder, "this is a folder, not a file"),
+    (lambda folder: (os.mkfifo(folder / "pipe.csv"), folder / "pipe.csv")[1], "this is not a regular file"),
+    (lambda folder: Path("/dev/zero"), "zero: this is not a regular file"),
+    (lambda folder: ((folder / "schema.json").write_text('{"tables": {}}'), folder / "schema.json")[1],
+     "schema.json: this is JSON, not a table"),
+])
+def test_what_is_not_a_table_file_is_said_as_such(tmp_path, capsys, make, expected):
+    source = make(tmp_path)
+    assert main(["avatarize", str(source), "--k", "3", "--out", str(tmp_path / "a.csv")]) == 2
+    assert expected in _one_line(capsys)
+
+
+def test_a_csv_saved_under_a_workbooks_name_is_read_as_csv_and_said(tmp_path, capsys):
+    """Issue 47, item 10: read by earlier versions, then refused as a damaged workbook."""
+    pd.DataFrame({"a": np.arange(30) % 4, "b": np.arange(30) * 1.5}).to_csv(tmp_path / "t.xlsx", index=False)
+    assert main(["avatarize", str(tmp_path / "t.xlsx"), "--k", "3", "--out", str(tmp_path / "a.csv")]) == 0
+    assert "warning: t.xlsx is a text table (CSV), not an Excel workbook: it is read as CSV." in \
+        capsys.readouterr().err
+
+
+def test_the_avatars_are_written_in_the_format_their_name_says(tmp_path, capsys):
+    """Issue 47: `--out avatars.parquet` held CSV text (a duration came back as '19 days 00:00:00'); a name of no
+    table format is refused."""
+    table = pd.DataFrame({"stay": pd.to_timedelta(np.arange(40) % 9 + 1, unit="D"), "age": np.arange(40) + 20})
+    table.to_parquet(tmp_path / "t.parquet")
+    assert main(["avatarize", str(tmp_path / "t.parquet"), "--k", "3", "--out", str(tmp_path / "a.parquet")]) == 0
+    assert pd.api.types.is_timedelta64_dtype(pd.read_parquet(tmp_path / "a.parquet")["stay"])
+    capsys.readouterr()
+    assert main(["avatarize", str(tmp_path / "t.parquet"), "--k", "3", "--out", str(tmp_path / "a.xlsx")]) == 2
+    assert "the avatars are written as CSV (.csv) or Parquet (.parquet)" in _one_line(capsys)
+
+
+def test_a_number_beyond_1e307_is_refused_naming_its_column(tmp_path, capsys):
+    """Issue 47: near the largest float the difference of two values overflowed, a traceback in the metrics."""
+    pd.DataFrame({"x": np.r_[1e308, -1e308, np.arange(28.0)], "y": np.arange(30) % 3}).to_csv(
+        tmp_path / "t.csv", index=False)
+    assert main(["avatarize", str(tmp_path / "t.csv"), "--k", "3", "--out", str(tmp_path / "a.csv"), "--json",
+                 str(tmp_path / "m.json")]) == 2
+    assert "Column 'x' holds 1e+308 on data row 1, beyond 1e+307 in size" in _one_line(capsys)
+
+
+SCHEMA_CASES = {  # issue 47, item 9: each said wrongly or not at all
+    "ignored_relations naming no column": (
+        lambda schema: {**schema, "tables": {**schema["tables"], "patients": {
+            **schema["tables"]["patients"], "ignored_relations": ["nope"]}}},
+        "Table 'patients', column 'nope' (ignored_relations): the table has no such column"),
+}
+
+
+@pytest.mark.parametrize("case", SCHEMA_CASES)
+def test_a_schema_said_wrongly_before_is_refused_in_one_line(tmp_path, capsys, case):
+    change, expected = SCHEMA_CASES[case]
+    assert main(["avatarize", "--tables", _schema_with(tmp_path, change), "--k", "3", "--out",
+                 str(tmp_path / "out")]) == 2
+    assert expected in _one_line(capsys)
+
+
+def test_a_schema_with_a_byte_order_mark_is_read(tmp_path):
+    """Issue 47, item 9: as Notepad saves it, refused as invalid JSON."""
+    schema = linked_tables(tmp_path)
+    schema.write_bytes(b"\xef\xbb\xbf" + schema.read_bytes())
+    assert main(["avatarize", "--tables", str(schema), "--k", "3", "--out", str(tmp_path / "out")]) == 0
+
+
+def test_a_time_column_empty_on_every_row_is_said_as_the_time(tmp_path, capsys):
+    """Issue 47, item 9: "reads as categories", then "remove it from the table, or exclude it"."""
+    pd.DataFrame({"patient_id": range(1, 21), "age": range(40, 60)}).to_csv(tmp_path / "patients.csv", index=False)
+    pd.DataFrame({"measure_id": range(80), "patient_id": np.repeat(np.arange(1, 21), 4), "day": None,
+                  "ldl": np.arange(80) / 10}).to_csv(tmp_path / "measures.csv", index=False)
+    schema = {"tables": {"patients": {"path": "patients.csv", "primary_key": "patient_id"},
+                         "measures": {"path": "measures.csv", "primary_key": "measure_id", "time": "day"}},
+              "links": [{"parent": "patients", "key": "patient_id", "child": "measures", "foreign_key": "patient_id"}]}
+    (tmp_path / "schema.json").write_text(json.dumps(schema))
+    assert main(["avatarize", "--tables", str(tmp_path / "schema.json"), "--k", "3", "--out",
+                 str(tmp_path / "out")]) == 2
+    assert _one_line(capsys) == ("error: Table 'measures', column 'day': the time of a series has no value on any "
+                                 "row; fill it with each measure's time, or take \"time\" out of the table's entry if "
+                                 "the table is not a time series.")
+
+
+def test_a_table_name_of_250_characters_is_written(tmp_path):
+    """Issue 47, item 9: refused because of its temporary file's name (over 255 bytes)."""
+    name = "p" * 250
+    assert main(["avatarize", "--tables", _schema_with(tmp_path, lambda schema: _renamed(schema, "patients", name)),
+                 "--k", "3", "--out", str(tmp_path / "out")]) == 0
+    assert (tmp_path / "out" / f"{name}.csv").is_file()
+
+
+def test_a_table_name_too_long_for_a_file_is_refused_before_any_work(tmp_path, capsys):
+    """Issue 47: refused after the work, naming another table's file, with the temporary files left behind."""
+    schema = _schema_with(tmp_path, lambda schema: _renamed(schema, "patients", "p" * 260))
+    assert main(["avatarize", "--tables", schema, "--k", "3", "--out", str(tmp_path / "out")]) == 2
+    assert "the file name is longer than the 255 bytes a file system takes" in _one_line(capsys)
+    assert not (tmp_path / "out").exists() or list((tmp_path / "out").iterdir()) == []
+
+
+def test_keys_written_apart_by_leading_zeros_are_hinted(tmp_path, capsys):
+    """Issue 47, item 9: every child an orphan, with no hint why."""
+    schema = linked_tables(tmp_path)
+    patients = pd.read_csv(tmp_path / "patients.csv")
+    patients.assign(patient_id=patients["patient_id"].map("{:05d}".format)).to_csv(tmp_path / "patients.csv",
+                                                                                   index=False)
+    assert main(["avatarize", "--tables", str(schema), "--k", "3", "--out", str(tmp_path / "out")]) == 0
+    assert "Some are written apart from their parent's key only by spaces or leading zeros ('" in \
+        capsys.readouterr().err
+
+
+def test_an_avatars_folder_with_two_files_for_one_table_is_refused(tmp_path, capsys):
+    """Issue 47, item 9: patients.csv read, patients.parquet beside it ignored, unsaid."""
+    schema = linked_tables(tmp_path)
+    assert main(["avatarize", "--tables", str(schema), "--k", "3", "--out", str(tmp_path / "av")]) == 0
+    pd.read_csv(tmp_path / "av" / "patients.csv").to_parquet(tmp_path / "av" / "patients.parquet")
+    capsys.readouterr()
+    assert main(["evaluate", "--tables", str(schema), "--avatars", str(tmp_path / "av")]) == 2
+    assert "table 'patients' has 2 files, patients.csv, patients.parquet: keep the one that holds its avatars." in \
+        _one_line(capsys)
+
+
+def test_pandas_advice_to_programmers_is_not_printed(tmp_path, capsys):
+    """Issue 47, item 9: "DataFrame is highly fragmented..." printed on a child table of 150 columns."""
+    schema = linked_tables(tmp_path)
+    stays = pd.read_csv(tmp_path / "stays.csv")
+    rng = np.random.default_rng(1)
+    pd.concat([stays, pd.DataFrame(rng.normal(size=(len(stays), 150)).round(2)).add_prefix("v")], axis=1).to_csv(
+        tmp_path / "stays.csv", index=False)
+    assert main(["avatarize", "--tables", str(schema), "--k", "3", "--out", str(tmp_path / "out")]) == 0
+    assert "fragmented" not in capsys.readouterr().err

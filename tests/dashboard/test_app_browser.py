@@ -164,6 +164,20 @@ def test_a_bad_upload_shows_a_message(page, tmp_path):
     assert page.get_by_text("Traceback").count() == 0
 
 
+def test_a_forged_file_name_holding_a_nul_shows_no_link_out_and_a_reload_recovers(page):
+    """Issue 47, item 8: Streamlit refuses such a name before the page runs (no file system lets a user name a
+    file so: a forged upload); its crash notice offered "Ask Google" and "Ask ChatGPT" (client.showErrorLinks)."""
+    page.get_by_text("Columns", exact=True).wait_for(timeout=60_000)
+    page.get_by_text("Upload files").click()
+    page.locator("input[type=file]").set_input_files(
+        files=[{"name": "pat\x00ients.csv", "mimeType": "text/csv", "buffer": b"a,b\n1,2\n3,4\n"}])
+    page.get_by_text("This app has encountered an error").wait_for(timeout=30_000)
+    assert page.get_by_text("Ask Google").count() == 0 and page.get_by_text("Ask ChatGPT").count() == 0
+    assert page.get_by_text("null bytes").count() == 0  # no detail either
+    page.reload()
+    page.get_by_text("Upload files").wait_for(timeout=60_000)
+
+
 def test_an_excel_zip_bomb_is_refused_while_another_tab_loads(page, dashboard, tmp_path):
     # 11 million rows in 0.7 MB: parsed, the server grew past 4.8 GB and no other tab could load (issue 28, item 3)
     page.get_by_text("Columns", exact=True).wait_for(timeout=60_000)

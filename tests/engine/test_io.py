@@ -387,3 +387,21 @@ def test_files_written_together_appear_together_or_not_at_all(tmp_path):
             write_csv(frame, failed / "first.csv")
             raise OSError(28, "No space left on device")
     assert list(failed.iterdir()) == []  # neither the file nor its partial copy
+    named = tmp_path / "named"
+    named.mkdir()
+    with pytest.raises(OSError, match="File name too long"):  # refused as it is written, not when moved in
+        with together():
+            write_csv(frame, named / "first.csv")
+            write_csv(frame, named / ("p" * 252 + ".csv"))
+    assert list(named.iterdir()) == []
+
+
+def test_a_file_opened_as_text_is_read_or_refused_in_one_line(tmp_path):
+    # issue 47, item 10: its text read as the user decoded it; decoded wrongly, a UnicodeDecodeError traceback
+    (tmp_path / "latin.csv").write_bytes(b"name,x\ncaf\xe9,1\nna\xefve,2\n")
+    with open(tmp_path / "latin.csv", encoding="latin-1") as stream:
+        assert read_table(stream)["name"].tolist() == ["café", "naïve"]
+    with open(tmp_path / "latin.csv", encoding="utf-8") as stream, pytest.raises(
+            InputError, match=r"latin.csv: opened as text in an encoding its bytes do not follow \(invalid "
+                              r"continuation byte\); open it in binary mode \('rb'\)"):
+        read_table(stream)
