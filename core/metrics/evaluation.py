@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from core.dataset.relations import Relation, find_relations
+from core.dataset.relations import Relation, RelationsAsked
+from core.engine.kept_relations import KeptRelations
 from core.engine.parameters import DEFAULT_NCP
 from core.engine.pipeline import Avatarizer
 from core.engine.schema import Kind, apply_kinds, profile_columns, resolve_kinds, with_text_names
@@ -97,15 +98,16 @@ def evaluate(
     knowledge: Knowledge = Knowledge(),
     analysis: AnalysisRequest | None = None,
     holdout_kind: Holdout = Holdout.GIVEN,
+    relations: RelationsAsked | None = None,
 ) -> Evaluation:
     """Score ``avatars`` made from ``originals`` by any tool (``python -m core evaluate``); ``analysis`` adds the
     analyses of SPEC section 9 it asks for.
 
     With ``holdout`` the case is ``holdout_kind`` (``given``, a file; ``real``, the half a linked run set aside),
-    else ``approximate``. ``paired`` says whether
-    avatar ``i`` was made from original ``i``; by default, when the row counts match.
-    Only the columns present in both tables are scored (the others are listed in
-    ``left_out_columns``); the column kinds come from ``originals``.
+    else ``approximate``. ``paired`` says whether avatar ``i`` was made from original ``i``; by default, when the row
+    counts match. Only the columns present in both tables are scored (the others are listed in ``left_out_columns``);
+    the column kinds come from ``originals``. ``relations``: what a schema's table asks of its relations (found or
+    not, ignored, declared), scored as asked; None: every relation found exact on the originals.
     """
     seed = check_seed(seed)
     check_ncp(ncp)
@@ -135,9 +137,9 @@ def evaluate(
     real = originals[common] if holdout is None else pd.concat([originals[common], holdout[common]])
     identifiers = {name: (real[name], avatars[name])
                    for name in identifier_like(profile_columns(typed_originals, kinds))}
-    relations = find_relations(typed_originals, [name for name in common if name not in identifiers], kinds)
+    kept = KeptRelations.of(typed_originals, kinds, list(identifiers), relations or RelationsAsked()).relations
     evaluation = score(split, typed_originals, typed_avatars, kinds, paired=paired, ncp=ncp, unpaired_reason=reason,
-                       ncp_at_most_axes=True, knowledge=knowledge, identifiers=identifiers, relations=relations)
+                       ncp_at_most_axes=True, knowledge=knowledge, identifiers=identifiers, relations=kept)
     evaluation.left_out_columns = left_out
     evaluation.warnings = unseen
     evaluation.parameters = {**evaluation.parameters, "seed": seed, "paired": paired}

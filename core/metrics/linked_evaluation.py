@@ -88,7 +88,8 @@ def evaluate_linked(dataset: Dataset, working: Mapping[str, pd.DataFrame], holdo
                                 holdout=None if held is None else held.drop(columns=keys[name]),
                                 paired=order is not None, seed=seed, holdout_kind=Holdout.REAL,
                                 column_kinds=declared_kinds(dataset, name, originals),
-                                knowledge=knowledge if alone and name in attacked else Knowledge())
+                                knowledge=knowledge if alone and name in attacked else Knowledge(),
+                                relations=dataset.tables[name].relations)  # as the table asks, not found again
     links = {link.describe(): _link_metrics(dataset, link, working, holdout, avatars, keys, seed)
              for link in dataset.links}
     persons = {}
@@ -104,7 +105,8 @@ def evaluate_linked(dataset: Dataset, working: Mapping[str, pd.DataFrame], holdo
                                                                      for other in dataset.tables)
                                  else plan.enriched(name, holdout), paired=order is not None, seed=seed,
                                  holdout_kind=Holdout.REAL, column_kinds={column: kind for column, kind in plan.aggregated.items()
-                                               if column in originals}, knowledge=knowledge if name in attacked else Knowledge())
+                                               if column in originals}, knowledge=knowledge if name in attacked else Knowledge(),
+                                 relations=dataset.tables[name].relations)
     views = {link.describe(): series_view(dataset, link, working, holdout, avatars, seed)
              for link in dataset.links if link.method is LinkMethod.TIME_SERIES}
     series = {name: series_metrics(view, Parameters().for_table(dataset.tables[view.table]))

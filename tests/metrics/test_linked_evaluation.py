@@ -75,3 +75,35 @@ def test_the_linkage_keeps_the_family_sizes(seed):
     fitted = DatasetAvatarizer(schema(), seed=seed).fit(clinical(600, seed=seed))
     sizes = scored(fitted).links["patients.patient_id -> stays.patient_id"]["children_per_parent"]
     assert sizes.value > 85 and sizes.breakdown["cardinality_shape_similarity"] > 0.85
+
+
+def _relations_scored(stays_entry: dict) -> list:
+    """The relations the evaluation of a linked table scores, for the stays' entry of the schema given."""
+    rng = np.random.default_rng(3)
+    patients = pd.DataFrame({"pid": range(80), "age": rng.integers(20, 90, 80)})
+    a, b, days = rng.integers(0, 50, 400), rng.integers(0, 50, 400), rng.integers(1, 15, 400)
+    long = (days >= 7).astype(int)
+    long[:6] = 1 - long[:6]  # 6 rows of 400 off the threshold: found no more, declared instead
+    stays = pd.DataFrame({"sid": range(400), "pid": rng.integers(0, 80, 400), "a": a, "b": b, "total": a + b,
+                          "days": days, "long": long})
+    dataset = Dataset.from_dict({"tables": {"patients": {"primary_key": "pid"},
+                                            "stays": {"primary_key": "sid", **stays_entry}},
+                                 "links": [{"parent": "patients", "key": "pid", "child": "stays",
+                                            "foreign_key": "pid"}]})
+    frames = {"patients": patients, "stays": stays}
+    evaluation = evaluate_linked(dataset, frames, {"patients": None, "stays": None}, frames,
+                                 paired_orders={name: np.arange(len(frame)) for name, frame in frames.items()})
+    return [relation for relation, _originals, _avatars in
+            evaluation.tables["stays"].signal["broken_relations"].breakdown.get("per_relation", [])]
+
+
+def test_a_linked_tables_relations_are_scored_as_its_schema_asks():
+    # issue 48: a linked table's metrics found the relations again from scratch, whatever the schema said
+    assert [(relation.kind, relation.derived) for relation in _relations_scored({})] == [("total", "total")]
+    declared = _relations_scored({"relations": ["long = days < 7"]})
+    assert [(relation.kind, relation.derived) for relation in declared] == [("intervals", "long"), ("total", "total")]
+    assert declared[0].cuts == (7.0,) and declared[0].broken == 6 / 400
+    assert _relations_scored({"ignored_relations": ["total"]}) == []
+    assert _relations_scored({"find_relations": False}) == []
+    assert [relation.derived for relation in _relations_scored({"find_relations": False,
+                                                                "relations": ["long = days < 7"]})] == ["long"]
