@@ -115,7 +115,7 @@ def curves_figure(original, panels: dict[str, object]) -> go.Figure:
     """The Kaplan-Meier curves by arm, one panel per data set, the same colour for an arm everywhere."""
     figure = make_subplots(rows=1, cols=len(panels), shared_yaxes=True, subplot_titles=list(panels),
                            horizontal_spacing=0.03)
-    for column, (name, frame) in enumerate(panels.items(), start=1):
+    for column, frame in enumerate(panels.values(), start=1):
         result = survival_of(original, frame, "arms")
         side = "real" if frame is original else "avatars"
         for index, curve in enumerate(result.curves[side]):

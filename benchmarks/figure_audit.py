@@ -377,7 +377,7 @@ def inference_rates(members: pd.DataFrame, controls: pd.DataFrame | None, avatar
         truths = people[sensitive].astype(str).where(people[sensitive].notna(), "<missing>").to_numpy() \
             if categorical else numbers(people[sensitive], kinds[sensitive])
         successes = []
-        for truth, tied in zip(truths, nearest(people)):
+        for truth, tied in zip(truths, nearest(people), strict=True):
             rows = [row for point in tied for row in by_point[point]]
             successes.append(sum(right(truth, values[row]) for row in rows) / len(rows))
         return float(np.mean(successes))
@@ -400,7 +400,7 @@ def linkability_rates(members: pd.DataFrame, controls: pd.DataFrame | None, avat
 
     def rate(people: pd.DataFrame) -> float:
         rates = []
-        for tied_a, tied_b in zip(first_near(people), second_near(people)):
+        for tied_a, tied_b in zip(first_near(people), second_near(people), strict=True):
             both = sum(joint.get((a, b), 0) for a in tied_a for b in tied_b)
             rates.append(both / (first_size[tied_a].sum() * second_size[tied_b].sum()))
         return float(np.mean(rates))
@@ -651,7 +651,7 @@ def main() -> None:
                         "of the JSON and the verdict recomputed with pandas, numpy and scipy alone.", "",
                         "| table | known | sensitive | figures checked | disagreements |", "| --- | --- | --- | --- | --- |",
                         *(f"| {table.name} | {', '.join(table.known)} | {', '.join(table.sensitive)} | {audit.checked} "
-                          f"| {len(audit.found)} |" for table, audit in zip(tables, audits)),
+                          f"| {len(audit.found)} |" for table, audit in zip(tables, audits, strict=True)),
                         "", f"Tally: {len(audits)} tables, {checked} figures, {found} disagreements."])
 
 

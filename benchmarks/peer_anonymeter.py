@@ -50,7 +50,7 @@ def main() -> None:
             avatarizer = build_avatarizer(ColumnPlan(), Parameters(k=20, ncp=5, seed=seed)).fit(table)
             ours = evaluate_avatarization(avatarizer, knowledge=ATTACKER).privacy
             paths = [folder / name for name in ("working.csv", "avatars.csv", "holdout.csv", "spec.json")]
-            for frame, path in zip((avatarizer.working_data_, avatarizer.avatars_, avatarizer.holdout_data_), paths):
+            for frame, path in zip((avatarizer.working_data_, avatarizer.avatars_, avatarizer.holdout_data_), paths, strict=True):
                 frame.to_csv(path, index=False)
             first, second = ATTACKER.halves
             paths[3].write_text(json.dumps({"seeds": [seed], "known": list(ATTACKER.known),

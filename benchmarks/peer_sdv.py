@@ -43,7 +43,7 @@ def gaussian_copula(tables: dict[str, Path], seeds: tuple[int, ...], folder: Pat
     jobs = [{"table": str(path), "seeds": list(seeds), "outs": [str(folder / f"sdv_{name}_{seed}.csv") for seed in seeds]}
             for name, path in tables.items()]
     subprocess.run([peer_python(PEER, PEER_PACKAGES), "-c", SCRIPT, json.dumps(jobs)], check=True, stdout=subprocess.DEVNULL)
-    return {name: [Path(out) for out in job["outs"]] for name, job in zip(tables, jobs)}
+    return {name: [Path(out) for out in job["outs"]] for name, job in zip(tables, jobs, strict=True)}
 
 
 HMA_SCRIPT = """

@@ -125,7 +125,8 @@ def bench_size(n_rows: int, repeats: int, folder: Path) -> dict:
     measures = {}
     for label, options in COMMANDS.items():
         out = folder / f"{n_rows}.csv"
-        measures[label] = median_of(repeats, lambda: timed_command([*python, *options, "--out", str(out)]))
+        measures[label] = median_of(repeats, lambda options=options, out=out: timed_command(
+            [*python, *options, "--out", str(out)]))
     metrics = folder / f"{n_rows}.json"
     measures["Avatar k = 10 --json (every metric, attacks included)"] = median_of(repeats, lambda: timed_command([
         *python, "--k", "10", "--out", str(folder / "j.csv"), "--json", str(metrics), *ATTACKER, "--no-fix"]))
@@ -240,7 +241,7 @@ def default_cases_lines(repeats: int, folder: Path) -> list[str]:
         python = [sys.executable, "-m", "core", "avatarize", str(path), "--k", "10", "--seed", "0",
                   "--out", str(folder / "case_avatars.csv")]
         for label, extra in (("avatarize --k 10", []), ("avatarize --k 10 --json", ["--json", str(folder / "c.json")])):
-            seconds, megabytes = median_of(repeats, lambda: timed_command([*python, *extra]))
+            seconds, megabytes = median_of(repeats, lambda python=python, extra=extra: timed_command([*python, *extra]))
             lines.append(f"| {name} | `{label}` | {seconds:.2f} s | {megabytes:.0f} MB |")
     return [*lines, "", "Before these defaults the e-mail table ran past 600 s and 15.8 GB, and the code table over "
             "120 s (issue 15's measures)."]

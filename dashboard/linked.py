@@ -208,7 +208,7 @@ def table_columns_section(name: str) -> None:
     edited = column_editor(rows, profiles, key=f"plan_editor_{loaded.source_id}_{'_'.join([*keys, time or ''])}")
     st.session_state["plan_rows"] = {**st.session_state.get("plan_rows", {}), name: edited}
     described = plan_from_table(edited, profiles, name)
-    for line in column_warning_lines(profiles, dict(zip(edited["column"], edited["kind"])),
+    for line in column_warning_lines(profiles, dict(zip(edited["column"], edited["kind"], strict=True)),
                                      dropped=described.with_role(Role.DROPPED),
                                      excluded=described.with_role(Role.SET_APART)):
         st.warning(plain(line), icon=":material/warning:")

@@ -106,7 +106,7 @@ def linked_data_page() -> None:
     st.caption(_("Individual-level: {tables}.").format(tables=", ".join(plain(name) for name in people)))
 
     st.header(_("Each table's columns"))
-    for name, tab in zip(frames, st.tabs([plain(name) for name in frames])):
+    for name, tab in zip(frames, st.tabs([plain(name) for name in frames]), strict=True):
         with tab:
             table_columns_section(name)
     if state.plan_problems():

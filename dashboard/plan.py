@@ -74,7 +74,7 @@ def plan_from_table(table: pd.DataFrame, profiles: list[ColumnProfile], name: st
 def plan_problem(table: pd.DataFrame, profiles: list[ColumnProfile]) -> str | None:
     """What makes the edited table unusable, in one sentence, or None."""
     identifiers = {p.name for p in profiles if any(w.kind is WarningKind.IDENTIFIER for w in p.warnings)}
-    roles = dict(zip(table["column"], table["role"]))
+    roles = dict(zip(table["column"], table["role"], strict=True))
     wrong = [name for name, role in roles.items() if role == Role.IDENTIFIER and name not in identifiers]
     if wrong:
         return _("'{column}' does not look like an identifier: only identifier-like columns get new identifiers. "

@@ -156,7 +156,7 @@ def signal_cards(results: Iterable[MetricResult]) -> None:
     results = list(results)
     rows = [results[start:start + CARDS_PER_ROW] for start in range(0, len(results), CARDS_PER_ROW)]
     for row in rows:
-        for column, result in zip(st.columns(CARDS_PER_ROW if len(rows) > 1 else len(row)), row):
+        for column, result in zip(st.columns(CARDS_PER_ROW if len(rows) > 1 else len(row)), row, strict=False):
             _signal_card(column, result)
 
 
@@ -253,7 +253,7 @@ def criteria_sections(evaluation: Evaluation) -> None:
         st.header(_("{criterion}: {state}").format(criterion=criterion_name(criterion), state=criterion_state(group)))
         st.write(_(QUESTIONS[criterion]))
         for row in range(0, len(group.results), 2):
-            for column, result in zip(st.columns(2), group.results[row: row + 2]):
+            for column, result in zip(st.columns(2), group.results[row: row + 2], strict=False):
                 with column:
                     privacy_card(result)
 
@@ -458,7 +458,7 @@ def _precision_editor(typed: pd.DataFrame, kinds: dict[str, Kind], chosen: Knowl
         column_config={column: st.column_config.NumberColumn(
             min_value=0.0, format="%g", help=_("An attacker who knows an income to the nearest 1,000 cannot tell "
                                                "apart people within the same 1,000: their values count as one."))})
-    steps = {name: float(step) for name, step in zip(numbers, edited[column])
+    steps = {name: float(step) for name, step in zip(numbers, edited[column], strict=False)
              if pd.notna(step) and step > 0 and step != defaults[name]}
     if tuple(steps.items()) != chosen.precision:
         state.set_attacker(replace(state.attacker(), precision=tuple(steps.items())))

@@ -36,7 +36,7 @@ st.subheader(_("Columns"))
 edited = column_editor(st.session_state["plan_table"], loaded.profiles, key=f"plan_editor_{loaded.source_id}")
 st.session_state["plan_table"] = edited
 described = replace(plan_from_table(edited, loaded.profiles, loaded.name), relations=state.plan().table.relations)
-for line in column_warning_lines(loaded.profiles, dict(zip(edited["column"], edited["kind"])),
+for line in column_warning_lines(loaded.profiles, dict(zip(edited["column"], edited["kind"], strict=True)),
                                  dropped=described.with_role(Role.DROPPED), excluded=described.with_role(Role.SET_APART)):
     st.warning(plain(line), icon=":material/warning:")
 try:

@@ -147,7 +147,7 @@ if current is not None:
         if heading:
             st.caption(plain(heading))
         for row in range(0, len(cards), per_row):
-            for column, (label, result) in zip(st.columns(per_row), cards[row:row + per_row]):
+            for column, (label, result) in zip(st.columns(per_row), cards[row:row + per_row], strict=False):
                 with column.container(border=True):
                     st.metric(plain(label), metric_text(result, "/ 100"))
                     signal_badge(result)

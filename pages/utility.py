@@ -84,7 +84,7 @@ def latent_section() -> None:
     axes = tuple(
         column.selectbox(titles[which], options, index=min(position, n_axes - 1), format_func=label,
                          key=f"axis_{which}")
-        for position, (column, which) in enumerate(zip(chosen, ("horizontal", "vertical", "depth")))
+        for position, (column, which) in enumerate(zip(chosen, ("horizontal", "vertical", "depth"), strict=False))
     )
     plot(figures.latent_figure(latent, axes), key="latent")
 

@@ -402,7 +402,8 @@ def write_all(writers: list[tuple[Path, Callable[[], None]]]) -> None:
     path = None
     try:
         with together():
-            for path, write in writers:
+            for destination, write in writers:
+                path = destination
                 write()
     except OSError as error:
         named = error.filename2 or error.filename  # a rename's destination, or the file refused

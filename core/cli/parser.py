@@ -220,7 +220,7 @@ def add_parameter_options(command: argparse.ArgumentParser | argparse._ActionsCo
         meta = item.metadata
         if meta["value"] == "switch":
             group = command.add_mutually_exclusive_group()
-            for option, const, text in zip(meta["options"], (True, False), meta["help"]):
+            for option, const, text in zip(meta["options"], (True, False), meta["help"], strict=True):
                 group.add_argument(option, dest=name, action="store_const", const=const, help=text)
             continue
         if meta["value"] == "flag":

@@ -172,7 +172,7 @@ def decide(parameters: Parameters, whole: WholeTable, batches: Batches, run: Run
         whole.context_projection.fit_axes(_summed(run(partial(_context_gram, whole, batches), every)),
                                           statistics.rows)
         sums = run(partial(_modality_sums, whole, batches), every)
-        whole.reduction = whole.reduction_plan.fit_sums(template, [merged(list(parts)) for parts in zip(*sums)])
+        whole.reduction = whole.reduction_plan.fit_sums(template, [merged(list(parts)) for parts in zip(*sums, strict=True)])
         statistics = merged(run(partial(_model_statistics, whole, batches), every))
     whole.projection = Projection(model_weights(parameters, whole.reduction, whole.typing.relations)).fit_coding(
         whole.model_table(template), statistics)

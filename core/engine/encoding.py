@@ -119,7 +119,7 @@ class TableCodec:
         merged = TableCodec(self.kinds)
         merged.columns_ = self.columns_
         merged.numeric_columns_ = [_merged_numeric(first, second)
-                                   for first, second in zip(self.numeric_columns_, other.numeric_columns_)]
+                                   for first, second in zip(self.numeric_columns_, other.numeric_columns_, strict=True)]
         merged.categories_ = {
             name: _sorted_if_possible(pd.unique(np.concatenate([modalities, other.categories_[name]])))
             for name, modalities in self.categories_.items()}

@@ -89,11 +89,11 @@ class IndicatorFacts:
     def merged(self, other: IndicatorFacts) -> IndicatorFacts:
         """The facts of both parts together."""
         distinct = tuple(None if first is None or second is None or len(first | second) > SPIKE_MIN_DISTINCT + 1
-                         else first | second for first, second in zip(self.distinct, other.distinct))
+                         else first | second for first, second in zip(self.distinct, other.distinct, strict=True))
         return IndicatorFacts(
             self.numeric_missing | other.numeric_missing, self.categorical_missing | other.categorical_missing,
             self.present + other.present, distinct,
-            tuple(first | second for first, second in zip(self.candidates, other.candidates)),
+            tuple(first | second for first, second in zip(self.candidates, other.candidates, strict=True)),
         )
 
     def counts(self, table: EncodedTable) -> list[dict[float, int]]:
@@ -127,7 +127,7 @@ class IndicatorFacts:
 def summed_counts(first: list[dict[float, int]], second: list[dict[float, int]]) -> list[dict[float, int]]:
     """The candidates' counts of two parts together."""
     return [{value: one.get(value, 0) + other.get(value, 0) for value in one.keys() | other.keys()}
-            for one, other in zip(first, second)]
+            for one, other in zip(first, second, strict=True)]
 
 
 def indicator_layout(table: EncodedTable) -> Indicators:
@@ -152,7 +152,7 @@ def add_indicators(table: EncodedTable, layout: Indicators | None = None) -> tup
     numeric_missing = [np.isnan(table.numeric[:, j]) for j, _ in layout.missing_numeric]
     categorical_missing = [table.codes[:, j] < 0 for j, _ in layout.missing_categorical]
     spiked = [table.numeric[:, j] == value for j, _, value in layout.spikes]
-    for (j, _, _), cells in zip(layout.spikes, spiked):
+    for (j, _, _), cells in zip(layout.spikes, spiked, strict=True):
         table.numeric[cells, j] = np.nan  # imputed with the missing values, from the column's other values
     columns = [*numeric_missing, *categorical_missing, *spiked]
     indicators = np.column_stack(columns) if columns else np.empty((table.n_rows, 0), dtype=bool)

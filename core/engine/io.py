@@ -200,7 +200,7 @@ def _plain_values(column: pd.Series, name: str, file_name: str) -> pd.Series:
         return column
     if all(isinstance(value, decimal.Decimal) for value in sample):
         numbers = column.astype("float64")
-        exact = all(decimal.Decimal(float(number)) == value for number, value in zip(numbers.dropna(), column.dropna()))
+        exact = all(decimal.Decimal(float(number)) == value for number, value in zip(numbers.dropna(), column.dropna(), strict=False))
         if not exact:
             raise InputError(_("{file_name}: column '{name}' holds decimals that float64 cannot hold exactly: "
                                "round them to 15 significant digits, or store them as text.").format(
@@ -347,7 +347,7 @@ def read_csv_columns(path: str | os.PathLike[str], dialect: CsvDialect, columns:
                  for name in columns]
     except pa.ArrowInvalid as error:
         raise InputError(_unreadable(dialect.file_name, error)) from None
-    table = pa.table(dict(zip(columns, alone)))
+    table = pa.table(dict(zip(columns, alone, strict=True)))
     return _to_pandas(_missing_tokens(table, dialect.decimal_point, dialect.other_point, keep_text=set(dialect.codes),
                                       as_text=as_text))
 

@@ -89,10 +89,10 @@ class Projection:
         category_weights = self._weights(table.categorical_names)
         with np.errstate(divide="ignore"):
             self.modality_scale_ = [
-                np.where(p > 0, np.sqrt(weight / p), 0.0) for p, weight in zip(self.proportions_, category_weights)
+                np.where(p > 0, np.sqrt(weight / p), 0.0) for p, weight in zip(self.proportions_, category_weights, strict=True)
             ]
         self.coded_column_names_ = [*table.numeric_names] + [
-            f"{name}={modality}" for name, modalities in zip(table.categorical_names, table.categories)
+            f"{name}={modality}" for name, modalities in zip(table.categorical_names, table.categories, strict=True)
             for modality in modalities
         ]
         return self
@@ -219,7 +219,7 @@ class Projection:
         """Per variable, the coordinate contribution of each modality, plus a zero row for code -1."""
         lookups = []
         n_numeric = len(self.means_)
-        for position, (p, scale) in enumerate(zip(self.proportions_, self.modality_scale_)):
+        for position, (p, scale) in enumerate(zip(self.proportions_, self.modality_scale_, strict=True)):
             block = axes[:, n_numeric + self._offsets[position]: n_numeric + self._offsets[position + 1]].T
             contribution = scale[:, None] * block - (scale * p) @ block
             lookups.append(np.vstack([contribution, np.zeros((1, len(axes)))]))
@@ -253,7 +253,7 @@ class Projection:
         numeric = np.empty((n_rows, n_numeric))
         codes = np.empty((n_rows, len(self.proportions_)), dtype=code_dtype(self.proportions_))
         decoders = []
-        for position, (p, scale) in enumerate(zip(self.proportions_, self.modality_scale_)):
+        for position, (p, scale) in enumerate(zip(self.proportions_, self.modality_scale_, strict=True)):
             columns = slice(n_numeric + self._offsets[position], n_numeric + self._offsets[position + 1])
             observed = scale > 0  # a modality unseen at fit time is never chosen
             inverse_scale = np.divide(1.0, scale, out=np.zeros_like(scale), where=observed)
@@ -264,7 +264,7 @@ class Projection:
                 np.where(observed, p, 0.0).astype(np.float32), noise_sd.astype(np.float32)))
         calibration_rows = min(n_rows, CALIBRATION_ROWS)  # the offsets are set on the first rows (i.i.d. draws)
         bounds = [0, *range(calibration_rows, n_rows, _ROW_CHUNK), n_rows]
-        for start, stop in zip(bounds[:-1], bounds[1:]):
+        for start, stop in zip(bounds[:-1], bounds[1:], strict=True):
             drawn = trailing_sd[:, None] * rng.standard_normal((len(trailing_sd), stop - start))
             scaled = coordinates[start:stop] @ axes[:, :n_numeric] + drawn.T @ trailing[:, :n_numeric]
             if numeric_rest.size:

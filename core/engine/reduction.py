@@ -94,7 +94,7 @@ class CategoricalReduction:
         variables' names and positions)."""
         self.embeddings_: list[_Embedding] = [
             _Embedding(table.categorical_names[position], position, part.embedding())
-            for position, part in zip(self.reducible(table), sums)
+            for position, part in zip(self.reducible(table), sums, strict=True)
         ]
         self.column_weights_ = {
             column: 1.0 / embedding.vectors.shape[1]

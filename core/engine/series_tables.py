@@ -172,7 +172,7 @@ class SeriesTable:
         scores = np.zeros((self.n_persons_, variable.fpca.components_.shape[0]))
         if len(persons):
             scores[persons] = variable.fpca.transform(curves)
-        values = dict(zip(variable.score_names(), scores.T))
+        values = dict(zip(variable.score_names(), scores.T, strict=True))
         if variable.has_missing:
             measures = np.bincount(rows, minlength=self.n_persons_)
             missing = np.bincount(rows[~present], minlength=self.n_persons_)

@@ -57,7 +57,7 @@ class TableInput:
         files, file_format = input_files(spec)
         dialects = tuple(csv_dialect(path) for path in files) if file_format == "csv" else ()
         headers = [dialect.header for dialect in dialects] or [_parquet_columns(path) for path in files]
-        for path, header in zip(files[1:], headers[1:]):
+        for path, header in zip(files[1:], headers[1:], strict=True):
             if header != headers[0]:
                 raise InputError(f"{path} does not have the columns of {files[0]}: every file must have the same "
                                  "columns, in the same order.")

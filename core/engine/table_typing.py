@@ -97,8 +97,8 @@ def typing_of_columns(
     column_weights: Mapping[str, float] | None,
 ) -> TableTyping:
     """The decisions on a table typed one column at a time (:func:`type_column`)."""
-    kinds = dict(zip(names, (column.kind for column in columns)))
-    forms = {name: column.identifier for name, column in zip(names, columns)}
+    kinds = dict(zip(names, (column.kind for column in columns), strict=True))
+    forms = {name: column.identifier for name, column in zip(names, columns, strict=True)}
     excluded = checked_exclusions(exclude, list(names), column_weights)
     return _decided(kinds, [column.profile for column in columns], excluded, column_kinds, forms.__getitem__)
 

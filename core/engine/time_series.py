@@ -190,7 +190,7 @@ class Schedule:
         lowest, highest = np.zeros(len(timing), dtype=int), np.full(len(timing), len(times) - 1)
         if window is not None:
             earliest, latest = (np.where(np.isnan(bound), fill, bound - origin)
-                                for bound, fill in zip(window, (-np.inf, np.inf)))
+                                for bound, fill in zip(window, (-np.inf, np.inf), strict=True))
             first, last = np.searchsorted(times, earliest, "left"), np.searchsorted(times, latest, "right") - 1
             room = first <= last  # a scheduled time within the window: the ranks stay between those
             lowest, highest = np.where(room, first, lowest), np.where(room, last, highest)

@@ -131,7 +131,7 @@ def column_distances(first: SortedColumns, second: SortedColumns) -> np.ndarray:
     maxima = np.maximum(first.values[:, -1], second.values[:, -1]).tolist()
     skewed = np.abs(pooled_skewness(first, second)) > SKEWNESS_LIMIT
     distances = np.zeros(len(minima))
-    for column, (low, high) in enumerate(zip(minima, maxima)):
+    for column, (low, high) in enumerate(zip(minima, maxima, strict=True)):
         if low == high:
             continue  # one bin holding both samples whole: distance 0
         n_bins = bin_count(low, high)

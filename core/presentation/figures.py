@@ -132,7 +132,7 @@ def distribution_figure(original: pd.Series, avatars: pd.Series, name: str, cate
             present = np.log10(present)
         low, high = (present.min(), present.max()) if present.size else (0.0, 1.0)
         size = (high - low) / 40 if high > low else 1.0
-        for data, label, colour in zip(values, ("originals", "avatars"), (ORIGINAL_COLOUR, AVATAR_COLOUR)):
+        for data, label, colour in zip(values, ("originals", "avatars"), (ORIGINAL_COLOUR, AVATAR_COLOUR), strict=True):
             missing = np.mean(np.isnan(data)) * 100 if len(data) else 0.0
             shown = _(SIDE_NAMES[label])
             figure.add_histogram(
@@ -358,7 +358,7 @@ def cloaking_histogram_figure(counts: np.ndarray, target: float, censored_at: in
     index = np.searchsorted(edges, counts, side="right") - 1  # the last edge starts "limit or more"
     shares = np.bincount(index, minlength=len(edges)) / len(counts) * 100
     labels = [str(low) if high - low == 1 else _("{low} to {high}").format(low=low, high=high - 1)
-              for low, high in zip(edges[:-1], edges[1:])]
+              for low, high in zip(edges[:-1], edges[1:], strict=True)]
     sizes = np.append(np.diff(edges), width)
     figure = go.Figure(go.Bar(
         x=edges + (sizes - 1) / 2, y=shares, width=0.9 * sizes,
@@ -405,7 +405,7 @@ def tradeoff_figure(
         [points[i].setting.label for i in shown],
         [tuple(sorted((sign * points[i].low(privacy), sign * points[i].high(privacy)))) for i in shown],
         [(points[i].low(utility), points[i].high(utility)) for i in shown], None if target is None else sign * target,
-    )))
+    ), strict=True))
     figure = go.Figure()
     methods = (("avatar", "Avatar (k)", ORIGINAL_COLOUR, "circle"),
                ("fast_dp", "AvatarFastDP (epsilon)", AVATAR_COLOUR, "diamond"))
@@ -481,13 +481,13 @@ def label_positions(
     ranges = pixel_centres([low for low, _ in x_ranges] + [high for _, high in x_ranges],
                            [high for _, high in y_ranges] + [low for low, _ in y_ranges], x_ranges, y_ranges)
     width, height = PLOT_AREA_PX
-    taken = [box for (cx, cy), (left, top), (right, bottom) in zip(centres, ranges, ranges[len(xs):]) for box in (
+    taken = [box for (cx, cy), (left, top), (right, bottom) in zip(centres, ranges, ranges[len(xs):], strict=False) for box in (
         (cx - 7, cy - 7, cx + 7, cy + 7), (left, cy - 2, right, cy + 2), (cx - 2, top, cx + 2, bottom))]
     if target is not None and min(low for low, _ in x_ranges) <= target <= max(high for _, high in x_ranges):
         line = pixel_centres([target], [ys[0]], x_ranges, y_ranges)[0][0]
         taken.append((line - 2, 0.0, line + 2, float(height)))
     chosen = []
-    for centre, text in zip(centres, texts):
+    for centre, text in zip(centres, texts, strict=True):
         size = (len(text) * LABEL_FONT_PX[0], LABEL_FONT_PX[1])
         best = min(LABEL_CANDIDATES, key=lambda position, size=size, centre=centre: _label_cost(
             label_box(centre, size, position), taken, width, height))  # the first wins ties: top right when free
@@ -504,7 +504,7 @@ def pixel_centres(
     low_y, high_y = min(low for low, _ in y_ranges), max(high for _, high in y_ranges)
     width, height = PLOT_AREA_PX
     return [((x - low_x) / ((high_x - low_x) or 1.0) * width * 0.9 + width * 0.05,
-             (high_y - y) / ((high_y - low_y) or 1.0) * height * 0.9 + height * 0.05) for x, y in zip(xs, ys)]
+             (high_y - y) / ((high_y - low_y) or 1.0) * height * 0.9 + height * 0.05) for x, y in zip(xs, ys, strict=True)]
 
 
 def label_box(centre: tuple[float, float], size: tuple[float, float], position: str) -> tuple[float, ...]:

@@ -57,7 +57,7 @@ def mean_curves_figure(view: SeriesView, value: str, group: str | None = None, b
     are no more: a schedule), with the band of its middle half (25th to 75th percentile), the persons the avatars
     were made from against the avatars, each curve named with whom it holds."""
     originals, avatars = view.made_from(), view.frames[2]
-    names = dict(zip(("originals", "avatars"), side_names(view, originals)))
+    names = dict(zip(("originals", "avatars"), side_names(view, originals), strict=True))
     levels = [None] if group is None else list(originals[group].astype("string").value_counts().index[:MAX_GROUP_PANELS])
 
     def persons(frame: pd.DataFrame, level: str) -> int:

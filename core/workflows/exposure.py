@@ -57,7 +57,7 @@ def rare_values(originals: pd.DataFrame, kinds: dict[str, Kind], rows: np.ndarra
         if name not in originals.columns:
             continue
         rarity, words = _rarity(originals[name], kind, rows)
-        for slot, (value, text) in enumerate(zip(rarity, words)):
+        for slot, (value, text) in enumerate(zip(rarity, words, strict=True)):
             if value <= RARE_SHARE:
                 found[slot].append((value, f"{name}: {text}"))
     return [", ".join(text for _, text in sorted(values)[:STANDING_OUT]) for values in found]
@@ -78,7 +78,7 @@ def _rarity(column: pd.Series, kind: Kind, rows: np.ndarray) -> tuple[list[float
     below[present] = pd.Series(values[present]).rank(pct=True, method="max").to_numpy()  # share at or below it
     above[present] = pd.Series(-values[present]).rank(pct=True, method="max").to_numpy()  # share at or above it
     rarity, words = [], []
-    for low, high in zip(below[rows], above[rows]):
+    for low, high in zip(below[rows], above[rows], strict=True):
         if np.isnan(low):
             rarity.append(share_missing)
             words.append(_("missing for {share} of the people").format(share=percent(100 * share_missing)))

@@ -174,7 +174,7 @@ def run_sweep(
             warnings.simplefilter("ignore", UserWarning)  # k = 2 is a legitimate point of a sweep
             fitted_runs = preparer.fit_variants(frame, [setting.variant() for setting in settings],
                                                  keys=plan.table.keys, relations=plan.table.relations)
-            for point, fitted in zip(points, fitted_runs):
+            for point, fitted in zip(points, fitted_runs, strict=True):
                 point.add(seed, evaluate_avatarization(fitted, spaces, plan.knowledge))
                 if on_result is not None:
                     on_result(point, seed)
@@ -225,7 +225,7 @@ def _keeping_relationships(safe: list[SweepPoint]) -> tuple[list[SweepPoint], li
     ratios = [p.mean("correlation_difference_ratio") for p in safe]
     best = max((ratio for ratio in ratios if ratio is not None), default=None)
     spread = SIGNAL_SPREAD["correlation_difference_ratio"]
-    kept = [p for p, ratio in zip(safe, ratios) if best is None or ratio is None or ratio >= best - spread]
+    kept = [p for p, ratio in zip(safe, ratios, strict=True) if best is None or ratio is None or ratio >= best - spread]
     return kept, [p for p in safe if p not in kept]
 
 

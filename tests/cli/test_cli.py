@@ -479,7 +479,8 @@ def test_a_fast_dp_run_says_where_epsilon_goes_and_the_relationships_beside_the_
 
 
 def warns_like_a_library(arguments):
-    warnings.warn("lbfgs failed to converge (status=1):\nSTOP: TOTAL NO. OF ITERATIONS REACHED LIMIT.", UserWarning)
+    warnings.warn("lbfgs failed to converge (status=1):\nSTOP: TOTAL NO. OF ITERATIONS REACHED LIMIT.", UserWarning,
+                  stacklevel=2)
     return 0
 
 

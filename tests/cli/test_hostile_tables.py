@@ -78,7 +78,7 @@ def hostile_tables(draw):
     names = draw(st.lists(st.sampled_from(NAMES), min_size=2, max_size=5, unique=True))
     kinds = [draw(st.sampled_from(KINDS)) for _ in names]
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    return pd.DataFrame({name: column(kind, n_rows, rng) for name, kind in zip(names, kinds)}), dict(zip(names, kinds))
+    return pd.DataFrame({name: column(kind, n_rows, rng) for name, kind in zip(names, kinds, strict=True)}), dict(zip(names, kinds, strict=True))
 
 
 def as_said(name: str) -> str:

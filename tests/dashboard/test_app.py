@@ -200,7 +200,7 @@ def test_code_columns_are_categorical_by_default_and_say_so():
     data = b"flag,arm,x\n" + b"".join(f"{i % 2},{i % 4},{i * 1.37:.2f}\n".encode() for i in range(60))
     app.file_uploader(key="upload").set_value(("codes.csv", data, "text/csv")).run()
     assert not app.exception
-    kinds = dict(zip(app.session_state["plan_table"]["column"], app.session_state["plan_table"]["kind"]))
+    kinds = dict(zip(app.session_state["plan_table"]["column"], app.session_state["plan_table"]["kind"], strict=True))
     assert kinds == {"flag": "categorical", "arm": "categorical", "x": "numeric"}
     assert app.session_state["plan"].table.column_kinds == {}  # the defaults: nothing set by hand
     assert any("'flag', 'arm' hold at most 10 different whole values: taken as categorical codes" in w.value

@@ -37,7 +37,7 @@ def test_identifiers_get_new_ones_empty_columns_start_dropped_and_the_rest_synth
 def test_a_constant_column_starts_dropped_as_its_warning_says_unless_some_values_are_missing():
     frame = clinic().assign(region=["north"] * 60, flag=["x"] * 30 + [None] * 30)  # flag: present or missing
     table = plan_table(profiles_of(frame))
-    roles = dict(zip(table["column"], table["role"]))
+    roles = dict(zip(table["column"], table["role"], strict=True))
     assert roles["region"] == Role.DROPPED and roles["flag"] == Role.SYNTHESIZED
     assert plan_from_table(table, profiles_of(frame), "t").with_role(Role.DROPPED) == ["empty", "region"]
 

@@ -134,7 +134,7 @@ def test_codecs_of_parts_merged_are_the_codec_of_the_rows_one_after_the_other(da
     typed = apply_kinds(frame, kinds)
     cuts = [0, *sorted(data.draw(st.sets(st.integers(1, n_rows - 1), min_size=n_parts - 1, max_size=n_parts - 1))),
             n_rows]
-    parts = [TableCodec(kinds).fit(typed.iloc[start:stop]) for start, stop in zip(cuts, cuts[1:])]
+    parts = [TableCodec(kinds).fit(typed.iloc[start:stop]) for start, stop in zip(cuts, cuts[1:], strict=False)]
     merged, whole = reduce(lambda first, second: first.merged(second), parts), TableCodec(kinds).fit(typed)
     assert merged.numeric_columns_ == whole.numeric_columns_  # decimals, resolution, unit
     assert {name: list(modalities) for name, modalities in merged.categories_.items()} == \

@@ -128,7 +128,7 @@ def test_indicators_decided_from_parts_are_those_of_the_whole_table(data, n_part
     table = encode(pd.DataFrame({"earnings": earnings, "tied": rng.permutation(tied), "colour": colour}))
     cuts = [0, *sorted(data.draw(st.sets(st.integers(1, n_rows - 1), min_size=n_parts - 1, max_size=n_parts - 1))),
             n_rows]
-    parts = [table.take(np.arange(start, stop)) for start, stop in zip(cuts, cuts[1:])]
+    parts = [table.take(np.arange(start, stop)) for start, stop in zip(cuts, cuts[1:], strict=False)]
     facts = reduce(lambda first, second: first.merged(second), [IndicatorFacts.of(part) for part in parts])
     counts = reduce(summed_counts, [facts.counts(part) for part in parts])
     assert facts.layout(counts) == indicator_layout(table)

@@ -295,7 +295,7 @@ def test_floats_written_as_floats_stay_floats_and_whole_numbers_with_a_gap_stay_
     write_csv(avatars, written)
     rows = written.read_text().splitlines()
     header = rows[0].split(",")
-    cells = [dict(zip(header, row.split(","))) for row in rows[1:]]
+    cells = [dict(zip(header, row.split(","), strict=True)) for row in rows[1:]]
     assert {cell["const"] for cell in cells} == {"70.0"} and {cell["code"] for cell in cells} <= {"1.0", "2.0"}
     assert all(cell["count"] == "" or "." not in cell["count"] for cell in cells)  # read as 1, 2, 4: written so
 

@@ -55,7 +55,7 @@ def test_a_query_counts_every_copy(points, k, p, bound):
     np.testing.assert_allclose(distances, expected, rtol=0, atol=1e-12)
     missing = ~np.isfinite(distances)
     assert (found[missing] == len(points)).all()
-    assert all(len(set(row[~gone])) == (~gone).sum() for row, gone in zip(found, missing))
+    assert all(len(set(row[~gone])) == (~gone).sum() for row, gone in zip(found, missing, strict=True))
     reached = every[np.arange(len(queries))[:, None].repeat(k, axis=1)[~missing], found[~missing]]
     np.testing.assert_allclose(reached, distances[~missing], rtol=0, atol=1e-12)
 

@@ -537,7 +537,7 @@ def test_variants_equal_separate_runs_with_the_same_seed(holdout):
     variants = [{"k": 20}, {"k": 5}, {"k": None, "fast_dp_epsilon": 1.0, "mechanism": "gmm"}, {"k": 12},
                 {"k": 8, "ncp": 3}, {"k": None, "fast_dp_epsilon": 3.0, "ncp": 2}, {"k": 20, "ncp": 3}]
     base = Avatarizer(k=3, seed=11, holdout=holdout)
-    for variant, shared in zip(variants, base.fit_variants(frame, variants)):
+    for variant, shared in zip(variants, base.fit_variants(frame, variants), strict=True):
         alone = avatarize(frame, **{"k": 3, "seed": 11, "holdout": holdout, **variant})
         assert csv_bytes(shared.avatars_) == csv_bytes(alone.avatars_), variant
         assert shared.method_.name == alone.method_.name and shared.get_params() == alone.get_params()

@@ -89,7 +89,7 @@ def test_transform_by_blocks_equals_the_coded_matrix_times_the_axes():
     projection = Projection().fit(table)
     means, scale = projection.means_, projection.numeric_scale_
     coded = [np.nan_to_num((table.numeric - means) * scale)]
-    for position, (p, modality_scale) in enumerate(zip(projection.proportions_, projection.modality_scale_)):
+    for position, (p, modality_scale) in enumerate(zip(projection.proportions_, projection.modality_scale_, strict=True)):
         codes = table.codes[:, position]
         one_hot = (codes[:, None] == np.arange(len(p))).astype(float)
         observed = (codes >= 0)[:, None]
@@ -204,7 +204,7 @@ def test_inverse_transform_of_smooth_points_keeps_a_rare_modality_and_decides_tw
 
 def fitted_from_parts(table, boundaries):
     """The projection fitted from the parts' statistics merged in order and their grams summed (SPEC section 10)."""
-    parts = [table.take(np.arange(start, stop)) for start, stop in zip((0, *boundaries), (*boundaries, table.n_rows))]
+    parts = [table.take(np.arange(start, stop)) for start, stop in zip((0, *boundaries), (*boundaries, table.n_rows), strict=True)]
     statistics = CodingStatistics.of(parts[0])
     for part in parts[1:]:
         statistics = statistics.merged(CodingStatistics.of(part))
@@ -226,7 +226,7 @@ def test_the_projection_from_summed_statistics_is_the_whole_tables(data, n_parts
     for attribute in ("means_", "stds_", "eigenvalues_"):
         assert np.allclose(getattr(parts, attribute), getattr(whole, attribute), rtol=1e-9, atol=1e-9), attribute
     assert np.allclose(parts.components_[:axes], whole.components_[:axes], atol=1e-9)
-    assert all(np.allclose(a, b, rtol=1e-12) for a, b in zip(parts.proportions_, whole.proportions_))
+    assert all(np.allclose(a, b, rtol=1e-12) for a, b in zip(parts.proportions_, whole.proportions_, strict=True))
     assert np.allclose(parts.transform(table, axes), whole.transform(table, axes), atol=1e-9)
 
 

@@ -30,7 +30,7 @@ def test_resampling_by_hand_one_measure_two_and_a_gap():
 @given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 30), st.floats(-1e3, 1e3)), min_size=1, max_size=60),
        st.integers(2, 12))
 def test_the_vectorised_resampling_equals_a_loop_over_persons(measures, nb_points):
-    persons, times, values = map(np.array, zip(*measures))
+    persons, times, values = map(np.array, zip(*measures, strict=True))
     series = series_of(persons, times, values)
     curves = resampled(series, nb_points)
     for row, person in enumerate(series.persons):

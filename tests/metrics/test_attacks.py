@@ -99,7 +99,7 @@ def test_tied_nearest_avatars_and_their_expected_successes_equal_the_brute_force
                     for i, p in enumerate(picks_a)]
     np.testing.assert_allclose(numbers.successes(members["v"], nearest_a), expected)
     joint = JointPoints(on_a.point_of_avatar, on_b.point_of_avatar)
-    expected = [len(np.intersect1d(a, b)) / (len(a) * len(b)) for a, b in zip(picks_a, picks_b)]
+    expected = [len(np.intersect1d(a, b)) / (len(a) * len(b)) for a, b in zip(picks_a, picks_b, strict=True)]
     np.testing.assert_allclose(joint.link_successes(nearest_a, nearest_b), expected)
     shares = [np.bincount(np.concatenate(picks), weights=np.concatenate([np.full(len(p), 1 / len(p)) for p in picks]),
                           minlength=len(avatars)) / n for picks in (picks_a, picks_b)]

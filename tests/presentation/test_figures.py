@@ -213,7 +213,7 @@ def boxes(xs, ys, texts, positions, x_ranges=None, y_ranges=None):
     """The label boxes :func:`label_positions` reasons with."""
     centres = pixel_centres(xs, ys, x_ranges or [(x, x) for x in xs], y_ranges or [(y, y) for y in ys])
     return [label_box(centre, (len(text) * LABEL_FONT_PX[0], LABEL_FONT_PX[1]), position)
-            for centre, text, position in zip(centres, texts, positions)]
+            for centre, text, position in zip(centres, texts, positions, strict=True)]
 
 
 def overlaps(placed):

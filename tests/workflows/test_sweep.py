@@ -51,7 +51,7 @@ def test_sweep_runs_equal_separate_runs_with_the_same_seeds(points):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for point, parameters in ((points[1], {"k": 10}), (points[3], {"fast_dp_epsilon": 1.0, "mechanism": "histogram"})):
-            for seed, value in zip(point.seeds, point.values["hellinger_mean"]):
+            for seed, value in zip(point.seeds, point.values["hellinger_mean"], strict=True):
                 alone = evaluate_avatarization(Avatarizer(seed=seed, **parameters).fit(frame))
                 assert alone.signal["hellinger_mean"].value == pytest.approx(value, abs=1e-12)
                 assert alone.privacy["distance_to_closest"].value == pytest.approx(

@@ -116,7 +116,7 @@ def component_shares(
     """
     dtype = points.dtype
     log_shares = np.empty((len(points), len(weights)), dtype=dtype)
-    for c, (weight, mean, factor) in enumerate(zip(weights, means, precision_choleskys)):
+    for c, (weight, mean, factor) in enumerate(zip(weights, means, precision_choleskys, strict=True)):
         projected = (points - mean.astype(dtype)) @ factor.astype(dtype)
         squared_distances = np.einsum("ij,ij->i", projected, projected)
         log_shares[:, c] = np.log(weight) + np.log(np.diag(factor)).sum() - 0.5 * squared_distances

@@ -55,7 +55,7 @@ def compute(dataset: Dataset, link: Link, originals: pd.DataFrame, avatars: pd.D
     rows = [{**relation.to_dict(), "sentence": relation.sentence(), "real_share": _share(broken, families),
              "real_broken": broken, "real_families": families, "avatar_share": _share(avatar_broken, avatar_families),
              "avatar_broken": avatar_broken, "avatar_families": avatar_families}
-            for (relation, broken, families), (_relation, avatar_broken, avatar_families) in zip(real, made)]
+            for (relation, broken, families), (_relation, avatar_broken, avatar_families) in zip(real, made, strict=True)]
     return DEFINITION.result(max(row["avatar_share"] for row in rows), breakdown={"per_relation": rows,
                                                                                  "order": sequences.order})
 

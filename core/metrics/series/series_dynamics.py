@@ -38,7 +38,7 @@ def compute(originals: Trajectories, reference: Trajectories, avatars: Trajector
         series = [side.numeric[name] for side in sides]
         for statistic, of in (("mean", person_means), ("slope", person_slopes), ("lag-one change", lag_one_changes)):
             rows.append(_row(name, statistic, [of(one) for one in series]))
-    for name, indicators in originals.indicators.items():
+    for name in originals.indicators:
         for position, modality in enumerate(originals.modalities[name]):
             series = [side.indicators[name][position] for side in sides]
             rows.append(_row(name, f"share of {modality}", [person_means(one) for one in series]))

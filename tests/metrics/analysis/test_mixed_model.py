@@ -8,9 +8,10 @@ import pytest
 from core.metrics.analysis.mixed_model import ALL, PERSON, TIME, mixed_model, slope_variance
 
 
-def measures(n_persons, seed, slopes={"A": -0.5, "B": 0.5}, measures_each=8):
+def measures(n_persons, seed, slopes=None, measures_each=8):
     """Persons of two groups, each with a random intercept and a random slope around their group's."""
     rng = np.random.default_rng(seed)
+    slopes = slopes or {"A": -0.5, "B": 0.5}
     group = rng.choice(list(slopes), n_persons)
     person = np.repeat(np.arange(n_persons), measures_each)
     time = np.tile(np.arange(measures_each) * 3.0, n_persons) + rng.uniform(0, 1, len(person))
@@ -24,7 +25,7 @@ def test_a_planted_slope_is_found_within_its_interval_on_each_side_and_per_group
     real, avatars, holdout = measures(200, 1), measures(200, 2), measures(200, 3)
     result = mixed_model(real, holdout, avatars, "y", time="t", group="arm")
     assert [slope.term for slope in result.slopes] == ["A", "B"]
-    for slope, truth in zip(result.slopes, (-0.5, 0.5)):
+    for slope, truth in zip(result.slopes, (-0.5, 0.5), strict=True):
         for side in (slope.real, slope.avatars, slope.holdout):
             assert side.low < truth < side.high and side.high - side.low < 0.1 and side.significant
     assert result.reference_mean_overlap > 0 and not result.notes and result.persons["real"] == 200
