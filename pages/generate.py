@@ -19,7 +19,7 @@ from core.i18n import N_, _, number
 from core.presentation.epsilon_ledger import ledger_rows, not_covered_sentence
 from core.presentation.format import metric_text
 from core.presentation.parameter_labels import IMPUTATION_LABELS, MECHANISM_LABELS
-from core.workflows.advice import EPSILON_STEPS
+from core.workflows.search_space import EPSILON_STEPS
 from core.workflows.run import describe
 from core.workflows.verdict import generate_judged
 from dashboard import jobs, language, state

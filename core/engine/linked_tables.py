@@ -14,7 +14,7 @@
 5. The keys: every table's primary key new (as identifiers are), each foreign key the linked parent avatar's new
    key, missing for a child without a parent; no real key in the output.
 
-The holdout is by family (:func:`family_halves`): the individual-level tables' rows split in halves, every
+The holdout is by family (:func:`holdout_by_family`): the individual-level tables' rows split in halves, every
 descendant following its ancestor, each table then avatarized whole from its working half. The columns a link adds
 are named with :data:`LINK_COLUMN` first and never reach the avatars.
 """
@@ -82,7 +82,7 @@ def avatarize_linked(dataset: Dataset, frames: Mapping[str, pd.DataFrame], param
         return timed(seconds, step, added=True)
 
     with clock("holdout by family"):
-        working, holdout = family_halves(dataset, frames, parameters, seed_generator(seed))
+        working, holdout = holdout_by_family(dataset, frames, parameters, seed_generator(seed))
     parent_rows = {link: parent_rows_of(link, working) for link in dataset.links}
     order = dataset.top_down()
     table_parameters = {name: replace(parameters.for_table(dataset.tables[name]), holdout=False,
@@ -189,7 +189,7 @@ def parent_rows_of(link: Link, frames: Mapping[str, pd.DataFrame]) -> np.ndarray
     return rows
 
 
-def family_halves(dataset: Dataset, frames: Mapping[str, pd.DataFrame], parameters: Parameters,
+def holdout_by_family(dataset: Dataset, frames: Mapping[str, pd.DataFrame], parameters: Parameters,
                   rng: np.random.Generator) -> tuple[dict[str, pd.DataFrame], dict[str, pd.DataFrame | None]]:
     """The working and holdout rows of every table (SPEC 12, holdout by person): the first table without a parent
     that has ``holdout_min_rows`` rows split in random halves (SPEC 5's rule, with ``holdout`` on), each child row on

@@ -25,7 +25,7 @@ from core.metrics.evaluation import Evaluation, evaluate_avatarization
 from core.metrics.registry import DEFINITIONS, TARGETS
 from core.metrics.space import MetricSpaces
 from core.validation import check_whole_number
-from core.workflows.advice import SIGNAL_SPREAD
+from core.workflows.search_space import SIGNAL_SPREAD
 from core.workflows.run import ColumnPlan, build_avatarizer
 
 UTILITY_METRICS = {name: DEFINITIONS[name].axis_label for name in ("hellinger_mean", "correlation_difference_ratio")}
@@ -197,7 +197,7 @@ def recommendation(points: Sequence[SweepPoint]) -> str:
 
     Utility is the marginals (Hellinger Mean) and the relationships alike: a safe setting whose Correlation
     Difference Ratio falls below the best safe one's by more than its seed-to-seed spread
-    (:data:`~core.workflows.advice.SIGNAL_SPREAD`) is not advised (FastDP on Wage kept the best Hellinger Mean at a
+    (:data:`~core.workflows.search_space.SIGNAL_SPREAD`) is not advised (FastDP on Wage kept the best Hellinger Mean at a
     correlation ratio of 11 against 71 to 100 for the k settings), and the advice says what it would cost.
     Settings whose Hellinger Means' seed ranges overlap the best one's are a tie: the seeds cannot tell them
     apart, so the advice says so and names, among them, the one that protects the most.

@@ -26,7 +26,7 @@ from core.i18n import N_, Message, Number, _
 from core.metrics.criteria import PARTLY_ASSESSED, UNCERTAIN
 from core.metrics.evaluation import Evaluation, evaluate_avatarization
 from core.metrics.result import MetricResult
-from core.workflows.advice import EPSILON_STEPS, K_STEPS, SIGNAL_SPREAD
+from core.workflows.search_space import EPSILON_STEPS, K_STEPS, SIGNAL_SPREAD
 from core.workflows.run import ColumnPlan, GenerationRun, generate, latent_view, parameters_variant
 from core.workflows.run import fitted as avatarized
 
@@ -141,8 +141,8 @@ class FixSearch:
 
     Each setting is re-run and scored by ``rerun``, in this order, each group stopping at its least change that meets
     every target: the column that avatars copy from their own original set aside (column direct match protection
-    failing); the ``k`` above the run's (the epsilon below it), :data:`~core.workflows.advice.K_STEPS`
-    (:data:`~core.workflows.advice.EPSILON_STEPS`) in turn; for Avatar, when no ``k`` keeps the signal, a smaller
+    failing); the ``k`` above the run's (the epsilon below it), :data:`~core.workflows.search_space.K_STEPS`
+    (:data:`~core.workflows.search_space.EPSILON_STEPS`) in turn; for Avatar, when no ``k`` keeps the signal, a smaller
     ``ncp`` at the run's ``k`` (fewer axes to find neighbours on: people alike on what matters most), then, when
     nothing meets every target yet, each smaller ``ncp`` with a larger ``k`` (on scikit-learn's breast cancer
     table a larger k lifts the hidden rate and a smaller ncp the closest rate, and only both meet every target);

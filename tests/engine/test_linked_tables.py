@@ -9,7 +9,7 @@ import pytest
 
 from core.dataset import Dataset, Link
 from core.engine.dataset_avatarizer import DatasetAvatarizer
-from core.engine.linked_tables import _enrichment, family_halves, parent_rows_of
+from core.engine.linked_tables import _enrichment, holdout_by_family, parent_rows_of
 from core.engine.parameters import Parameters
 from core.errors import InputError
 
@@ -109,7 +109,7 @@ def test_the_same_seed_gives_the_same_avatars_and_another_seed_others():
 def test_the_holdout_never_splits_a_family():
     frames = clinical(300)
     dataset = Dataset.from_dict(schema())
-    working, holdout = family_halves(dataset, frames, Parameters(holdout_min_rows=10), np.random.default_rng(0))
+    working, holdout = holdout_by_family(dataset, frames, Parameters(holdout_min_rows=10), np.random.default_rng(0))
     assert len(working["patients"]) == 150 and len(holdout["patients"]) == 150
     for side, other in ((working, holdout), (holdout, working)):
         for link in dataset.links:
@@ -119,7 +119,7 @@ def test_the_holdout_never_splits_a_family():
         assert len(working[name]) + len(holdout[name]) == len(frames[name])
     fitted = DatasetAvatarizer(schema(), seed=0, holdout_min_rows=10).fit(frames)
     assert len(fitted.avatars_["patients"]) == 150 and len(fitted.holdout_data_["stays"]) > 0
-    untouched, _ = family_halves(dataset, frames, Parameters(holdout=False), np.random.default_rng(0))
+    untouched, _ = holdout_by_family(dataset, frames, Parameters(holdout=False), np.random.default_rng(0))
     assert all(untouched[name].equals(frame.reset_index(drop=True)) for name, frame in frames.items())
 
 
