@@ -406,9 +406,8 @@ def write_all(writers: list[tuple[Path, Callable[[], None]]]) -> None:
                 path = destination
                 write()
     except OSError as error:
-        named = error.filename2 or error.filename  # a rename's destination, or the file refused
-        failed = named if named and not str(named).endswith(".partial") else path
-        raise InputError(f"{failed}: could not be written ({error.strerror}); no output was kept.") from None
+        raise InputError(f"{error.filename or path}: could not be written ({error.strerror}); no output was "
+                         "kept.") from None
 
 
 def _method_text(method: Method) -> str:

@@ -105,11 +105,12 @@ def _written_apart(orphans: pd.Series, keys: pd.Series) -> tuple[str, str] | Non
 
     loose_keys = pd.Series(key_values(keys).to_numpy(), index=loose(keys).to_numpy())
     loose_keys = loose_keys[~loose_keys.index.duplicated()]
-    matched = loose(orphans).isin(loose_keys.index).to_numpy()
+    loose_orphans = loose(orphans)
+    matched = loose_orphans.isin(loose_keys.index).to_numpy()
     if not matched.any():
         return None
-    orphan = key_values(orphans).iloc[int(matched.argmax())]
-    return str(orphan), str(loose_keys[loose(orphans).iloc[int(matched.argmax())]])
+    first = int(matched.argmax())
+    return str(key_values(orphans).iloc[first]), str(loose_keys[loose_orphans.iloc[first]])
 
 
 def _check_primary_key(table: str, column: str, values: pd.Series) -> None:

@@ -699,7 +699,7 @@ def csv_bytes(frame: pd.DataFrame) -> bytes:
 def check_writable(path: Path, what: str) -> None:
     """Refuse, before any work, an output whose folder cannot take a new file (read-only, full, no permission)."""
     directory = path.parent if str(path.parent) else Path(".")
-    if len(os.fsencode(path.name)) > 255:
+    if _too_long(path):
         raise InputError(_("{what} {path}: the file name is longer than the 255 bytes a file system takes; choose a "
                            "shorter one (for a table of a schema, a shorter table name).").format(what=what, path=path))
     try:
@@ -709,6 +709,11 @@ def check_writable(path: Path, what: str) -> None:
             what=what, path=path, directory=directory, error=error.strerror)) from None
     os.close(handle)
     os.unlink(probe)
+
+
+def _too_long(path: Path) -> bool:
+    """Whether ``path``'s name is beyond the 255 bytes a file system takes."""
+    return len(os.fsencode(path.name)) > 255
 
 
 def _temporary_prefix(path: Path) -> str:
@@ -739,10 +744,10 @@ def together() -> Iterator[None]:
     for position, (temporary, path) in enumerate(staged):
         try:
             os.replace(temporary, path)
-        except OSError:  # none of the others moved in: theirs were checked as this one (_write_atomically)
+        except OSError as error:  # none of the others moved in: theirs were checked as this one (_write_atomically)
             for other, _path in staged[position:]:
                 Path(other).unlink(missing_ok=True)
-            raise
+            raise OSError(error.errno, error.strerror, str(path)) from error
 
 
 def _write_atomically(write: Callable[[BinaryIO], object], path: Path, private: bool = False) -> None:
@@ -753,9 +758,12 @@ def _write_atomically(write: Callable[[BinaryIO], object], path: Path, private: 
     if not directory.is_dir():
         raise InputError(_("{path}: the folder {directory} does not exist. Create it or choose another output "
                            "path.").format(path=path, directory=directory))
-    if len(os.fsencode(path.name)) > 255:  # refused before any is written, not at the rename (issue 47)
+    if _too_long(path):  # refused before any is written, not at the rename (issue 47)
         raise OSError(errno.ENAMETOOLONG, os.strerror(errno.ENAMETOOLONG), str(path))
-    handle, temporary = tempfile.mkstemp(prefix=_temporary_prefix(path), suffix=".partial", dir=directory)
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=_temporary_prefix(path), suffix=".partial", dir=directory)
+    except OSError as error:  # named by the file wanted, not by its temporary name
+        raise OSError(error.errno, error.strerror, str(path)) from error
     try:
         with os.fdopen(handle, "wb") as stream:
             write(stream)
@@ -765,6 +773,9 @@ def _write_atomically(write: Callable[[BinaryIO], object], path: Path, private: 
             os.replace(temporary, path)
         else:
             staged.append((temporary, path))
+    except OSError as error:  # a full disk, a rename refused: named by the file wanted
+        Path(temporary).unlink(missing_ok=True)
+        raise OSError(error.errno, error.strerror, str(path)) from error
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
