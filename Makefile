@@ -36,12 +36,14 @@ run: $(RUN_STAMP)
 test: $(DEV_STAMP) browser
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest
+	$(BIN)/mypy
+	$(BIN)/python -m pytest --durations=15
 
-# The inner loop: the style and the layers, then every test but the browser's and the slow statistical ones.
+# The inner loop: the style, the layers and the types, then every test but the browser's and the slow statistical ones.
 test-fast: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -m "not browser and not slow" -q
 
 # Debian's chromium for the browser tests (Playwright drives it; no browser is downloaded).

@@ -22,9 +22,9 @@ from pathlib import Path
 
 from benchmarks.run import DATA, peer_python, update_section
 from core.engine.io import read_table
+from core.engine.parameters import Parameters
 from core.metrics.attack import Knowledge
 from core.metrics.evaluation import evaluate_avatarization
-from core.engine.parameters import Parameters
 from core.workflows.run import ColumnPlan, build_avatarizer
 
 AIDS = Path(__file__).resolve().parents[2] / "shared" / "reference" / "aids" / "original.csv"

@@ -34,13 +34,13 @@ from scipy.spatial import cKDTree
 from benchmarks.tables import benchmark_csv, clinical_csv
 from core.dataset import Role, Table
 from core.engine.io import read_table, use_system_memory_pool
+from core.engine.parameters import Parameters
 from core.engine.pipeline import Avatarizer
 from core.engine.schema import apply_kinds, drop_columns, resolve_kinds
 from core.metrics.analysis.request import AnalysisRequest
 from core.metrics.evaluation import analyse, evaluate_avatarization
 from core.metrics.registry import PRIVACY_METRICS, SIGNAL_METRICS
 from core.metrics.risk_profile import risk_profile
-from core.engine.parameters import Parameters
 from core.workflows.run import ColumnPlan, build_avatarizer
 from core.workflows.sweep import run_sweep, sweep_settings
 from tests.support import mixed_table

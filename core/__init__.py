@@ -1,4 +1,7 @@
-"""The engine: loading, typing, projection, avatar synthesis. Never imports Streamlit.
+"""The workbench without its dashboard, in layers each importing only those below it: ``dataset`` (what a dataset
+is), ``engine`` (reading, typing, projection, the two methods, linked tables, batches), ``metrics`` (signal,
+privacy, the analyses), ``workflows`` (a run, its verdict and fix, a sweep), ``presentation`` (texts, figures, the
+report, the JSON) and ``cli`` (the command line). Never imports Streamlit.
 
 The names below are imported on first use (PEP 562), so that importing a light module of the package (the command
 line's parser) does not import the numerical libraries.

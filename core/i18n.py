@@ -112,8 +112,8 @@ def localized_number(text: str) -> str:
     locale = _language.get()
     if locale == SOURCE_LANGUAGE:
         return text
-    group, decimal = get_group_symbol(locale), get_decimal_symbol(locale)
-    return text.translate(str.maketrans({",": group, ".": decimal}))
+    symbols: dict[str, str | int | None] = {",": get_group_symbol(locale), ".": get_decimal_symbol(locale)}
+    return text.translate(str.maketrans(symbols))
 
 
 def number(value: float, spec: str = "") -> str:

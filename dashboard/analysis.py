@@ -8,19 +8,19 @@ from dataclasses import dataclass, replace
 
 import streamlit as st
 
-from core.engine.schema import Kind
+from core.dataset import Kind
 from core.errors import InputError
 from core.i18n import N_, _, number
 from core.metrics.analysis.design import MAX_LEVELS, default_predictors
 from core.metrics.analysis.request import TITLES, AnalysisNotRun, AnalysisRequest, suggested_request
-from core.metrics.evaluation import analyse
+from core.metrics.evaluation import Evaluation, analyse
 from core.presentation.analysis_figures import analysis_figures
 from core.presentation.analysis_text import analysis_notes, analysis_tables, reading
-from core.metrics.evaluation import Evaluation
 from core.workflows.run import GenerationRun
 from dashboard import state
 from dashboard.text import plain
 from dashboard.widgets import choose, plot, table
+
 
 @dataclass
 class TableAnalysis:

@@ -14,10 +14,10 @@ from core.engine.schema import column_warning_lines
 from core.i18n import _, number
 from core.metrics.evaluation import Evaluation
 from core.presentation import figures, series_figures
-from core.presentation.format import sequences_table
-from core.presentation.parameter_labels import ALIGNMENT_LABELS, PROJECTION_LABELS, UNALIGNMENT_LABELS
 from core.presentation.analysis_figures import trend_figure
 from core.presentation.analysis_text import analysis_notes, trend_reading, trend_table
+from core.presentation.format import sequences_table
+from core.presentation.parameter_labels import ALIGNMENT_LABELS, PROJECTION_LABELS, UNALIGNMENT_LABELS
 from core.workflows.linked_run import LinkedRun, TrendRequest, analysed_trend, generate_linked
 from dashboard import jobs, state
 from dashboard.plan import plan_from_table, plan_problem, plan_table

@@ -15,15 +15,15 @@ import pandas as pd
 import streamlit as st
 
 from core.dataset import Dataset, Link, LinkMethod, Table
+from core.dataset.codebooks import codebooks
 from core.dataset.keys import proposed_links, proposed_primary_keys
 from core.engine.io import read_table, read_workbook
+from core.engine.parameters import SUGGESTED_K, Parameters
 from core.engine.schema import ColumnProfile, apply_kinds, profile_columns, resolve_kinds
 from core.engine.series_tables import proposed_time
 from core.i18n import N_, _, current_language
 from core.metrics.attack import Knowledge
-from core.engine.parameters import SUGGESTED_K, Parameters
 from core.workflows.linked_run import LinkedRun
-from core.dataset.codebooks import codebooks
 from core.workflows.run import ColumnPlan, GenerationRun, TableRelations, data_fingerprint, table_relations
 from dashboard import sessions
 from dashboard.language import ASSETS

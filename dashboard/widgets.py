@@ -2,29 +2,24 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import pandas as pd
 import streamlit as st
 
-from core.dataset import Table
+from core.dataset import Kind, Table
 from core.dataset.relations import RelationsAsked
-from core.engine.identifiers import identifier_columns
-from core.errors import InputError
 from core.engine.encoding import numeric_values
-from core.engine.schema import ColumnProfile, Kind, apply_kinds
+from core.engine.identifiers import identifier_columns
 from core.engine.parameters import HOLDOUT_MIN_ROWS
+from core.engine.schema import ColumnProfile, apply_kinds
 from core.engine.split import working_rows
+from core.errors import InputError
 from core.i18n import _, number, percent
-from core.metrics.correlation_difference_ratio import correlation_direction, correlation_gaps
-from core.metrics.registry import DEFINITIONS
 from core.metrics.attack import Knowledge
-from core.metrics.result import MetricResult
-from core.metrics.risk_profile import default_step, risk_profile
-from core.presentation.risk_profile_text import precision_sentence, removals_sentence
-from core.presentation.format import attack_readings, criterion_name, metric_text, target_text, uncertainty_note
+from core.metrics.correlation_difference_ratio import correlation_direction, correlation_gaps
 from core.metrics.criteria import (
     MET,
     NOT_ASSESSED,
@@ -36,12 +31,17 @@ from core.metrics.criteria import (
     CriterionResult,
 )
 from core.metrics.evaluation import Evaluation
+from core.metrics.registry import DEFINITIONS
+from core.metrics.result import MetricResult
+from core.metrics.risk_profile import default_step, risk_profile
+from core.presentation.format import attack_readings, criterion_name, metric_text, target_text, uncertainty_note
+from core.presentation.risk_profile_text import precision_sentence, removals_sentence
 from core.presentation.verdict_text import (
     DASHBOARD,
     caveat,
+    doubts,
     fix_sentence,
     headline,
-    doubts,
     noise_of,
     reasons,
     relationships,

@@ -10,10 +10,10 @@ from core.engine.schema import apply_kinds, column_warning_lines, resolve_kinds
 from core.errors import InputError
 from core.i18n import _, ngettext, number
 from dashboard import jobs, language, state
-from dashboard.text import plain
 from dashboard.linked_data import linked_data_page
-from dashboard.sources import left_out_section, source_section
 from dashboard.plan import plan_from_table, plan_problem
+from dashboard.sources import left_out_section, source_section
+from dashboard.text import plain
 from dashboard.widgets import column_editor, preview_columns, relations_section, risk_profile_section, table
 
 language.use_session_language()  # first: this run's messages in the session's language

@@ -4,7 +4,6 @@
 import streamlit as st
 
 from core.engine.methods import AvatarFastDP
-from core.engine.split import Holdout
 from core.engine.parameters import (
     DEFAULT_NCP,
     HOLDOUT_MIN_ROWS,
@@ -14,13 +13,13 @@ from core.engine.parameters import (
     SUGGESTED_K,
     Parameters,
 )
-from core.engine.split import working_rows
+from core.engine.split import Holdout, working_rows
 from core.i18n import N_, _, number
 from core.presentation.epsilon_ledger import ledger_rows, not_covered_sentence
 from core.presentation.format import metric_text
 from core.presentation.parameter_labels import IMPUTATION_LABELS, MECHANISM_LABELS
-from core.workflows.search_space import EPSILON_STEPS
 from core.workflows.run import describe
+from core.workflows.search_space import EPSILON_STEPS
 from core.workflows.verdict import generate_judged
 from dashboard import jobs, language, state
 from dashboard.text import plain

@@ -11,8 +11,8 @@ from core.errors import InputError
 from core.i18n import N_, _, number
 from core.presentation.format import metric_text
 from core.presentation.parameter_labels import LINK_METHOD_LABELS
-from core.workflows.search_space import EPSILON_STEPS
 from core.workflows.linked_run import generate_linked
+from core.workflows.search_space import EPSILON_STEPS
 from dashboard import jobs, language, state
 from dashboard.linked import linked_avatars_of_every_row, linked_verdict_box, series_settings, sizes_caption
 from dashboard.text import plain

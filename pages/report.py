@@ -8,8 +8,8 @@ from core.engine.io import csv_bytes
 from core.engine.split import Holdout
 from core.i18n import _, number
 from core.presentation.format import formula_warning
-from core.presentation.report import build_html_report
 from core.presentation.metrics_json import run_json
+from core.presentation.report import build_html_report
 from core.workflows.verdict import verdict_of_run
 from dashboard import language, state
 from dashboard.text import plain

@@ -10,8 +10,8 @@ from core.i18n import N_, _, number
 from core.metrics.registry import DEFINITIONS, TARGETS
 from core.presentation import figures
 from core.presentation.sweep_table import comparison_table, sweep_rows
-from core.workflows.search_space import EPSILON_STEPS, K_STEPS
 from core.workflows.run import describe, replace_method
+from core.workflows.search_space import EPSILON_STEPS, K_STEPS
 from core.workflows.sweep import (
     PRIVACY_METRICS,
     UTILITY_METRICS,

@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from core.engine.schema import Kind
+from core.dataset import Kind
 from core.i18n import N_, _, number
 from core.metrics.correlation_difference_ratio import correlation_gaps
 from core.metrics.registry import DEFINITIONS

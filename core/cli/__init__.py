@@ -11,6 +11,7 @@ import signal
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TextIO
 
 from core.cli.parser import EXIT_INPUT_ERROR, build_parser, say
 from core.engine.locks import output_locks
@@ -55,8 +56,8 @@ def outputs(arguments: object) -> list[tuple[str, Path]]:
             if (value := getattr(arguments, name, None))]
 
 
-def _warning_line(message: Warning | str, category: type[Warning], filename: str, lineno: int, file=None,
-                  line: str | None = None) -> None:
+def _warning_line(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: TextIO | None = None, line: str | None = None) -> None:
     """A warning no step turned into its own words (a library's, from a model fit) as one line, not Python's two
     with a file and a line of source. pandas' PerformanceWarning is advice to the code's authors (join columns at
     once), not to the user: left unsaid (issue 47: "DataFrame is highly fragmented" printed on wide linked tables)."""

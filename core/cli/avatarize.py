@@ -32,10 +32,11 @@ from core.engine.parameters import Parameters
 from core.engine.schema import column_warning_lines, drop_columns
 from core.engine.sources import input_files
 from core.engine.split import Holdout
-from core.metrics.linked_evaluation import attacked_tables
 from core.errors import InputError
 from core.i18n import SOURCE_LANGUAGE, language
+from core.metrics.linked_evaluation import attacked_tables
 from core.presentation.format import formula_warning, in_english
+from core.presentation.metrics_json import batch_json, linked_json, run_json
 from core.presentation.summary import (
     analysis_lines,
     batch_summary_lines,
@@ -43,7 +44,6 @@ from core.presentation.summary import (
     risk_profile_lines,
     summary_lines,
 )
-from core.presentation.metrics_json import batch_json, linked_json, run_json
 from core.presentation.verdict_text import noise_of, relationships, verdict_line
 from core.workflows.linked_run import (
     TrendRequest,
@@ -59,12 +59,11 @@ from core.workflows.verdict import judged
 if TYPE_CHECKING:
     import pandas as pd
 
+    from core.engine.pipeline import Avatarizer
+    from core.metrics.analysis.request import AnalysisRequest
     from core.metrics.attack import Knowledge
     from core.metrics.linked_evaluation import LinkedEvaluation
     from core.workflows.linked_run import LinkedVerdict
-
-    from core.engine.pipeline import Avatarizer
-    from core.metrics.analysis.request import AnalysisRequest
     from core.workflows.run import ColumnPlan, GenerationRun
 
 
@@ -82,9 +81,7 @@ class Outputs:
     def of(cls, arguments: argparse.Namespace, source: Path, avatars: Path) -> Outputs:
         taken = [str(source)]  # inputs and outputs so far: no output may be one of them
 
-        def checked(option: str, text: str | Path | None) -> Path | None:
-            if not text:
-                return None
+        def checked(option: str, text: str | Path) -> Path:
             path = output_path(option, str(text), taken)
             if option in ("--out", "--paired-out", "--holdout-out") and path.suffix.lower() not in TABLE_SUFFIXES:
                 raise InputError(f"{option} {text}: the avatars are written as CSV (.csv) or Parquet (.parquet); "
@@ -92,9 +89,12 @@ class Outputs:
             taken.append(str(text))
             return path
 
-        outputs = cls(checked("--out", avatars), checked("--json", arguments.json),
-                      checked("--report", arguments.report), checked("--paired-out", arguments.paired_out),
-                      checked("--holdout-out", arguments.holdout_out))
+        def given(option: str, text: str | None) -> Path | None:
+            return checked(option, text) if text else None
+
+        outputs = cls(checked("--out", avatars), given("--json", arguments.json),
+                      given("--report", arguments.report), given("--paired-out", arguments.paired_out),
+                      given("--holdout-out", arguments.holdout_out))
         if outputs.holdout and arguments.holdout is False:
             raise InputError("--holdout-out writes the rows set aside, and --no-holdout sets none aside: leave one out.")
         return outputs
@@ -180,7 +180,7 @@ def _avatarize_linked(arguments: argparse.Namespace, dataset: Dataset, frames: d
         if made_folder and not any(Path(arguments.out).iterdir()):
             Path(arguments.out).rmdir()  # refused: nothing left behind
         raise
-    if evaluation is not None:
+    if evaluation is not None and verdict is not None:  # scored and judged together
         print("\n".join(linked_summary_lines(evaluation, verdict)))
     for name in dataset.top_down():
         if dataset.is_series(name):  # rebuilt from its persons' avatars
@@ -212,14 +212,17 @@ def _linked_outputs(arguments: argparse.Namespace, dataset: Dataset, frames: dic
         verdict = linked_verdict(dataset, evaluation)
         if trend is not None:
             analysed_trend(evaluation, dataset, trend)
-    writers = [(path, partial(write_table, fitted.avatars_[name], path)) for name, path in paths.items()]
+    writers: list[tuple[Path, Callable[[], None]]] = [
+        (path, partial(write_table, fitted.avatars_[name], path)) for name, path in paths.items()]
     if report is not None:
         from core.presentation.report import build_linked_report  # here: plotly's import costs every other command
 
+        assert evaluation is not None and verdict is not None  # scored above: a report is asked
         with language(arguments.report_language or SOURCE_LANGUAGE):
             writers.append((report, partial(write_text, build_linked_report(dataset, evaluation, verdict,
                                                                             fitted.seed_), report)))
     if metrics is not None:
+        assert evaluation is not None and verdict is not None  # scored above: metrics are asked
         writers.append((metrics, partial(write_json, linked_json(evaluation, verdict, linked_parameters(fitted)),
                                          metrics)))
     write_all(writers)  # the tables of one run together or none (issue 47)
@@ -263,9 +266,11 @@ def _avatarize_table(arguments: argparse.Namespace, source: Path, avatars: Path,
     if request is not None:
         from core.metrics.evaluation import analyse
 
+        assert run is not None  # an analysis asked: the run is scored
         analyse(run.evaluation, request)
     _write(avatarizer, run, outputs, arguments.report_language)
     if run is not None:
+        assert run.verdict is not None  # judged
         said = [text for text in (relationships(run.evaluation), in_english(noise_of)(run)) if text]
         print("\n".join([*summary_lines(run.evaluation), *analysis_lines(run.evaluation), *said,
                          verdict_line(run.verdict)]))
@@ -291,14 +296,14 @@ def _fit(arguments: argparse.Namespace, avatarizer: Avatarizer, plan: ColumnPlan
             return
         profiles = [profile for profile in avatarizer.profiles_ if profile.name not in keys]  # keys: said as keys
         for message in column_warning_lines(profiles, plan.table.column_kinds, excluded=plan.excluded,
-                                            reduced=avatarizer.use_categorical_reduction):
+                                            reduced=avatarizer.parameters.use_categorical_reduction):
             say("warning", message)
         for relation in avatarizer.relations_:
             say("relation", relation.line())
         plan.knowledge.checked(avatarizer.kinds_)  # a misspelt --known stops here, not after the work
         if outputs.holdout and avatarizer.holdout_ is not Holdout.REAL:
             raise InputError(f"--holdout-out: {avatarizer.split_.n_total} rows are too few to set a holdout "
-                             f"aside (it takes at least {avatarizer.holdout_min_rows}); leave --holdout-out out.")
+                             f"aside (it takes at least {avatarizer.parameters.holdout_min_rows}); leave --holdout-out out.")
         if request is not None:
             request.checked((name for name in avatarizer.kinds_ if name not in avatarizer.identifier_columns_),
                             {name: "looks like an identifier: the avatars get new values for it, so no analysis "
@@ -317,14 +322,16 @@ def _write(avatarizer: Avatarizer, run: GenerationRun | None, outputs: Outputs, 
     """Every output asked for, all or none (the paired avatars and the holdout readable by the owner only), then
     what to know about them."""
     writers = [(outputs.avatars, lambda: write_table(avatarizer.avatars_, outputs.avatars))]
-    if outputs.paired:  # sensitive: readable by the owner only
-        writers.append((outputs.paired, lambda: write_table(avatarizer.paired_avatars_, outputs.paired, private=True)))
-    if outputs.holdout:  # real rows: readable by the owner only
-        writers.append((outputs.holdout, lambda: write_table(avatarizer.holdout_data_, outputs.holdout, private=True)))
-    if outputs.metrics:
-        writers.append((outputs.metrics, lambda: write_json(run_json(run), outputs.metrics)))
-    if outputs.report:
-        writers.append((outputs.report, lambda: write_text(_report(run, report_language), outputs.report)))
+    if paired := outputs.paired:  # sensitive: readable by the owner only
+        writers.append((paired, lambda: write_table(avatarizer.paired_avatars_, paired, private=True)))
+    if holdout := outputs.holdout:  # real rows: readable by the owner only
+        writers.append((holdout, lambda: write_table(avatarizer.holdout_data_, holdout, private=True)))
+    if metrics := outputs.metrics:
+        assert run is not None  # scored when metrics are asked (see _avatarize_table)
+        writers.append((metrics, lambda: write_json(run_json(run), metrics)))
+    if report := outputs.report:
+        assert run is not None  # scored when a report is asked
+        writers.append((report, lambda: write_text(_report(run, report_language), report)))
     write_all(writers)
     if outputs.paired:
         say("warning", f"{outputs.paired} holds the avatars paired with their originals: keep it private.")
@@ -390,7 +397,7 @@ def _in_batches(arguments: argparse.Namespace) -> int:
     return 0
 
 
-def _report(run, report_language: str | None) -> str:
+def _report(run: GenerationRun, report_language: str | None) -> str:
     from core.presentation.report import build_html_report  # here: plotly's import costs every other command 7 MB
 
     with language(report_language or SOURCE_LANGUAGE):  # the report only: the command line stays English

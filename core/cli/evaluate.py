@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-
 from pathlib import Path
 
 from core.cli.options import knowledge, output_path, refuse_given
@@ -15,8 +14,8 @@ from core.engine.io import read_table, write_json
 from core.errors import InputError
 from core.metrics.analysis.request import AnalysisRequest
 from core.metrics.evaluation import evaluate
-from core.presentation.summary import analysis_lines, linked_summary_lines, summary_lines
 from core.presentation.metrics_json import evaluation_document, linked_json
+from core.presentation.summary import analysis_lines, linked_summary_lines, summary_lines
 from core.presentation.verdict_text import verdict_line
 from core.workflows.linked_run import TrendRequest, analysed_trend, checked_trend, evaluated_files, linked_verdict
 from core.workflows.verdict import verdict_of

@@ -4,7 +4,7 @@ the column plan and the parameters of a run."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from core.dataset import Kind, Role, Table
@@ -24,7 +24,7 @@ def refuse_given(options: Iterable[tuple[str, object]], message: str) -> None:
             raise InputError(message.replace("{option}", option))
 
 
-def output_path(option: str, text: str, inputs: list[str]) -> Path:
+def output_path(option: str, text: str, inputs: Sequence[str | Path]) -> Path:
     """An output path that is not one of the inputs and whose folder exists."""
     path = Path(text)
     if any(path.resolve() == Path(other).resolve() for other in inputs):
@@ -39,7 +39,10 @@ def output_path(option: str, text: str, inputs: list[str]) -> Path:
 
 def knowledge(arguments: argparse.Namespace) -> Knowledge:
     """What the attacker knows and wants (``--known``, ``--sensitive``, ``--known-groups``), checked in itself."""
-    groups = tuple(tuple(group) for group in arguments.known_groups) if arguments.known_groups else None
+    groups: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+    if arguments.known_groups:  # two groups (``nargs=2``)
+        first, second = arguments.known_groups
+        groups = (tuple(first), tuple(second))
     known = tuple(arguments.known) or (tuple(name for group in groups for name in group) if groups else ())
     precision = []
     for name, text in getattr(arguments, "known_precision", None) or []:

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import NoReturn
-
+from collections.abc import Callable
 from dataclasses import fields
+from typing import NoReturn, TypeVar
 
 from core.engine.parameters import PART_FORMATS, Parameters
 from core.i18n import LANGUAGES
 
 EXIT_INPUT_ERROR = 2
+Parsed = TypeVar("Parsed")
 
 
 def say(kind: str, message: object) -> None:
@@ -207,7 +208,7 @@ def _add_preparation_options(command: argparse.ArgumentParser) -> None:
     add_parameter_options(command, ["exclude_replacement_strategy", "use_categorical_reduction", "holdout"])
 
 
-_VALUE_TYPES = {"whole": "whole_number", "number": "number", "text": None}
+_VALUE_TYPES: dict[str, Callable[[str], object]] = {"whole": whole_number, "number": number, "text": str}
 
 
 def add_parameter_options(command: argparse.ArgumentParser | argparse._ActionsContainer, names: list[str]) -> None:
@@ -228,12 +229,11 @@ def add_parameter_options(command: argparse.ArgumentParser | argparse._ActionsCo
                                  help=meta["help"])
             continue
         default = f" (default {item.default})" if item.default is not None and "default" not in meta["help"] else ""
-        parse = globals()[_VALUE_TYPES[meta["value"]]] if _VALUE_TYPES[meta["value"]] else str
-        command.add_argument(*meta["options"], dest=name, type=parse, choices=meta["choices"] or None,
-                             metavar=meta["metavar"], help=meta["help"] + default)
+        command.add_argument(*meta["options"], dest=name, type=_VALUE_TYPES[meta["value"]],
+                             choices=meta["choices"] or None, metavar=meta["metavar"], help=meta["help"] + default)
 
 
-def list_of(parse):
-    def parse_list(text: str) -> list:
+def list_of(parse: Callable[[str], Parsed]) -> Callable[[str], list[Parsed]]:
+    def parse_list(text: str) -> list[Parsed]:
         return [parse(item.strip()) for item in text.split(",") if item.strip()]
     return parse_list

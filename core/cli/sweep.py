@@ -9,8 +9,8 @@ from pathlib import Path
 
 from core.cli.options import column_plan, common_parameters, output_path, table_of_options
 from core.cli.parser import say
-from core.engine.parameters import MECHANISMS
 from core.engine.io import read_table, write_json
+from core.engine.parameters import MECHANISMS
 from core.engine.schema import column_warning_lines, drop_columns, profile_columns, resolve_kinds
 from core.errors import InputError
 from core.presentation.metrics_json import sweep_json

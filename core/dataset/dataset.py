@@ -9,10 +9,9 @@ is one line naming the table, the column and the rule.
 
 from __future__ import annotations
 
-from collections import Counter
-
 import json
 import unicodedata
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path

@@ -14,6 +14,7 @@ with probabilities ``w`` (an independent draw per variable).
 from __future__ import annotations
 
 import numpy as np
+
 from core.engine.encoding import EncodedTable
 from core.engine.neighbours import NeighbourTree
 
@@ -47,6 +48,7 @@ def avatarize_rows(
         if tree is not None:
             distances, indices = tree.query_excluding_self(rows, k)
         else:
+            assert neighbours is not None  # no tree: they were given
             distances, indices = neighbours[0][rows], neighbours[1][rows]
         numeric[rows], codes[rows] = combine_neighbours(table, indices, neighbour_weights(distances, rng), rng)
     return table.with_arrays(numeric, codes)

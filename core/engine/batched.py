@@ -27,12 +27,14 @@ fit in memory's, on the same rows, with the same draws, so the avatars are the s
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial, reduce
 from pathlib import Path
+from typing import Protocol, Self, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -41,7 +43,7 @@ from core.engine.batches import read_batch
 from core.engine.encoding import EncodedTable, TableCodec
 from core.engine.fast_dp import FastDPSynthesizer
 from core.engine.imputation import IndicatorFacts, Indicators, add_indicators, summed_counts
-from core.engine.methods import method_of
+from core.engine.methods import AvatarFastDP, method_of
 from core.engine.parameters import Parameters
 from core.engine.pipeline import Avatarizer
 from core.engine.projection import CodingStatistics, Projection
@@ -83,6 +85,7 @@ class WholeTable:
 
     def template(self) -> EncodedTable:
         """The complete table's layout (its variables and modalities), without rows."""
+        assert self.codec is not None and self.layout is not None  # decided (step 2)
         empty = pd.DataFrame({name: pd.Series(dtype=object) for name in self.codec.columns_})
         return add_indicators(self.codec.encode(empty), self.layout)[0]
 
@@ -163,12 +166,13 @@ def decide(parameters: Parameters, whole: WholeTable, batches: Batches, run: Run
                                                           every)))
     template = whole.template()
     whole.reduction_plan = reduction_plan(parameters, template.categories)
-    if whole.reduction_plan is not None and whole.reduction_plan.context_table(template) is None:
+    context = None if whole.reduction_plan is None else whole.reduction_plan.context_table(template)
+    if whole.reduction_plan is not None and context is None:
         # nothing to embed the reduced variables in: an empty reduction, as in memory
         whole.reduction, whole.reduction_plan = whole.reduction_plan.fit_sums(template, []), None
     statistics = merged(run(partial(_complete, parameters, whole, batches), every))
-    if whole.reduction_plan is not None:
-        whole.context_projection = Projection().fit_coding(whole.reduction_plan.context_table(template), statistics)
+    if whole.reduction_plan is not None and context is not None:  # both or neither
+        whole.context_projection = Projection().fit_coding(context, statistics)
         whole.context_projection.fit_axes(_summed(run(partial(_context_gram, whole, batches), every)),
                                           statistics.rows)
         sums = run(partial(_modality_sums, whole, batches), every)
@@ -178,7 +182,8 @@ def decide(parameters: Parameters, whole: WholeTable, batches: Batches, run: Run
         whole.model_table(template), statistics)
     whole.projection.fit_axes(_summed(run(partial(_model_gram, whole, batches), every)), statistics.rows)
     whole.ncp, whole.rows = resolve_ncp(parameters, len(whole.projection.components_)), statistics.rows
-    if not method.paired:
+    if isinstance(method, AvatarFastDP):  # not paired: one model for every batch
+        assert parameters.seed is not None  # checked_seed's
         whole.synthesizer = _fit_synthesizer(method.synthesizer, parameters.seed, whole, batches, run)
     return whole
 
@@ -192,6 +197,7 @@ def avatarize_batch(parameters: Parameters, frame: pd.DataFrame, batch: int, who
     method = avatarizer.checked_method()
     rng, steps = avatarizer.start(stream=batch)
     split = split_table(TypedTable(frame, whole.typing), parameters, rng)
+    assert whole.codec is not None and whole.layout is not None  # decided (step 2)
     encoded = Encoded(whole.codec, whole.layout, cache.complete(whole)).reduced(whole.reduction)
     with steps.step("projection"):
         projected = project(encoded, parameters, whole.typing.relations, whole.projection)
@@ -223,6 +229,7 @@ def _fit_synthesizer(synthesizer: FastDPSynthesizer, seed: int, whole: WholeTabl
 def _split(parameters: Parameters, whole: WholeTable, batches: Batches, batch: int
            ) -> tuple[SplitTable, np.random.Generator]:
     """The batch's rows, their holdout half set aside, and the batch's generator after it."""
+    assert parameters.seed is not None  # checked_seed's: every batch draws from it
     rng = seed_generator(parameters.seed, batch)
     return split_table(TypedTable(batches.rows(batch), whole.typing), parameters, rng), rng
 
@@ -238,6 +245,7 @@ def _codec_and_facts(parameters: Parameters, whole: WholeTable, batches: Batches
 def _spike_counts(parameters: Parameters, whole: WholeTable, batches: Batches, facts: IndicatorFacts, batch: int
                   ) -> list[dict[float, int]]:
     """Step 2: how many of the batch's rows hold each candidate spike."""
+    assert whole.codec is not None  # decided (step 2)
     return facts.counts(whole.codec.encode(_split(parameters, whole, batches, batch)[0].synthesised()))
 
 
@@ -246,19 +254,22 @@ def _complete(parameters: Parameters, whole: WholeTable, batches: Batches, batch
     (the reduction's context, else the model table)."""
     split, rng = _split(parameters, whole, batches, batch)
     complete = encode(split, parameters, rng, codec=whole.codec, layout=whole.layout).complete
+    assert complete is not None  # not released
     batches.cache(batch).save(complete, rng)
     if whole.reduction_plan is not None:
-        return CodingStatistics.of(whole.reduction_plan.context_table(complete))
+        return CodingStatistics.of(_context(whole.reduction_plan, complete))
     return CodingStatistics.of(complete)
 
 
 def _context_gram(whole: WholeTable, batches: Batches, batch: int) -> np.ndarray:
     """The batch's part of the reduction's context gram matrix."""
-    return whole.context_projection.gram(whole.reduction_plan.context_table(batches.cache(batch).complete(whole)))
+    assert whole.context_projection is not None and whole.reduction_plan is not None  # decided (step 4)
+    return whole.context_projection.gram(_context(whole.reduction_plan, batches.cache(batch).complete(whole)))
 
 
 def _modality_sums(whole: WholeTable, batches: Batches, batch: int) -> list[ModalitySums]:
     """The batch's modality counts and context sums."""
+    assert whole.reduction_plan is not None  # decided (step 4)
     return whole.reduction_plan.modality_sums(batches.cache(batch).complete(whole), whole.context_projection)
 
 
@@ -269,10 +280,12 @@ def _model_statistics(whole: WholeTable, batches: Batches, batch: int) -> Coding
 
 def _model_gram(whole: WholeTable, batches: Batches, batch: int) -> np.ndarray:
     """The batch's part of the model table's gram matrix."""
+    assert whole.projection is not None  # decided (step 5)
     return whole.projection.gram(whole.model_table(batches.cache(batch).complete(whole)))
 
 
 def _latent_coordinates(whole: WholeTable, batches: Batches, batch: int) -> np.ndarray:
+    assert whole.projection is not None  # decided (step 5)
     return whole.projection.transform(whole.model_table(batches.cache(batch).complete(whole)), whole.ncp)
 
 
@@ -297,11 +310,25 @@ def _summed(grams: list[np.ndarray]) -> np.ndarray:
     return reduce(np.add, grams)
 
 
-def merged(parts: list) -> object:
+def _context(plan: CategoricalReduction, complete: EncodedTable) -> EncodedTable:
+    """The reduction's context of a batch's ``complete`` table: there is one (else no reduction is planned)."""
+    context = plan.context_table(complete)
+    assert context is not None  # as the template has (see decide): the same variables
+    return context
+
+
+class _Mergeable(Protocol):
+    def merged(self, other: Self) -> Self: ...
+
+
+MergeableT = TypeVar("MergeableT", bound=_Mergeable)
+
+
+def merged(parts: list[MergeableT]) -> MergeableT:
     """Parts' facts merged in batch order (their ``merged`` method)."""
     return reduce(lambda first, second: first.merged(second), parts)
 
 
-def _private(path: Path):
+def _private(path: Path) -> io.BufferedWriter:
     """``path`` opened for writing, readable by its owner only."""
     return os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb")

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-from core.engine.schema import EXACT_WHOLE_LIMIT, Kind, written_whole
+from core.dataset import Kind
+from core.engine.schema import EXACT_WHOLE_LIMIT, written_whole
 
 MAX_DECIMALS = 6
 USUAL_SHARE = 0.99
@@ -164,8 +165,8 @@ class TableCodec:
 
 def _merged_numeric(first: _NumericColumn, second: _NumericColumn) -> _NumericColumn:
     if first.is_datetime or first.duration_unit:
-        resolutions = (first.datetime_resolution_s, second.datetime_resolution_s)
-        finest = None if None in resolutions else min(resolutions)  # nested: a day is a whole number of hours
+        ours, theirs = first.datetime_resolution_s, second.datetime_resolution_s
+        finest = None if ours is None or theirs is None else min(ours, theirs)  # nested: a day is whole hours
         return replace(first, datetime_resolution_s=finest)
     needed = np.concatenate([first.needed_decimals, second.needed_decimals])[:_DECIMALS_SAMPLE]
     largest = max(first.largest, second.largest)
@@ -274,7 +275,7 @@ def _decode_categorical(codes: np.ndarray, modalities: np.ndarray) -> pd.Series:
     values: the dtype they were read with, SPEC section 2 step 1), codes written as floats (1.0) as floats, other
     modalities as a pandas Categorical (code -1: missing)."""
     if len(modalities) and all(isinstance(value, (bool, np.bool_)) for value in modalities):
-        lookup = np.append(modalities, None).astype(object)
+        lookup = np.append(modalities, np.array([None])).astype(object)
         return pd.Series(lookup[codes], dtype=object).astype("boolean")
     if len(modalities) and all(isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
                                for value in modalities):

@@ -41,7 +41,9 @@ class IdentifierForm:
             largest = max((abs(int(number)) for number in numbers), default=0)  # Python ints: exact beyond 2^53
             return cls(str(column.name), numeric=True, start=10 ** len(str(largest)) + 1)
         texts = [str(value) for value in values.iloc[:_SAMPLE]]
-        leading = _LEADING.match(os.path.commonprefix(texts)).group() if texts else ""
+        match = _LEADING.match(os.path.commonprefix(texts))
+        assert match is not None  # the pattern matches every text (at least its empty start)
+        leading = match.group() if texts else ""
         digits = max((len(text) - len(leading) for text in texts), default=1)
         every = values.astype(str)  # the form is read on a sample; a new id never equals any of theirs
         if not leading or not all(text[len(leading):].isdigit() for text in texts):  # e-mails, free text

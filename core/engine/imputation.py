@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -83,8 +84,9 @@ class IndicatorFacts:
             distinct.append(frozenset(values.tolist()) if len(values) <= SPIKE_MIN_DISTINCT + 1 else None)
             # a hair below the share: a value at exactly the share of the whole table is never missed by rounding
             candidates.append(frozenset(values[counts >= SPIKE_SHARE * (1 - 1e-9) * present[j]].tolist()))
-        return cls(numeric_missing.any(axis=0), (table.codes < 0).any(axis=0), present, tuple(distinct),
-                   tuple(candidates))
+        # codes are (rows, variables): any(axis=0) is an array (numpy's stubs allow a scalar, for one dimension)
+        categorical_missing = cast(np.ndarray, (table.codes < 0).any(axis=0))
+        return cls(numeric_missing.any(axis=0), categorical_missing, present, tuple(distinct), tuple(candidates))
 
     def merged(self, other: IndicatorFacts) -> IndicatorFacts:
         """The facts of both parts together."""
@@ -214,7 +216,7 @@ def impute(table: EncodedTable, method: str, rng: np.random.Generator) -> Encode
         numeric_fills = [(j, missing, _simple_fill(table.numeric[~missing, j], method))
                          for j, missing in _incomplete_columns(numeric_missing)]
         categorical_fills = [
-            (j, missing, np.argmax(np.bincount(table.codes[~missing, j], minlength=len(table.categories[j]))))
+            (j, missing, int(np.argmax(np.bincount(table.codes[~missing, j], minlength=len(table.categories[j])))))
             for j, missing in _incomplete_columns(categorical_missing)
         ]
     for j, missing, values in numeric_fills:
@@ -228,7 +230,7 @@ def _incomplete_columns(missing: np.ndarray) -> list[tuple[int, np.ndarray]]:
     """``(column, missing rows)`` of each column with a missing value and an observed one. A column missing on every
     row (a batch of a table none of whose rows observes a sparse variable, SPEC section 10) has nothing to impute
     from: it stays missing, at the centroid of the projection, and its indicator makes every avatar's value missing."""
-    return [(j, missing[:, j]) for j in np.flatnonzero(missing.any(axis=0) & ~missing.all(axis=0))]
+    return [(int(j), missing[:, j]) for j in np.flatnonzero(missing.any(axis=0) & ~missing.all(axis=0))]
 
 
 def _simple_fill(observed: np.ndarray, method: str) -> float:
@@ -240,7 +242,7 @@ def _simple_fill(observed: np.ndarray, method: str) -> float:
     return values[np.argmax(counts)]
 
 
-Fills = list[tuple[int, np.ndarray, np.ndarray]]
+Fills = list[tuple[int, np.ndarray, np.ndarray | float]]  # (column, missing rows, a value for each or for all)
 
 
 def _fills_from_neighbours(table: EncodedTable, fast: bool, rng: np.random.Generator) -> tuple[Fills, Fills]:
@@ -266,7 +268,8 @@ def _fills_from_neighbours(table: EncodedTable, fast: bool, rng: np.random.Gener
         _, found = NeighbourTree(coordinates(candidates)).query(coordinates(np.flatnonzero(missing)), k)
         return candidates, found.reshape(int(missing.sum()), k)
 
-    numeric_fills, categorical_fills = [], []
+    numeric_fills: Fills = []
+    categorical_fills: Fills = []
     for j, missing in _incomplete_columns(np.isnan(table.numeric)):
         candidates, found = nearest_donors(missing)
         numeric_fills.append((j, missing, table.numeric[candidates[found], j].mean(axis=1)))

@@ -5,7 +5,6 @@ synthesized as its non-negative difference from the earlier one and rebuilt from
 from __future__ import annotations
 
 from collections import Counter
-
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -154,7 +153,7 @@ def _clash(relations: tuple[Relation, ...]) -> str | None:
     """Why ``relations`` cannot all be kept, or None: no column is computed twice, no derived column is read by
     another relation, and an order's later column is no order's earlier one (orders are rebuilt first, then the
     derived columns, so a relation may read an order's later column)."""
-    written = [relation.computed for relation in relations]
+    written = [relation.computed for relation in relations if relation.computed is not None]  # each kept one computes one
     counts = Counter(written)
     twice = sorted({column for column in written if counts[column] > 1})
     if twice:

@@ -22,9 +22,10 @@ are named with :data:`LINK_COLUMN` first and never reach the avatars.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, replace
+from functools import partial
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -33,16 +34,16 @@ from core.dataset import Dataset, Kind, Link, LinkMethod, Role, Table
 from core.dataset.keys import key_values
 from core.dataset.relations import Relation, RelationsAsked
 from core.dataset.relations.sequence import FamilySequences
+from core.engine.encoding import numeric_values
+from core.engine.identifiers import IdentifierForm
 from core.engine.linkage import children_per_parent, linked_parents
 from core.engine.methods import method_of
 from core.engine.parameters import Parameters
 from core.engine.pipeline import Avatarizer, Progress
-from core.engine.identifiers import IdentifierForm
 from core.engine.schema import apply_kinds, drop_columns
-from core.engine.encoding import numeric_values
 from core.engine.series_tables import SeriesTable, check_series_times, series_kinds
 from core.engine.split import split_holdout
-from core.engine.stages import seed_generator
+from core.engine.stages import drawn_seed, seed_generator
 from core.engine.timing import timed
 from core.errors import InputError
 from core.i18n import N_, _
@@ -75,7 +76,7 @@ def avatarize_linked(dataset: Dataset, frames: Mapping[str, pd.DataFrame], param
     the tables done."""
     check_linked(dataset, frames, parameters)
     given = check_seed(parameters.seed)
-    seed = int(np.random.SeedSequence().entropy % 2**32) if given is None else int(given)
+    seed = drawn_seed() if given is None else int(given)
     seconds: dict[str, float] = {}
 
     def clock(step: str) -> AbstractContextManager[None]:
@@ -108,7 +109,8 @@ def avatarize_linked(dataset: Dataset, frames: Mapping[str, pd.DataFrame], param
             if table.relations.find:  # a patient's intervals as a series still follow one another
                 with clock("family sequences"):
                     avatars[name] = _sequences_kept(dataset, name, working[name], avatars[name],
-                                                    {**series[link].kinds, table.time: series[link].time_kind_}, ())
+                                                    {**series[link].kinds, series[link].time: series[link].time_kind_},
+                                                    ())
             continue
         with clock("enrichment"):
             added, weights = _enrichment(dataset, name, parent_rows, own_axes, len(working[name]),
@@ -254,7 +256,7 @@ def _enrichment(dataset: Dataset, name: str, parent_rows: Mapping[Link, np.ndarr
     weights: dict[str, float] = {}
     for link in dataset.child_links(name):
         if link in series:
-            columns, column_weights = series[link].person_columns(lambda what, link=link: _added(link, what))
+            columns, column_weights = series[link].person_columns(partial(_added, link))
             added |= columns
             weights |= column_weights
             continue
@@ -290,6 +292,7 @@ def _series_table(dataset: Dataset, link: Link, working: Mapping[str, pd.DataFra
     person ``rows``; a measure without a time, or at a placeholder time, refused in one line."""
     where = _("Table '{table}'").format(table=link.child)
     table = dataset.tables[link.child]
+    assert table.time is not None  # a time series names its time (checked with the dataset)
     frame = _own_columns(dataset, link.child, working[link.child])
     frame = frame.drop(columns=[column for column in (table.primary_key,) if column in frame])
     kinds = series_kinds(frame, table.time, table.column_kinds, where)
@@ -386,6 +389,7 @@ def _foreign_keys(dataset: Dataset, link: Link, made: pd.DataFrame, avatarizers:
         ncp = parent.ncp_
         contexts = made[[_added(link, f"parent axis {axis + 1}") for axis in range(ncp)]].to_numpy(dtype=float)
         linked = np.full(len(made), -1, dtype=np.int64)
+        assert parent.avatar_coordinates_ is not None  # a parent is fitted with latent_avatars
         linked[~unparented] = linked_parents(contexts[~unparented], parent.avatar_coordinates_[:, :ncp], slots,
                                              link.method)
     keys = avatars[link.parent][dataset.tables[link.parent].primary_key]
@@ -399,6 +403,7 @@ def _original_order(link: Link, avatarizers: Mapping[str, Avatarizer], rows: np.
     """``original_order``: each child avatar linked to the avatar of its own original's parent (the real family
     structure: sensitive); both tables' avatars must be paired with their originals (Avatar)."""
     child, parent = avatarizers[link.child], avatarizers[link.parent]
+    assert child.paired_order_ is not None and parent.paired_order_ is not None  # Avatar in both (check_linked)
     parents = rows[np.argsort(child.paired_order_)]  # the parent of the original each child avatar is made from
     return np.where(parents >= 0, parent.paired_order_[np.maximum(parents, 0)], -1)
 

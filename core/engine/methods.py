@@ -118,6 +118,7 @@ def method_of(parameters: Parameters) -> Method:
     if parameters.k is not None:
         return Avatar(check_whole_number("k", parameters.k, minimum=2,
                                          hint=_("k is the number of neighbours combined, for example 10.")))
+    assert parameters.fast_dp_epsilon is not None  # k is not: exactly one is set (checked above)
     synthesizer = FastDPSynthesizer(parameters.fast_dp_epsilon, parameters.mechanism, parameters.gmm_n_components,
                                     parameters.histogram_n_bins, parameters.bounds_percentile)
     synthesizer.validate()

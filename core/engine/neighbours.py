@@ -10,6 +10,8 @@ Without repeats the tree, its answers and their order are exactly scipy's on the
 
 from __future__ import annotations
 
+from typing import Literal, overload
+
 import numpy as np
 import pandas as pd
 from scipy.spatial import cKDTree
@@ -37,6 +39,14 @@ class NeighbourTree:
             self.starts_ = np.cumsum(self.counts_) - self.counts_
             self.rank_ = np.empty(self.n, dtype=np.intp)
             self.rank_[self.members_] = np.arange(self.n) - np.repeat(self.starts_, self.counts_)
+
+    @overload
+    def query(self, queries: np.ndarray, k: int, *, p: float = 2, distance_upper_bound: float = np.inf,
+              rows: Literal[True] = True) -> tuple[np.ndarray, np.ndarray]: ...
+
+    @overload
+    def query(self, queries: np.ndarray, k: int, *, p: float = 2, distance_upper_bound: float = np.inf,
+              rows: bool) -> tuple[np.ndarray, np.ndarray | None]: ...
 
     def query(self, queries: np.ndarray, k: int, *, p: float = 2, distance_upper_bound: float = np.inf,
               rows: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
@@ -80,6 +90,14 @@ class NeighbourTree:
             d, i = self.tree_.query(queries, k=k, p=p, distance_upper_bound=bound, workers=-1)
             distances[:, :k], found[:, :k] = d.reshape(len(queries), k), i.reshape(len(queries), k)
         return distances, found
+
+    @overload
+    def _expand(self, distances: np.ndarray, found: np.ndarray, k: int, spread: np.ndarray,
+                own: np.ndarray | None, rows: Literal[True] = True) -> tuple[np.ndarray, np.ndarray]: ...
+
+    @overload
+    def _expand(self, distances: np.ndarray, found: np.ndarray, k: int, spread: np.ndarray,
+                own: np.ndarray | None, rows: bool) -> tuple[np.ndarray, np.ndarray | None]: ...
 
     def _expand(self, distances: np.ndarray, found: np.ndarray, k: int, spread: np.ndarray,
                 own: np.ndarray | None, rows: bool = True) -> tuple[np.ndarray, np.ndarray | None]:

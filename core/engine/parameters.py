@@ -10,7 +10,7 @@ several tables (``scope="link"``) reads it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
@@ -39,8 +39,9 @@ def suggested_k(n_avatarized: int) -> int:
     return max(2, min(SUGGESTED_K, n_avatarized // 10))
 
 
-def _parameter(default: Any, help: str | tuple[str, str] = "", *, options: Sequence[str] = (), value: str = "", choices=(),
-               metavar: str | None = None, scope: str = "table", factory=None) -> Any:
+def _parameter(default: Any, help: str | tuple[str, str] = "", *, options: Sequence[str] = (), value: str = "",
+               choices: Sequence[str] = (), metavar: str | None = None, scope: str = "table",
+               factory: Callable[[], object] | None = None) -> Any:
     """A field of :class:`Parameters`: its default, the command line's ``options`` (none: not an option), the type
     of its ``value`` there (``whole``, ``number``, ``text``, ``flag``: the options switch it from its default,
     ``switch``: the first option sets it true, the second false, each with its help), its ``choices``, and who reads it (``scope``)."""
@@ -118,7 +119,8 @@ class Parameters:
         if unknown:
             raise InputError(_("{where}'{name}' is not a parameter; the parameters are {names}.").format(
                 where=f"{where}: " if where else "", name=unknown[0], names=", ".join(self.names())))
-        return replace(self, **values)
+        # values as given (a schema's JSON, the command line): each is checked where it is read (InputError)
+        return replace(self, **values)  # type: ignore[arg-type]
 
     def for_table(self, table: Table) -> Parameters:
         """The parameters of ``table``'s synthesis (SPEC 12): its own values over these, the defaults of every table

@@ -29,6 +29,7 @@ from core.engine.stages import (
     as_given,
     check_ncp,
     decode,
+    drawn_seed,
     encode,
     fitted_reduction,
     project,
@@ -51,7 +52,7 @@ VARIANT_PARAMETERS = (*METHOD_PARAMETERS, "ncp")  # what a variant may change, t
 
 
 def _from_stage(stage: str, name: str, doc: str) -> property:
-    """A fitted attribute read from one of the fit's stages (:mod:`core.engine.stages`)."""
+    """A fitted attribute read from one of the fit's stages (:mod:`core.engine.stages`), or a parameter."""
     return property(lambda self: getattr(getattr(self, stage), name), doc=doc)
 
 
@@ -181,7 +182,9 @@ class Avatarizer:
         synthesis: the steps of :meth:`fit` up to the projection (``keys``, ``relations``: as it takes them)."""
         rng, steps = self.start()
         split = self._split(frame, rng, steps, keys=keys, relations=relations)
-        return self._prepare(split, rng, steps)[1].coordinates
+        coordinates = self._prepare(split, rng, steps)[1].coordinates
+        assert coordinates is not None  # let go only by a low_memory synthesis
+        return coordinates
 
     def fit_variants(self, frame: pd.DataFrame, variants: Sequence[Mapping[str, object]], *,
                      keys: Sequence[str] = (), relations: Sequence[Relation] | RelationsAsked = RelationsAsked()
@@ -190,7 +193,7 @@ class Avatarizer:
         holdout split, imputation and projection are done once, the neighbour search once at the largest ``k``;
         ``keys`` and ``relations`` as :meth:`fit` takes them."""
         copies = [self._variant(variant) for variant in variants]  # every variant checked before any work
-        k_values = [copy.method_.k for copy in copies if copy.method_.paired]
+        k_values = [copy.method_.k for copy in copies if isinstance(copy.method_, Avatar)]  # paired
         rng, steps = self.start()
         split = self._split(frame, rng, steps, keys=keys, relations=relations)
         if k_values:
@@ -214,7 +217,7 @@ class Avatarizer:
         check_choice("exclude_replacement_strategy", parameters.exclude_replacement_strategy, EXCLUSION_STRATEGIES)
         check_whole_number("holdout_min_rows", parameters.holdout_min_rows, minimum=2)
         seed = check_seed(parameters.seed)
-        self.seed_ = int(np.random.SeedSequence().entropy % 2**32) if seed is None else seed
+        self.seed_ = drawn_seed() if seed is None else seed
         steps = Steps(progress)
         self.timings_s_ = steps.timings
         return seed_generator(self.seed_, stream), steps
@@ -236,6 +239,7 @@ class Avatarizer:
         ``model``, AvatarFastDP's, fitted on the whole table), then decoding (see :func:`~core.engine.stages.decode`);
         the fitted attributes set (``latent_avatars``: see :meth:`fit`)."""
         split, encoded, projected = stages
+        assert encoded.model_table is not None and projected.coordinates is not None  # let go only once decoded
         with steps.step("synthesis"):
             synthetic = method.synthesize(encoded.model_table, projected.coordinates, projected.projection, rng,
                                           neighbours=neighbours, model=model)
@@ -265,7 +269,7 @@ class Avatarizer:
                 parameters=", ".join(VARIANT_PARAMETERS), unknown=", ".join(sorted(unknown))))
         copy = type(self)(self.parameters.with_values(variant))
         copy.checked_method()
-        check_ncp(copy.ncp)
+        check_ncp(copy.parameters.ncp)
         return copy
 
     def _split(self, frame: pd.DataFrame, rng: np.random.Generator, steps: Steps, *, keys: Sequence[str] = (),
@@ -283,6 +287,7 @@ class Avatarizer:
         """Encoding, imputation, reduction and projection of ``split``, kept in ``encoded_`` and ``projected_``."""
         with steps.step("encoding and imputation"):
             encoded = encode(split, self.parameters, rng, release=release)
+            assert encoded.complete is not None  # just encoded
             encoded.reduced(fitted_reduction(self.parameters, encoded.complete))
         with steps.step("projection"):
             projected = project(encoded, self.parameters, split.relations)
@@ -329,8 +334,7 @@ class Avatarizer:
 
 
 for _name in Parameters.names():  # avatarizer.k, avatarizer.seed...: read from its parameters
-    setattr(Avatarizer, _name, property(lambda self, name=_name: getattr(self.parameters, name),
-                                        doc=f"The parameter {_name} (see :class:`Parameters`)."))
+    setattr(Avatarizer, _name, _from_stage("parameters", _name, f"The parameter {_name} (see :class:`Parameters`)."))
 
 
 class Steps:
@@ -374,10 +378,11 @@ class Variants:
         method, split = copy.method_, base.split_
         projected = self._projected_for(copy.parameters)
         split.check_rows(method)
-        neighbours = self._neighbours_for(projected, method.k) if method.paired else None
+        neighbours = self._neighbours_for(projected, method.k) if isinstance(method, Avatar) else None  # paired
         copy.seed_, copy._variant_state = base.seed_, base._variant_state
         copy.timings_s_ = dict(base.timings_s_)
         rng = np.random.default_rng()
+        assert base._variant_state is not None  # checked when made
         rng.bit_generator.state = base._variant_state
         return copy.synthesize(method, (split, base.encoded_, projected), rng, Steps(timings=copy.timings_s_),
                                neighbours=neighbours)
@@ -389,6 +394,7 @@ class Variants:
 
     def search(self, projected: Projected, k: int) -> None:
         """The neighbours of ``projected``'s rows searched now at ``k`` (the largest the caller will ask)."""
+        assert projected.coordinates is not None  # the base's: not a low_memory fit
         self._neighbours[projected.ncp] = neighbours_excluding_self(projected.coordinates, k)
 
     def _neighbours_for(self, projected: Projected, k: int) -> Neighbours:
@@ -396,6 +402,7 @@ class Variants:
         ``k`` (at most ``largest_k``), so that settings tried in growing order search about log2 times."""
         found = self._neighbours.get(projected.ncp)
         if found is None or found[0].shape[1] < k:
+            assert projected.coordinates is not None  # the base's: not a low_memory fit
             found = neighbours_excluding_self(projected.coordinates, max(k, min(2 * k, self.largest_k)))
             self._neighbours[projected.ncp] = found
         return found[0][:, :k], found[1][:, :k]

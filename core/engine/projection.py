@@ -203,14 +203,14 @@ class Projection:
         Each row is coded with the fit-time means, deviations and shares, so its
         coordinates do not depend on the other rows it comes with.
         """
-        axes = self.components_[axes if isinstance(axes, slice) else slice(axes)]
+        components = self.components_[axes if isinstance(axes, slice) else slice(axes)]
         n_numeric = len(self.means_)
-        lookups = self._modality_coordinates(axes)
-        coordinates = np.empty((table.n_rows, len(axes)))
+        lookups = self._modality_coordinates(components)
+        coordinates = np.empty((table.n_rows, len(components)))
         for start in range(0, table.n_rows, _ROW_CHUNK):  # by blocks: no temporary of the whole table
             chunk = slice(start, start + _ROW_CHUNK)
             block = coordinates[chunk]
-            np.matmul(self._scaled_columns(table.numeric[chunk]).T, axes[:, :n_numeric].T, out=block)
+            np.matmul(self._scaled_columns(table.numeric[chunk]).T, components[:, :n_numeric].T, out=block)
             for position, lookup in enumerate(lookups):
                 block += lookup[table.codes[chunk, position]]
         return coordinates
@@ -275,6 +275,7 @@ class Projection:
                 scores = decoder.scores(points, drawn, rng)
                 if start == 0:
                     decoder.offsets = calibrated_offsets(scores, decoder.shares.astype(float)).astype(np.float32)
+                assert decoder.offsets is not None  # set on the first rows
                 scores += decoder.offsets[:, None]
                 codes[start:stop, position] = np.argmax(scores, axis=0)
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -305,8 +306,8 @@ def _mean_and_std(values: np.ndarray) -> tuple[float, float]:
         return float(np.nanmin(values)), 0.0  # deviation of 8e-17, avatars at 0.21 then 1e15 away)
     if np.isfinite(magnitude) and (magnitude > _SAFE_MAGNITUDE or 0 < magnitude < 1 / _SAFE_MAGNITUDE):
         scaled = values / magnitude
-        return np.nanmean(scaled) * magnitude, np.nanstd(scaled) * magnitude
-    return np.nanmean(values), np.nanstd(values)
+        return float(np.nanmean(scaled) * magnitude), float(np.nanstd(scaled) * magnitude)
+    return float(np.nanmean(values)), float(np.nanstd(values))
 
 
 @dataclass(frozen=True)
@@ -385,8 +386,8 @@ def _normal_factor(factor: np.ndarray) -> np.ndarray:
 
 def _both_observed(first: np.ndarray | None, second: np.ndarray | None) -> np.ndarray | slice:
     """Rows observed in both variables (``None``: every row is)."""
-    if first is None and second is None:
-        return slice(None)
-    if first is None or second is None:
-        return second if first is None else first
+    if first is None:
+        return slice(None) if second is None else second
+    if second is None:
+        return first
     return first & second

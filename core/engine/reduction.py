@@ -85,7 +85,9 @@ class CategoricalReduction:
         a table, SPEC section 10); none without a context ``projection``."""
         if projection is None:
             return []
-        context = projection.transform(self.context_table(table), max(1, min(CONTEXT_AXES, projection.n_components_)))
+        context_table = self.context_table(table)
+        assert context_table is not None  # the projection was fitted on this layout's context
+        context = projection.transform(context_table, max(1, min(CONTEXT_AXES, projection.n_components_)))
         return [ModalitySums.of(table.codes[:, position], len(table.categories[position]), context)
                 for position in self.reducible(table)]
 

@@ -265,6 +265,7 @@ class SeriesTable:
         schedule when they have one (:class:`~core.engine.time_series.Schedule`, within the window when a scheduled time
         lies in it), else evenly
         spaced (``unalignment``)."""
+        assert self.timing_range_ is not None  # fitted on timed measures (None: the series has none)
         low, high = self.timing_range_
         counts = np.clip(np.rint(np.nan_to_num(timing[:, 0], nan=0.0)), 0 if self.some_without_ else low[0], high[0])
         has = (counts >= 1) & np.isfinite(timing[:, 1]) & np.isfinite(timing[:, 2])
@@ -333,6 +334,7 @@ def _calibrated_modalities(curves: np.ndarray, measures: np.ndarray, variable: _
                            ) -> np.ndarray:
     """Each avatar measure's modality: its largest reconstructed indicator (read at ``shares`` of its span) plus the
     offsets that keep each modality's share of the real measures."""
+    assert variable.modalities is not None and variable.shares is not None  # a categorical variable
     points = curves.shape[1] // len(variable.modalities)
     scores = np.vstack([values_at(curves[:, m * points:(m + 1) * points], measures, shares)
                         for m in range(len(variable.modalities))])

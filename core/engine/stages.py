@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from core.dataset import Kind
 from core.dataset.relations import Relation, RelationsAsked
 from core.engine.encoding import EncodedTable, TableCodec
 from core.engine.identifiers import IdentifierForm
@@ -29,7 +30,7 @@ from core.engine.neighbours import NeighbourTree
 from core.engine.parameters import DEFAULT_NCP, Parameters
 from core.engine.projection import Projection
 from core.engine.reduction import CategoricalReduction
-from core.engine.schema import MANY_MODALITIES, ColumnProfile, Kind
+from core.engine.schema import MANY_MODALITIES, ColumnProfile
 from core.engine.split import Holdout, split_holdout
 from core.engine.table_typing import TableTyping, type_frame
 from core.errors import InputError
@@ -88,6 +89,7 @@ class SplitTable:
     def synthesised(self) -> pd.DataFrame:
         """WO's columns as the synthesis makes them (without those set apart, the relations' derived columns, and
         each order's later column as a difference: see :class:`~core.engine.kept_relations.KeptRelations`)."""
+        assert self.working_data is not None  # read before the originals are let go (encode)
         return self.relations.synthesised(self.working_data.drop(columns=self.set_apart))
 
     @property
@@ -114,6 +116,7 @@ class Encoded:
 
     def reduced(self, reduction: CategoricalReduction | None) -> Encoded:
         """With the fitted ``reduction`` (None: none) and its model table."""
+        assert self.complete is not None  # let go only once decoded
         self.reduction = reduction
         self.model_table = reduction.transform(self.complete) if reduction else self.complete
         return self
@@ -141,6 +144,13 @@ def seed_generator(seed: int, stream: int | None = None) -> np.random.Generator:
     """The generator of every random step of a fit: of the ``seed``, or of its ``stream`` for one batch of many
     (batch 0 draws from the seed itself, so one batch is the fit in memory)."""
     return np.random.default_rng(seed if not stream else [seed, stream])
+
+
+def drawn_seed() -> int:
+    """A seed drawn from the system's entropy (none was given), below 2^32."""
+    entropy = np.random.SeedSequence().entropy
+    assert isinstance(entropy, int)  # drawn, not given: a whole number
+    return int(entropy % 2**32)
 
 
 def type_table(frame: pd.DataFrame, parameters: Parameters, keys: Sequence[str] = (), in_place: bool = False,
@@ -238,10 +248,11 @@ def project(encoded: Encoded, parameters: Parameters, relations: KeptRelations, 
     """The projection of the model table (``projection``: fitted on the whole table when this is one batch of it;
     the weights of :func:`model_weights` with the ``relations`` kept) and the model table's coordinates on its first
     ``ncp`` axes."""
-    projection = projection or Projection(model_weights(parameters, encoded.reduction, relations)).fit(
-        encoded.model_table)
+    model_table = encoded.model_table
+    assert model_table is not None  # let go only once decoded
+    projection = projection or Projection(model_weights(parameters, encoded.reduction, relations)).fit(model_table)
     ncp = resolve_ncp(parameters, len(projection.components_))
-    return Projected(projection, ncp, projection.transform(encoded.model_table, ncp))
+    return Projected(projection, ncp, projection.transform(model_table, ncp))
 
 
 def with_ncp(projected: Projected, encoded: Encoded, parameters: Parameters) -> Projected:
@@ -249,6 +260,7 @@ def with_ncp(projected: Projected, encoded: Encoded, parameters: Parameters) -> 
     ncp = resolve_ncp(parameters, len(projected.projection.components_))
     if ncp == projected.ncp:
         return projected
+    assert encoded.model_table is not None  # kept by a fit that makes variants (not low_memory)
     return Projected(projected.projection, ncp, projected.projection.transform(encoded.model_table, ncp))
 
 
@@ -269,6 +281,7 @@ def decode(
     the coordinates go once no longer needed."""
     split, encoded, projected = stages
     complete = encoded.complete
+    assert complete is not None  # let go below (release), after its last use
     sources = _excluded_sources(synthetic, projected, parameters) if split.excluded else None  # before release
     decoded = synthetic if encoded.reduction is None else encoded.reduction.inverse_transform(synthetic, complete)
     del synthetic, complete
@@ -282,7 +295,7 @@ def decode(
         sources = None if sources is None else sources[order]
         paired_order = np.argsort(order)
     avatars = encoded.codec.decode(restored)
-    if split.excluded:
+    if sources is not None:  # split.excluded
         avatars = _reattached(avatars, split, sources)
     for form in split.identifiers:
         avatars[form.name] = form.new_values(len(avatars), *numbering)
@@ -295,6 +308,7 @@ def _excluded_sources(synthetic: EncodedTable, projected: Projected, parameters:
     if parameters.exclude_replacement_strategy == "row_order":
         return np.arange(synthetic.n_rows)
     avatar_coordinates = projected.projection.transform(synthetic, projected.ncp)
+    assert projected.coordinates is not None  # let go only once decoded
     return NeighbourTree(projected.coordinates).query(avatar_coordinates, 1)[1][:, 0]
 
 

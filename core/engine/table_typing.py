@@ -7,17 +7,18 @@ memory is typed at once (:func:`type_frame`), a table too large for memory one c
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
 
+from core.dataset import Kind
 from core.dataset.relations import Relation, RelationsAsked
 from core.engine.identifiers import IdentifierForm, identifier_columns
 from core.engine.kept_relations import KeptRelations
-from core.engine.schema import ColumnProfile, Kind, WarningKind, apply_kinds, profile_columns, quoted, resolve_kinds
+from core.engine.schema import ColumnProfile, WarningKind, apply_kinds, profile_columns, quoted, resolve_kinds
 from core.engine.sources import GROUP_ROWS, TableInput, column_file, write_arrow
 from core.errors import InputError
 from core.i18n import _
@@ -80,7 +81,8 @@ def type_column(table: TableInput, position: int, column_kinds: Mapping[str, str
     file in ``folder`` (:func:`~core.engine.sources.column_file`)."""
     name = table.columns[position]
     frame = table.read_column(name).to_frame()
-    kinds = resolve_kinds(frame, {name: column_kinds[name]} if name in (column_kinds or {}) else None)
+    kinds = resolve_kinds(frame, {name: column_kinds[name]} if column_kinds is not None and name in column_kinds
+                          else None)
     typed = apply_kinds(frame, kinds, in_place=True)
     profile = profile_columns(typed, kinds)[0]
     looks_like_identifier = any(warning.kind is WarningKind.IDENTIFIER for warning in profile.warnings)
@@ -98,7 +100,8 @@ def typing_of_columns(
 ) -> TableTyping:
     """The decisions on a table typed one column at a time (:func:`type_column`)."""
     kinds = dict(zip(names, (column.kind for column in columns), strict=True))
-    forms = {name: column.identifier for name, column in zip(names, columns, strict=True)}
+    forms = {name: column.identifier for name, column in zip(names, columns, strict=True)
+             if column.identifier is not None}  # the identifiers': each looks like one, so has its form
     excluded = checked_exclusions(exclude, list(names), column_weights)
     return _decided(kinds, [column.profile for column in columns], excluded, column_kinds, forms.__getitem__)
 
@@ -141,7 +144,8 @@ def _check_keys(keys: Sequence[str], columns: list[str], exclude: Sequence[str],
 
 
 def _decided(kinds: dict[str, Kind], profiles: list[ColumnProfile], excluded: list[str],
-             column_kinds: Mapping[str, str] | None, form_of, keys: Sequence[str] = ()) -> TableTyping:
+             column_kinds: Mapping[str, str] | None, form_of: Callable[[str], IdentifierForm],
+             keys: Sequence[str] = ()) -> TableTyping:
     detected = identifier_columns(profiles, set(column_kinds or {}), set(excluded))
     identifiers = [profile.name for profile in profiles if profile.name in detected or profile.name in keys]
     _check_values(profiles, excluded + identifiers)

@@ -17,6 +17,7 @@ persons keeps each person's interpolation within its own measures).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -77,10 +78,10 @@ def grid_points(counts: np.ndarray, alignment: str = "specified", nb_points: int
     """The number of points of the common grid: ``nb_points`` (``specified``), or the longest, shortest or mean
     (rounded) number of measures, at least 2."""
     if alignment == "specified":
-        points = nb_points
-    else:
-        points = {"max": np.max, "min": np.min, "mean": lambda c: np.rint(np.mean(c))}[alignment](counts)
-    return max(2, int(points))
+        return max(2, int(nb_points))
+    summaries: dict[str, Callable[[np.ndarray], float]] = {
+        "max": np.max, "min": np.min, "mean": lambda c: np.rint(np.mean(c))}
+    return max(2, int(summaries[alignment](counts)))
 
 
 def resampled(series: Series, nb_points: int) -> np.ndarray:

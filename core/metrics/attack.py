@@ -20,8 +20,8 @@ import numpy as np
 import pandas as pd
 from scipy.spatial import cKDTree
 
+from core.dataset import Kind
 from core.engine.neighbours import distinct_rows, row_hashes
-from core.engine.schema import Kind
 from core.errors import InputError
 from core.i18n import N_, _
 from core.metrics.space import MetricSpace

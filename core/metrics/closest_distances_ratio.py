@@ -16,11 +16,12 @@ from core.metrics.result import MetricResult
 if TYPE_CHECKING:
     from core.metrics.context import PrivacyContext
 
+TARGET = 0.3
 DEFINITION = MetricDefinition(
     name="closest_distances_ratio", label=N_("Closest distances ratio"), unit="", goal="maximize", bounds=(0.0, 1.0),
     interpretation=N_("For a typical avatar, the distance to its nearest real individual divided by the distance to "
                       "the second nearest. Near 0, an avatar points at one person; near 1, it sits between several."),
-    criterion=LINKABILITY, target=0.3,
+    criterion=LINKABILITY, target=TARGET,
 )
 
 
@@ -37,4 +38,4 @@ def compute(context: PrivacyContext) -> MetricResult:
     ratios = distance_ratios(*context.nearest_two)
     median = float(np.median(ratios))
     return DEFINITION.result(median, breakdown={"ratios": ratios}, note=context.reference.repeated_note
-                             or context.out_of_reach_note(DEFINITION.target, 1, median))
+                             or context.out_of_reach_note(TARGET, 1, median))

@@ -29,11 +29,12 @@ def compute(context: PrivacyContext) -> MetricResult:
     if not context.paired:
         return DEFINITION.result(None, not_applicable=context.unpaired_reason)
     reference, avatar_rows = context.reference, context.avatar_rows
-    per_variable = []
+    per_variable, protections = [], []
     for name, unique_share in reference.unique_shares.items():
         match_share = float(np.mean(reference.rows[name].to_numpy() == avatar_rows[name].to_numpy()))
+        protections.append(float(100 * (1 - match_share * unique_share)))
         per_variable.append({
             "variable": name, "match_share": match_share, "unique_share": float(unique_share),
-            "protection": float(100 * (1 - match_share * unique_share)),
+            "protection": protections[-1],
         })
-    return DEFINITION.result(min(row["protection"] for row in per_variable), breakdown={"per_variable": per_variable})
+    return DEFINITION.result(min(protections), breakdown={"per_variable": per_variable})

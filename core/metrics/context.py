@@ -14,10 +14,10 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
+from core.dataset import Kind
 from core.dataset.relations import Relation
 from core.engine.encoding import datetime_microseconds, numeric_values
 from core.engine.neighbours import NeighbourTree
-from core.engine.schema import Kind
 from core.i18n import N_, Message, Number
 from core.metrics.attack import Knowledge
 from core.metrics.local_cloaking import CloserAvatars, count_closer_avatars
@@ -124,11 +124,13 @@ class PrivacyContext:
     @cached_property
     def control_nearest_two(self) -> tuple[np.ndarray, np.ndarray]:
         """Each control's distances to its nearest and second-nearest originals, itself apart when it is one."""
-        sides = self.sides
+        sides, tree = self.sides, self.reference.tree
+        assert sides is not None and tree is not None, "asked with controls and at least three originals"
         if sides.control_rows is None:
-            distances, _ = self.reference.tree.query(sides.coordinates, 2, rows=False)
+            distances, _ = tree.query(sides.coordinates, 2, rows=False)
             return distances[:, 0], distances[:, 1]
-        distances, rows = self.reference.tree.query(sides.coordinates, 3)
+        distances, rows = tree.query(sides.coordinates, 3)
+        assert rows is not None  # asked for (NeighbourTree.query's rows=True)
         others = rows != sides.control_rows[:, None]
         others[others.sum(axis=1) == 3, 2] = False  # itself not found among the three (ties): keep the first two
         kept = distances[others].reshape(len(distances), 2)
@@ -153,6 +155,7 @@ class PrivacyContext:
         medians = self.newcomer_medians
         if medians is None or medians[which] >= target:
             return None
+        assert self.sides is not None  # no medians without controls
         who = N_("the approximate holdout (half of the originals drawn at random, each apart from itself)") \
             if self.sides.approximate else N_("the holdout (real people never used)")
         return Message(N_("Real people are themselves closer than the target: in {who}, the median is {median} (the "
@@ -170,7 +173,9 @@ class PrivacyContext:
     @cached_property
     def nearest_two(self) -> tuple[np.ndarray, np.ndarray]:
         """Each avatar's distances to its nearest and second-nearest originals."""
-        distances, _ = self.reference.tree.query(self.avatar_coordinates, 2, rows=False)
+        tree = self.reference.tree
+        assert tree is not None, "asked with at least two originals"
+        distances, _ = tree.query(self.avatar_coordinates, 2, rows=False)
         return distances[:, 0], distances[:, 1]
 
     @cached_property

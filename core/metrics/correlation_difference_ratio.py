@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from core.dataset import Kind
 from core.engine.encoding import numeric_values
-from core.engine.schema import Kind
 from core.i18n import N_, _, number
 from core.metrics.definition import SIGNAL, MetricDefinition
 from core.metrics.result import MetricResult

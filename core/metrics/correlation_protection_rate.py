@@ -11,13 +11,14 @@ no hidden rate is known and none is credited (HR = 0).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
+from core.dataset import Kind
 from core.engine.neighbours import NeighbourTree
-from core.engine.schema import Kind
 from core.i18n import N_
 from core.metrics.attack import CHOOSE_KNOWN
 from core.metrics.definition import LINKABILITY, MetricDefinition
@@ -59,7 +60,8 @@ def compute(context: PrivacyContext) -> MetricResult:
         "hidden_rate_credited": bool(context.paired)})
 
 
-def _match_space(originals: pd.DataFrame, avatars: pd.DataFrame, kinds) -> tuple[np.ndarray, np.ndarray]:
+def _match_space(originals: pd.DataFrame, avatars: pd.DataFrame, kinds: Mapping[str, Kind]
+                 ) -> tuple[np.ndarray, np.ndarray]:
     """Points where two rows match exactly when their Chebyshev distance is at most 1: numbers divided by their
     tolerance, categories (and a missing number) as codes ``_APART`` apart."""
     original_columns, avatar_columns = [], []

@@ -15,10 +15,11 @@ from core.metrics.result import MetricResult
 if TYPE_CHECKING:
     from core.metrics.context import PrivacyContext
 
+TARGET = 0.2
 DEFINITION = MetricDefinition(
     name="distance_to_closest", label=N_("Distance to closest"), unit="", goal="maximize", bounds=(0.0, None),
     interpretation=N_("Typical distance from an avatar to the nearest real individual in the latent space. Near 0, "
-                      "avatars sit on top of real people."), criterion=LINKABILITY, target=0.2,
+                      "avatars sit on top of real people."), criterion=LINKABILITY, target=TARGET,
 )
 
 
@@ -29,4 +30,4 @@ def compute(context: PrivacyContext) -> MetricResult:
     nearest, _ = context.nearest_two
     median = float(np.median(nearest))
     return DEFINITION.result(median, breakdown={"distances": nearest}, note=context.reference.repeated_note
-                             or context.out_of_reach_note(DEFINITION.target, 0, median))
+                             or context.out_of_reach_note(TARGET, 0, median))

@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from core.dataset import Kind
 from core.dataset.relations import Relation, RelationsAsked
 from core.engine.kept_relations import KeptRelations
 from core.engine.parameters import DEFAULT_NCP
 from core.engine.pipeline import Avatarizer
-from core.engine.schema import Kind, apply_kinds, profile_columns, resolve_kinds, with_text_names
+from core.engine.schema import apply_kinds, profile_columns, resolve_kinds, with_text_names
 from core.engine.split import Holdout
 from core.engine.stages import check_ncp
 from core.engine.timing import timed
@@ -155,6 +156,7 @@ def analyse(evaluation: Evaluation, request: AnalysisRequest, names: Iterable[st
     from core.metrics.analysis.request import run_analyses
 
     split = evaluation.split
+    assert split is not None, "an evaluation is scored with its split (score())"
     request.checked(split.working.columns)
     avatars = known_values_only(split.working_avatars, [split.working, split.holdout], evaluation.kinds)
     for name in request.names() if names is None else names:

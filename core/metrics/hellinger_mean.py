@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from core.dataset import Kind
 from core.engine.encoding import numeric_values
-from core.engine.schema import Kind
 from core.i18n import N_
 from core.metrics.binning import binned_distribution, common_grid, hellinger_distance
 from core.metrics.definition import SIGNAL, MetricDefinition
@@ -81,7 +81,7 @@ def hellinger_mean(
     categorical variables use the union of the three samples' modalities; missing
     values are one more bin.
     """
-    rows = []
+    rows, scores = [], []
     for name in working.columns:
         if kinds[name] is Kind.CATEGORICAL:
             modalities = pd.Index(list(dict.fromkeys(
@@ -99,11 +99,11 @@ def hellinger_mean(
             kind, binning, n_bins = "numeric", grid.binning, grid.n_bins
         reference, avatar = hellinger_distance(wo, ho), hellinger_distance(wa, ho)
         score = variable_score(reference, avatar)
+        scores.append(score)
         rows.append({
             "variable": str(name), "kind": kind, "bins": int(n_bins), "binning": binning,
             "reference_distance": reference, "avatar_distance": avatar, "score": score,
         })
-    scores = [row["score"] for row in rows]
     value = float(np.mean(scores)) if rows else None
     return DEFINITION.result(value, breakdown={"per_variable": rows,
                                                "standard_deviation": float(np.std(scores)) if rows else None},

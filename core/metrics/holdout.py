@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from core.engine.schema import Kind
+from core.dataset import Kind
 from core.engine.split import Holdout, split_holdout
 from core.errors import InputError
 from core.i18n import N_, _

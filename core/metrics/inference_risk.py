@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from core.dataset import Kind
 from core.engine.encoding import numeric_values
-from core.engine.schema import Kind
 from core.i18n import N_
 from core.metrics.attack import CHOOSE_KNOWN, AttackRisk, KnownSpace, NearestAvatars
 from core.metrics.definition import INFERENCE, MetricDefinition
@@ -56,8 +56,7 @@ def compute(context: PrivacyContext) -> MetricResult:
         return DEFINITION.result(None, not_applicable=N_("Not applicable: the avatars were not scored against originals."))
     sides, kinds = context.sides, context.reference.kinds
     space = KnownSpace(sides.members, context.avatars, knowledge.known, kinds)
-    nearest = {"members": space.nearest(sides.members),
-               "controls": None if sides.approximate else space.nearest(sides.controls)}
+    nearest = space.nearest(sides.members), None if sides.approximate else space.nearest(sides.controls)
     per_variable = [_variable_risk(name, kinds[name] is Kind.CATEGORICAL, sides, nearest, space.point_of_avatar,
                                    context.avatars[name]) for name in knowledge.sensitive]
     worst = max(per_variable, key=lambda entry: (entry["risk"], entry["high"]))
@@ -67,9 +66,14 @@ def compute(context: PrivacyContext) -> MetricResult:
         "widest": widest["variable"], "against": worst["against"], "members_attacked": worst["members_attacked"]})
 
 
-def _variable_risk(name: str, categorical: bool, sides: AttackSides, nearest: dict[str, NearestAvatars | None],
-                   point_of_avatar: np.ndarray, avatar_values: pd.Series) -> dict:
+def _variable_risk(name: str, categorical: bool, sides: AttackSides,
+                   nearest: tuple[NearestAvatars, NearestAvatars | None], point_of_avatar: np.ndarray,
+                   avatar_values: pd.Series) -> dict:
+    """One sensitive variable's risk; ``nearest``: the members' nearest avatars, and the controls' (None: no
+    control)."""
     members = sides.members[name].reset_index(drop=True)
+    members_nearest, controls_nearest = nearest
+    guessed: GuessedCategories | GuessedNumbers
     if categorical:
         guessed = GuessedCategories(avatar_values, point_of_avatar)
         common = avatar_values.mode(dropna=False)
@@ -81,9 +85,9 @@ def _variable_risk(name: str, categorical: bool, sides: AttackSides, nearest: di
         guessed = GuessedNumbers(_values(avatar_values), point_of_avatar, tolerance)
         median = np.nanmedian(_values(avatar_values)) if avatar_values.notna().any() else np.nan
         baseline = float(np.mean(guessed.close(member_values, np.full(len(member_values), median))))
-    controls = None if nearest["controls"] is None else guessed.successes(
-        sides.controls[name].reset_index(drop=True), nearest["controls"])
-    risk = AttackRisk.of(guessed.successes(members, nearest["members"]), controls, baseline)
+    controls = None if controls_nearest is None else guessed.successes(
+        sides.controls[name].reset_index(drop=True), controls_nearest)
+    risk = AttackRisk.of(guessed.successes(members, members_nearest), controls, baseline)
     return {"variable": name, **risk.to_percent(), "beats_guessing": bool(risk.members > baseline),
             "baseline_guess": N_("the most common value") if categorical else N_("the median")}
 

@@ -8,7 +8,8 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from core.engine.schema import Kind, apply_kinds
+from core.dataset import Kind
+from core.engine.schema import apply_kinds
 from core.errors import InputError
 from core.i18n import _
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from core.i18n import N_
 import numpy as np
 
+from core.i18n import N_
 from core.metrics.attack import CHOOSE_KNOWN, AttackRisk, KnownSpace, NearestAvatars
 from core.metrics.definition import LINKABILITY, MetricDefinition
 from core.metrics.result import MetricResult

@@ -16,22 +16,22 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from core.dataset import Dataset, Link, LinkMethod
+from core.dataset import Dataset, Kind, Link, LinkMethod
 from core.dataset.keys import key_values
 from core.engine.encoding import numeric_values
+from core.engine.parameters import Parameters
+from core.engine.schema import resolve_kinds
 from core.engine.split import Holdout
 from core.engine.time_series import series_of
-from core.engine.schema import Kind, resolve_kinds
 from core.errors import InputError
 from core.i18n import N_, _
+from core.metrics.analysis.mixed_model import MixedModelResult
 from core.metrics.attack import Knowledge
 from core.metrics.evaluation import Evaluation, evaluate
 from core.metrics.inputs import typed_like
 from core.metrics.links import broken_sequences, children_per_parent, join, referential_integrity
 from core.metrics.metrics_json import finite
-from core.metrics.analysis.mixed_model import MixedModelResult
 from core.metrics.result import MetricResult
-from core.engine.parameters import Parameters
 from core.metrics.series.series_table import SeriesView, series_metrics, series_view
 from core.metrics.series.trajectories import DAY_S, person_slopes
 
@@ -140,7 +140,7 @@ def declared_kinds(dataset: Dataset, name: str, frame: pd.DataFrame) -> dict[str
     date: issue 45, MASS's Sitka measured on 5 days, its time read as 5 categories and scored 22.7 / 100)."""
     table = dataset.tables[name]
     declared = {column: kind for column, kind in table.column_kinds.items() if column in frame}
-    if dataset.is_series(name) and table.time in frame:
+    if dataset.is_series(name) and table.time is not None and table.time in frame:
         time = frame[table.time]
         declared.setdefault(table.time, (Kind.DATETIME if not pd.api.types.is_numeric_dtype(time) else
                                          Kind.NUMERIC).value)
@@ -235,6 +235,7 @@ class _EnrichmentPlan:
         """A time series' person with their follow-up's span and each numeric variable's slope over time (SPEC 13:
         privacy with the series included), missing for a person of fewer than two times."""
         time = self.dataset.tables[link.child].time
+        assert time is not None, "a time series' table has its time column (checked with the dataset)"
         kind = self.kinds[link.child][time]
         typed = typed_like(measures[[time]], {time: kind}, N_("In the avatars: {error}"))[time]  # a file's dates read
         times = np.asarray(numeric_values(typed), dtype=float) / (DAY_S if kind is Kind.DATETIME else 1.0)  # as text

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from core.engine.schema import Kind
+from core.dataset import Kind
 from core.i18n import N_
 from core.metrics.binning import SortedColumns, column_distances
 from core.metrics.definition import SIGNAL, MetricDefinition

@@ -8,6 +8,9 @@ command line's table, the JSON, the pages, the report, the sweep's axes and targ
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from types import ModuleType
+
 from core.engine.timing import timed
 from core.metrics import (
     broken_relations,
@@ -51,7 +54,8 @@ def privacy_metrics(context: PrivacyContext, timings: dict[str, float] | None = 
     return _computed(PRIVACY_METRICS, context, timings)
 
 
-def _computed(modules, context, timings: dict[str, float] | None) -> dict[str, MetricResult]:
+def _computed(modules: Iterable[ModuleType], context: SignalContext | PrivacyContext,
+              timings: dict[str, float] | None) -> dict[str, MetricResult]:
     timings = {} if timings is None else timings
     results = {}
     for module in modules:

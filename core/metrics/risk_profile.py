@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from core.dataset import Kind
 from core.dataset.relations.base import decimals
 from core.engine.encoding import numeric_values
-from core.engine.schema import Kind
 
 SMALL_GROUP = 5
 DEFAULT_DIGITS = 3

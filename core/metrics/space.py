@@ -9,10 +9,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from core.dataset import Kind
 from core.engine.encoding import EncodedTable, TableCodec
 from core.engine.projection import Projection
 from core.engine.reduction import CategoricalReduction
-from core.engine.schema import MANY_MODALITIES, Kind, with_text_names
+from core.engine.schema import MANY_MODALITIES, with_text_names
 from core.metrics.binning import SortedColumns
 
 AXIS_BLOCK_VALUES = 2**22  # coordinates transformed at a time per sample (32 MB), whatever the row count

@@ -1,1 +1,4 @@
-"""How results are shown: value formats, plotly figures, the HTML report, the command line's summary."""
+"""How results are shown: value formats (``format``, ``parameter_labels``), the texts of a verdict, an analysis and
+a risk profile, plotly figures (``figures``, ``analysis_figures``, ``series_figures``), the HTML ``report``, the
+``metrics_json``, the command line's ``summary``, the ``sweep_table``, the ``epsilon_ledger`` and the linked
+tables' zip (``linked_archive``)."""

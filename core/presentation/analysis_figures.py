@@ -9,6 +9,7 @@ from core.i18n import N_, _
 from core.metrics.analysis.interval_overlap import Estimate
 from core.metrics.analysis.mixed_model import ALL, MixedModelResult
 from core.metrics.analysis.regression import RegressionResult
+from core.metrics.analysis.request import AnalysisResult
 from core.metrics.analysis.survival import SurvivalResult
 from core.presentation.analysis_text import slope_unit, term_label
 from core.presentation.figures import AVATAR_COLOUR, HOLDOUT_COLOUR, ORIGINAL_COLOUR, layout
@@ -123,7 +124,7 @@ def trend_figure(result: MixedModelResult) -> go.Figure:
         value=figure_text(result.value), level="95 %"), height=max(320, 160 + 40 * len(labels)))
 
 
-def analysis_figures(name: str, result) -> list[go.Figure]:
+def analysis_figures(name: str, result: AnalysisResult) -> list[go.Figure]:
     """The figures of one analysis (survival curves, coefficients; none for the others)."""
     if name == "survival" and isinstance(result, SurvivalResult):
         return [survival_figure(result)]

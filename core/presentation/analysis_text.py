@@ -17,8 +17,8 @@ from core.metrics.analysis.missing_shares import MissingShares
 from core.metrics.analysis.mixed_model import ALL, MixedModelResult
 from core.metrics.analysis.prediction import PredictionResult
 from core.metrics.analysis.regression import INTERCEPT, RegressionResult
-from core.metrics.analysis.request import AnalysisNotRun
-from core.metrics.analysis.survival import SurvivalResult
+from core.metrics.analysis.request import AnalysisNotRun, AnalysisResult
+from core.metrics.analysis.survival import Curve, SurvivalResult
 from core.metrics.evaluation import Evaluation
 
 OVERLAP_SLACK = 0.1  # an overlap this close to the two real samples' reads "as close as two real samples"
@@ -92,10 +92,11 @@ def term_label(term: str, references: dict[str, str]) -> str:
         if separator and name in references else term
 
 
-def overlap_verdict(overlap: float, reference: float | None) -> str:
+def overlap_verdict(overlap: float | None, reference: float | None) -> str:
+    """How two intervals meet against two real samples' (an overlap None, not measured, is not as close)."""
     if overlap == 1.0:
         return _("identical")
-    if reference is not None and overlap >= reference - OVERLAP_SLACK:
+    if overlap is not None and reference is not None and overlap >= reference - OVERLAP_SLACK:
         return _("as close as two real samples are")
     return _("further apart than two real samples are")
 
@@ -219,10 +220,10 @@ def survival_reading(result: SurvivalResult) -> str:
                 real=number(100 * real.survival[-1], ".1f"), avatars=number(100 * avatars.survival[-1], ".1f"),
                 real_median=_median(real), avatars_median=_median(avatars)))
     if result.group:
-        real, avatars = result.logrank_p["real"], result.logrank_p["avatars"]
-        if real is not None and avatars is not None:
-            same = (real < 0.05) == (avatars < 0.05)
-            if real < 0.05:
+        real_p, avatars_p = result.logrank_p["real"], result.logrank_p["avatars"]
+        if real_p is not None and avatars_p is not None:
+            same = (real_p < 0.05) == (avatars_p < 0.05)
+            if real_p < 0.05:
                 text = _("Survival by {group}: on the real rows the groups differ (log-rank {p_real}), on the avatars "
                          "{p_avatars}: the same conclusion.") if same else \
                     _("Survival by {group}: on the real rows the groups differ (log-rank {p_real}), on the avatars "
@@ -232,7 +233,7 @@ def survival_reading(result: SurvivalResult) -> str:
                          "{p_real}), on the avatars {p_avatars}: the same conclusion.") if same else \
                     _("Survival by {group}: on the real rows the groups do not differ significantly (log-rank "
                       "{p_real}), on the avatars {p_avatars}: a different conclusion.")
-            sentences.append(text.format(group=result.group, p_real=p_text(real), p_avatars=p_text(avatars)))
+            sentences.append(text.format(group=result.group, p_real=p_text(real_p), p_avatars=p_text(avatars_p)))
     for ratio in result.hazard_ratios:
         if ratio.real is None or ratio.avatars is None:
             continue
@@ -254,7 +255,7 @@ def survival_reading(result: SurvivalResult) -> str:
     return " ".join(sentences)
 
 
-def _median(curve) -> str:
+def _median(curve: Curve) -> str:
     return _("not reached") if curve.median is None else figure(curve.median)
 
 
@@ -275,14 +276,15 @@ def group_statistics_reading(result: GroupStatisticsResult) -> str:
 
 def _order_change(table: GroupStatistics) -> str:
     """A sentence when the groups' order by mean differs between the real rows and the avatars."""
-    rows = [row for row in table.groups if row.means["real"] is not None and row.means["avatars"] is not None]
-    real = [row.group for row in sorted(rows, key=lambda row: row.means["real"])]
-    avatars = [row.group for row in sorted(rows, key=lambda row: row.means["avatars"])]
-    if real == avatars:
+    means = [(row.group, row.means["real"], row.means["avatars"]) for row in table.groups]
+    rows = [(group, real, avatars) for group, real, avatars in means if real is not None and avatars is not None]
+    real_order = [row[0] for row in sorted(rows, key=lambda row: row[1])]
+    avatars_order = [row[0] for row in sorted(rows, key=lambda row: row[2])]
+    if real_order == avatars_order:
         return ""
     if len(rows) == 2:
         return _("The order is reversed: {higher} above {lower} in the real rows, below it in the avatars.").format(
-            higher=group_name(real[1]), lower=group_name(real[0]))
+            higher=group_name(real_order[1]), lower=group_name(real_order[0]))
     return _("The groups' order by mean differs from the real rows'.")
 
 
@@ -374,23 +376,30 @@ def trend_table(result: MixedModelResult) -> pd.DataFrame:
                          for slope in result.slopes])
 
 
-def analysis_notes(result) -> list[str]:
+def analysis_notes(result: AnalysisResult | MixedModelResult) -> list[str]:
     """What the user should know about how an analysis was fitted: a side that could not be, terms left out."""
     return [_(note) for note in getattr(result, "notes", ())]
 
 
-READINGS = {"regression": regression_reading, "survival": survival_reading,
-            "group_statistics": group_statistics_reading, "missing_shares": missing_reading}
-
-
-def reading(name: str, result, holdout: Holdout = Holdout.REAL) -> str:
+def reading(name: str, result: AnalysisResult, holdout: Holdout = Holdout.REAL) -> str:
     """The plain reading of one analysis (or why the data did not allow it); ``holdout`` is the evaluation's case
-    (SPEC section 5): whom a prediction was tested on."""
+    (SPEC section 5): whom a prediction was tested on. The analysis ``name`` ran gives ``result``'s type."""
     if isinstance(result, AnalysisNotRun):
         return _("Not run: {reason}").format(reason=_(result.reason))
     if name == "prediction":
+        assert isinstance(result, PredictionResult)
         return prediction_reading(result, holdout)
-    return READINGS[name](result)
+    if name == "regression":
+        assert isinstance(result, RegressionResult)
+        return regression_reading(result)
+    if name == "survival":
+        assert isinstance(result, SurvivalResult)
+        return survival_reading(result)
+    if name == "group_statistics":
+        assert isinstance(result, GroupStatisticsResult)
+        return group_statistics_reading(result)
+    assert name == "missing_shares" and isinstance(result, MissingShares)
+    return missing_reading(result)
 
 
 def hellinger_spread(evaluation: Evaluation) -> str:
@@ -500,18 +509,23 @@ def median_table(result: SurvivalResult) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def analysis_tables(name: str, result) -> list[tuple[str, pd.DataFrame]]:
-    """The tables of one analysis, each with its caption (empty: none needed)."""
+def analysis_tables(name: str, result: AnalysisResult) -> list[tuple[str, pd.DataFrame]]:
+    """The tables of one analysis, each with its caption (empty: none needed); ``name`` gives ``result``'s type."""
     if isinstance(result, AnalysisNotRun):
         return []
     if name == "prediction":
+        assert isinstance(result, PredictionResult)
         return [("", prediction_table(result))]
     if name == "regression":
+        assert isinstance(result, RegressionResult)
         return [(_(REGRESSION_SCALE), regression_table(result))] if result.coefficients else []
     if name == "survival":
+        assert isinstance(result, SurvivalResult)
         return [(_("Kaplan-Meier curves"), median_table(result))] + (
             [(_("Hazard ratios (Cox, 95 % intervals)"), hazard_table(result))] if result.hazard_ratios else [])
     if name == "group_statistics":
+        assert isinstance(result, GroupStatisticsResult)
         return [(_("{value} by {group}").format(value=table.value, group=table.group), group_table(result, table.value))
                 for table in result.tables]
+    assert isinstance(result, MissingShares)
     return [("", missing_table(result))]

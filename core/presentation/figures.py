@@ -21,7 +21,7 @@ from core.presentation.format import figure_text
 from core.presentation.sweep_table import seed_range_text
 from core.workflows.exposure import LEVELS
 from core.workflows.run import LatentView
-from core.workflows.sweep import SweepPoint, pareto_front
+from core.workflows.sweep import SweepPoint, measured, pareto_front
 
 ORIGINAL_COLOUR = "#3b6ea5"
 AVATAR_COLOUR = "#e07b24"
@@ -133,11 +133,11 @@ def distribution_figure(original: pd.Series, avatars: pd.Series, name: str, cate
         low, high = (present.min(), present.max()) if present.size else (0.0, 1.0)
         size = (high - low) / 40 if high > low else 1.0
         for data, label, colour in zip(values, ("originals", "avatars"), (ORIGINAL_COLOUR, AVATAR_COLOUR), strict=True):
-            missing = np.mean(np.isnan(data)) * 100 if len(data) else 0.0
+            missing_share = float(np.mean(np.isnan(data))) * 100 if len(data) else 0.0
             shown = _(SIDE_NAMES[label])
             figure.add_histogram(
                 x=data[~np.isnan(data)], name=_("{side} ({missing} % missing)").format(
-                    side=shown, missing=number(missing, ".0f")), marker_color=colour, opacity=0.6,
+                    side=shown, missing=number(missing_share, ".0f")), marker_color=colour, opacity=0.6,
                 histnorm="percent", xbins={"start": low, "end": high + size, "size": size},
                 hovertemplate=("%{y:.1f} %" if logged else "%{x}: %{y:.1f} %") + "<extra>" + shown + "</extra>",
             )
@@ -205,12 +205,13 @@ def correlation_figure(result: MetricResult) -> go.Figure:
             hovertemplate="%{y} × %{x}: %{z:.2f}<extra></extra>", row=1, col=column,
         )
         figure.update_yaxes(showticklabels=column == 1, row=1, col=column)
-    bar = {"len": 0.45, "thickness": 14, "title": {"side": "right"}}
+    title = {"side": "right"}
+    bar = {"len": 0.45, "thickness": 14, "title": title}
     figure.update_layout(
         coloraxis={"colorscale": "RdBu", "reversescale": True, "cmin": -1, "cmax": 1,
-                   "colorbar": {**bar, "title": {**bar["title"], "text": _("correlation")}, "y": 0.77}},
+                   "colorbar": {**bar, "title": {**title, "text": _("correlation")}, "y": 0.77}},
         coloraxis2={"colorscale": "RdBu", "reversescale": True, "cmin": -reach, "cmax": reach,
-                    "colorbar": {**bar, "title": {**bar["title"], "text": _("difference")}, "y": 0.23}},
+                    "colorbar": {**bar, "title": {**title, "text": _("difference")}, "y": 0.23}},
     )
     figure.update_yaxes(autorange="reversed")
     figure.update_xaxes(tickangle=-45)
@@ -233,6 +234,7 @@ def latent_figure(latent: LatentView, axes: tuple[int, ...], exposure: np.ndarra
     by_exposure = exposure is not None and latent.original_rows is not None
     layers = [(latent.avatars, _("avatars"), FAINT_AVATARS if by_exposure else AVATAR_COLOUR)]
     if by_exposure:
+        assert exposure is not None and latent.original_rows is not None  # by_exposure
         shown = exposure[latent.original_rows]
         layers += [(latent.originals[shown == level], _("real person: {level}").format(level=_(LEVELS[level])),
                     EXPOSURE_COLOURS[level]) for level in (2, 1, 0)]
@@ -323,17 +325,20 @@ def privacy_figures(privacy: dict[str, MetricResult]) -> dict[str, go.Figure]:
     closest, ratio, cloaking = privacy["distance_to_closest"], privacy["closest_distances_ratio"], privacy["local_cloaking"]
     shown = {}
     if closest.value is not None:
+        assert closest.target is not None  # a privacy metric: it has a target
         shown["distance_to_closest"] = distance_histogram_figure(
             closest.breakdown["distances"], closest.target, _("Distance from each avatar to the nearest real person"),
             _("distance in the latent space"),
         )
     if ratio.value is not None:
+        assert ratio.target is not None
         shown["closest_distances_ratio"] = distance_histogram_figure(
             ratio.breakdown["ratios"], ratio.target,
             _("Nearest / second-nearest real person, for each avatar (near 0: the avatar points at one person)"),
             _("ratio of the two distances"),
         )
     if cloaking.value is not None:
+        assert cloaking.target is not None
         shown["local_cloaking"] = cloaking_histogram_figure(
             cloaking.breakdown["counts"], cloaking.target, cloaking.breakdown["censored_at"]
         )
@@ -400,11 +405,12 @@ def tradeoff_figure(
     """
     shown = [i for i, p in enumerate(points) if p.mean(utility) is not None and p.mean(privacy) is not None]
     sign = -1.0 if DEFINITIONS[privacy].goal == "minimize" else 1.0  # a risk: its axis runs from high to low
+    xs, ys = [sign * measured(points[i].mean(privacy)) for i in shown], [measured(points[i].mean(utility)) for i in shown]
     positions = dict(zip(shown, label_positions(
-        [sign * points[i].mean(privacy) for i in shown], [points[i].mean(utility) for i in shown],
-        [points[i].setting.label for i in shown],
-        [tuple(sorted((sign * points[i].low(privacy), sign * points[i].high(privacy)))) for i in shown],
-        [(points[i].low(utility), points[i].high(utility)) for i in shown], None if target is None else sign * target,
+        xs, ys, [points[i].setting.label for i in shown],
+        [_ordered(sign * measured(points[i].low(privacy)), sign * measured(points[i].high(privacy))) for i in shown],
+        [(measured(points[i].low(utility)), measured(points[i].high(utility))) for i in shown],
+        None if target is None else sign * target,
     ), strict=True))
     figure = go.Figure()
     methods = (("avatar", "Avatar (k)", ORIGINAL_COLOUR, "circle"),
@@ -427,8 +433,7 @@ def tradeoff_figure(
                 hovertemplate="<b>%{text}</b><br>" + labels[privacy] + ": %{x:.3g}<br>" + labels[utility]
                 + ": %{y:.3g}<br>%{hovertext}<extra></extra>",
             )
-    front = [shown[i] for i in pareto_front([sign * points[i].mean(privacy) for i in shown],
-                                            [points[i].mean(utility) for i in shown])]
+    front = [shown[i] for i in pareto_front(xs, ys)]
     if len(front) > 1:
         figure.add_scatter(
             x=[points[i].mean(privacy) for i in front], y=[points[i].mean(utility) for i in front], mode="lines",
@@ -456,6 +461,7 @@ def _ring(figure: go.Figure, point: SweepPoint, utility: str, privacy: str) -> N
 TRADEOFF_HEIGHT = 560
 PLOT_AREA_PX = (1000, 420)  # the trade-off chart's plotting area, about, at the dashboard's width
 LABEL_FONT_PX = (7.5, 16)  # width of a character and height of a line at the figure's font size
+Box = tuple[float, float, float, float]  # a label's or a marker's pixels: left, top, right, bottom
 LABEL_CANDIDATES = ("top right", "bottom right", "top left", "bottom left", "middle right", "middle left",
                     "top center", "bottom center")
 
@@ -464,9 +470,15 @@ def _seed_range(points: list[SweepPoint], metric: str) -> dict[str, object]:
     """Error bars from each point's mean to its lowest and highest seed."""
     return {
         "type": "data", "symmetric": False, "thickness": 1,
-        "array": [p.high(metric) - p.mean(metric) for p in points],
-        "arrayminus": [p.mean(metric) - p.low(metric) for p in points],
+        "array": [measured(p.high(metric)) - measured(p.mean(metric)) for p in points],
+        "arrayminus": [measured(p.mean(metric)) - measured(p.low(metric)) for p in points],
     }
+
+
+def _ordered(first: float, second: float) -> tuple[float, float]:
+    """The ends of a range, the lower first."""
+    low, high = sorted((first, second))
+    return low, high
 
 
 def label_positions(
@@ -489,8 +501,8 @@ def label_positions(
     chosen = []
     for centre, text in zip(centres, texts, strict=True):
         size = (len(text) * LABEL_FONT_PX[0], LABEL_FONT_PX[1])
-        best = min(LABEL_CANDIDATES, key=lambda position, size=size, centre=centre: _label_cost(
-            label_box(centre, size, position), taken, width, height))  # the first wins ties: top right when free
+        costs = [_label_cost(label_box(centre, size, position), taken, width, height) for position in LABEL_CANDIDATES]
+        best = LABEL_CANDIDATES[costs.index(min(costs))]  # the first wins ties: top right when free
         taken.append(label_box(centre, size, best))
         chosen.append(best)
     return chosen
@@ -507,7 +519,7 @@ def pixel_centres(
              (high_y - y) / ((high_y - low_y) or 1.0) * height * 0.9 + height * 0.05) for x, y in zip(xs, ys, strict=True)]
 
 
-def label_box(centre: tuple[float, float], size: tuple[float, float], position: str) -> tuple[float, ...]:
+def label_box(centre: tuple[float, float], size: tuple[float, float], position: str) -> Box:
     """The pixel box (left, top, right, bottom) of a label of ``size`` at plotly ``position`` around ``centre``."""
     (cx, cy), (w, h) = centre, size
     vertical, horizontal = position.split()
@@ -516,7 +528,7 @@ def label_box(centre: tuple[float, float], size: tuple[float, float], position: 
     return left, top, left + w, top + h
 
 
-def _label_cost(box: tuple[float, ...], taken: list[tuple[float, ...]], width: float, height: float) -> float:
+def _label_cost(box: Box, taken: list[Box], width: float, height: float) -> float:
     """Area of ``box`` over the boxes ``taken``, plus what sticks out of the plotting area."""
     left, top, right, bottom = box
     outside = max(0.0, -left) + max(0.0, right - width) + max(0.0, -top) + max(0.0, bottom - height)

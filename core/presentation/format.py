@@ -24,7 +24,8 @@ AT_LEAST = ">= "  # before a value that is only a lower bound (a local cloaking 
 SHOWN_UNITS = ("%", "/ 100")  # units written after a value; others ("avatars") are in the label or the target
 CRITERION_NAMES = {SINGLING_OUT: N_("Singling out"), LINKABILITY: N_("Linkability"), INFERENCE: N_("Inference")}
 
-Parameters, Returned = ParamSpec("Parameters"), TypeVar("Returned")
+Parameters = ParamSpec("Parameters")
+Returned = TypeVar("Returned")
 
 
 def in_english(function: Callable[Parameters, Returned]) -> Callable[Parameters, Returned]:

@@ -31,7 +31,9 @@ def run_json(run: GenerationRun) -> dict[str, Any]:
     metrics["parameters"] = {**avatarizer.get_params(), **metrics["parameters"], "method": avatarizer.method_.name}
     metrics["timings_s"] = {**avatarizer.timings_s_, **metrics["timings_s"]}
     if not avatarizer.method_.paired:
-        metrics["epsilon_ledger"] = {**avatarizer.synthesizer_.ledger(), "reading": noise_of(run)}
+        synthesizer = avatarizer.synthesizer_
+        assert synthesizer is not None  # AvatarFastDP: its fitted synthesizer
+        metrics["epsilon_ledger"] = {**synthesizer.ledger(), "reading": noise_of(run)}
     metrics = {**metrics, "verdict": verdict_json(verdict), "relationships": relationships(run.evaluation)}
     if verdict.searched:  # the seconds with the other timings: the rest is the same for the same seed
         metrics["timings_s"] = {**metrics["timings_s"], "fix search": verdict.search_seconds}
@@ -56,11 +58,13 @@ def linked_json(evaluation: LinkedEvaluation, verdict: LinkedVerdict, parameters
 def batch_json(run: BatchRun, params: dict, settings: BatchSettings) -> dict[str, Any]:
     """A batch run's metrics (SPEC section 10): the mean and worst batch, how many batches meet each target, the
     verdict, each batch's own metrics, the parameters and timings."""
+    summary = run.summary
+    assert summary is not None  # a scored run (metrics asked): its batches' summary
     return {
-        "batches": {**run.summary, "rows": run.rows_per_batch},
-        "verdict": {"ready": run.summary["ready"], "status": run.summary["status"],
-                    "not_assessed": run.summary["not_assessed"],
-                    "failing_batches": sorted({batch for entry in run.summary["targets_met"].values()
+        "batches": {**summary, "rows": run.rows_per_batch},
+        "verdict": {"ready": summary["ready"], "status": summary["status"],
+                    "not_assessed": summary["not_assessed"],
+                    "failing_batches": sorted({batch for entry in summary["targets_met"].values()
                                                for batch in entry["failing"]})},
         "per_batch": run.batches,
         "parameters": {**params, "method": method_of(Parameters.of(params)).name,

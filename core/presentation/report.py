@@ -14,7 +14,7 @@ import datetime as dt
 import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar, overload
 
 import jinja2
 import plotly.io as pio
@@ -27,6 +27,7 @@ from core.metrics.analysis.request import TITLES
 from core.metrics.correlation_difference_ratio import correlation_direction, correlation_gaps
 from core.metrics.criteria import MET, NOT_ASSESSED, NOT_MET, PARTLY_ASSESSED, QUESTIONS, STATES, UNCERTAIN
 from core.metrics.evaluation import Evaluation
+from core.metrics.linked_evaluation import LinkedEvaluation
 from core.metrics.result import MetricResult
 from core.presentation import figures, series_figures
 from core.presentation.analysis_figures import analysis_figures
@@ -62,10 +63,12 @@ from core.presentation.verdict_text import (
     relationships,
     subject,
 )
-from core.metrics.linked_evaluation import LinkedEvaluation
 from core.workflows.linked_run import LinkedVerdict
 from core.workflows.run import GenerationRun
 from core.workflows.verdict import NOT_READY, READY, verdict_of_run
+
+if TYPE_CHECKING:
+    import plotly.graph_objects as go
 
 _TEMPLATES = jinja2.Environment(loader=jinja2.PackageLoader("core.presentation"), autoescape=True,
                                 undefined=jinja2.StrictUndefined)
@@ -135,13 +138,15 @@ def _blocks(run: GenerationRun, title: str) -> list[Block]:
                   "muted"),
     ]
     if not run.avatarizer.method_.paired:
-        ledger = run.avatarizer.synthesizer_.ledger()
+        synthesizer = run.avatarizer.synthesizer_
+        assert synthesizer is not None  # AvatarFastDP: its fitted synthesizer
+        ledger = synthesizer.ledger()
         rows = ledger_rows(ledger)
         blocks += [
             Paragraph(Markup(_("AvatarFastDP uses differential-privacy mechanisms but is <b>not end-to-end "
                                "differentially private</b>: the projection is fitted on the real data without noise.")),
                       "note"),
-            Heading("h2", _("Where epsilon = {epsilon} goes").format(epsilon=number(ledger["epsilon"], "g"))),
+            Heading("h2", _("Where epsilon = {epsilon} goes").format(epsilon=number(synthesizer.epsilon_, "g"))),
             Table(list(rows[0]), [list(row.values()) for row in rows]),
             Paragraph(not_covered_sentence(ledger), "muted"),
         ]
@@ -176,8 +181,7 @@ def build_linked_report(dataset: Dataset, evaluation: LinkedEvaluation, verdict:
                    Heading("h2", _("Relations between the tables")),
                    Table([_("link"), _("metric"), _("value"), _("reading"), _("what it means")], [
                        [link, _shown(result.label), metric_text(result, result.unit),
-                        _verdict(result) if result.target is not None else
-                        _span(_(result.band), result.level) if result.band else "",
+                        _verdict(result) if result.target is not None else _band(result),
                         _shown(result.not_applicable or result.interpretation)]
                        for link, metrics in evaluation.links.items() for result in metrics.values()])]
         for link, metrics in evaluation.links.items():
@@ -186,12 +190,12 @@ def build_linked_report(dataset: Dataset, evaluation: LinkedEvaluation, verdict:
             blocks.append(_figure(figures.children_per_parent_figure(metrics["children_per_parent"], link)))
         for link, metrics in evaluation.series.items():
             blocks += _series_blocks(link, metrics, evaluation)
-        for name, person in evaluation.persons.items():
+        for name, enriched in evaluation.persons.items():
             blocks += [Heading("h2", _("{table}, with everything about each person").format(table=name)),
                        Paragraph(_("Each row of {table} with its descendants' aggregates (their number, the mean of "
                                    "each numeric column, the share of each frequent modality): what an attacker "
                                    "knowing a person's whole record would match.").format(table=name), "muted"),
-                       *_privacy_blocks(person)]
+                       *_privacy_blocks(enriched)]
         for name, alone in evaluation.tables.items():
             blocks += [Heading("h2", _("Table {table}").format(table=name)), *_signal_blocks(alone),
                        *_privacy_blocks(alone)]
@@ -210,8 +214,7 @@ def _series_blocks(link: str, metrics: dict[str, MetricResult], evaluation: Link
     blocks: list[Block] = [
         Heading("h2", _("Measures over time: {link}").format(link=link)),
         Table([_("metric"), _("value"), _("reading"), _("what it means")], [
-            [_shown(result.label), metric_text(result, result.unit),
-             _span(_(result.band), result.level) if result.band else "",
+            [_shown(result.label), metric_text(result, result.unit), _band(result),
              " ".join(filter(None, (_shown(result.not_applicable or result.interpretation),
                                     _shown(result.computation))))] for result in metrics.values()])]
     if view is not None:
@@ -229,6 +232,7 @@ def _series_blocks(link: str, metrics: dict[str, MetricResult], evaluation: Link
 def _utility_blocks(run: GenerationRun) -> list[Block]:
     """Utility (SPEC section 5): the signal metrics, their readings and figures, the latent map."""
     blocks = [Heading("h2", _("Utility: how much signal the avatars keep")), *_signal_blocks(run.evaluation)]
+    assert run.latent is not None  # a run reported is scored with its latent view
     if run.latent.originals.shape[1] >= 2:
         blocks.append(_figure(figures.latent_figure(run.latent, (0, 1))))
     return blocks
@@ -240,7 +244,7 @@ def _signal_blocks(evaluation: Evaluation) -> list[Block]:
     blocks: list[Block] = [
         Paragraph(holdout_sentence(evaluation)),
         Table([_("metric"), _("value"), _("reading"), _("what it means")], [
-            [_shown(result.label), metric_text(result), _span(_(result.band), result.level) if result.band else "",
+            [_shown(result.label), metric_text(result), _band(result),
              " ".join(filter(None, (_shown(result.not_applicable or result.interpretation),
                                     _shown(result.computation))))]
             for result in signal.values()]),
@@ -357,17 +361,33 @@ def _verdict(result: MetricResult) -> Markup | str:
     return _span(_("pass"), "pass") if result.passed else _span(_("missed"), "fail")
 
 
+def _band(result: MetricResult) -> Markup | str:
+    """A signal metric's reading, in its level's colour ("" without one)."""
+    if not result.band:
+        return ""
+    assert result.level is not None  # a band comes with its level
+    return _span(_(result.band), result.level)
+
+
 def _span(text: str, css: str) -> Markup:
     """``text``, escaped, in a span of the CSS class ``css``."""
     return Markup("<span class='{}'>{}</span>").format(css, text)
 
 
-def _figure(figure) -> Figure:
+def _figure(figure: go.Figure) -> Figure:
     """The figure's HTML, numbered; plotly's JavaScript with the first figure only."""
     position = next(_FIGURE_NUMBERS.get())
     return Figure(Markup(pio.to_html(  # plotly's own HTML: the data it holds is JSON-encoded
         figure, full_html=False, include_plotlyjs=position == 1, config={"displaylogo": False},
         div_id=f"figure-{position}")))
+
+
+@overload
+def _shown(text: str) -> str: ...
+
+
+@overload
+def _shown(text: str | None) -> str | None: ...
 
 
 def _shown(text: str | None) -> str | None:

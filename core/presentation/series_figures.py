@@ -39,7 +39,8 @@ def trajectories_figure(view: SeriesView, value: str, persons: int = SAMPLED_PER
         counts = present.groupby(PERSON).size()
         followed = counts.index[counts >= 2].to_numpy()
         pool = followed if len(followed) >= persons else counts.index.to_numpy()
-        chosen = rng.choice(pool, size=min(persons, len(pool)), replace=False) if len(pool) else []
+        chosen: np.ndarray | list[object] = rng.choice(pool, size=min(persons, len(pool)), replace=False) \
+            if len(pool) else []
         for person in chosen:
             rows = present[present[PERSON] == person].sort_values(TIME)
             figure.add_scatter(x=rows[TIME], y=rows[value], mode="lines+markers", line={"color": colour, "width": 1.5},

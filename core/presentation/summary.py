@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from core.i18n import enumeration
-from core.metrics.criteria import NOT_MET, QUESTIONS
 from core.metrics.correlation_difference_ratio import correlation_gaps
+from core.metrics.criteria import NOT_MET, QUESTIONS
 from core.metrics.evaluation import Evaluation
 from core.metrics.registry import DEFINITIONS
-from core.presentation.format import SHOWN_UNITS, holdout_sentence, in_english, metric_text, number_text
 from core.metrics.risk_profile import RiskProfile
+from core.presentation.format import SHOWN_UNITS, holdout_sentence, in_english, metric_text, number_text
 from core.presentation.risk_profile_text import profile_lines
 from core.presentation.verdict_text import LINKED_TABLES, verdict_line
 

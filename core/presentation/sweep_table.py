@@ -20,8 +20,10 @@ def seed_range_text(point: SweepPoint, metric: str) -> str:
         return f"{AT_LEAST}{number(mean, '.2f')}"
     if len(point._present(metric)) == 1:
         return number(mean, ".2f")
-    return _("{mean} ({low} to {high})").format(mean=number(mean, ".2f"), low=number(point.low(metric), ".2f"),
-                                               high=number(point.high(metric), ".2f"))
+    low, high = point.low(metric), point.high(metric)
+    assert low is not None and high is not None  # a mean: some seed measured it
+    return _("{mean} ({low} to {high})").format(mean=number(mean, ".2f"), low=number(low, ".2f"),
+                                               high=number(high, ".2f"))
 
 
 TABLE_COLUMNS = {

@@ -7,14 +7,14 @@ from __future__ import annotations
 from core.engine.methods import method_of
 from core.engine.split import Holdout
 from core.i18n import N_, _, enumeration, ngettext, number, semicolons
-from core.metrics.evaluation import Evaluation
 from core.metrics.correlation_difference_ratio import correlation_gaps
+from core.metrics.criteria import PARTLY_ASSESSED, UNCERTAIN
+from core.metrics.evaluation import Evaluation
 from core.metrics.registry import DEFINITIONS
 from core.metrics.result import MetricResult
 from core.presentation.epsilon_ledger import noise_sentence
 from core.presentation.format import criterion_name, in_english, metric_text, target_text, uncertainty_note
 from core.workflows.run import GenerationRun
-from core.metrics.criteria import PARTLY_ASSESSED, UNCERTAIN
 from core.workflows.verdict import NOT_READY, READY, Fix, Verdict, failing_results
 
 # where a verdict is read: each says how to act in its words (linked tables: the attacks are not available yet)
@@ -159,13 +159,13 @@ def out_of_reach(verdict: Verdict) -> list[str]:
     sentences = []
     for results in verdict.failing.values():
         for result in results:
-            reached = [(fix, fix.evaluation.privacy[result.name]) for fix in verdict.tried
-                       if fix.evaluation.privacy[result.name].value is not None]
-            if not reached or any(value.passed is not False for _, value in reached):
+            scores = [(fix, fix.evaluation.privacy[result.name]) for fix in verdict.tried]
+            reached = [(fix, score, score.value) for fix, score in scores if score.value is not None]
+            if not reached or any(score.passed is not False for _fix, score, _value in reached):
                 continue
             sign = 1 if result.goal == "maximize" else -1
-            fix, best = max(reached, key=lambda pair: sign * pair[1].value)
-            if result.value is not None and sign * best.value <= sign * result.value:
+            fix, best, best_value = max(reached, key=lambda item: sign * item[2])
+            if result.value is not None and sign * best_value <= sign * result.value:
                 sentences.append(_("Out of reach of every setting tried: {metric}, target {target}, is {value} and no "
                                    "setting tried raises it.").format(metric=_(result.label).lower(),
                                                                       target=target_text(result),
@@ -222,16 +222,18 @@ def relationships(evaluation: Evaluation) -> str | None:
     correlation = evaluation.signal.get("correlation_difference_ratio")
     parts = []
     if correlation is not None and correlation.value is not None:
+        band, gaps = correlation.band, correlation_gaps(correlation)
+        assert band is not None and gaps is not None  # measured: its band, and the two gaps in its breakdown
         if correlation.level == "poor":
             parts.append(_("The relationships between variables are distorted: Correlation Difference Ratio {value} "
-                           "/ 100 ({band}).").format(value=number(correlation.value, ".1f"), band=_(correlation.band)))
+                           "/ 100 ({band}).").format(value=number(correlation.value, ".1f"), band=_(band)))
         else:
             parts.append(_("Relationships between variables: Correlation Difference Ratio {value} / 100 ({band})."
-                           ).format(value=number(correlation.value, ".1f"), band=_(correlation.band)))
-        parts.append(correlation_gaps(correlation))
+                           ).format(value=number(correlation.value, ".1f"), band=_(band)))
+        parts.append(gaps)
     prediction = evaluation.analyses.get("prediction")
     ratio = getattr(prediction, "ratio", None)
-    if ratio is not None:
+    if prediction is not None and ratio is not None:
         parts.append(_("A model trained on the avatars reaches {share} % of the real model's {score} on real people "
                        "it never saw.").format(share=number(100 * ratio, ".0f"), score=prediction.score_name))
     return " ".join(parts) or None
@@ -241,7 +243,9 @@ def noise_of(run: GenerationRun) -> str | None:
     """What AvatarFastDP's epsilon buys in this run (None for Avatar): said beside the verdict."""
     if run.avatarizer.method_.paired:
         return None
-    return noise_sentence(run.avatarizer.synthesizer_.ledger())
+    synthesizer = run.avatarizer.synthesizer_
+    assert synthesizer is not None  # AvatarFastDP: its fitted synthesizer
+    return noise_sentence(synthesizer.ledger())
 
 
 @in_english

@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from core.dataset.relations import RelationsAsked
 from core.engine.batched import Batches, WholeTable, avatarize_batch, checked_seed, decide
@@ -49,9 +50,12 @@ from core.engine.table_typing import (
 from core.errors import InputError
 from core.metrics.attack import Knowledge
 from core.metrics.batch_summary import batch_summary
-from core.metrics.risk_profile import RiskProfile, risk_profile
 from core.metrics.evaluation import evaluate_avatarization
+from core.metrics.risk_profile import RiskProfile, risk_profile
 from core.validation import check_whole_number
+
+if TYPE_CHECKING:
+    from dask.distributed import Client
 
 WORK_FOLDER = ".work"
 WORKER_WAIT_S = 30
@@ -145,14 +149,13 @@ def avatarize_in_batches(spec: str, out: Path, params: dict, settings: BatchSett
     timings["batches"] = sum(result["seconds"] for result in results)
     shutil.rmtree(work, ignore_errors=True)
     scores = [result["metrics"] for result in results] if settings.scored else []
-    return BatchRun(
-        parts=[Path(result["part"]) for result in results], n_rows=n_rows,
-        n_avatars=sum(result["avatars"] for result in results), seed=params["seed"],
-        rows_per_batch=[result["rows"] for result in results], batches=scores,
-        latent_sample_rows=whole.latent_sample_rows if whole.synthesizer is not None else None,
-        batch_seconds=[result["seconds"] for result in results], projection=whole.projection,
-        summary=batch_summary(scores) if scores else None, timings_s=timings, risk_profile=profile,
-    )
+    assert whole.projection is not None  # fitted by decide
+    return BatchRun(parts=[Path(result["part"]) for result in results], n_rows=n_rows,
+                    n_avatars=sum(result["avatars"] for result in results), seed=params["seed"],
+                    rows_per_batch=[result["rows"] for result in results], batches=scores,
+                    latent_sample_rows=whole.latent_sample_rows if whole.synthesizer is not None else None,
+                    batch_seconds=[result["seconds"] for result in results], projection=whole.projection,
+                    summary=batch_summary(scores) if scores else None, timings_s=timings, risk_profile=profile)
 
 
 def _typed_columns(run: Callable, table: TableInput, names: list[str], params: dict, work: Path
@@ -166,7 +169,7 @@ def _typed_columns(run: Callable, table: TableInput, names: list[str], params: d
     return typing, TypedColumns(work / "columns", tuple(names), positions, columns[0].group_rows)
 
 
-def _finish_batches(client, out: Path, work: Path, params: dict, settings: BatchSettings, whole: WholeTable,
+def _finish_batches(client: Client, out: Path, work: Path, params: dict, settings: BatchSettings, whole: WholeTable,
                     batches: Batches, sizes: list[int], say: Callable[[str], None]) -> list[dict]:
     """Step 4 on every batch not finished by an earlier run, as the workers free up; a progress line per batch."""
     from dask.distributed import as_completed
@@ -239,7 +242,7 @@ def _part(out: Path, batch: int, part_format: str) -> Path:
     return out / f"part-{batch:05d}.{part_format}"
 
 
-def _run(client, out: Path, function: Callable[[int], object], items: list[int]) -> list:
+def _run(client: Client, out: Path, function: Callable[[int], object], items: list[int]) -> list:
     """``function`` on every item on the cluster, the results in the items' order; a file that cannot be written
     (a full disk) is one line."""
     try:
@@ -255,7 +258,7 @@ def _run(client, out: Path, function: Callable[[int], object], items: list[int])
 
 
 @contextmanager
-def _dask_client(scheduler: str | None) -> Iterator[object]:
+def _dask_client(scheduler: str | None) -> Iterator[Client]:
     """A client of the scheduler at ``scheduler``, else of a local cluster of this machine's cores; Dask's warning
     on the large graphs we send on purpose left out."""
     from dask.distributed import Client, LocalCluster
@@ -279,7 +282,7 @@ def _dask_client(scheduler: str | None) -> Iterator[object]:
             yield client
 
 
-def _check_workers(client, scheduler: str) -> None:
+def _check_workers(client: Client, scheduler: str) -> None:
     """A worker there, within ``WORKER_WAIT_S``, that imports this project: else the run would wait for ever."""
     import importlib
 

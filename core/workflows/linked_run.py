@@ -14,8 +14,8 @@ from core.dataset import Dataset, Kind, Link, LinkMethod
 from core.engine.dataset_avatarizer import DatasetAvatarizer
 from core.engine.linked_tables import LINK_COLUMN
 from core.engine.parameters import Parameters
-from core.engine.series_tables import series_kinds
 from core.engine.pipeline import Avatarizer
+from core.engine.series_tables import series_kinds
 from core.errors import InputError
 from core.i18n import _, number
 from core.metrics.analysis.mixed_model import MixedModelResult
@@ -147,7 +147,9 @@ def own_parameters(avatarizer: Avatarizer) -> dict[str, object]:
     :mod:`core.engine.linked_tables`) left out."""
     parameters = avatarizer.get_params()
     for name in ("column_kinds", "column_weights"):
-        given = {column: value for column, value in (parameters[name] or {}).items()
+        declared = parameters[name]
+        assert declared is None or isinstance(declared, dict)  # a Mapping or None, made a dict by get_params
+        given = {column: value for column, value in (declared or {}).items()
                  if not column.startswith(LINK_COLUMN)}
         parameters[name] = given or None
     return parameters
@@ -224,6 +226,7 @@ def checked_trend(dataset: Dataset, frames: Mapping[str, pd.DataFrame], request:
     the series or of its person's (``patients.treatment``), checked on the originals ``frames`` before any work."""
     link = series_link(dataset, request.table)
     table = dataset.tables[link.child]
+    assert table.time is not None  # a series has its time column (see Dataset's checks of its links)
     keys = [column for column in (table.primary_key, link.foreign_key) if column]
     kinds = series_kinds(frames[link.child].drop(columns=keys), table.time, table.column_kinds,
                          _("Table '{table}'").format(table=link.child))

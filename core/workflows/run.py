@@ -70,9 +70,10 @@ class LatentView:
     original_rows: np.ndarray | None = None  # the originals shown, as rows of WO
 
 
-@dataclass
+@dataclass(frozen=True)
 class GenerationRun:
-    """The outcome of one submitted Generate form."""
+    """The outcome of one submitted Generate form, never changed once built (its verdict and whole time given by a
+    copy: :func:`core.workflows.verdict.judged`, :func:`core.workflows.verdict.generate_judged`)."""
 
     table_name: str
     fingerprint: str
@@ -82,7 +83,7 @@ class GenerationRun:
     evaluation: Evaluation
     latent: LatentView | None
     elapsed_s: float
-    verdict: Verdict | None = None  # set by :func:`core.workflows.verdict.judged`
+    verdict: Verdict | None = None  # given by :func:`core.workflows.verdict.judged`
 
     @property
     def avatars(self) -> pd.DataFrame:
@@ -91,18 +92,21 @@ class GenerationRun:
 
     def summary(self) -> str:
         """One sentence saying what was done."""
-        avatarizer = self.avatarizer
-        n_avatars, n_working = len(avatarizer.avatars_), len(avatarizer.working_data_)
+        avatarizer, working = self.avatarizer, self.avatarizer.working_data_
+        assert working is not None  # a scored run's fit keeps its originals (never low_memory)
+        n_avatars, n_working = len(avatarizer.avatars_), len(working)
         searched = self.verdict.search_seconds if self.verdict is not None and self.verdict.searched else 0.0
         values = dict(avatars=number(n_avatars, ","), table=self.table_name, working=number(n_working, ","),
                       settings=avatarizer.method_.describe(), seed=avatarizer.seed_,
                       seconds=number(self.elapsed_s - searched, ".1f"))
         if avatarizer.holdout_ is Holdout.REAL:
+            holdout = avatarizer.holdout_data_
+            assert holdout is not None  # a real holdout, kept by the fit
             sentence = _(
                 "{avatars} avatars of {table} made from {working} of the {total} rows "
                 "(the other half is kept apart as the holdout the metrics compare with) with {settings}, "
                 "seed {seed}, and measured in {seconds} s."
-            ).format(total=number(n_working + len(avatarizer.holdout_data_), ","), **values)
+            ).format(total=number(n_working + len(holdout), ","), **values)
         else:
             sentence = _(
                 "{avatars} avatars of {table} made from all {working} rows (the metrics draw an approximate holdout: "
@@ -110,6 +114,7 @@ class GenerationRun:
             ).format(**values)
         if not searched:
             return sentence
+        assert self.verdict is not None  # searched: judged
         return " ".join([sentence, ngettext(  # "Made in 24.1 s" was 0.6 s of avatars and 23.5 s of fixes checked
             "Then {seconds} s checking {count} other setting for a fix.",
             "Then {seconds} s checking {count} other settings for a fix.", len(self.verdict.tried)).format(

@@ -25,8 +25,8 @@ from core.metrics.evaluation import Evaluation, evaluate_avatarization
 from core.metrics.registry import DEFINITIONS, TARGETS
 from core.metrics.space import MetricSpaces
 from core.validation import check_whole_number
-from core.workflows.search_space import SIGNAL_SPREAD
 from core.workflows.run import ColumnPlan, build_avatarizer
+from core.workflows.search_space import SIGNAL_SPREAD
 
 UTILITY_METRICS = {name: DEFINITIONS[name].axis_label for name in ("hellinger_mean", "correlation_difference_ratio")}
 PRIVACY_METRICS = {name: DEFINITIONS[name].axis_label for name in TARGETS}
@@ -140,6 +140,13 @@ class SweepPoint:
         }
 
 
+def measured(value: float | None) -> float:
+    """A point's mean, lowest or highest ``value`` of a metric some seed measured (None only when none did): the
+    Hellinger Mean of a point scored, a metric every point drawn or advised has, a target missed on a value."""
+    assert value is not None
+    return value
+
+
 def sweep_settings(
     k_values: Sequence[int] = (), epsilon_values: Sequence[float] = (), mechanisms: Sequence[str] = ("gaussian",)
 ) -> list[SweepSetting]:
@@ -210,7 +217,8 @@ def recommendation(points: Sequence[SweepPoint]) -> str:
         return _none_safe(scored)
     kept, distorting = _keeping_relationships(safe)
     advice = _advice(kept)
-    if distorting and distorting[0].mean("hellinger_mean") > kept[0].mean("hellinger_mean"):
+    if distorting and kept[0].mean("correlation_difference_ratio") is not None \
+            and measured(distorting[0].mean("hellinger_mean")) > measured(kept[0].mean("hellinger_mean")):
         advice += " " + _("{setting} keeps a higher Hellinger Mean ({mean}) but distorts the relationships between "
                           "variables: correlation ratio {ratio} against {best} for {advised}.").format(
             setting=distorting[0].setting.label, mean=_range(distorting[0], "hellinger_mean"),
@@ -283,31 +291,33 @@ def privacy_axes(points: Sequence[SweepPoint], advised_point: SweepPoint | None)
 
 def _safe(scored: Sequence[SweepPoint]) -> list[SweepPoint]:
     """The settings whose every seed meets every privacy target, the best Hellinger Mean first."""
-    return sorted((p for p in scored if p.meets_targets()), key=lambda p: -p.mean("hellinger_mean"))
+    return sorted((p for p in scored if p.meets_targets()), key=lambda p: -measured(p.mean("hellinger_mean")))
 
 
 def _tied(safe: list[SweepPoint]) -> list[SweepPoint]:
     """The best safe setting and those the seeds cannot tell from it: their Hellinger Means' ranges overlap."""
     best = safe[0]
-    return [best, *(p for p in safe[1:] if p.high("hellinger_mean") >= best.low("hellinger_mean"))]
+    lowest = measured(best.low("hellinger_mean"))
+    return [best, *(p for p in safe[1:] if measured(p.high("hellinger_mean")) >= lowest)]
 
 
 def _safest(tied: list[SweepPoint]) -> SweepPoint:
     """Of settings tied on signal, the one that protects the most (hidden rate, else distance to closest)."""
     privacy = "hidden_rate" if all(p.mean("hidden_rate") is not None for p in tied) else "distance_to_closest"
-    return max(tied, key=lambda p: p.mean(privacy))
+    return max(tied, key=lambda p: measured(p.mean(privacy)))
 
 
 def _closest(scored: Sequence[SweepPoint]) -> SweepPoint:
     """The setting closest to meeting every target: the fewest missed, by the fewest seeds, the most signal."""
     return min(scored, key=lambda p: (
-        len(p.missed_targets()), sum(p.seeds_missing(name) for name in p.missed_targets()), -p.mean("hellinger_mean")
+        len(p.missed_targets()), sum(p.seeds_missing(name) for name in p.missed_targets()),
+        -measured(p.mean("hellinger_mean"))
     ))
 
 
 def _range(point: SweepPoint, metric: str) -> str:
     """``91.1`` with one seed, ``91.1 (90.8 to 91.4)`` with several."""
-    mean, low, high = point.mean(metric), point.low(metric), point.high(metric)
+    mean, low, high = (measured(value) for value in (point.mean(metric), point.low(metric), point.high(metric)))
     if len(point.seeds) == 1:
         return number(mean, ".1f")
     return _("{mean} ({low} to {high})").format(mean=number(mean, ".1f"), low=number(low, ".1f"),
@@ -320,7 +330,7 @@ def _protection(point: SweepPoint) -> str:
     if hidden is not None:
         return _("it hides {share} % of individuals").format(share=number(hidden, ".0f"))
     return _("it keeps avatars {distance} away from the nearest real person").format(
-        distance=number(point.mean("distance_to_closest"), ".2f"))
+        distance=number(measured(point.mean("distance_to_closest")), ".2f"))
 
 
 def _none_safe(scored: Sequence[SweepPoint]) -> str:
@@ -338,10 +348,12 @@ def _none_safe(scored: Sequence[SweepPoint]) -> str:
 
 def _missed(point: SweepPoint, metric: str) -> str:
     """``hidden rate 88.0 % (target > 90 %)``, with how many seeds miss it when there are several."""
-    definition, worst = DEFINITIONS[metric], point.worst(metric)
+    definition, worst = DEFINITIONS[metric], measured(point.worst(metric))  # a seed missed its target on a value
+    target = definition.target_text
+    assert target is not None  # a privacy metric: it has a target
     value = percent(worst) if definition.unit == "%" else number(worst, ".3f")
     missed = _("{metric} {value} (target {target})").format(metric=definition.label_in_text, value=value,
-                                                            target=localized_number(definition.target_text))
+                                                            target=localized_number(target))
     return _with_seeds(point, metric, missed)
 
 

@@ -26,9 +26,9 @@ from core.i18n import N_, Message, Number, _
 from core.metrics.criteria import PARTLY_ASSESSED, UNCERTAIN
 from core.metrics.evaluation import Evaluation, evaluate_avatarization
 from core.metrics.result import MetricResult
-from core.workflows.search_space import EPSILON_STEPS, K_STEPS, SIGNAL_SPREAD
 from core.workflows.run import ColumnPlan, GenerationRun, generate, latent_view, parameters_variant
 from core.workflows.run import fitted as avatarized
+from core.workflows.search_space import EPSILON_STEPS, K_STEPS, SIGNAL_SPREAD
 
 READY, NOT_READY = "ready", "not ready"  # and UNCERTAIN, PARTLY_ASSESSED, as a criterion can be
 FALLBACK_EPSILON = 1.0
@@ -72,9 +72,10 @@ class Fix:
 
     def signal_change(self, current: Evaluation) -> dict[str, tuple[float, float]]:
         """Per signal metric of :data:`SIGNAL_SPREAD` that both runs measure: (the run's value, the fix's)."""
-        return {name: (current.signal[name].value, self.evaluation.signal[name].value) for name in SIGNAL_SPREAD
-                if name in current.signal and name in self.evaluation.signal
-                and current.signal[name].value is not None and self.evaluation.signal[name].value is not None}
+        measured = {name: (current.signal[name].value, self.evaluation.signal[name].value) for name in SIGNAL_SPREAD
+                    if name in current.signal and name in self.evaluation.signal}
+        return {name: (before, after) for name, (before, after) in measured.items()
+                if before is not None and after is not None}
 
     def keeps_signal(self, current: Evaluation) -> bool:
         """No signal metric below the run's by more than its seed-to-seed spread."""
@@ -84,7 +85,8 @@ class Fix:
         """Hellinger Mean, then Correlation Difference Ratio (-1 where not measured): what ranks fixes."""
         values = [self.evaluation.signal[name].value if name in self.evaluation.signal else None
                   for name in SIGNAL_SPREAD]
-        return tuple(-1.0 if value is None else value for value in values)
+        hellinger, correlation = (-1.0 if value is None else value for value in values)
+        return hellinger, correlation
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,7 @@ class Verdict:
     status: str
     failing: dict[str, list[MetricResult]]
     not_assessed: list[MetricResult]
+    evaluation: Evaluation = field(repr=False, compare=False)  # what it judges
     uncertain: list[MetricResult] = field(default_factory=list)
     fix: Fix | None = None
     tried: list[Fix] = field(default_factory=list)
@@ -104,7 +107,6 @@ class Verdict:
     search_stopped: bool = False  # the budget stopped the search before every setting it would try
     search_budget: int | None = None  # the settings the search could try
     search_seconds: float = 0.0
-    evaluation: Evaluation | None = field(default=None, repr=False, compare=False)  # what it judges
 
     @property
     def ready(self) -> bool:
@@ -171,6 +173,7 @@ class FixSearch:
                 self._avatar_settings()
             else:
                 epsilon = self.parameters.fast_dp_epsilon
+                assert epsilon is not None  # AvatarFastDP: its epsilon is set (see method_of)
                 self._first([(Message(N_("lower epsilon from {old} to {new}"), old=Number(epsilon, "g"),
                                       new=Number(value, "g")), replace(self.parameters, fast_dp_epsilon=value),
                               self.plan) for value in [e for e in EPSILON_STEPS if e < epsilon][::-1]])
@@ -194,6 +197,7 @@ class FixSearch:
 
     def _avatar_settings(self) -> None:
         parameters = self.parameters
+        assert parameters.k is not None  # Avatar: its k is set (see method_of)
         self._first([(Message(N_("raise k from {old} to {new}"), old=parameters.k, new=k), replace(parameters, k=k),
                       self.plan) for k in self.larger_k])
         smaller = list(range(self.ncp - 1, SMALLEST_NCP - 1, -1)) if self.ncp else []
@@ -278,7 +282,9 @@ def shared_rerun(run: GenerationRun, table: Callable[[], pd.DataFrame]) -> Rerun
 def applied_fix(run: GenerationRun) -> GenerationRun:
     """The run the fix of ``run``'s verdict made when it was checked (issue 46: one click applies it, and nothing is
     made again): its avatars, metrics and verdict; the analyses run on ``run`` are not carried over (other avatars)."""
+    assert run.verdict is not None and run.verdict.fix is not None  # judged, with a fix to apply
     fix = run.verdict.fix
+    assert fix.avatarizer is not None  # a fix meets every target: its avatarizer is kept (see FixSearch._attempt)
     return GenerationRun(table_name=run.table_name, fingerprint=run.fingerprint, parameters=fix.parameters,
                          plan=fix.plan, avatarizer=fix.avatarizer, evaluation=fix.evaluation,
                          latent=latent_view(fix.avatarizer), elapsed_s=fix.seconds,
@@ -292,12 +298,12 @@ def search_budget(n_avatarized: int) -> int:
 
 def judged(run: GenerationRun, table: Callable[[], pd.DataFrame], search: bool = True,
            progress: Progress | None = None) -> GenerationRun:
-    """``run`` with its verdict; when a target is missed (and ``search``), a fix checked by re-running on the table
-    the run was made from (see :func:`shared_rerun`), with the budget of :func:`search_budget`."""
+    """A copy of ``run`` with its verdict; when a target is missed (and ``search``), a fix checked by re-running on the
+    table the run was made from (see :func:`shared_rerun`), with the budget of :func:`search_budget`."""
     budget = search_budget(len(run.avatars))
-    run.verdict = checked_verdict(run.evaluation, run.parameters, run.plan, len(run.avatars),
-                                  shared_rerun(run, table), progress, budget) if search else verdict_of(run.evaluation)
-    return run
+    verdict = checked_verdict(run.evaluation, run.parameters, run.plan, len(run.avatars), shared_rerun(run, table),
+                              progress, budget) if search else verdict_of(run.evaluation)
+    return replace(run, verdict=verdict)
 
 
 def generate_judged(frame: pd.DataFrame, plan: ColumnPlan, parameters: Parameters, *, table_name: str, fingerprint: str,
@@ -309,10 +315,10 @@ def generate_judged(frame: pd.DataFrame, plan: ColumnPlan, parameters: Parameter
     run = generate(frame, plan, parameters, table_name=table_name, fingerprint=fingerprint,
                    progress=lambda step, share: report(step, 0.75 * share))
     report(_("Checking whether the avatars can be shared"), 0.75)
-    judged(run, lambda: frame, progress=lambda step, tries: report(step, 0.75 + 0.25 * (1 - 0.7 ** (tries + 1))))
-    run.elapsed_s = time.perf_counter() - start
+    run = judged(run, lambda: frame,
+                 progress=lambda step, tries: report(step, 0.75 + 0.25 * (1 - 0.7 ** (tries + 1))))
     report(_("Done"), 1.0)
-    return run
+    return replace(run, elapsed_s=time.perf_counter() - start)
 
 
 def with_analyses(evaluation: Evaluation, earlier: Evaluation) -> Evaluation:

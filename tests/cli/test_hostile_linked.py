@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 import core.engine.io
+import core.engine.io.write
 from core.cli import main
 
 
@@ -32,14 +33,14 @@ def linked_tables(folder, patients: int = 40, stays: int = 100):
 def test_a_disk_full_while_linked_tables_are_written_keeps_none_of_them(tmp_path, monkeypatch, capsys):
     """Issue 47, item 1: `patients.csv` was left without its `stays.csv`, and the full disk was a traceback."""
     schema, out = linked_tables(tmp_path), tmp_path / "out"
-    original = core.engine.io._write_csv_rows
+    original = core.engine.io.write.write_csv_rows
 
     def full_at_stays(frame, stream):
         if "stay_id" in frame.columns:  # the second table written
             raise OSError(errno.ENOSPC, "No space left on device")
         return original(frame, stream)
 
-    monkeypatch.setattr(core.engine.io, "_write_csv_rows", full_at_stays)
+    monkeypatch.setattr(core.engine.io.write, "write_csv_rows", full_at_stays)
     code = main(["avatarize", "--tables", str(schema), "--k", "3", "--no-holdout", "--out", str(out),
                  "--json", str(tmp_path / "metrics.json")])
     lines = capsys.readouterr().err.strip().splitlines()

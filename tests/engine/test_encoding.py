@@ -5,8 +5,9 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core.dataset import Kind
 from core.engine.encoding import TableCodec, code_dtype
-from core.engine.schema import Kind, apply_kinds, resolve_kinds
+from core.engine.schema import apply_kinds, resolve_kinds
 
 
 def codec_for(frame, overrides=None):

@@ -4,8 +4,16 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import core.engine.io as core_io
-from core.engine.io import csv_bytes, read_table, read_workbook, together, write_csv, write_json, write_table
+from core.engine.io import (
+    csv_bytes,
+    csv_writer,
+    read_table,
+    read_workbook,
+    together,
+    write_csv,
+    write_json,
+    write_table,
+)
 from core.errors import InputError
 from tests.support import excel_zip_bomb
 
@@ -158,7 +166,7 @@ def test_csv_written_by_blocks_equals_one_block_and_decides_formats_on_whole_col
         "count": pd.array([1, None, 3], dtype="Int64"),
     })
     whole = csv_bytes(frame)
-    monkeypatch.setattr(core_io, "WRITE_ROWS", 1)
+    monkeypatch.setattr(csv_writer, "WRITE_ROWS", 1)
     assert csv_bytes(frame) == whole
     assert whole.decode().splitlines() == [
         "moment,text,group,count",
@@ -243,7 +251,7 @@ def test_a_dotted_column_in_a_file_of_decimal_commas(tmp_path):
 
 def test_durations_are_written_as_pandas_writes_them_and_read_back_as_durations(tmp_path):
     stays = pd.Series(pd.to_timedelta([3_600, -3_600, 90_061.25, None, 400 * 86_400], unit="s"))
-    assert core_io.duration_text(stays).to_pylist() == [
+    assert csv_writer.duration_text(stays).to_pylist() == [
         "0 days 01:00:00", "-1 days 23:00:00", "1 days 01:01:01.250000", None, "400 days 00:00:00"]
     path = tmp_path / "stays.csv"
     write_csv(pd.DataFrame({"stay": stays, "ward": list("abcde")}), path)
@@ -321,7 +329,7 @@ def test_text_a_spreadsheet_would_run_as_a_formula_is_found_and_numbers_are_not(
     frame = pd.DataFrame({
         "note": pd.Categorical(['=HYPERLINK("http://e.x","x")', "ok"]), "cmd": ["+cmd|' /C calc'!A0", "fine"],
         "at": ["@SUM(1+1)", None], "=2+5": [1.0, 2.0], "signed": ["-1", "+2"], "plain": ["a", "b"]})
-    assert core_io.formula_like(frame) == ["note", "cmd", "at", "=2+5"]
+    assert csv_writer.formula_like(frame) == ["note", "cmd", "at", "=2+5"]
     assert csv_bytes(frame).splitlines()[1].startswith(b'"=HYPERLINK(""http://e.x"",""x"")"')  # as written
 
 

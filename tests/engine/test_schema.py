@@ -2,8 +2,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from core.dataset import Kind
 from core.engine.schema import (
-    Kind,
     WarningKind,
     apply_kinds,
     column_warning_lines,

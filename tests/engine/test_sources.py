@@ -2,8 +2,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from core.engine.io import read_table
 from core.dataset.relations.columns import FrameColumns
+from core.engine.io import read_table
 from core.engine.sources import TableInput, TypedColumns
 from core.engine.table_typing import type_column
 from core.errors import InputError

@@ -10,9 +10,9 @@ from scipy.spatial.distance import cdist
 
 from core.errors import InputError
 from core.metrics.attack import AttackRisk, Knowledge, KnownSpace, excess, wilson_interval
+from core.metrics.evaluation import evaluate
 from core.metrics.inference_risk import GuessedCategories, GuessedNumbers
 from core.metrics.linkability_risk import JointPoints
-from core.metrics.evaluation import evaluate
 from tests.support import mixed_table, typed, typed_as
 
 KNOWN = ("weight", "age", "score", "visit")  # halves (weight, age) and (score, visit): each picks out a person

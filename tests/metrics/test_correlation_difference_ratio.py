@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from core.engine.schema import Kind
+from core.dataset import Kind
 from core.metrics.correlation_difference_ratio import correlation_difference_ratio, correlation_direction
 from tests.support import typed
 

@@ -7,8 +7,8 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from core.presentation.report import build_html_report
 from core.engine.parameters import Parameters
+from core.presentation.report import build_html_report
 from core.workflows.run import ColumnPlan
 from core.workflows.verdict import generate_judged
 from tests.support import mixed_table

@@ -4,10 +4,10 @@ it, a risk met or missed on its estimate and uncertain on its interval, the repo
 import warnings
 
 from core.engine.parameters import Parameters
-from core.metrics.registry import DEFINITIONS
-from core.presentation.report import build_html_report
 from core.metrics.criteria import criteria_of
+from core.metrics.registry import DEFINITIONS
 from core.presentation.format import uncertainty_note
+from core.presentation.report import build_html_report
 from core.presentation.verdict_text import relationships, subject
 from core.workflows.run import ColumnPlan
 from core.workflows.verdict import generate_judged

@@ -3,18 +3,18 @@ import warnings
 import numpy as np
 import pytest
 
+from core.engine.parameters import Parameters
 from core.engine.pipeline import Avatarizer
 from core.errors import InputError
 from core.metrics.evaluation import evaluate_avatarization
 from core.presentation.sweep_table import seed_range_text, sweep_table
-from core.engine.parameters import Parameters
 from core.workflows.run import ColumnPlan
 from core.workflows.sweep import (
     SweepPoint,
     SweepSetting,
     advised,
-    privacy_axes,
     pareto_front,
+    privacy_axes,
     recommendation,
     run_sweep,
     sweep_settings,

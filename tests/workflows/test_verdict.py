@@ -5,10 +5,9 @@ import warnings
 import pytest
 
 from core.engine.parameters import Parameters
-from core.metrics.evaluation import Evaluation
+from core.metrics.evaluation import Evaluation, evaluate_avatarization
 from core.metrics.registry import DEFINITIONS, TARGETS
 from core.presentation.verdict_text import verdict_json, verdict_line
-from core.metrics.evaluation import evaluate_avatarization
 from core.workflows.run import ColumnPlan, fitted, generate
 from core.workflows.verdict import Remade, applied_fix, checked_verdict, judged, search_budget, verdict_of
 from tests.support import mixed_table

@@ -17,15 +17,13 @@ where they hold one, infinite, outside their range); within it, the share broken
 
 from __future__ import annotations
 
-from collections import Counter
-
 import re
+from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
-
-from dataclasses import replace
 
 from core.dataset.relations.base import decimals, is_number, tolerance
 from core.dataset.relations.columns import TableColumns, table_columns

@@ -4,13 +4,12 @@ left; a column is derived by one relation at most, and a derived column is the s
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from itertools import combinations
 
 import numpy as np
 import pandas as pd
 
-from core.dataset.roles import Kind
 from core.dataset.relations.base import MAX_GROUPS, is_date, is_number
 from core.dataset.relations.columns import TableColumns, table_columns
 from core.dataset.relations.determined import Determined
@@ -19,6 +18,7 @@ from core.dataset.relations.monotone import FORMS, MIN_DISTINCT, Monotone
 from core.dataset.relations.order import Order, as_numbers
 from core.dataset.relations.relation import Relation
 from core.dataset.relations.total import Total
+from core.dataset.roles import Kind
 
 SAMPLE_ROWS = 2_000  # the rows every candidate is tried on first
 MAX_PARTS = 3  # a total is the sum of 2 or 3 columns
@@ -74,14 +74,15 @@ def find_relations(table: pd.DataFrame | TableColumns, columns: Iterable[str] | 
     highs: set[str] = set()
     for low, high in _pairs(ordered):
         if high not in highs and low not in highs and arrays.passed("orders", low, high):
-            relation = Order.learned(table.whole([low, high]), low, high)
-            if relation is not None:
+            order = Order.learned(table.whole([low, high]), low, high)
+            if order is not None:
                 highs.add(high)
-                found.append(relation)
+                found.append(order)
     return found
 
 
-def keep_best_monotone(table: TableColumns, arrays: _Sample, numbers: list[str], keep) -> None:
+def keep_best_monotone(table: TableColumns, arrays: _Sample, numbers: list[str],
+                       keep: Callable[[Relation | None], None]) -> None:
     """Monotone pairs; when both directions hold, the one with the simpler form (log over exp), else the later
     column derived from the earlier."""
     for source in numbers:
@@ -203,7 +204,7 @@ def _totals(table: TableColumns, sample: pd.DataFrame, numbers: list[str]) -> li
     if len(values) < 10:
         return []
     scale = np.abs(values).max(axis=0) + 1.0
-    found = []
+    found: list[Relation] = []
     for total, parts in _total_candidates(values, scale):
         relation = Total.learned(table.whole([numbers[total], *(numbers[p] for p in parts)]), numbers[total],
                                  tuple(numbers[p] for p in parts))

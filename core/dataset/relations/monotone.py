@@ -38,6 +38,7 @@ class Monotone(Derivation):
     def _computed(self, frame: pd.DataFrame) -> np.ndarray:
         values = pd.to_numeric(frame[self.source]).to_numpy(dtype=float)
         if self.form == "pairs":
+            assert self.pairs is not None, "a monotone relation kept through pairs is learned with them"
             xs, ys = self.pairs
             computed = np.interp(values, xs, ys)
         else:

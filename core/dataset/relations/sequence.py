@@ -120,12 +120,12 @@ class FamilySequences:
         """``frame`` (avatars) with every relation rebuilt along its families' sequences (see the module)."""
         if not self.relations:
             return frame
-        walk = Rows(frame, family).walk(_numbers(frame[self.order]))
+        walk = Rows(frame, family).walk(_numeric(frame[self.order]))
         sequence, first, position = walk.sequence, walk.first, walk.position
         changed: dict[str, np.ndarray] = {}
 
         def current(name: str) -> np.ndarray:
-            return changed[name] if name in changed else _numbers(frame[name])[sequence]
+            return changed[name] if name in changed else _numeric(frame[name])[sequence]
 
         fixed = {relation.columns[0]: relation.value for relation in self.relations if relation.kind == FIRST}
         for relation in self.relations:
@@ -137,10 +137,10 @@ class FamilySequences:
                 begin = current(start)[first]
                 if start in fixed:
                     begin = np.full(len(begin), _number(fixed[start]))
-                total = np.bincount(walk.codes, weights=length)
+                family_length = np.bincount(walk.codes, weights=length)
                 room = np.maximum(_number(relation.value) - begin, 0.0)  # the last stop within the originals' range
                 with np.errstate(divide="ignore", invalid="ignore"):
-                    length = length * np.where(total > room, room / total, 1.0)[walk.codes]
+                    length = length * np.where(family_length > room, room / family_length, 1.0)[walk.codes]
                 ends = begin[walk.codes] + _within_family_cumsum(length, first)
                 changed[stop] = ends
                 changed[start] = np.where(first, begin[walk.codes], np.roll(ends, 1))  # exactly the previous stop
@@ -154,14 +154,14 @@ class FamilySequences:
         for name, value in fixed.items():  # last: an ordered column's first value too (a follow-up from day 0)
             if name in changed:
                 changed[name] = np.where(first, _number(value), changed[name])
-        places = {}  # a chain's start and stop, a total and its part: written with the finer decimals of the two
+        places: dict[str, int] = {}  # a chain's start and stop, a total and its part: the finer decimals of the two
         for relation in self.relations:
             if relation.kind in (CHAIN, RUNNING_TOTAL):
-                finer = max(decimals(_numbers(frame[column])) for column in relation.columns)
+                finer = max(decimals(_numeric(frame[column])) for column in relation.columns)
                 places |= dict.fromkeys(relation.columns, finer)
         out = frame.copy()
         for name, values in changed.items():
-            placed = _numbers(frame[name]).copy()
+            placed = _numeric(frame[name]).copy()
             placed[sequence] = values
             out[name] = _written(frame[name], placed, places.get(name))
         for name, value in fixed.items():
@@ -178,19 +178,20 @@ class FamilySequences:
         counter and a first value; those of two rows or more otherwise)."""
         if not self.relations:
             return []
-        walk = Rows(frame, family).walk(_numbers(frame[self.order]))
+        walk = Rows(frame, family).walk(_numeric(frame[self.order]))
         sequence, first, position, codes = walk.sequence, walk.first, walk.position, walk.codes
         n_families = int(first.sum())
         sizes = np.bincount(codes, minlength=n_families)
         long = sizes >= 2
         results = []
         for relation in self.relations:
-            values = None if relation.kind == FIRST else _numbers(frame[relation.columns[0]])[sequence]
+            # a first value's column may hold no numbers, and its values are not read
+            values = np.empty(0) if relation.kind == FIRST else _numeric(frame[relation.columns[0]])[sequence]
             if relation.kind == COUNTER:
                 wrong = ~np.isclose(values, relation.value + position)
                 applies = np.ones(n_families, dtype=bool)
             elif relation.kind == CHAIN:
-                stop = _numbers(frame[relation.columns[1]])[sequence]
+                stop = _numeric(frame[relation.columns[1]])[sequence]
                 wrong = np.zeros(len(values), dtype=bool)
                 wrong[1:] = ~first[1:] & ~_equal(values[1:], stop[:-1])
                 applies = long
@@ -200,7 +201,7 @@ class FamilySequences:
                 wrong[first] = ~_same(column[first], relation.value)
                 applies = np.ones(n_families, dtype=bool)
             elif relation.kind == RUNNING_TOTAL:
-                part = _numbers(frame[relation.columns[1]])[sequence]
+                part = _numeric(frame[relation.columns[1]])[sequence]
                 wrong = ~_equal(values, _within_family_cumsum(part, first))
                 applies = long
             else:
@@ -308,6 +309,13 @@ def _numbers(column: pd.Series) -> np.ndarray | None:
     return as_numbers(column) if is_number(column) or is_date(column) else None
 
 
+def _numeric(column: pd.Series) -> np.ndarray:
+    """The values of a column a relation reads as numbers (:func:`_numbers`): numbers, as it was found on them."""
+    values = _numbers(column)
+    assert values is not None, f"'{column.name}' holds no numbers"
+    return values
+
+
 def _within_family_cumsum(values: np.ndarray, first: np.ndarray) -> np.ndarray:
     """The running sum of ``values`` restarting at each family's first row."""
     totals = np.cumsum(values)
@@ -333,7 +341,7 @@ def _value(column: pd.Series, number: float) -> Any:
 
 
 def _number(value: Any) -> float:
-    return float(_numbers(pd.Series([value]))[0])
+    return float(_numeric(pd.Series([value]))[0])
 
 
 def _written(column: pd.Series, numbers: np.ndarray, places: int | None = None) -> pd.Series:
@@ -350,7 +358,7 @@ def _written(column: pd.Series, numbers: np.ndarray, places: int | None = None) 
         if column.dt.tz is not None:
             written = written.dt.tz_localize("UTC").dt.tz_convert(column.dt.tz)
         return written.astype(column.dtype)
-    rounded = np.round(numbers, decimals(_numbers(column)) if places is None else places)
+    rounded = np.round(numbers, decimals(_numeric(column)) if places is None else places)
     if pd.api.types.is_integer_dtype(column) and np.all(rounded[~missing] == np.round(rounded[~missing])):
         whole = pd.array(np.where(missing, 0, rounded).astype(np.int64), dtype="Int64")
         whole[missing] = pd.NA

@@ -12,19 +12,23 @@ influence. Each noisy statistic gets Laplace noise of scale ``sensitivity / budg
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from core.engine.fast_dp.gaussian import GaussianModel
 from core.engine.fast_dp.gmm import MixtureModel, component_shares
 from core.engine.fast_dp.histogram import HistogramModel
-from core.engine.fast_dp.noise import repair_positive_definite
+from core.engine.fast_dp.noise import NoisyModel, repair_positive_definite
 from core.engine.parameters import MECHANISMS
 from core.errors import InputError
 from core.i18n import _
 from core.validation import check_choice, check_positive_number, check_whole_number
 
-# One module per mechanism, each a model class with fit(clipped, lower, upper, epsilon, rng, options) and sample.
-MODELS = dict(zip(MECHANISMS, (GaussianModel, MixtureModel, HistogramModel), strict=True))
+# One module per mechanism, each a model class with fit(clipped, lower, upper, epsilon, rng, options) and sample
+# (statistics of each mechanism's own type, Any here: the synthesizer passes them through unread).
+MODELS: dict[str, type[NoisyModel[Any]]] = dict(
+    zip(MECHANISMS, (GaussianModel, MixtureModel, HistogramModel), strict=True))
 NOT_COVERED = (  # what the DP noise does not cover: computed on the real values (keys of the JSON, shown translated)
     "projection", "clipping bounds", "column types and decimals", "missing values and spikes")
 
@@ -107,6 +111,7 @@ class FastDPSynthesizer:
             self.model_ = model.fit_statistics(statistics, self.lower_, self.upper_, self.epsilon_, rng,
                                                self._options())
         else:
+            assert coordinates is not None  # the rows, when no statistics are given
             self.model_ = model.fit(self._clipped(coordinates), self.lower_, self.upper_, self.epsilon_, rng,
                                     self._options())
         self.exact_, self.noise_scales_, self.noisy_ = self.model_.exact, self.model_.noise_scales, self.model_.noisy

@@ -35,7 +35,7 @@ class GaussianStatistics:
         return GaussianStatistics(rows, self.mean + delta * share, covariance)
 
 
-class GaussianModel(NoisyModel):
+class GaussianModel(NoisyModel[GaussianStatistics]):
     """The noisy mean and covariance."""
 
     @classmethod

@@ -19,7 +19,7 @@ FIT_ROWS = 20_000
 SCATTER_ROWS = 1 << 16
 
 
-class MixtureModel(NoisyModel):
+class MixtureModel(NoisyModel[None]):  # no statistics to sum
     """The noisy weights, means and covariances of a mixture (fitted on the rows given: not summable)."""
 
     summable = False

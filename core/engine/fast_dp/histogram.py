@@ -19,7 +19,7 @@ class HistogramCounts:
         return HistogramCounts(self.counts + other.counts)
 
 
-class HistogramModel(NoisyModel):
+class HistogramModel(NoisyModel[HistogramCounts]):
     """The noisy bin probabilities per dimension, and their edges."""
 
     @classmethod

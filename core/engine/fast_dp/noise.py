@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Generic, TypeVar
 
 import numpy as np
 
 EIGENVALUE_FLOOR = 1e-6
 RELATIVE_FLOOR = 1e-9
+StatisticsT = TypeVar("StatisticsT")  # what a summable mechanism's statistics are (summed with their ``merged``)
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class BudgetShare:
 
 
 @dataclass
-class NoisyModel:
+class NoisyModel(Generic[StatisticsT]):
     """A mechanism's fitted model: the statistics with noise and repair (``noisy``, what is sampled), the exact
     statistics (for tests and diagnostics only) and the Laplace scales. Each mechanism's class adds
     ``sample(n_rows, rng)``, ``ledger(epsilon, n_dims, options)`` (where the budget goes: a :class:`BudgetShare`
@@ -44,8 +45,25 @@ class NoisyModel:
 
     @classmethod
     def fit(cls, clipped: np.ndarray, lower: np.ndarray, upper: np.ndarray, epsilon: float,
-            rng: np.random.Generator, options: dict[str, int]) -> NoisyModel:
+            rng: np.random.Generator, options: dict[str, int]) -> NoisyModel[StatisticsT]:
         return cls.fit_statistics(cls.statistics(clipped, lower, upper, options), lower, upper, epsilon, rng, options)
+
+    @classmethod
+    def statistics(cls, clipped: np.ndarray, lower: np.ndarray, upper: np.ndarray, options: dict[str, int]
+                   ) -> StatisticsT:
+        raise NotImplementedError
+
+    @classmethod
+    def fit_statistics(cls, statistics: StatisticsT, lower: np.ndarray, upper: np.ndarray, epsilon: float,
+                       rng: np.random.Generator, options: dict[str, int]) -> NoisyModel[StatisticsT]:
+        raise NotImplementedError
+
+    @classmethod
+    def ledger(cls, epsilon: float, n_dims: int, options: dict[str, int]) -> list[BudgetShare]:
+        raise NotImplementedError
+
+    def sample(self, n_rows: int, rng: np.random.Generator) -> np.ndarray:
+        raise NotImplementedError
 
     def sizes(self) -> dict[str, np.ndarray]:
         """Per noisy statistic, the size its noise is measured against (the shapes of ``noise_scales``)."""

@@ -9,8 +9,8 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from core.dataset import Kind
 from core.engine.encoding import numeric_values
-from core.engine.schema import Kind
 from core.errors import InputError
 from core.i18n import N_, _
 
@@ -116,7 +116,6 @@ def _gives(predictor: pd.Series, outcome: pd.Series) -> bool:
         return bool((ranges["max"].to_numpy()[:-1] < ranges["min"].to_numpy()[1:]).all())
     levels = pd.DataFrame({"p": predictor.astype(str), "o": outcome.astype(str)}).groupby("p")["o"].nunique()
     return bool((levels == 1).all()) and len(levels) * 5 <= len(predictor)
-
 
 
 def checked_predictors(frame: pd.DataFrame, predictors: Sequence[str], kinds: Mapping[str, Kind],

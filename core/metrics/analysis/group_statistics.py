@@ -7,13 +7,13 @@ missing values are left out of its mean and median. Dates and durations are read
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from core.engine.schema import Kind
+from core.dataset import Kind
 from core.errors import InputError
 from core.i18n import N_, _
 from core.metrics.analysis import SIDES
@@ -98,7 +98,8 @@ def group_statistics(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.D
                                               for name in values))
 
 
-def _rows(frames: Mapping[str, pd.DataFrame], labels: Mapping[str, pd.Series], value: str, levels: list[str]):
+def _rows(frames: Mapping[str, pd.DataFrame], labels: Mapping[str, pd.Series], value: str, levels: list[str]
+          ) -> Iterator[GroupRow]:
     statistics = {}
     for side, frame in frames.items():
         numbers = pd.Series(readable_numbers(frame[value]), index=frame.index)
@@ -111,5 +112,5 @@ def _rows(frames: Mapping[str, pd.DataFrame], labels: Mapping[str, pd.Series], v
                        {side: _number(median.get(level)) for side, (_, _, median, _) in statistics.items()})
 
 
-def _number(value) -> float | None:
+def _number(value: float | None) -> float | None:
     return None if value is None or not np.isfinite(value) else float(value)

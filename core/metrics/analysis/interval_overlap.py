@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from core.metrics.analysis import SIDES
 
@@ -26,7 +27,8 @@ class Estimate:
         return bool(self.p_value < SIGNIFICANCE)
 
 
-def interval_overlap(real_low, real_high, other_low, other_high) -> np.ndarray:
+def interval_overlap(real_low: npt.ArrayLike, real_high: npt.ArrayLike, other_low: npt.ArrayLike,
+                     other_high: npt.ArrayLike) -> np.ndarray:
     """``J = (1/2) [(U - L) / (U_r - L_r) + (U - L) / (U_o - L_o)]`` with ``L = max(L_r, L_o)`` and
     ``U = min(U_r, U_o)``: 1 for the same interval, 0 for intervals that touch, negative for intervals apart (the
     gap measured in interval widths). NaN where an interval is missing or has no width."""

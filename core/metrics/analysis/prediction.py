@@ -10,7 +10,7 @@ avatar model's score as a share of the real model's.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,11 +19,11 @@ from sklearn.compose import make_column_transformer
 from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
 from sklearn.impute import SimpleImputer
 from sklearn.linear_model import LinearRegression, LogisticRegression
-from sklearn.pipeline import make_pipeline
+from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder, StandardScaler
 
+from core.dataset import Kind
 from core.engine.encoding import numeric_values
-from core.engine.schema import Kind
 from core.errors import InputError
 from core.i18n import N_, Message, _
 from core.metrics.analysis.design import (
@@ -139,7 +139,7 @@ def _features(frame: pd.DataFrame, predictors: Sequence[str], kinds: Mapping[str
 
 
 def _fitted(model: str, task: str, kinds: Mapping[str, Kind], predictors: Sequence[str], features: pd.DataFrame,
-            target: np.ndarray):
+            target: np.ndarray) -> Pipeline | tuple[str, object]:
     """The model fitted on ``features``; a training set with a single class predicts it for everyone."""
     if task != "numeric" and len(set(target)) < 2:
         return ("constant", target[0] if len(target) else None)
@@ -163,7 +163,8 @@ def _fitted(model: str, task: str, kinds: Mapping[str, Kind], predictors: Sequen
     return pipeline.fit(features.fillna({name: 0.0 for name in empty}), target)
 
 
-def _predicted(fitted, task: str, features: pd.DataFrame, classes: list[str]) -> np.ndarray:
+def _predicted(fitted: Pipeline | tuple[str, object], task: str, features: pd.DataFrame, classes: list[str]
+               ) -> np.ndarray:
     """Predictions on HO: a number, the probability of ``classes[1]`` (binary), or a class."""
     if isinstance(fitted, tuple):  # a single class seen in training
         constant = fitted[1]
@@ -188,7 +189,8 @@ def _score(task: str, truth: np.ndarray, predicted: np.ndarray, classes: list[st
     return Score(value, float(low), float(high))
 
 
-def resampled_score(task: str, truth: np.ndarray, predicted: np.ndarray, classes: list[str]):
+def resampled_score(task: str, truth: np.ndarray, predicted: np.ndarray, classes: list[str]
+                    ) -> Callable[[np.ndarray], float]:
     """A function of row counts ``w`` (how often each HO row is drawn) giving the score of the rows so drawn, equal
     to scikit-learn's on the drawn rows: R^2 ``1 - sum w (y - p)^2 / sum w (y - mean_w y)^2``; ROC AUC as the
     Mann-Whitney statistic, ``sum over positives of (negatives scored lower + half the negatives scored equal) /

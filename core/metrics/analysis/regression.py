@@ -21,14 +21,14 @@ import scipy.linalg
 import statsmodels.api as sm
 from statsmodels.tools.sm_exceptions import ConvergenceWarning, PerfectSeparationWarning
 
-from core.engine.schema import Kind
+from core.dataset import Kind
 from core.errors import InputError
 from core.i18n import N_, Message, _, ngettext
 from core.metrics.analysis import ON_SIDE, SIDES
 from core.metrics.analysis.design import (
+    LEFT_OUT,
     MAX_LEVELS,
     checked_predictors,
-    LEFT_OUT,
     default_predictors,
     design,
     ordered_levels,

@@ -8,7 +8,7 @@ from dataclasses import dataclass, fields
 
 import pandas as pd
 
-from core.engine.schema import Kind
+from core.dataset import Kind
 from core.errors import InputError
 from core.i18n import N_, _
 from core.metrics.analysis.group_statistics import GroupStatisticsResult, group_statistics
@@ -58,7 +58,8 @@ class AnalysisRequest:
             twice = next((name for position, name in enumerate(chosen) if name in chosen[:position]), None)
             if twice is not None:
                 raise InputError(f"--analysis {key}: '{twice}' is named twice: name each column once.")
-        return cls(**{**options, **lists})
+        # the keys are the fields' (checked above): text, and tuples for predictors and adjust
+        return cls(**{**options, **lists})  # type: ignore[arg-type]
 
     def checked(self, columns: Iterable[str], left_out: Mapping[str, str] | None = None) -> AnalysisRequest:
         """Itself when every column it names is one of ``columns`` and its options go together, else the
@@ -170,13 +171,17 @@ def run_analysis(name: str, working: pd.DataFrame, holdout: pd.DataFrame, avatar
                          _("{analysis} needs {first} and {second}: choose them.").format(
                              analysis=_(TITLES[name]), first=columns[0], second=columns[1]))
     if name == "prediction":
+        assert request.outcome is not None  # a NEEDED column: refused above when missing
         return prediction(working, holdout, avatars, kinds, request.outcome, request.predictors, request.model, seed)
     if name == "regression":
+        assert request.outcome is not None  # a NEEDED column: refused above when missing
         return regression(working, holdout, avatars, kinds, request.outcome, request.predictors)
     if name == "survival":
+        assert request.time is not None and request.event is not None  # a NEEDED column: refused above when missing
         return survival(working, holdout, avatars, kinds, request.time, request.event, request.group,
                         request.covariate, request.adjust, request.event_value)
     if name == "group_statistics":
+        assert request.group is not None  # a NEEDED column: refused above when missing
         return group_statistics(working, holdout, avatars, kinds, request.group,
                                 None if request.value is None else [request.value])
     if name == "missing_shares":

@@ -12,7 +12,7 @@ a number, or per level of a categorical against its first level in WO.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -21,7 +21,7 @@ from lifelines import CoxPHFitter, KaplanMeierFitter
 from lifelines.exceptions import ConvergenceError
 from lifelines.statistics import multivariate_logrank_test
 
-from core.engine.schema import Kind
+from core.dataset import Kind
 from core.errors import InputError
 from core.i18n import N_, Message, _
 from core.metrics.analysis import ON_SIDE, SIDES
@@ -60,8 +60,10 @@ class HazardRatio(ComparedEstimate):
     """The hazard ratio of one term on the three sides (``Estimate`` values are ratios; overlaps on their log)."""
 
     def _on_overlap_scale(self, estimate: Estimate | None) -> Estimate | None:
-        return None if estimate is None else Estimate(*np.log([estimate.value, estimate.low, estimate.high]),
-                                                      estimate.p_value)
+        if estimate is None:
+            return None
+        value, low, high = np.log([estimate.value, estimate.low, estimate.high])
+        return Estimate(value, low, high, estimate.p_value)
 
 
 @dataclass(frozen=True)
@@ -203,12 +205,12 @@ def event_of(event: str, levels: Sequence[str]) -> str:
         found = [i for i, text in enumerate(lowered) if text in words]
         if len(found) == 1:
             return levels[pick(found[0])]
-    words = {"column": event, "first": repr(levels[0]), "second": repr(levels[1]), "value": levels[1]}
+    shown = {"column": event, "first": repr(levels[0]), "second": repr(levels[1]), "value": levels[1]}
     raise InputError(_("The event column '{column}' holds {first} and {second}: say which value means the event "
-                       "(event_value={value}, for example).").format(**words),
+                       "(event_value={value}, for example).").format(**shown),
                      on_dashboard=_("The event column '{column}' holds {first} and {second}: say which value means "
                                     "the event under \u201cThe value that means the event\u201d ({value}, for "
-                                    "example).").format(**words))
+                                    "example).").format(**shown))
 
 
 def _table(frame: pd.DataFrame, time: str, event: str, event_value: str, group: str | None,
@@ -225,7 +227,7 @@ def _table(frame: pd.DataFrame, time: str, event: str, event_value: str, group: 
     return table.dropna().reset_index(drop=True)
 
 
-def _curves(table: pd.DataFrame, group: str | None, levels: list[str], times: np.ndarray):
+def _curves(table: pd.DataFrame, group: str | None, levels: list[str], times: np.ndarray) -> Iterator[Curve]:
     parts = [(None, table)] if not group else [(level, table[table["__group__"] == level]) for level in levels]
     for level, part in parts:
         if len(part) == 0:

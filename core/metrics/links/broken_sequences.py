@@ -16,7 +16,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from core.dataset import Dataset, Link
+from core.dataset import Dataset, Kind, Link
 from core.engine.linked_tables import family_codes, family_sequences
 from core.engine.schema import resolve_kinds
 from core.i18n import N_
@@ -60,7 +60,7 @@ def compute(dataset: Dataset, link: Link, originals: pd.DataFrame, avatars: pd.D
                                                                                  "order": sequences.order})
 
 
-def _typed(frame: pd.DataFrame, kinds: Mapping[str, object]) -> pd.DataFrame:
+def _typed(frame: pd.DataFrame, kinds: Mapping[str, Kind]) -> pd.DataFrame:
     """``frame``'s own columns typed as the originals' (another tool's dates read as text), its keys kept."""
     typed = typed_like(frame[list(kinds)], kinds, N_("In the avatars: {error}"))
     return frame.assign(**{column: typed[column] for column in kinds})

@@ -12,9 +12,9 @@ import pandas as pd
 from core.dataset import Link
 from core.dataset.keys import key_values
 from core.engine.schema import apply_kinds, resolve_kinds
+from core.i18n import N_
 from core.metrics.correlation_difference_ratio import correlation_difference_ratio
 from core.metrics.hellinger_mean import hellinger_mean
-from core.i18n import N_
 from core.metrics.inputs import typed_like
 from core.metrics.result import MetricResult
 
@@ -43,7 +43,8 @@ def compute(working: tuple[pd.DataFrame, pd.DataFrame], holdout: tuple[pd.DataFr
     common = [name for name in joins[0].columns if all(name in join for join in joins[1:])]  # avatars made elsewhere
     joins = [join[common] for join in joins]
     kinds = resolve_kinds(joins[0], {name: kind for name, kind in (declared or {}).items() if name in common})
-    typed = [apply_kinds(joins[0], kinds), apply_kinds(joins[1], kinds), typed_like(joins[2], kinds, N_("In the avatars: {error}"))]
+    typed = (apply_kinds(joins[0], kinds), apply_kinds(joins[1], kinds),
+             typed_like(joins[2], kinds, N_("In the avatars: {error}")))
     return {"hellinger_mean": hellinger_mean(*typed, kinds),
             "correlation_difference_ratio": correlation_difference_ratio(*typed, kinds)}
 

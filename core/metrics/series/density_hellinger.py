@@ -41,8 +41,8 @@ def compute(originals: Trajectories, reference: Trajectories, avatars: Trajector
             continue
         fpca = FunctionalPCA(nf).fit(curves[0])
         projected = [fpca.transform(curve) for curve in curves]
-        components = [scored(*(scores_[:, axis] for scores_ in projected)) for axis in range(fpca.n_components_)]
-        components = [component for component in components if component is not None]
+        found = [scored(*(scores_[:, axis] for scores_ in projected)) for axis in range(fpca.n_components_)]
+        components = [component for component in found if component is not None]
         if not components:
             continue
         avatar = np.array([component.avatar_distance for component in components])

@@ -35,9 +35,9 @@ def compute(originals: Trajectories, reference: Trajectories, avatars: Trajector
     per_variable, scores = [], []
     for name in originals.variables:
         curves = [side.curves(name, nb_points) for side in (originals, reference, avatars)]
-        points = [scored(*(curve[:, point] for curve in curves), categorical=originals.is_categorical(name))
-                  for point in range(nb_points)]
-        points = [point for point in points if point is not None]
+        found = [scored(*(curve[:, point] for curve in curves), categorical=originals.is_categorical(name))
+                 for point in range(nb_points)]
+        points = [point for point in found if point is not None]
         if not points:
             continue
         avatar = np.array([point.avatar_distance for point in points])

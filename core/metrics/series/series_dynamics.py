@@ -6,6 +6,8 @@ next (lag one); per categorical variable, each person's share of each modality a
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 import numpy as np
 
 from core.i18n import N_
@@ -31,6 +33,16 @@ DEFINITION = MetricDefinition(
 )
 
 
+class StatisticRow(TypedDict):
+    """One statistic's line of the breakdown."""
+
+    variable: str
+    statistic: str
+    score: float
+    avatar_distance: float
+    reference_distance: float
+
+
 def compute(originals: Trajectories, reference: Trajectories, avatars: Trajectories) -> MetricResult:
     sides = (originals, reference, avatars)
     rows = []
@@ -44,14 +56,14 @@ def compute(originals: Trajectories, reference: Trajectories, avatars: Trajector
             rows.append(_row(name, f"share of {modality}", [person_means(one) for one in series]))
         changes = [_modality_changes(side.indicators[name]) for side in sides]
         rows.append(_row(name, "change of modality", changes, categorical=True))
-    rows = [row for row in rows if row is not None]
-    if not rows:
+    kept = [row for row in rows if row is not None]
+    if not kept:
         return DEFINITION.result(None, not_applicable=N_("No variable of the series has a value on every side."))
-    return DEFINITION.result(float(np.mean([row["score"] for row in rows])), breakdown={"per_statistic": rows})
+    return DEFINITION.result(float(np.mean([row["score"] for row in kept])), breakdown={"per_statistic": kept})
 
 
 def _row(variable: str, statistic: str, samples: list[np.ndarray], categorical: bool = False
-         ) -> dict[str, object] | None:
+         ) -> StatisticRow | None:
     result = scored(*samples, categorical=categorical)
     if result is None:
         return None

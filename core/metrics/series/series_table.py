@@ -84,14 +84,16 @@ def series_view(dataset: Dataset, link: Link, working: Mapping[str, pd.DataFrame
                 ) -> SeriesView:
     """The :class:`SeriesView` of ``link`` (without a holdout, two halves of the persons drawn with ``seed``)."""
     table = dataset.tables[link.child]
+    time = table.time
+    assert time is not None, "a time series' table has its time column (checked with the dataset)"
     if holdout.get(link.parent) is not None and holdout.get(link.child) is not None:
         real = (working[link.parent], working[link.child]), (holdout[link.parent], holdout[link.child])
     else:
         real = family_halves(working[link.parent], working[link.child], link, np.random.default_rng(seed))
     keys = [column for column in (table.primary_key, link.foreign_key) if column]
-    kinds = series_kinds(real[0][1].drop(columns=keys), table.time, table.column_kinds,
+    kinds = series_kinds(real[0][1].drop(columns=keys), time, table.column_kinds,
                          _("Table '{table}'").format(table=link.child))
-    dates = kinds[table.time] is Kind.DATETIME
+    dates = kinds[time] is Kind.DATETIME
     parent_keys = {dataset.tables[link.parent].primary_key, *(other.foreign_key
                                                               for other in dataset.parent_links(link.parent))}
     frames = []
@@ -100,13 +102,13 @@ def series_view(dataset: Dataset, link: Link, working: Mapping[str, pd.DataFrame
         measures = typed_like(children[list(kinds)][rows >= 0].reset_index(drop=True), kinds,
                               N_("In the avatars: {error}") if position == 2 else "{error}")
         rows = rows[rows >= 0]
-        times = numeric_values(measures[table.time]) / (DAY_S if dates else 1.0)
+        times = numeric_values(measures[time]) / (DAY_S if dates else 1.0)
         person = parents.drop(columns=[column for column in parents if column in parent_keys]).iloc[rows]
         person.columns = [PARENT_COLUMN.format(parent=link.parent, column=column) for column in person.columns]
         first = pd.Series(times).groupby(rows).transform("min").to_numpy()
         frames.append(pd.concat([measures, person.reset_index(drop=True)], axis=1).assign(
             **{PERSON: rows, TIME: times - first}))
-    return SeriesView(link.child, (frames[0], frames[1], frames[2]), kinds, table.time, "day" if dates else "",
+    return SeriesView(link.child, (frames[0], frames[1], frames[2]), kinds, time, "day" if dates else "",
                       halves=holdout.get(link.parent) is None or holdout.get(link.child) is None)
 
 

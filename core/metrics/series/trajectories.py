@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from core.dataset import Kind
 from core.engine.encoding import numeric_values
-from core.engine.schema import Kind
 from core.engine.time_series import Series, resampled, series_of
 from core.metrics.binning import binned_distribution, common_grid, hellinger_distance
 from core.metrics.hellinger_mean import variable_score
@@ -117,7 +117,7 @@ class Scored:
         return variable_score(self.reference_distance, self.avatar_distance)
 
 
-def scored(originals: np.ndarray, reference: np.ndarray, avatars: np.ndarray, categorical: bool = False
+def scored(originals: np.ndarray, reference: np.ndarray, avatars: np.ndarray, *, categorical: bool = False
            ) -> Scored | None:
     """The statistic's :class:`Scored` on one grid over the three samples pooled (the seeds' binning rule; codes
     each their own bin when ``categorical``); None when no sample has a value."""

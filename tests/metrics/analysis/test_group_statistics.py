@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from core.engine.schema import Kind
+from core.dataset import Kind
 from core.errors import InputError
 from core.metrics.analysis.group_statistics import group_statistics
 from core.metrics.analysis.missing_shares import missing_shares

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from core.engine.schema import Kind
+from core.dataset import Kind
 from core.errors import InputError
 from core.metrics.analysis.regression import INTERCEPT, regression
 from tests.metrics.analysis.test_prediction import halves, shuffled

@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from core.engine.schema import Kind, apply_kinds
+from core.dataset import Kind
+from core.engine.schema import apply_kinds
 from core.errors import InputError
 from core.metrics.analysis.design import MAX_LEVELS, default_predictors
 from core.metrics.analysis.request import AnalysisNotRun, AnalysisRequest, run_analyses, suggested_request

@@ -6,7 +6,8 @@ import pandas as pd
 import pytest
 from lifelines.datasets import load_rossi
 
-from core.engine.schema import Kind, apply_kinds
+from core.dataset import Kind
+from core.engine.schema import apply_kinds
 from core.errors import InputError
 from core.metrics.analysis.survival import event_of, survival
 

@@ -5,8 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from core.dataset import Kind
 from core.engine.dataset_avatarizer import DatasetAvatarizer
-from core.engine.schema import Kind
 from core.engine.time_series import series_of
 from core.metrics.binning import hellinger_distance
 from core.metrics.linked_evaluation import evaluate_linked
