@@ -18,11 +18,11 @@ from core.presentation.analysis_figures import trend_figure
 from core.presentation.analysis_text import analysis_notes, trend_reading, trend_table
 from core.presentation.format import sequences_table
 from core.presentation.parameter_labels import ALIGNMENT_LABELS, PROJECTION_LABELS, UNALIGNMENT_LABELS
-from core.workflows.linked_run import LinkedRun, TrendRequest, analysed_trend, generate_linked
+from core.workflows.linked_run import LinkedRun, TrendRequest, analysed_trend, applied_linked_fix, generate_linked
 from dashboard import jobs, state
 from dashboard.plan import plan_from_table, plan_problem, plan_table
 from dashboard.text import plain
-from dashboard.widgets import column_editor, plot, signal_cards, table, verdict_message
+from dashboard.widgets import apply_fix_button, column_editor, plot, signal_cards, table, verdict_message
 
 
 def linked_verdict_box(run: LinkedRun) -> None:
@@ -33,6 +33,9 @@ def linked_verdict_box(run: LinkedRun) -> None:
         about = _("**{table}**, each person with everything about them ({tables}).").format(
             table=plain(name), tables=", ".join(plain(table) for table in _family(run, name)))
         verdict_message(person, about)
+        if person.fix is not None and person.fix.made is not None and run is state.linked_run():
+            apply_fix_button(person.fix.instruction,
+                             lambda name=name: state.set_linked_run(applied_linked_fix(run, name)), key=name)
     for link in verdict.broken_links:
         st.error(_("**Not ready to share**: in {link}, some avatars name a parent that no avatar is.").format(
             link=plain(link)), icon=":material/link_off:")
@@ -40,6 +43,17 @@ def linked_verdict_box(run: LinkedRun) -> None:
         st.warning(_("{link} was linked in the original order: the avatars keep each real family's structure "
                      "(who has how many children, and which). Check it before sharing.").format(link=plain(link)),
                    icon=":material/warning:")
+
+
+def kept_settings(current: LinkedRun | None, name: str) -> dict[str, object]:
+    """Table ``name``'s own settings in the current run beyond its k (the ncp a fix applied), kept when the form
+    makes the avatars again, and said under its k."""
+    own = current.dataset.tables[name].parameters if current is not None and name in current.dataset.tables else {}
+    kept = {key: value for key, value in own.items() if key not in ("k", "fast_dp_epsilon", "mechanism")}
+    if "ncp" in kept:
+        st.caption(_("{table}: people compared on {ncp} dimensions (the fix applied), kept.").format(
+            table=plain(name), ncp=kept["ncp"]))
+    return kept
 
 
 def linked_avatars_of_every_row(run: LinkedRun, frames: dict[str, pd.DataFrame]) -> None:

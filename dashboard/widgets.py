@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -17,7 +17,7 @@ from core.engine.parameters import HOLDOUT_MIN_ROWS
 from core.engine.schema import ColumnProfile, apply_kinds
 from core.engine.split import working_rows
 from core.errors import InputError
-from core.i18n import _, number, percent
+from core.i18n import Message, _, number, percent
 from core.metrics.attack import Knowledge
 from core.metrics.correlation_difference_ratio import correlation_direction, correlation_gaps
 from core.metrics.criteria import (
@@ -263,8 +263,8 @@ def verdict_box(run: GenerationRun) -> None:
     and its cost, what is not assessed, and the relationships beside it."""
     verdict = verdict_of_run(run)
     verdict_message(verdict, plain(subject(run)))
-    if verdict.fix is not None and verdict.fix.avatarizer is not None and run is state.run():
-        apply_fix_button(run)
+    if verdict.fix is not None and verdict.fix.made is not None and run is state.run():
+        apply_fix_button(verdict.fix.instruction, lambda: state.set_run(applied_fix(run)))
     said = relationships(run.evaluation)
     if said:
         distorted = run.evaluation.signal["correlation_difference_ratio"].level == "poor"
@@ -274,15 +274,16 @@ def verdict_box(run: GenerationRun) -> None:
         st.caption(plain(noise))
 
 
-def apply_fix_button(run: GenerationRun) -> None:
-    """One click applies the fix the verdict checked (issue 46): its avatars, already made when it was checked,
-    become the current run; the form then shows its settings."""
-    instruction = _(run.verdict.fix.instruction)
-    if st.button(_("Apply the fix: {instruction}").format(instruction=instruction), icon=":material/build:",
-                 type="primary", key=f"apply_fix_{state.run_version()}"):
-        state.set_run(applied_fix(run))
+def apply_fix_button(instruction: Message, apply: Callable[[], None], key: str = "") -> None:
+    """One click applies the fix a verdict checked (issue 46; ``apply`` makes its run, already made when it was
+    checked, the current one, of one table or of linked tables; ``key`` tells the verdicts of several person tables
+    apart); the form then shows its settings."""
+    said = _(instruction)
+    if st.button(_("Apply the fix: {instruction}").format(instruction=said), icon=":material/build:",
+                 type="primary", key=f"apply_fix_{key}_{state.run_version()}"):
+        apply()
         state.say_after_rerun(_("Fix applied: {instruction}. These are the avatars it checked: nothing was made "
-                                "again.").format(instruction=instruction))
+                                "again.").format(instruction=said))
         st.rerun()
 
 

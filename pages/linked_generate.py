@@ -14,7 +14,13 @@ from core.presentation.parameter_labels import LINK_METHOD_LABELS
 from core.workflows.linked_run import generate_linked
 from core.workflows.search_space import EPSILON_STEPS
 from dashboard import jobs, language, state
-from dashboard.linked import linked_avatars_of_every_row, linked_verdict_box, series_settings, sizes_caption
+from dashboard.linked import (
+    kept_settings,
+    linked_avatars_of_every_row,
+    linked_verdict_box,
+    series_settings,
+    sizes_caption,
+)
 from dashboard.text import plain
 from dashboard.widgets import signal_badge
 
@@ -74,7 +80,7 @@ with st.form("linked_settings"):
                     table=name, rows=number(len(frame), ",")), 2, largest, min(previous, largest),
                 key=f"linked_k_{name}_{version}",
                 help=_("Small k keeps more detail; large k protects better. Proposed from the table's size: 10, or a "
-                       "tenth of its rows on a small table."))}
+                       "tenth of its rows on a small table.")), **kept_settings(current, name)}
         else:
             previous = getattr(held.get(name), "fast_dp_epsilon", None) or SUGGESTED_EPSILON
             chosen[name] = {"fast_dp_epsilon": float(st.select_slider(
@@ -118,6 +124,7 @@ with st.form("linked_settings"):
                                       disabled=running is not None or fast_dp_refused)
 
 jobs.show_error()
+state.show_what_was_said()
 if running is not None:
     st.info(_("Working on: {job}. It goes on whatever page you open; its progress is in the sidebar.").format(
         job=running.label), icon=":material/hourglass_top:")

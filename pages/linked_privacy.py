@@ -7,8 +7,8 @@ import streamlit as st
 from core.i18n import _
 from core.metrics.attack import Knowledge
 from core.presentation import figures
-from core.workflows.linked_run import rescored_linked
-from dashboard import jobs, language
+from core.workflows.linked_run import person_evaluation, rescored_linked
+from dashboard import jobs, language, state
 from dashboard.linked import evaluation_choice, linked_verdict_box, require_linked_run
 from dashboard.widgets import choose, criteria_sections, plot
 
@@ -22,8 +22,7 @@ linked_verdict_box(run)
 
 st.header(_("What an attacker could know"))
 people = list(run.verdict.persons)
-scored = sorted({column for name in people
-                 for column in (run.evaluation.persons.get(name) or run.evaluation.tables[name]).kinds})
+scored = sorted({column for name in people for column in person_evaluation(run.evaluation, name).kinds})
 chosen = run.knowledge
 with st.form("linked_attacker"):
     known = choose(_("Variables an attacker could know of a person (quasi-identifiers)"), scored,
@@ -35,10 +34,11 @@ with st.form("linked_attacker"):
                        help=_("A diagnosis, an income, an outcome: one inference risk each."))
     if st.form_submit_button(_("Run the attacks"), icon=":material/policy:",
                              key="FormSubmitter:linked_attacker-Run the attacks"):
-        knowledge = Knowledge(tuple(known), tuple(sensitive))
+        knowledge, frames = Knowledge(tuple(known), tuple(sensitive)), state.dataset().frames
         jobs.wait(jobs.start("linked_rescored", _("The attacks"),
-                             lambda progress: rescored_linked(run, knowledge, progress)))
+                             lambda progress: rescored_linked(run, knowledge, frames, progress)))
 jobs.show_error()
+state.show_what_was_said()
 
 chosen_key, evaluation = evaluation_choice(run, _("Whose privacy"), "privacy_table")
 criteria_sections(evaluation)

@@ -45,14 +45,7 @@ from core.presentation.summary import (
     summary_lines,
 )
 from core.presentation.verdict_text import noise_of, relationships, verdict_line
-from core.workflows.linked_run import (
-    TrendRequest,
-    analysed_trend,
-    checked_trend,
-    linked_parameters,
-    linked_verdict,
-    scored,
-)
+from core.workflows.linked_run import TrendRequest, analysed_trend, checked_trend, generate_linked, linked_parameters
 from core.workflows.run import build_avatarizer, data_fingerprint, scored_run
 from core.workflows.verdict import judged
 
@@ -205,13 +198,15 @@ def _linked_outputs(arguments: argparse.Namespace, dataset: Dataset, frames: dic
                     report: Path | None) -> tuple[DatasetAvatarizer, LinkedEvaluation | None, LinkedVerdict | None]:
     """The work of :func:`_avatarize_linked`: the avatars made, scored and judged when asked (the trend of a series
     too), then written."""
-    fitted = DatasetAvatarizer(dataset, Parameters.of(given_parameters(arguments))).fit(frames)
+    parameters = Parameters.of(given_parameters(arguments))
     evaluation = verdict = None
-    if metrics is not None or report is not None or trend is not None:
-        evaluation = scored(fitted, attacker)
-        verdict = linked_verdict(dataset, evaluation)
+    if metrics is not None or report is not None or trend is not None:  # scored and judged, a fix checked
+        run = generate_linked(dataset, frames, parameters, knowledge=attacker, search=not arguments.no_fix)
+        fitted, evaluation, verdict = run.fitted, run.evaluation, run.verdict
         if trend is not None:
             analysed_trend(evaluation, dataset, trend)
+    else:
+        fitted = DatasetAvatarizer(dataset, parameters).fit(frames)
     writers: list[tuple[Path, Callable[[], None]]] = [
         (path, partial(write_table, fitted.avatars_[name], path)) for name, path in paths.items()]
     if report is not None:

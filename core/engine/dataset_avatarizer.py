@@ -16,7 +16,7 @@ import pandas as pd
 from core.dataset import Dataset, LinkMethod, Role, Table
 from core.dataset.keys import check_keys
 from core.engine.io import read_table
-from core.engine.linked_tables import avatarize_linked
+from core.engine.linked_tables import avatarize_linked, check_pairing
 from core.engine.parameters import Parameters
 from core.engine.pipeline import Avatarizer
 from core.engine.schema import drop_columns
@@ -113,6 +113,14 @@ def table_path(dataset: Dataset, name: str) -> Path:
         raise InputError(_("Table '{table}': the dataset gives no \"path\" to its file nor its data; add one "
                            "(relative to the schema) or give its frame.").format(table=name))
     return path
+
+
+def check_methods(dataset: Dataset, parameters: Parameters) -> None:
+    """Each table's method checked against the dataset before any data is read, each refusal one line: the persons
+    of a time series avatarized by Avatar (:func:`check_supported`), ``original_order`` between tables paired with
+    their originals (:func:`~core.engine.linked_tables.check_pairing`)."""
+    check_supported(dataset, parameters)
+    check_pairing(dataset, parameters)
 
 
 def check_supported(dataset: Dataset, parameters: Parameters | None = None) -> None:

@@ -153,7 +153,7 @@ RUN_PARAMETERS = ("seed", "holdout", "holdout_min_rows", "link_weight")  # one v
 def check_linked(dataset: Dataset, frames: Mapping[str, pd.DataFrame], parameters: Parameters) -> None:
     """What linked tables' synthesis needs, checked before any work, each refusal one line: ``link_weight`` a
     positive number; no table setting a parameter that is the run's (:data:`RUN_PARAMETERS`); no column named as
-    those links add; ``original_order`` between tables both avatarized by Avatar (paired with their originals)."""
+    those links add; the methods' pairing (:func:`check_pairing`)."""
     check_positive_number("link_weight", parameters.link_weight, hint=_(
         "It is the weight of a parent's children in its projection (--link-weight; 1: one variable's)."))
     for name, table in dataset.tables.items():
@@ -169,6 +169,12 @@ def check_linked(dataset: Dataset, frames: Mapping[str, pd.DataFrame], parameter
                 "Table '{table}', column '{column}': names starting with \"{prefix}\" are the synthesis' own; "
                 "rename the column."
             ).format(table=name, column=reserved[0], prefix=LINK_COLUMN.strip()))
+    check_pairing(dataset, parameters)
+
+
+def check_pairing(dataset: Dataset, parameters: Parameters) -> None:
+    """``original_order`` only between tables both avatarized by Avatar (paired with their originals), refused in
+    one line otherwise; each table's method checked."""
     paired = {}
     for name, table in dataset.tables.items():
         if dataset.is_series(name):
@@ -192,7 +198,7 @@ def parent_rows_of(link: Link, frames: Mapping[str, pd.DataFrame]) -> np.ndarray
 
 
 def holdout_by_family(dataset: Dataset, frames: Mapping[str, pd.DataFrame], parameters: Parameters,
-                  rng: np.random.Generator) -> tuple[dict[str, pd.DataFrame], dict[str, pd.DataFrame | None]]:
+                      rng: np.random.Generator) -> tuple[dict[str, pd.DataFrame], dict[str, pd.DataFrame | None]]:
     """The working and holdout rows of every table (SPEC 12, holdout by person): the first table without a parent
     that has ``holdout_min_rows`` rows split in random halves (SPEC 5's rule, with ``holdout`` on), each child row on
     its parent's side (its first link's parent in a table so split; a child without one drawn in halves too). Every

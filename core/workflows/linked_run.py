@@ -4,33 +4,51 @@ verdict covering each individual-level table with its descendants."""
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
 
-from core.dataset import Dataset, Kind, Link, LinkMethod
-from core.engine.dataset_avatarizer import DatasetAvatarizer
+from core.dataset import Dataset, Kind, Link, LinkMethod, Table
+from core.engine.dataset_avatarizer import DatasetAvatarizer, check_methods
 from core.engine.linked_tables import LINK_COLUMN
 from core.engine.parameters import Parameters
 from core.engine.pipeline import Avatarizer
 from core.engine.series_tables import series_kinds
 from core.errors import InputError
-from core.i18n import _, number
+from core.i18n import _, ngettext, number
 from core.metrics.analysis.mixed_model import MixedModelResult
 from core.metrics.attack import Knowledge
+from core.metrics.evaluation import Evaluation
 from core.metrics.linked_evaluation import LinkedEvaluation, evaluate_linked
 from core.metrics.links.join import PARENT_COLUMN
 from core.metrics.series.series_table import series_mixed_model
-from core.workflows.verdict import NOT_READY, READY, Verdict, verdict_of, with_analyses
+from core.workflows.run import ColumnPlan
+from core.workflows.verdict import (
+    NOT_READY,
+    READY,
+    Progress,
+    Remade,
+    Rerun,
+    Verdict,
+    checked_verdict,
+    fallback_parameters,
+    search_budget,
+    verdict_of,
+    with_analyses,
+)
+
+FIX_SETTINGS = ("k", "fast_dp_epsilon", "mechanism", "ncp")  # what a fix may change in a table's own parameters
 
 
 @dataclass(frozen=True)
 class LinkedVerdict:
     """Per individual-level table, the verdict on its rows with everything about them (its descendants'
-    aggregates; a table without children: its own rows); the links whose foreign keys do not all resolve. Ready
-    when every person table is and every link holds. No fix is searched for linked tables yet."""
+    aggregates; a table without children: its own rows), with the fix checked for it when it misses a target (see
+    :func:`judged_linked`); the links whose foreign keys do not all resolve. Ready when every person table is and
+    every link holds."""
 
     persons: dict[str, Verdict]
     broken_links: list[str]
@@ -80,13 +98,23 @@ class LinkedRun:
             settings=_("time series") if self.dataset.is_series(name) else
             self.fitted.avatarizers_[name].method_.describe()) for name in self.dataset.top_down())
         held = sum(len(frame) for frame in self.fitted.holdout_data_.values() if frame is not None)
-        values = {"tables": tables, "seed": self.fitted.seed_, "seconds": number(self.elapsed_s, ".1f"),
+        searched = [verdict for verdict in self.verdict.persons.values() if verdict.searched]
+        seconds = sum(verdict.search_seconds for verdict in searched)
+        values = {"tables": tables, "seed": self.fitted.seed_, "seconds": number(self.elapsed_s - seconds, ".1f"),
                   "held": number(held, ",")}
         if held:
-            return _("Avatars made: {tables}; {held} rows kept apart as the holdout, whole families, that the metrics "
-                     "compare with; seed {seed}, in {seconds} s.").format(**values)
-        return _("Avatars made: {tables}, from every row (the metrics draw halves of the families); seed {seed}, in "
-                 "{seconds} s.").format(**values)
+            sentence = _("Avatars made: {tables}; {held} rows kept apart as the holdout, whole families, that the "
+                         "metrics compare with; seed {seed}, in {seconds} s.").format(**values)
+        else:
+            sentence = _("Avatars made: {tables}, from every row (the metrics draw halves of the families); seed "
+                         "{seed}, in {seconds} s.").format(**values)
+        if not searched:
+            return sentence
+        tried = sum(len(verdict.tried) for verdict in searched)
+        return " ".join([sentence, ngettext(
+            "Then {seconds} s checking {count} other setting for a fix.",
+            "Then {seconds} s checking {count} other settings for a fix.", tried).format(
+            seconds=number(seconds, ".1f"), count=number(tried))])
 
     def parameters_json(self) -> dict[str, Any]:
         """The run's parameters as the JSON gives them (SPEC 12): the seed, each table's, each link's method, the
@@ -99,24 +127,118 @@ class LinkedRun:
 
 
 def generate_linked(dataset: Dataset, frames: Mapping[str, pd.DataFrame], parameters: Parameters, *,
-                    knowledge: Knowledge = Knowledge(), fingerprint: str = "",
+                    knowledge: Knowledge = Knowledge(), fingerprint: str = "", search: bool = True,
                     progress: Callable[[str, float], None] | None = None) -> LinkedRun:
     """Linked tables avatarized (:class:`~core.engine.dataset_avatarizer.DatasetAvatarizer`), scored with the
-    attacker's ``knowledge`` and judged, the progress told at each table and at the scoring."""
+    attacker's ``knowledge`` and judged, with a fix checked for each person table that misses a target (unless
+    ``search`` is off; see :func:`judged_linked`), the progress told at each table, at the scoring and at each
+    setting tried."""
     report = progress or (lambda step, share: None)
     start = time.perf_counter()
-    fitted = DatasetAvatarizer(dataset, parameters).fit(frames, progress=lambda step, share: report(step, 0.7 * share))
-    report(_("Measuring the avatars of every table and link"), 0.7)
+    fitted = DatasetAvatarizer(dataset, parameters).fit(frames, progress=lambda step, share: report(step, 0.6 * share))
+    report(_("Measuring the avatars of every table and link"), 0.6)
     evaluation = scored(fitted, knowledge)
-    verdict = linked_verdict(fitted.dataset_, evaluation)
+    run = LinkedRun(fitted, evaluation, linked_verdict(fitted.dataset_, evaluation), parameters, knowledge,
+                    fingerprint, time.perf_counter() - start)
+    if search:
+        report(_("Checking whether the avatars can be shared"), 0.75)
+        run = judged_linked(run, frames, progress=lambda step, tries: report(
+            step, 0.75 + 0.25 * (1 - 0.7 ** (tries + 1))))
     report(_("Done"), 1.0)
-    return LinkedRun(fitted, evaluation, verdict, parameters, knowledge, fingerprint, time.perf_counter() - start)
+    return replace(run, elapsed_s=time.perf_counter() - start)
 
 
-def rescored_linked(run: LinkedRun, knowledge: Knowledge,
+def judged_linked(run: LinkedRun, frames: Mapping[str, pd.DataFrame], progress: Progress | None = None) -> LinkedRun:
+    """A copy of ``run`` whose person tables that miss a target each have the fix
+    :class:`~core.workflows.verdict.FixSearch` finds on that table's own settings (its k, ncp or epsilon, a column
+    of its own set aside, AvatarFastDP unless it has time series), each setting checked by a re-run of the linked
+    tables (:func:`linked_rerun`), within the budget of :func:`~core.workflows.verdict.search_budget` for every row
+    the run avatarized."""
+    budget = search_budget(sum(len(avatars) for avatars in run.fitted.avatars_.values()))
+    persons = dict(run.verdict.persons)
+    for name, verdict in run.verdict.persons.items():
+        if verdict.status != NOT_READY:
+            continue
+        table = run.dataset.tables[name]
+        keys = {*table.keys, *(link.foreign_key for link in run.dataset.parent_links(name))}
+        persons[name] = checked_verdict(
+            verdict.evaluation, run.parameters.for_table(table), ColumnPlan(table, run.knowledge),
+            len(run.fitted.avatars_[name]), linked_rerun(run, frames, name), progress, budget,
+            settable=[column for column in frames[name].columns if column not in keys],
+            fallback=takes_fast_dp(run.dataset, name, run.parameters), table=name)
+    return replace(run, verdict=replace(run.verdict, persons=persons))
+
+
+def takes_fast_dp(dataset: Dataset, name: str, parameters: Parameters) -> bool:
+    """Whether table ``name`` may switch to AvatarFastDP, the fix search's last resort: not the persons of a time
+    series, nor a table an ``original_order`` link pairs (:func:`~core.engine.dataset_avatarizer.check_methods`)."""
+    table = dataset.tables[name]
+    effective = parameters.for_table(table)
+    fast = with_setting(table, effective, fallback_parameters(effective))
+    try:
+        check_methods(replace(dataset, tables={**dataset.tables, name: fast}), parameters)
+    except InputError:
+        return False
+    return True
+
+
+def linked_rerun(run: LinkedRun, frames: Mapping[str, pd.DataFrame], person: str) -> Rerun:
+    """Re-runs of ``run`` with table ``person`` set as a fix tries it (its parameters, its columns' roles): every
+    table made again with the run's seed and scored for the same attacker; what is judged is ``person``'s rows with
+    everything about them, and the whole run is kept, to be applied as it is (:func:`applied_linked_fix`)."""
+    effective = run.parameters.for_table(run.dataset.tables[person])
+    defaults = replace(run.parameters, seed=run.fitted.seed_)
+
+    def rerun(parameters: Parameters, plan: ColumnPlan) -> Remade:
+        dataset = replace(run.dataset, tables={**run.dataset.tables,
+                                               person: with_setting(plan.table, effective, parameters)})
+        start = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # what the run said about its tables and keys is not said again
+            fitted = DatasetAvatarizer(dataset, defaults).fit(frames)
+        evaluation = scored(fitted, run.knowledge)
+        remade = LinkedRun(fitted, evaluation, linked_verdict(fitted.dataset_, evaluation), defaults, run.knowledge,
+                           run.fingerprint, time.perf_counter() - start)
+        return Remade(person_evaluation(evaluation, person), remade)
+
+    return rerun
+
+
+def with_setting(table: Table, effective: Parameters, chosen: Parameters) -> Table:
+    """``table`` with ``chosen``'s method settings (:data:`FIX_SETTINGS`) as its own where they differ from
+    ``effective``, the parameters it had in the run (a value of None: its own one dropped, the run's default
+    read)."""
+    own = dict(table.parameters)
+    for name in FIX_SETTINGS:
+        value = getattr(chosen, name)
+        if value != getattr(effective, name):
+            if value is None:
+                own.pop(name, None)
+            else:
+                own[name] = value
+    return replace(table, parameters=own)
+
+
+def applied_linked_fix(run: LinkedRun, person: str) -> LinkedRun:
+    """The linked run the fix of ``person``'s verdict made when it was checked (one click applies it, and nothing is
+    made again): every table's avatars, metrics and verdict; the analyses and trends run on ``run`` are not carried
+    over (other avatars)."""
+    fix = run.verdict.persons[person].fix
+    assert fix is not None and isinstance(fix.made, LinkedRun)  # a fix meets every target: its run is kept
+    return fix.made
+
+
+def person_evaluation(evaluation: LinkedEvaluation, name: str) -> Evaluation:
+    """What the verdict of person table ``name`` judges: its rows with everything about them (its descendants'
+    aggregates), or its own rows when it has no child."""
+    return evaluation.persons.get(name) or evaluation.tables[name]
+
+
+def rescored_linked(run: LinkedRun, knowledge: Knowledge, frames: Mapping[str, pd.DataFrame],
                     progress: Callable[[str, float], None] | None = None) -> LinkedRun:
-    """``run`` scored again for another attacker (the avatars do not change), with its verdict and the analyses and
-    trends it held."""
+    """``run`` scored again for another attacker (the avatars do not change), with its verdict, a fix checked on the
+    originals ``frames`` when a person table misses a target (:func:`judged_linked`), and the analyses and trends it
+    held."""
     report = progress or (lambda step, share: None)
     report(_("Running the attacks"), 0.1)
     earlier = run.evaluation
@@ -125,8 +247,12 @@ def rescored_linked(run: LinkedRun, knowledge: Knowledge,
         for name, scored_table in side.items():
             if name in held:
                 with_analyses(scored_table, held[name])
+    report(_("Checking whether the avatars can be shared"), 0.5)
+    rescored = judged_linked(replace(run, evaluation=evaluation, verdict=linked_verdict(run.dataset, evaluation),
+                                     knowledge=knowledge), frames,
+                             progress=lambda step, tries: report(step, 0.5 + 0.5 * (1 - 0.7 ** (tries + 1))))
     report(_("Done"), 1.0)
-    return replace(run, evaluation=evaluation, verdict=linked_verdict(run.dataset, evaluation), knowledge=knowledge)
+    return rescored
 
 
 def linked_parameters(fitted: DatasetAvatarizer) -> dict[str, Any]:
@@ -166,7 +292,7 @@ def scored(fitted: DatasetAvatarizer, knowledge: Knowledge = Knowledge()) -> Lin
 
 def linked_verdict(dataset: Dataset, evaluation: LinkedEvaluation) -> LinkedVerdict:
     """The one verdict of linked tables (see :class:`LinkedVerdict`)."""
-    persons = {name: verdict_of(evaluation.persons.get(name) or evaluation.tables[name])
+    persons = {name: verdict_of(person_evaluation(evaluation, name))
                for name in dataset.tables if dataset.is_individual_level(name)
                and (name in evaluation.persons or name in evaluation.tables)}
     broken = [link for link, metrics in evaluation.links.items() if metrics["referential_integrity"].passed is False]

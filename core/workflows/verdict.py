@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -29,6 +30,9 @@ from core.metrics.result import MetricResult
 from core.workflows.run import ColumnPlan, GenerationRun, generate, latent_view, parameters_variant
 from core.workflows.run import fitted as avatarized
 from core.workflows.search_space import EPSILON_STEPS, K_STEPS, SIGNAL_SPREAD
+
+if TYPE_CHECKING:
+    from core.workflows.linked_run import LinkedRun
 
 READY, NOT_READY = "ready", "not ready"  # and UNCERTAIN, PARTLY_ASSESSED, as a criterion can be
 FALLBACK_EPSILON = 1.0
@@ -45,11 +49,12 @@ Progress = Callable[[str, float], None]
 
 @dataclass(frozen=True)
 class Remade:
-    """A setting re-run: its evaluation, and the avatarizer that made its avatars (None: not kept; kept for a fix
-    that meets every target, so that applying it makes nothing again: issue 46)."""
+    """A setting re-run: its evaluation (of the table judged), and what made its avatars: one table's avatarizer,
+    or the whole run of linked tables (None: not kept; kept for a fix that meets every target, so that applying it
+    makes nothing again: issue 46)."""
 
     evaluation: Evaluation
-    avatarizer: Avatarizer | None = field(default=None, repr=False, compare=False)
+    made: Avatarizer | LinkedRun | None = field(default=None, repr=False, compare=False)
 
 
 Rerun = Callable[[Parameters, ColumnPlan], Remade]
@@ -64,7 +69,7 @@ class Fix:
     plan: ColumnPlan
     evaluation: Evaluation
     seconds: float = 0.0
-    avatarizer: Avatarizer | None = field(default=None, repr=False, compare=False)  # kept when it is ready
+    made: Avatarizer | LinkedRun | None = field(default=None, repr=False, compare=False)  # kept when it is ready
 
     @property
     def ready(self) -> bool:
@@ -148,18 +153,21 @@ class FixSearch:
     ``ncp`` at the run's ``k`` (fewer axes to find neighbours on: people alike on what matters most), then, when
     nothing meets every target yet, each smaller ``ncp`` with a larger ``k`` (on scikit-learn's breast cancer
     table a larger k lifts the hidden rate and a smaller ncp the closest rate, and only both meet every target);
-    for Avatar, last, AvatarFastDP. Not by bisection: the targets are not monotone within their noise (AIDS at
+    for Avatar, last, AvatarFastDP (unless ``fallback`` is off: a person table of time series). Not by bisection: the targets are not monotone within their noise (AIDS at
     k = 20, 30, 50, 100: closest rate 88.1, 87.0, 90.4, 89.6 %). At most ``budget`` settings are tried. Of the
     settings that meet every target, those that
     keep the signal (:meth:`Fix.keeps_signal`) come first, then the best Hellinger Mean and Correlation Difference
-    Ratio, then the least change.
+    Ratio, then the least change. ``settable``: the columns a fix may set aside (None: any the evaluation scores; a
+    person table's own, not its descendants' aggregates, for linked tables); ``table``: named in each instruction
+    (linked tables: the one whose settings change).
     """
 
     def __init__(self, evaluation: Evaluation, parameters: Parameters, plan: ColumnPlan, n_avatarized: int,
-                 rerun: Rerun, progress: Progress | None = None, budget: int | None = None):
+                 rerun: Rerun, progress: Progress | None = None, budget: int | None = None, *,
+                 settable: Collection[str] | None = None, fallback: bool = True, table: str | None = None):
         self.evaluation, self.parameters, self.plan, self.rerun = evaluation, parameters, plan, rerun
         self.report = progress or (lambda step, share: None)
-        self.budget = budget
+        self.budget, self.settable, self.fallback, self.table = budget, settable, fallback, table
         self.larger_k = [k for k in K_STEPS if (parameters.k or 0) < k < n_avatarized]
         self.ncp = parameters.ncp or evaluation.parameters.get("ncp")
         self.tried: dict[str, Fix] = {}
@@ -182,7 +190,7 @@ class FixSearch:
         order = {id(fix): position for position, fix in enumerate(self.found)}
         best = max(self.found, key=lambda fix: (fix.keeps_signal(self.evaluation), fix.signal(), -order[id(fix)]),
                    default=None)
-        tried = [fix if fix is best else replace(fix, avatarizer=None) for fix in self.tried.values()]  # one kept
+        tried = [fix if fix is best else replace(fix, made=None) for fix in self.tried.values()]  # one kept
         return best, tried, stopped
 
     def _copied_column(self) -> None:
@@ -190,7 +198,7 @@ class FixSearch:
         if column is None or column.passed is not False or not column.breakdown.get("per_variable"):
             return
         weakest = min(column.breakdown["per_variable"], key=lambda row: row["protection"])["variable"]
-        if weakest not in self.plan.excluded:
+        if weakest not in self.plan.excluded and (self.settable is None or weakest in self.settable):
             self._first([(Message(N_("set '{variable}' aside (re-attached from similar people)"), variable=weakest),
                           self.parameters,
                           replace(self.plan, table=self.plan.table.with_column_role(weakest, Role.SET_APART)))])
@@ -206,11 +214,9 @@ class FixSearch:
         if not self.found:
             for value in smaller:
                 self._first([self._fewer(value, k) for k in self.larger_k])
-        if not self.found:
+        if not self.found and self.fallback:
             self._first([(Message(N_("switch to AvatarFastDP (gaussian, epsilon {epsilon})"),
-                                  epsilon=Number(FALLBACK_EPSILON, "g")),
-                          replace(parameters, k=None, fast_dp_epsilon=FALLBACK_EPSILON, mechanism="gaussian"),
-                          self.plan)])
+                                  epsilon=Number(FALLBACK_EPSILON, "g")), fallback_parameters(parameters), self.plan)])
 
     def _fewer(self, ncp: int, k: int) -> tuple[Message, Parameters, ColumnPlan]:
         """``ncp`` dimensions instead of the run's, at ``k``."""
@@ -229,6 +235,8 @@ class FixSearch:
 
     def _attempt(self, instruction: Message, parameters: Parameters, plan: ColumnPlan) -> Fix:
         key = repr((parameters, plan))
+        if self.table is not None:
+            instruction = Message(N_("{change} in table {table}"), change=instruction, table=self.table)
         if key not in self.tried:
             if self.budget is not None and len(self.tried) >= self.budget:
                 raise _OutOfBudget
@@ -236,18 +244,26 @@ class FixSearch:
             start = time.perf_counter()
             made = self.rerun(parameters, plan)
             fix = Fix(instruction, parameters, plan, made.evaluation, time.perf_counter() - start)
-            self.tried[key] = replace(fix, avatarizer=made.avatarizer) if fix.ready else fix  # the others let go
+            self.tried[key] = replace(fix, made=made.made) if fix.ready else fix  # the others let go
         return self.tried[key]
 
 
+def fallback_parameters(parameters: Parameters) -> Parameters:
+    """The fix search's last resort for Avatar: AvatarFastDP, gaussian, epsilon :data:`FALLBACK_EPSILON`."""
+    return replace(parameters, k=None, fast_dp_epsilon=FALLBACK_EPSILON, mechanism="gaussian")
+
+
 def checked_verdict(evaluation: Evaluation, parameters: Parameters, plan: ColumnPlan, n_avatarized: int, rerun: Rerun,
-                    progress: Progress | None = None, budget: int | None = None) -> Verdict:
+                    progress: Progress | None = None, budget: int | None = None, *,
+                    settable: Collection[str] | None = None, fallback: bool = True, table: str | None = None
+                    ) -> Verdict:
     """The verdict, with (when a target is missed) the fix :class:`FixSearch` finds within ``budget`` settings."""
     verdict = verdict_of(evaluation)
     if verdict.status != NOT_READY:
         return verdict
     start = time.perf_counter()
-    fix, tried, stopped = FixSearch(evaluation, parameters, plan, n_avatarized, rerun, progress, budget).run()
+    fix, tried, stopped = FixSearch(evaluation, parameters, plan, n_avatarized, rerun, progress, budget,
+                                    settable=settable, fallback=fallback, table=table).run()
     return replace(verdict, fix=fix, tried=tried, searched=True, search_stopped=stopped, search_budget=budget,
                    search_seconds=time.perf_counter() - start)
 
@@ -284,10 +300,10 @@ def applied_fix(run: GenerationRun) -> GenerationRun:
     made again): its avatars, metrics and verdict; the analyses run on ``run`` are not carried over (other avatars)."""
     assert run.verdict is not None and run.verdict.fix is not None  # judged, with a fix to apply
     fix = run.verdict.fix
-    assert fix.avatarizer is not None  # a fix meets every target: its avatarizer is kept (see FixSearch._attempt)
+    assert isinstance(fix.made, Avatarizer)  # a fix meets every target: what made it is kept (FixSearch._attempt)
     return GenerationRun(table_name=run.table_name, fingerprint=run.fingerprint, parameters=fix.parameters,
-                         plan=fix.plan, avatarizer=fix.avatarizer, evaluation=fix.evaluation,
-                         latent=latent_view(fix.avatarizer), elapsed_s=fix.seconds,
+                         plan=fix.plan, avatarizer=fix.made, evaluation=fix.evaluation,
+                         latent=latent_view(fix.made), elapsed_s=fix.seconds,
                          verdict=verdict_of(fix.evaluation))
 
 

@@ -157,6 +157,29 @@ def test_linked_tables_metrics_and_verdict_go_to_the_json(tmp_path):
     assert person["inference_risk"] is not None and person["criteria"]["inference"]["state"] != "not assessed"
 
 
+def test_linked_tables_not_ready_name_a_fix_checked_by_a_re_run_and_no_fix_skips_it(tmp_path):
+    # issue 48: the clinical demo, not ready for an attacker who knows age, sex, bmi and smoking and wants diabetes,
+    # gets a fix of its person table checked by a re-run (linked tables had none: "No fix was checked here")
+    schema = json.loads((ROOT / "assets" / "demo_hospital" / "schema.json").read_text())
+    for entry in schema["tables"].values():
+        entry["path"] = str(ROOT / "assets" / "demo_hospital" / entry["path"])
+    schema["tables"]["stays"]["k"] = 2
+    (tmp_path / "schema.json").write_text(json.dumps(schema))
+    attacker = ["--known", "age", "sex", "bmi", "smoker", "--sensitive", "diabetes", "--seed", 1, "--k", 10]
+    result = run("avatarize", "--tables", tmp_path / "schema.json", *attacker, "--out", tmp_path / "out",
+                 "--json", tmp_path / "m.json")
+    assert result.returncode == 0, result.stderr
+    verdict = json.loads((tmp_path / "m.json").read_text())["verdict"]["persons"]["patients"]
+    k = verdict["fix_settings"]["k"]
+    assert verdict["status"] == "not ready" and k > 10 and verdict["tried"][-1]["ready"]
+    assert "patients: Verdict: NOT READY TO SHARE." in result.stdout
+    assert f"Fix: raise k from 10 to {k} in table patients (checked by a re-run: inference risk" in result.stdout
+    assert "in table patients" in verdict["fix"]
+    unsearched = run("avatarize", "--tables", tmp_path / "schema.json", *attacker, "--out", tmp_path / "plain",
+                     "--json", tmp_path / "p.json", "--no-fix")
+    assert unsearched.returncode == 0 and "No fix was checked here" in unsearched.stdout
+
+
 @pytest.mark.parametrize("arguments, expected", [
     (["--drop", "age"], "--drop names a column of one table"),
     (["--batch-rows", "100"], "--batch-rows avatarizes one table file"),

@@ -512,7 +512,7 @@ def test_one_click_applies_the_fix_the_verdict_checked(generations):
     button.click().run()
     assert not app.exception
     applied = app.session_state["run"]
-    assert applied.avatarizer is run.verdict.fix.avatarizer and not applied.verdict.failing
+    assert applied.avatarizer is run.verdict.fix.made and not applied.verdict.failing
     assert generations == ["demo_clinical.csv"]  # nothing made again
     assert any("Fix applied:" in element.value for element in app.success)
     assert not any(button.label.startswith("Apply the fix") for button in app.button)

@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from core.metrics.attack import Knowledge
 from tests.support import as_read
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -174,3 +175,25 @@ def test_one_table_again_brings_back_the_one_table_pages(generated):
     ok(app.switch_page("pages/data.py").run())
     assert "dataset" not in app.session_state and app.session_state["table"].name == "demo_clinical.csv"
     assert "linked_run" not in app.session_state
+
+
+def test_a_fix_checked_for_a_person_table_is_applied_in_one_click():
+    """Issue 48: linked tables had no fix search. The demo with stays at k = 2, for an attacker who knows each
+    patient's age, sex, body-mass index and smoking and wants their diabetes, is not ready; the fix checked for
+    patients is one click away, and applying it makes nothing again."""
+    def settings(app):
+        app.session_state["attacker_knowledge"] = Knowledge(("age", "sex", "bmi", "smoker"), ("diabetes",))
+        app.slider(key=f"linked_k_stays_{app.session_state['run_version']}").set_value(2)
+
+    app = generated_demo(DEMO, settings)
+    run = app.session_state["linked_run"]
+    verdict = run.verdict.persons["patients"]
+    assert verdict.status == "not ready" and verdict.fix is not None and verdict.fix.ready
+    label = f"Apply the fix: {verdict.fix.instruction}"
+    assert label.endswith(" in table patients")
+    ok(next(button for button in app.button if button.label == label).click().run())
+    applied = app.session_state["linked_run"]
+    assert applied is verdict.fix.made and applied.verdict.persons["patients"].status != "not ready"
+    assert applied.dataset.tables["stays"].parameters["k"] == 2  # the other tables as they were
+    assert any("Fix applied:" in success.value for success in app.success)
+    assert not any(button.label.startswith("Apply the fix") for button in app.button)
