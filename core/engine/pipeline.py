@@ -102,13 +102,14 @@ class Avatarizer:
     ----------
     method_ : the method, :class:`~core.engine.methods.Avatar` or :class:`~core.engine.methods.AvatarFastDP`
         (its ``name``, ``"avatar"`` or ``"fast_dp"``, is the JSON's).
-    avatars_ : DataFrame, shuffled: the avatars to share.
+    avatars_ : DataFrame, shuffled: the avatars to share, each column with the dtype it was given (a categorical
+        given as ``str`` or ``object`` comes back so; whole-number codes as integers; dates as dates).
     paired_avatars_ : DataFrame or None. Avatar only: avatar ``i`` made from
         ``working_data_`` row ``i`` (derived from ``avatars_`` on each access). Sensitive:
         the pairing is what the privacy metrics need and what an attacker would want.
         Never share it. None for AvatarFastDP, whose avatars are sampled, not paired.
-    working_data_, holdout_data_ : the originals avatarized (WO) and set aside (HO, or None);
-        both None after a ``low_memory`` fit.
+    working_data_, holdout_data_ : the originals avatarized (WO) and set aside (HO, or None), typed as the
+        metrics read them (categorical columns as pandas categories); both None after a ``low_memory`` fit.
     holdout_ : ``Holdout.REAL`` when a holdout half was set aside, else ``Holdout.NONE`` (the
         metrics then draw an approximate one).
     holdout_rows_ : the number of rows set aside (0 without a holdout).

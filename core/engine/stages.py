@@ -13,8 +13,9 @@ shuffle draw from it, so the same seed gives the same avatars whoever composes t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -66,6 +67,7 @@ class SplitTable:
     identifiers: list[IdentifierForm]
     labels: tuple | None = None
     relations: KeptRelations = field(default_factory=KeptRelations)
+    texts: dict[str, Any] = field(default_factory=dict)  # the avatars' text columns given back so (see decode)
 
     @property
     def set_apart(self) -> list[str]:
@@ -177,6 +179,7 @@ def split_table(typed: TypedTable, parameters: Parameters, rng: np.random.Genera
         kinds=typing.kinds, profiles=typing.profiles, columns=list(frame.columns), excluded=typing.excluded,
         working_data=working, holdout_data=holdout, excluded_originals=working[typing.excluded],
         n_total=len(frame), identifiers=typing.identifiers, labels=typed.labels, relations=typing.relations,
+        texts=typing.texts,
     )
 
 
@@ -299,8 +302,24 @@ def decode(
         avatars = _reattached(avatars, split, sources)
     for form in split.identifiers:
         avatars[form.name] = form.new_values(len(avatars), *numbering)
-    avatars = split.relations.restored(avatars)
+    avatars = as_text(split.relations.restored(avatars), split.texts)
     return Synthesized(as_given(avatars[split.columns], split.labels), paired_order)
+
+
+def as_text(avatars: pd.DataFrame, texts: Mapping[str, Any]) -> pd.DataFrame:
+    """The avatars' categorical columns given as text (``texts``: their given dtype, ``object`` or ``str``) given
+    back so, their values unchanged (issue 47: ``Avatarizer().fit(frame).avatars_`` gave ``category`` for ``str``
+    columns); the originals the engine keeps (``working_data_``) stay typed, as the metrics read them."""
+    for name, dtype in texts.items():
+        column = avatars[name] if name in avatars else None
+        if column is None or not isinstance(column.dtype, pd.CategoricalDtype):
+            continue
+        if pd.api.types.is_object_dtype(dtype):
+            avatars[name] = column.astype(object)
+        else:  # each category's text converted once, then taken (astype converts every row: 13x slower)
+            values = pd.array(column.cat.categories, dtype=dtype).take(column.cat.codes.to_numpy(), allow_fill=True)
+            avatars[name] = pd.Series(values, index=column.index, name=column.name)
+    return avatars
 
 
 def _excluded_sources(synthetic: EncodedTable, projected: Projected, parameters: Parameters) -> np.ndarray:

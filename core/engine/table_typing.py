@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pyarrow as pa
@@ -35,6 +36,7 @@ class TableTyping:
     excluded: list[str]
     identifiers: list[IdentifierForm]
     relations: KeptRelations = field(default_factory=KeptRelations)
+    texts: dict[str, Any] = field(default_factory=dict)  # categorical columns given as text: their given dtype
 
     @property
     def set_apart(self) -> list[str]:
@@ -57,11 +59,20 @@ def type_frame(
     synthesis; see :meth:`~core.engine.kept_relations.KeptRelations.of`)."""
     _check_keys(keys, list(frame.columns), exclude, column_weights)
     kinds = resolve_kinds(frame, column_kinds)
+    texts = given_texts(frame, kinds)  # before apply_kinds changes them in place
     typed = apply_kinds(frame, kinds, in_place=in_place)
     profiles = profile_columns(typed, kinds)
     excluded = checked_exclusions(exclude, list(typed.columns), column_weights)
     typing = _decided(kinds, profiles, excluded, column_kinds, lambda name: IdentifierForm.of(typed[name]), keys)
-    return typed, replace(typing, relations=KeptRelations.of(typed, kinds, typing.set_apart, relations))
+    return typed, replace(typing, relations=KeptRelations.of(typed, kinds, typing.set_apart, relations), texts=texts)
+
+
+def given_texts(frame: pd.DataFrame, kinds: Mapping[str, Kind]) -> dict[str, Any]:
+    """The categorical columns of ``frame`` given as text (``object`` or ``str``, not ``category``), with their
+    dtype: what the avatars give them back as (:func:`~core.engine.stages.as_text`)."""
+    return {name: frame[name].dtype for name, kind in kinds.items() if kind is Kind.CATEGORICAL
+            and (frame[name].dtype == object or pd.api.types.is_string_dtype(frame[name].dtype))
+            and not isinstance(frame[name].dtype, pd.CategoricalDtype)}
 
 
 @dataclass(frozen=True)
@@ -73,6 +84,7 @@ class ColumnTyping:
     profile: ColumnProfile
     identifier: IdentifierForm | None
     group_rows: tuple[int, ...]
+    text: Any = None  # its given dtype when it is a categorical given as text (see given_texts)
 
 
 def type_column(table: TableInput, position: int, column_kinds: Mapping[str, str] | None,
@@ -83,12 +95,13 @@ def type_column(table: TableInput, position: int, column_kinds: Mapping[str, str
     frame = table.read_column(name).to_frame()
     kinds = resolve_kinds(frame, {name: column_kinds[name]} if column_kinds is not None and name in column_kinds
                           else None)
+    text = given_texts(frame, kinds).get(name)
     typed = apply_kinds(frame, kinds, in_place=True)
     profile = profile_columns(typed, kinds)[0]
     looks_like_identifier = any(warning.kind is WarningKind.IDENTIFIER for warning in profile.warnings)
     sizes = write_arrow(pa.Table.from_pandas(typed, preserve_index=False), column_file(folder, position), GROUP_ROWS)
     return ColumnTyping(kinds[name], profile, IdentifierForm.of(typed[name]) if looks_like_identifier else None,
-                        tuple(sizes))
+                        tuple(sizes), text)
 
 
 def typing_of_columns(
@@ -103,7 +116,9 @@ def typing_of_columns(
     forms = {name: column.identifier for name, column in zip(names, columns, strict=True)
              if column.identifier is not None}  # the identifiers': each looks like one, so has its form
     excluded = checked_exclusions(exclude, list(names), column_weights)
-    return _decided(kinds, [column.profile for column in columns], excluded, column_kinds, forms.__getitem__)
+    typing = _decided(kinds, [column.profile for column in columns], excluded, column_kinds, forms.__getitem__)
+    return replace(typing, texts={name: column.text for name, column in zip(names, columns, strict=True)
+                                  if column.text is not None})
 
 
 def check_column_kinds(names: Sequence[str], column_kinds: Mapping[str, str] | None) -> None:

@@ -82,8 +82,18 @@ class GenerationRun:
     avatarizer: Avatarizer
     evaluation: Evaluation
     latent: LatentView | None
-    elapsed_s: float
+    elapsed_s: float  # the whole: the avatars, their metrics and the fix search (see made_s)
     verdict: Verdict | None = None  # given by :func:`core.workflows.verdict.judged`
+
+    @property
+    def searched_s(self) -> float:
+        """The seconds the fix search took (0 when none ran)."""
+        return self.verdict.search_seconds if self.verdict is not None and self.verdict.searched else 0.0
+
+    @property
+    def made_s(self) -> float:
+        """The seconds the avatars and their metrics took, the fix search apart."""
+        return self.elapsed_s - self.searched_s
 
     @property
     def avatars(self) -> pd.DataFrame:
@@ -95,10 +105,9 @@ class GenerationRun:
         avatarizer, working = self.avatarizer, self.avatarizer.working_data_
         assert working is not None  # a scored run's fit keeps its originals (never low_memory)
         n_avatars, n_working = len(avatarizer.avatars_), len(working)
-        searched = self.verdict.search_seconds if self.verdict is not None and self.verdict.searched else 0.0
+        searched = self.searched_s
         values = dict(avatars=number(n_avatars, ","), table=self.table_name, working=number(n_working, ","),
-                      settings=avatarizer.method_.describe(), seed=avatarizer.seed_,
-                      seconds=number(self.elapsed_s - searched, ".1f"))
+                      settings=avatarizer.method_.describe(), seed=avatarizer.seed_, seconds=number(self.made_s, ".1f"))
         if avatarizer.holdout_ is Holdout.REAL:
             holdout = avatarizer.holdout_data_
             assert holdout is not None  # a real holdout, kept by the fit

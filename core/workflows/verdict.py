@@ -319,7 +319,7 @@ def judged(run: GenerationRun, table: Callable[[], pd.DataFrame], search: bool =
     budget = search_budget(len(run.avatars))
     verdict = checked_verdict(run.evaluation, run.parameters, run.plan, len(run.avatars), shared_rerun(run, table),
                               progress, budget) if search else verdict_of(run.evaluation)
-    return replace(run, verdict=verdict)
+    return replace(run, verdict=verdict, elapsed_s=run.made_s + (verdict.search_seconds if verdict.searched else 0.0))
 
 
 def generate_judged(frame: pd.DataFrame, plan: ColumnPlan, parameters: Parameters, *, table_name: str, fingerprint: str,
@@ -355,7 +355,8 @@ def rescored(run: GenerationRun, plan: ColumnPlan, frame: pd.DataFrame,
     evaluation = with_analyses(evaluate_avatarization(run.avatarizer, run.evaluation.spaces,
                                                       knowledge=plan.knowledge), run.evaluation)
     report(_("Checking whether the avatars can be shared"), 0.5)
-    rescored_run = judged(replace(run, plan=plan, evaluation=evaluation, verdict=None), lambda: frame,
+    rescored_run = judged(replace(run, plan=plan, evaluation=evaluation, verdict=None, elapsed_s=run.made_s),
+                          lambda: frame,
                           progress=lambda step, tries: report(step, 0.5 + 0.5 * (1 - 0.7 ** (tries + 1))))
     report(_("Done"), 1.0)
     return rescored_run

@@ -572,3 +572,25 @@ def test_more_mixture_components_than_rows_is_refused_not_cut_silently():
         Avatarizer(fast_dp_epsilon=1.0, mechanism="gmm", gmm_n_components=5_000, seed=0).fit(frame)
     assert len(Avatarizer(fast_dp_epsilon=1.0, mechanism="gmm", gmm_n_components=500, seed=0).fit(frame).avatars_) \
         == 500
+
+
+def test_text_columns_come_back_as_the_text_they_were_given():
+    """Issue 47, item 10: ``Avatarizer().fit(frame).avatars_`` gave ``category`` for ``str`` columns (the engine's
+    own typing); each categorical column comes back with the dtype it was given, its values unchanged."""
+    rng = np.random.default_rng(4)
+    frame = pd.DataFrame({
+        "x": rng.normal(size=150),
+        "town": pd.Series(rng.choice(["Lyon", "Nice", "Brest"], 150), dtype=str),
+        "code": pd.Series(rng.choice(["A1", "B2", None], 150), dtype=object),
+        "label": pd.array(rng.choice(["low", "high"], 150), dtype="string"),
+        "group": pd.Categorical(rng.choice(["u", "v"], 150)),
+    })
+    fitted = Avatarizer(k=5, seed=1).fit(frame)
+    avatars = fitted.avatars_
+    for name in ("x", "town", "code", "label"):
+        assert avatars[name].dtype == frame[name].dtype, name
+    assert isinstance(avatars["group"].dtype, pd.CategoricalDtype)  # given as categories: kept so
+    for name in ("town", "code", "label", "group"):
+        assert set(avatars[name].dropna()) <= set(frame[name].dropna()), name
+    assert avatars["code"].isna().any() and all(isinstance(value, str) for value in avatars["code"].dropna())
+    assert isinstance(fitted.working_data_["town"].dtype, pd.CategoricalDtype)  # the originals as the metrics read them

@@ -3,12 +3,15 @@
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from core.engine.io import csv_bytes
 from core.engine.methods import method_of
 from core.engine.parameters import Parameters
 from core.engine.pipeline import Avatarizer
 from core.engine.stages import (
+    as_text,
     decode,
     encode,
     fitted_reduction,
@@ -80,3 +83,15 @@ def test_another_ncp_takes_the_first_axes_of_the_same_projection():
 def test_a_batch_stream_draws_apart_from_the_seed_and_stream_0_is_the_seed():
     assert seed_generator(4, 0).random() == seed_generator(4).random() == np.random.default_rng(4).random()
     assert seed_generator(4, 1).random() == np.random.default_rng([4, 1]).random() != seed_generator(4).random()
+
+
+@given(st.lists(st.integers(-1, 3), min_size=1, max_size=40), st.sampled_from(["object", "str", "string"]))
+def test_text_given_back_equals_pandas_own_conversion(codes, dtype):
+    # the fast path (each category's text converted once, then taken) against astype on every row
+    column = pd.Series(pd.Categorical.from_codes(codes, categories=["a", "b,c", "", "d"]), name="town")
+    given = np.dtype(object) if dtype == "object" else pd.StringDtype(na_value=np.nan) if dtype == "str" else \
+        pd.StringDtype()
+    made = as_text(pd.DataFrame({"town": column, "n": range(len(codes))}), {"town": given})
+    expected = column.astype(given)
+    assert made["town"].dtype == expected.dtype and made["town"].equals(expected)
+    assert made["n"].tolist() == list(range(len(codes)))  # other columns untouched

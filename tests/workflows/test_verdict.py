@@ -327,3 +327,25 @@ def test_a_setting_that_gains_nothing_is_never_advised():
     assert ("The setting tried brings no failing target closer to it." if len(verdict.tried) == 1 else
             f"None of the {len(verdict.tried)} settings tried brings a failing target closer to it.") in line
     assert "closest rate, target > 90 %, is 80.0 % and no setting tried raises it." in line
+
+
+def test_a_judged_run_says_its_avatars_time_and_its_search_time_apart_never_below_zero():
+    # the command line's run (scored, then judged) said "measured in -0.5 s. Then 0.8 s checking 8 other settings":
+    # its time was the avatars' alone, and the search's was taken off it
+    import time
+
+    from core.workflows.run import build_avatarizer, scored_run
+
+    frame = mixed_table(600, seed=3)
+    start = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        avatarizer = build_avatarizer(ColumnPlan(), Parameters(k=2, seed=1)).fit(frame)
+        scored = scored_run(avatarizer, ColumnPlan(), Parameters(k=2, seed=1), table_name="t", fingerprint="f",
+                            start=start)
+        run = judged(scored, lambda: frame)
+    assert run.verdict.searched and run.searched_s == run.verdict.search_seconds > 0
+    assert run.made_s == pytest.approx(scored.elapsed_s) and run.elapsed_s == pytest.approx(scored.elapsed_s
+                                                                                             + run.searched_s)
+    made = float(run.summary().split("measured in ")[1].split(" s.")[0])
+    assert made >= 0 and made == pytest.approx(round(scored.elapsed_s, 1))
