@@ -309,10 +309,15 @@ def decode(
 def as_text(avatars: pd.DataFrame, texts: Mapping[str, Any]) -> pd.DataFrame:
     """The avatars' categorical columns given as text (``texts``: their given dtype, ``object`` or ``str``) given
     back so, their values unchanged (issue 47: ``Avatarizer().fit(frame).avatars_`` gave ``category`` for ``str``
-    columns); the originals the engine keeps (``working_data_``) stay typed, as the metrics read them."""
+    columns), new identifiers too; the originals the engine keeps (``working_data_``) stay typed, as the metrics
+    read them."""
     for name, dtype in texts.items():
         column = avatars[name] if name in avatars else None
-        if column is None or not isinstance(column.dtype, pd.CategoricalDtype):
+        if column is None or column.dtype == dtype:
+            continue
+        if not isinstance(column.dtype, pd.CategoricalDtype):  # new identifiers, made as Python strings
+            if pd.api.types.is_object_dtype(column.dtype):
+                avatars[name] = column.astype(dtype)
             continue
         if pd.api.types.is_object_dtype(dtype):
             avatars[name] = column.astype(object)

@@ -584,10 +584,11 @@ def test_text_columns_come_back_as_the_text_they_were_given():
         "code": pd.Series(rng.choice(["A1", "B2", None], 150), dtype=object),
         "label": pd.array(rng.choice(["low", "high"], 150), dtype="string"),
         "group": pd.Categorical(rng.choice(["u", "v"], 150)),
+        "id": pd.Series([f"P{row:04d}" for row in range(150)], dtype=str),  # identifier-like: new values
     })
     fitted = Avatarizer(k=5, seed=1).fit(frame)
     avatars = fitted.avatars_
-    for name in ("x", "town", "code", "label"):
+    for name in ("x", "town", "code", "label", "id"):
         assert avatars[name].dtype == frame[name].dtype, name
     assert isinstance(avatars["group"].dtype, pd.CategoricalDtype)  # given as categories: kept so
     for name in ("town", "code", "label", "group"):
