@@ -22,7 +22,7 @@ def files_of(made: LinkedRun) -> dict[str, str | bytes]:
         return state.run_files(made, {
             "archive": lambda: linked_archive(made),
             "metrics": lambda: linked_metrics_text(made),
-            "report": lambda: build_linked_report(made.dataset, made.evaluation, made.verdict, made.fitted.seed_),
+            "report": lambda: build_linked_report(made),
         })
 
 

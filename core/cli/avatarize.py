@@ -46,7 +46,7 @@ from core.presentation.summary import (
 )
 from core.presentation.verdict_text import noise_of, relationships, verdict_line
 from core.workflows.linked_run import TrendRequest, analysed_trend, checked_trend, generate_linked, linked_parameters
-from core.workflows.run import build_avatarizer, data_fingerprint, scored_run
+from core.workflows.run import build_avatarizer, file_fingerprint, scored_run
 from core.workflows.verdict import judged
 
 if TYPE_CHECKING:
@@ -55,8 +55,7 @@ if TYPE_CHECKING:
     from core.engine.pipeline import Avatarizer
     from core.metrics.analysis.request import AnalysisRequest
     from core.metrics.attack import Knowledge
-    from core.metrics.linked_evaluation import LinkedEvaluation
-    from core.workflows.linked_run import LinkedVerdict
+    from core.workflows.linked_run import LinkedRun
     from core.workflows.run import ColumnPlan, GenerationRun
 
 
@@ -167,14 +166,13 @@ def _avatarize_linked(arguments: argparse.Namespace, dataset: Dataset, frames: d
         for path in paths.values():
             check_writable(path, "--out")
         start = time.perf_counter()
-        fitted, evaluation, verdict = _linked_outputs(arguments, dataset, frames, attacker, trend, paths, metrics,
-                                                       report)
+        fitted, run = _linked_outputs(arguments, dataset, frames, attacker, trend, paths, metrics, report)
     except InputError:
         if made_folder and not any(Path(arguments.out).iterdir()):
             Path(arguments.out).rmdir()  # refused: nothing left behind
         raise
-    if evaluation is not None and verdict is not None:  # scored and judged together
-        print("\n".join(linked_summary_lines(evaluation, verdict)))
+    if run is not None:  # scored and judged together
+        print("\n".join(linked_summary_lines(run.evaluation, run.verdict)))
     for name in dataset.top_down():
         if dataset.is_series(name):  # rebuilt from its persons' avatars
             parent = dataset.parent_links(name)[0].parent
@@ -195,16 +193,17 @@ def _avatarize_linked(arguments: argparse.Namespace, dataset: Dataset, frames: d
 
 def _linked_outputs(arguments: argparse.Namespace, dataset: Dataset, frames: dict[str, pd.DataFrame],
                     attacker: Knowledge, trend: TrendRequest | None, paths: dict[str, Path], metrics: Path | None,
-                    report: Path | None) -> tuple[DatasetAvatarizer, LinkedEvaluation | None, LinkedVerdict | None]:
+                    report: Path | None) -> tuple[DatasetAvatarizer, LinkedRun | None]:
     """The work of :func:`_avatarize_linked`: the avatars made, scored and judged when asked (the trend of a series
     too), then written."""
     parameters = Parameters.of(given_parameters(arguments))
-    evaluation = verdict = None
+    run = None
     if metrics is not None or report is not None or trend is not None:  # scored and judged, a fix checked
-        run = generate_linked(dataset, frames, parameters, knowledge=attacker, search=not arguments.no_fix)
-        fitted, evaluation, verdict = run.fitted, run.evaluation, run.verdict
+        run = generate_linked(dataset, frames, parameters, knowledge=attacker, search=not arguments.no_fix,
+                              fingerprint=file_fingerprint([table_path(dataset, name) for name in dataset.tables]))
+        fitted = run.fitted
         if trend is not None:
-            analysed_trend(evaluation, dataset, trend)
+            analysed_trend(run.evaluation, dataset, trend)
     else:
         fitted = DatasetAvatarizer(dataset, parameters).fit(frames)
     writers: list[tuple[Path, Callable[[], None]]] = [
@@ -212,16 +211,15 @@ def _linked_outputs(arguments: argparse.Namespace, dataset: Dataset, frames: dic
     if report is not None:
         from core.presentation.report import build_linked_report  # here: plotly's import costs every other command
 
-        assert evaluation is not None and verdict is not None  # scored above: a report is asked
+        assert run is not None  # scored above: a report is asked
         with language(arguments.report_language or SOURCE_LANGUAGE):
-            writers.append((report, partial(write_text, build_linked_report(dataset, evaluation, verdict,
-                                                                            fitted.seed_), report)))
+            writers.append((report, partial(write_text, build_linked_report(run), report)))
     if metrics is not None:
-        assert evaluation is not None and verdict is not None  # scored above: metrics are asked
-        writers.append((metrics, partial(write_json, linked_json(evaluation, verdict, linked_parameters(fitted)),
-                                         metrics)))
+        assert run is not None  # scored above: metrics are asked
+        writers.append((metrics, partial(write_json, linked_json(run.evaluation, run.verdict,
+                                                                 linked_parameters(fitted)), metrics)))
     write_all(writers)  # the tables of one run together or none (issue 47)
-    return fitted, evaluation, verdict
+    return fitted, run
 
 
 def _avatarize_one(arguments: argparse.Namespace, dataset: Dataset, name: str, avatars: Path, parameters: Parameters,
@@ -255,7 +253,7 @@ def _avatarize_table(arguments: argparse.Namespace, source: Path, avatars: Path,
     scored = bool(outputs.metrics or outputs.report or request)
     _fit(arguments, avatarizer, plan, outputs, request, read, low_memory=not (scored or outputs.holdout))
     run = judged(scored_run(
-        avatarizer, plan, parameters, table_name=source.name, fingerprint=data_fingerprint(source.read_bytes()),
+        avatarizer, plan, parameters, table_name=source.name, fingerprint=file_fingerprint([source]),
         start=start, with_latent=bool(outputs.report),
     ), lambda: read_table(source), search=not arguments.no_fix) if scored else None
     if request is not None:

@@ -28,8 +28,7 @@ def linked_archive(run: LinkedRun) -> bytes:
     """The zip of every table's avatars, the metrics and the report of ``run`` (in the current language)."""
     members = {f"{name}.csv": csv_bytes(run.fitted.avatars_[name]) for name in run.dataset.top_down()}
     members[METRICS_FILE] = linked_metrics_text(run).encode("utf-8")
-    members[REPORT_FILE] = build_linked_report(run.dataset, run.evaluation, run.verdict,
-                                               run.fitted.seed_).encode("utf-8")
+    members[REPORT_FILE] = build_linked_report(run).encode("utf-8")
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for name, data in members.items():

@@ -20,7 +20,7 @@ import jinja2
 import plotly.io as pio
 from markupsafe import Markup, escape
 
-from core.dataset import Dataset
+from core.dataset import Role
 from core.engine.split import Holdout
 from core.i18n import _, current_language, date_time, number
 from core.metrics.analysis.request import TITLES
@@ -50,7 +50,7 @@ from core.presentation.format import (
     target_text,
     uncertainty_note,
 )
-from core.presentation.parameter_labels import EXCLUSION_LABELS, IMPUTATION_LABELS
+from core.presentation.parameter_labels import EXCLUSION_LABELS, IMPUTATION_LABELS, LINK_METHOD_LABELS
 from core.presentation.verdict_text import (
     DASHBOARD,
     LINKED_TABLES,
@@ -63,12 +63,14 @@ from core.presentation.verdict_text import (
     relationships,
     subject,
 )
-from core.workflows.linked_run import LinkedVerdict
+from core.workflows.linked_run import LinkedRun
 from core.workflows.run import GenerationRun
 from core.workflows.verdict import NOT_READY, READY, verdict_of_run
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go
+
+    from core.engine.pipeline import Avatarizer
 
 _TEMPLATES = jinja2.Environment(loader=jinja2.PackageLoader("core.presentation"), autoescape=True,
                                 undefined=jinja2.StrictUndefined)
@@ -132,36 +134,53 @@ def _blocks(run: GenerationRun, title: str) -> list[Block]:
         Heading("h1", title),
         *_verdict_blocks(run),
         Paragraph(run.summary()),
-        Paragraph(escape(_("Data fingerprint (SHA-256, first 16 digits): {fingerprint}. Seed: {seed}. Made on "
-                           "{date}.")).format(fingerprint=Markup("<code>{}</code>").format(run.fingerprint),
-                                              seed=run.avatarizer.seed_, date=date_time(dt.datetime.now())),
-                  "muted"),
-    ]
-    if not run.avatarizer.method_.paired:
-        synthesizer = run.avatarizer.synthesizer_
-        assert synthesizer is not None  # AvatarFastDP: its fitted synthesizer
-        ledger = synthesizer.ledger()
-        rows = ledger_rows(ledger)
-        blocks += [
-            Paragraph(Markup(_("AvatarFastDP uses differential-privacy mechanisms but is <b>not end-to-end "
-                               "differentially private</b>: the projection is fitted on the real data without noise.")),
-                      "note"),
-            Heading("h2", _("Where epsilon = {epsilon} goes").format(epsilon=number(synthesizer.epsilon_, "g"))),
-            Table(list(rows[0]), [list(row.values()) for row in rows]),
-            Paragraph(not_covered_sentence(ledger), "muted"),
-        ]
-    blocks += [Heading("h2", _("Parameters")), Table([_("parameter"), _("value")], _parameters(run)),
-               *_utility_blocks(run), *_privacy_blocks(run.evaluation), *_analyses_blocks(run.evaluation),
-               Paragraph(_("Metric definitions: Hellinger Mean, multivariate Hellinger distance and Correlation "
-                           "Difference Ratio against a holdout half of the data; privacy metrics in the latent space "
-                           "of a projection fitted on the originals."), "muted")]
+        _fingerprint(run.fingerprint, run.avatarizer.seed_),
+        *_ledger_blocks(run.avatarizer),
+        Heading("h2", _("Parameters")), Table([_("parameter"), _("value")], _parameters(run)),
+        *_utility_blocks(run), *_privacy_blocks(run.evaluation), *_analyses_blocks(run.evaluation),
+        Paragraph(_("Metric definitions: Hellinger Mean, multivariate Hellinger distance and Correlation "
+                    "Difference Ratio against a holdout half of the data; privacy metrics in the latent space "
+                    "of a projection fitted on the originals."), "muted")]
     return blocks
 
 
-def build_linked_report(dataset: Dataset, evaluation: LinkedEvaluation, verdict: LinkedVerdict, seed: int) -> str:
-    """The report of linked tables (SPEC 12) as one HTML document: the verdict of each person table, the relations
-    between the tables, each time series (SPEC 13), each person with everything about them, then each table
-    alone."""
+def _fingerprint(fingerprint: str, seed: int | None) -> Paragraph:
+    """What identifies the run: the input's fingerprint (none given: the seed alone), the seed, the date."""
+    when = date_time(dt.datetime.now())
+    if not fingerprint:
+        return Paragraph(_("Seed: {seed}. Made on {date}.").format(seed=seed, date=when), "muted")
+    return Paragraph(escape(_("Data fingerprint (SHA-256, first 16 digits): {fingerprint}. Seed: {seed}. Made on "
+                              "{date}.")).format(fingerprint=Markup("<code>{}</code>").format(fingerprint), seed=seed,
+                                                 date=when), "muted")
+
+
+def _ledger_blocks(avatarizer: Avatarizer, table: str | None = None) -> list[Block]:
+    """Where AvatarFastDP's epsilon goes (its ledger, what it leaves uncovered), none for Avatar; ``table`` named
+    in the heading (linked tables)."""
+    if avatarizer.method_.paired:
+        return []
+    synthesizer = avatarizer.synthesizer_
+    assert synthesizer is not None  # AvatarFastDP: its fitted synthesizer
+    ledger = synthesizer.ledger()
+    rows = ledger_rows(ledger)
+    epsilon = number(synthesizer.epsilon_, "g")
+    return [
+        Paragraph(Markup(_("AvatarFastDP uses differential-privacy mechanisms but is <b>not end-to-end "
+                           "differentially private</b>: the projection is fitted on the real data without noise.")),
+                  "note"),
+        Heading("h2", _("Where epsilon = {epsilon} goes").format(epsilon=epsilon) if table is None else
+                _("{table}: where epsilon = {epsilon} goes").format(table=table, epsilon=epsilon)),
+        Table(list(rows[0]), [list(row.values()) for row in rows]),
+        Paragraph(not_covered_sentence(ledger), "muted"),
+    ]
+
+
+def build_linked_report(run: LinkedRun) -> str:
+    """The report of linked tables (SPEC 12) as one HTML document: the verdict of each person table with its fix, the
+    run (its fingerprint, seed, each FastDP table's epsilon ledger, the parameters of every table and link), the
+    relations between the tables, each time series (SPEC 13), each person with everything about them, then each
+    table alone."""
+    dataset, evaluation, verdict = run.dataset, run.evaluation, run.verdict
     numbering = _FIGURE_NUMBERS.set(itertools.count(1))
     try:
         title = _("Avatar report: {name}").format(name=", ".join(dataset.tables))
@@ -176,8 +195,11 @@ def build_linked_report(dataset: Dataset, evaluation: LinkedEvaluation, verdict:
         if verdict.broken_links:
             blocks.append(Paragraph(_("Links whose foreign keys do not all resolve: {links}.").format(
                 links=", ".join(verdict.broken_links)), "verdict fail"))
-        blocks += [Paragraph(_("Seed: {seed}. Made on {date}.").format(seed=seed, date=date_time(dt.datetime.now())),
-                             "muted"),
+        blocks += [Paragraph(run.summary()), _fingerprint(run.fingerprint, run.fitted.seed_),
+                   *(block for name, avatarizer in run.fitted.avatarizers_.items()
+                     for block in _ledger_blocks(avatarizer, name)),
+                   Heading("h2", _("Parameters")),
+                   Table([_("table or link"), _("parameter"), _("value")], _linked_parameters(run)),
                    Heading("h2", _("Relations between the tables")),
                    Table([_("link"), _("metric"), _("value"), _("reading"), _("what it means")], [
                        [link, _shown(result.label), metric_text(result, result.unit),
@@ -330,6 +352,33 @@ def _parameters(run: GenerationRun) -> list[list[str]]:
         [_("seed"), str(run.avatarizer.seed_)],
     ]
     return rows
+
+
+def _linked_parameters(run: LinkedRun) -> list[list[str]]:
+    """Each table's method (a time series: rebuilt from its persons), its latent dimensions, its columns set
+    aside, kinds and weights set by hand; each link's method; the attacker; the seed and the holdout."""
+    none, rows = _("none"), []
+    for name in run.dataset.top_down():
+        table = run.dataset.tables[name]
+        if run.dataset.is_series(name):
+            rows.append([name, _("method"), _("time series, rebuilt from its persons' avatars")])
+            continue
+        avatarizer = run.fitted.avatarizers_[name]
+        rows += [[name, _("method"), avatarizer.method_.describe()],
+                 [name, _("latent dimensions (ncp)"), str(avatarizer.ncp_)],
+                 [name, _("excluded columns"), ", ".join(table.with_role(Role.SET_APART)) or none],
+                 [name, _("column kinds set by hand"),
+                  ", ".join(f"{k}: {_(v)}" for k, v in table.column_kinds.items()) or none],
+                 [name, _("column weights"),
+                  ", ".join(f"{k}: {number(v, 'g')}" for k, v in table.column_weights.items()) or none]]
+    rows += [[link.describe(), _("method"), _(LINK_METHOD_LABELS[link.method])] for link in run.dataset.links]
+    knowledge = run.knowledge
+    return rows + [
+        ["", _("what an attacker could know (the attacks)"), ", ".join(knowledge.known) or
+         _("not chosen: attacks not run")],
+        ["", _("sensitive variables"), ", ".join(knowledge.sensitive) or _("not chosen")],
+        ["", _("holdout"), _("whole families set aside") if run.held_out else _("off: halves of the families drawn")],
+        ["", _("seed"), str(run.fitted.seed_)]]
 
 
 def _verdict_blocks(run: GenerationRun) -> list[Block]:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -133,6 +134,17 @@ class GenerationRun:
 def data_fingerprint(data: bytes) -> str:
     """A short SHA-256 of the input file, so that a report names the exact data it describes."""
     return hashlib.sha256(data).hexdigest()[:16]
+
+
+def file_fingerprint(paths: Sequence[Path]) -> str:
+    """:func:`data_fingerprint` of the files at ``paths`` read one after the other (linked tables: in their schema's
+    order), by pieces: a large file is never held whole."""
+    digest = hashlib.sha256()
+    for path in paths:
+        with path.open("rb") as stream:
+            while piece := stream.read(1 << 20):
+                digest.update(piece)
+    return digest.hexdigest()[:16]
 
 
 def replace_method(parameters: Parameters, method: str, value: float, mechanism: str) -> Parameters:

@@ -595,3 +595,25 @@ def test_text_columns_come_back_as_the_text_they_were_given():
         assert set(avatars[name].dropna()) <= set(frame[name].dropna()), name
     assert avatars["code"].isna().any() and all(isinstance(value, str) for value in avatars["code"].dropna())
     assert isinstance(fitted.working_data_["town"].dtype, pd.CategoricalDtype)  # the originals as the metrics read them
+
+
+HOSTILE_TEXT = {  # issue 47's hunt on item 10: each kept with its given dtype and values
+    "mixed objects": pd.Series([1, "a", 2.5, None] * 30, dtype=object),
+    "empty strings": pd.Series(["", "a", "b"] * 40, dtype=str),
+    "pd.NA": pd.array(["a", None] * 60, dtype="string"),
+    "pyarrow strings": pd.array(["a", "b"] * 60, dtype="string[pyarrow]"),
+    "markup and formulas": pd.Series(["<b>é</b>", "日本", "=cmd|' /C calc'!A0"] * 40, dtype=str),
+    "one value": pd.Series(["same"] * 120, dtype=str),
+    "codes with zeros": pd.Series(["01", "02", "10"] * 40, dtype=str),
+}
+
+
+@pytest.mark.parametrize("case", list(HOSTILE_TEXT))
+def test_hostile_text_columns_come_back_as_given(case):
+    rng = np.random.default_rng(2)
+    frame = pd.DataFrame({"x": rng.normal(size=120), "y": rng.integers(0, 9, 120), "m": HOSTILE_TEXT[case]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        avatars = Avatarizer(k=5, seed=1).fit(frame).avatars_
+    assert avatars["m"].dtype == frame["m"].dtype
+    assert set(avatars["m"].dropna()) <= set(frame["m"].dropna())

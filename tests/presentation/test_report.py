@@ -52,19 +52,27 @@ def test_markup_in_a_column_name_is_text_in_the_figures_too():
 
 
 def test_the_report_of_linked_tables_has_every_part_once_and_hostile_names_as_text():
-    from core.engine.dataset_avatarizer import DatasetAvatarizer
+    from core.dataset import Dataset
+    from core.engine.parameters import Parameters
     from core.presentation.report import build_linked_report
-    from core.workflows.linked_run import linked_verdict, scored
+    from core.workflows.linked_run import generate_linked
     from tests.engine.test_linked_tables import clinical, schema
 
     frames = clinical(300)
     frames["stays"] = frames["stays"].rename(columns={"ward": HOSTILE[0]})
+    described = schema()
+    described["tables"]["stays"]["k"] = 3
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        fitted = DatasetAvatarizer(schema(), seed=1).fit(frames)
-        evaluation = scored(fitted)
-        report = build_linked_report(fitted.dataset_, evaluation, linked_verdict(fitted.dataset_, evaluation), 1)
+        run = generate_linked(Dataset.from_dict(described), frames, Parameters(seed=1), fingerprint="0123abcd",
+                              search=False)
+        report = build_linked_report(run)
     assert report.count("<h1>") == 1 and "Relations between the tables" in report
+    # issue 48: the report of linked tables had no fingerprint, no parameters, no summary of the run
+    assert "<code>0123abcd</code>. Seed: 1." in report and report.count("<h2>Parameters</h2>") == 1
+    assert re.search(r"<td>stays</td>\s*<td>method</td>\s*<td>Avatar, k = 3</td>", report)
+    assert re.search(r"<td>patients</td>\s*<td>method</td>\s*<td>Avatar, k = 5</td>", report)
+    assert "patients.patient_id -&gt; stays.patient_id" in report and run.summary()[:40] in report
     assert "patients, with everything about each person" in report
     assert all(f"<h2>Table {name}</h2>" in report for name in frames)
     assert report.count("plotly.js v") == 1  # plotly's JavaScript once, with the first figure
@@ -74,3 +82,21 @@ def test_the_report_of_linked_tables_has_every_part_once_and_hostile_names_as_te
     assert "descendants&#39; aggregates (such as &#34;stays: number&#34;)" in report  # options that apply to them
     if "Not ready to share" in report:
         assert "No fix was checked here" in report and "checks a fix by re-running" not in report
+
+
+def test_the_report_of_linked_tables_says_where_each_fast_dp_table_s_epsilon_goes():
+    from core.dataset import Dataset
+    from core.engine.parameters import Parameters
+    from core.presentation.report import build_linked_report
+    from core.workflows.linked_run import generate_linked
+    from tests.engine.test_linked_tables import clinical, schema
+
+    described = schema()
+    described["tables"]["patients"] = {**described["tables"]["patients"], "fast_dp_epsilon": 0.5}
+    described["tables"]["patients"].pop("k", None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        run = generate_linked(Dataset.from_dict(described), clinical(300), Parameters(seed=1), search=False)
+        report = build_linked_report(run)
+    assert report.count("where epsilon = 0.5 goes") == 1 and "<h2>patients: where epsilon = 0.5 goes</h2>" in report
+    assert "not end-to-end" in report and "Seed: 1. Made on" in report  # no fingerprint given: the seed alone
