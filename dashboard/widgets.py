@@ -34,6 +34,7 @@ from core.metrics.evaluation import Evaluation
 from core.metrics.registry import DEFINITIONS
 from core.metrics.result import MetricResult
 from core.metrics.risk_profile import default_step, risk_profile
+from core.presentation import figures
 from core.presentation.format import attack_readings, criterion_name, metric_text, target_text, uncertainty_note
 from core.presentation.risk_profile_text import precision_sentence, removals_sentence
 from core.presentation.verdict_text import (
@@ -47,7 +48,8 @@ from core.presentation.verdict_text import (
     relationships,
     subject,
 )
-from core.workflows.run import ColumnPlan, GenerationRun
+from core.workflows.exposure import LEVELS, RARE_SHARE, RARE_TAIL, exposure_levels, most_exposed
+from core.workflows.run import ColumnPlan, GenerationRun, LatentView
 from core.workflows.verdict import READY, Verdict, applied_fix, generate_judged, verdict_of_run
 from dashboard import jobs, state
 from dashboard.plan import KIND_LABELS, ROLE_LABELS, described_columns, role_label
@@ -272,6 +274,35 @@ def verdict_box(run: GenerationRun) -> None:
     noise = noise_of(run)
     if noise:
         st.caption(plain(noise))
+
+
+def exposure_section(evaluation: Evaluation, originals: pd.DataFrame, kinds: dict[str, Kind],
+                     latent: LatentView | None = None) -> None:
+    """Who is most exposed (SPEC 6.3, per person): how many people have their own avatar as the nearest, fewer than
+    5 avatars closer or more, on the latent map when there is one, and the most exposed records with what makes
+    them stand out (``originals``: the rows the avatars were made from, as scored: a person table with everything
+    about each person for linked tables). Nothing when the avatars are not paired."""
+    levels = exposure_levels(evaluation)
+    if levels is None:
+        return
+    st.header(_("Who is most exposed"))
+    counts = [int((levels == level).sum()) for level in range(len(LEVELS))]
+    st.write(_(
+        "Of the {people} people the avatars were made from, {own} have their own avatar as the nearest one, {fewer} "
+        "have fewer than 5 avatars closer than their own, and {more} have 5 or more."
+    ).format(people=number(len(levels), ","), own=number(counts[0], ","), fewer=number(counts[1], ","),
+             more=number(counts[2], ",")))
+    if latent is not None and latent.originals.shape[1] >= 2:
+        plot(figures.latent_figure(latent, (0, 1), levels), key="exposure_map")
+    with st.expander(_("The most exposed records (sensitive: real rows, shown in this session only)"),
+                     icon=":material/warning:"):
+        st.warning(_("These are real people's rows. Do not copy them into a report or a ticket."))
+        table(most_exposed(originals, kinds, evaluation))
+        st.caption(_("'{column}': the person's values that are rare among the real people (a category that at "
+                     "most {share} of them hold, a number or date among the {tail} highest or lowest), rarest first; "
+                     "empty when none is. Setting such a variable aside or lowering its weight hides them better.")
+                   .format(column=_("stands out on"), share=percent(100 * RARE_SHARE),
+                           tail=percent(100 * RARE_TAIL)))  # the table's column, as core.workflows.exposure names it
 
 
 def apply_fix_button(instruction: Message, apply: Callable[[], None], key: str = "") -> None:

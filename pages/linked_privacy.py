@@ -10,7 +10,7 @@ from core.presentation import figures
 from core.workflows.linked_run import person_evaluation, rescored_linked
 from dashboard import jobs, language, state
 from dashboard.linked import evaluation_choice, linked_verdict_box, require_linked_run
-from dashboard.widgets import choose, criteria_sections, plot
+from dashboard.widgets import choose, criteria_sections, exposure_section, plot
 
 language.use_session_language()  # first: this run's messages in the session's language
 st.title(_("Privacy"))
@@ -42,6 +42,8 @@ state.show_what_was_said()
 
 chosen_key, evaluation = evaluation_choice(run, _("Whose privacy"), "privacy_table")
 criteria_sections(evaluation)
+if evaluation.split is not None and run.dataset.is_individual_level(chosen_key.split(":", 1)[1]):  # people's rows
+    exposure_section(evaluation, evaluation.split.originals, dict(evaluation.kinds))
 st.header(_("Distances"))
 for figure_name, figure in figures.privacy_figures(evaluation.privacy).items():
     plot(figure, key=f"{figure_name}_{chosen_key}")

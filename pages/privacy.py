@@ -6,13 +6,12 @@ from dataclasses import replace
 import streamlit as st
 
 from core.engine.split import Holdout
-from core.i18n import _, number, percent
+from core.i18n import _
 from core.metrics.attack import Knowledge
 from core.presentation import figures
-from core.workflows.exposure import LEVELS, RARE_SHARE, RARE_TAIL, exposure_levels, most_exposed
 from core.workflows.verdict import rescored
 from dashboard import jobs, language, state
-from dashboard.widgets import choose, criteria_sections, plot, table, verdict_box
+from dashboard.widgets import choose, criteria_sections, exposure_section, plot, verdict_box
 
 language.use_session_language()  # first: this run's messages in the session's language
 st.title(_("Privacy"))
@@ -63,28 +62,8 @@ if evaluation.holdout is Holdout.APPROXIMATE:
 
 criteria_sections(evaluation)
 
-levels = exposure_levels(evaluation)
-if levels is not None:
-    st.header(_("Who is most exposed"))
-    counts = [int((levels == level).sum()) for level in range(len(LEVELS))]
-    st.write(_(
-        "Of the {people} people the avatars were made from, {own} have their own avatar as the nearest one, {fewer} "
-        "have fewer than 5 avatars closer than their own, and {more} have 5 or more."
-    ).format(people=number(len(levels), ","), own=number(counts[0], ","), fewer=number(counts[1], ","),
-             more=number(counts[2], ",")))
-    if run.latent is not None and run.latent.originals.shape[1] >= 2:
-        plot(figures.latent_figure(run.latent, (0, 1), levels), key="exposure_map")
-    with st.expander(_("The most exposed records (sensitive: real rows, shown in this session only)"),
-                     icon=":material/warning:"):
-        st.warning(_("These are real people's rows. Do not copy them into a report or a ticket."))
-        kinds = {name: kind for name, kind in run.avatarizer.kinds_.items() if name in scored}
-        exposed = most_exposed(run.avatarizer.working_data_[scored], kinds, evaluation)
-        table(exposed)
-        st.caption(_("'{column}': the person's values that are rare among the real people (a category that at "
-                     "most {share} of them hold, a number or date among the {tail} highest or lowest), rarest first; "
-                     "empty when none is. Setting such a variable aside or lowering its weight hides them better.")
-                   .format(column=_("stands out on"), share=percent(100 * RARE_SHARE),
-                           tail=percent(100 * RARE_TAIL)))  # the table's column, as core.workflows.exposure names it
+kinds = {name: kind for name, kind in run.avatarizer.kinds_.items() if name in scored}
+exposure_section(evaluation, run.avatarizer.working_data_[scored], kinds, run.latent)
 
 st.header(_("Distances"))
 for name, figure in figures.privacy_figures(evaluation.privacy).items():

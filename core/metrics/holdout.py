@@ -38,6 +38,18 @@ class HoldoutSplit:
     def __post_init__(self) -> None:
         object.__setattr__(self, "kind", Holdout(self.kind))  # its word ("real") taken, a wrong one refused
 
+    @property
+    def originals(self) -> pd.DataFrame:
+        """Every original the avatars were made from, in its order (the rows the privacy metrics score): WO, with HO
+        put back in its rows when it is a half of them (both halves keep the file's order: see
+        :func:`~core.engine.split.split_holdout`)."""
+        if self.holdout_rows is None:
+            return self.working
+        rows = np.concatenate([np.setdiff1d(np.arange(len(self.working) + len(self.holdout)), self.holdout_rows),
+                               self.holdout_rows])
+        return pd.concat([self.working, self.holdout], ignore_index=True).iloc[np.argsort(rows)].reset_index(
+            drop=True)
+
 
 def outside_split(typed_originals: pd.DataFrame, typed_avatars: pd.DataFrame, holdout: pd.DataFrame | None,
                    common: list[str], kinds: Mapping[str, Kind], paired: bool, rng: np.random.Generator,

@@ -114,6 +114,18 @@ def test_the_attacks_of_a_person_with_their_stays_run_without_new_avatars(genera
     assert run.evaluation.persons["patients"].privacy["inference_risk"].value is not None
 
 
+def test_who_is_most_exposed_among_persons_with_everything_about_them(generated):
+    # issue 48: the exposure of each person was for one table only
+    app = generated
+    ok(app.switch_page("pages/linked_privacy.py").run())
+    assert "Who is most exposed" in [header.value for header in app.header]
+    people = next(text.value for text in app.markdown if text.value.startswith("Of the "))
+    assert people.startswith("Of the 500 people the avatars were made from")
+    assert any("stays: number" in frame.value.columns for frame in app.dataframe)  # their stays' aggregates shown
+    app.radio(key="privacy_table").set_value("table:stays").run()
+    assert "Who is most exposed" not in [header.value for header in ok(app).header]  # stays are not people
+
+
 def test_an_analysis_of_each_person_with_everything_about_them(generated):
     app = generated
     ok(app.switch_page("pages/linked_analysis.py").run())

@@ -88,6 +88,15 @@ def test_approximate_split_is_seeded_and_unpaired_avatars_are_halved():
     assert first["parameters"]["paired"] is False and first["privacy"]["hidden_rate"] is None
 
 
+def test_an_approximate_split_gives_back_every_original_in_its_order():
+    # issue 48: the exposure of linked persons read WO alone (half of the people) against levels for all of them
+    originals = mixed_table(301, seed=1).assign(row=range(301))
+    split = evaluate(originals, mixed_table(301, seed=3).assign(row=range(301)), seed=5, paired=True).split
+    assert split.holdout_rows is not None and len(split.working) + len(split.holdout) == 301
+    assert split.originals["row"].tolist() == list(range(301))
+    assert split.originals["age"].tolist() == originals["age"].tolist()
+
+
 def test_columns_missing_from_one_table_are_left_out():
     originals = mixed_table(100).assign(patient=range(100))
     evaluation = evaluate(originals, mixed_table(100, seed=2).assign(extra=1), seed=0)
