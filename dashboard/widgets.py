@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -274,6 +274,32 @@ def verdict_box(run: GenerationRun) -> None:
     noise = noise_of(run)
     if noise:
         st.caption(plain(noise))
+
+
+def attacker_form(chosen: Knowledge, scored: Sequence[str], known_help: str) -> Knowledge | None:
+    """What an attacker could know (SPEC 6.2), one form for one table or many: the variables known of a person
+    (``known_help`` says what they may be), the sensitive ones and the linkability attack's first part, among
+    ``scored``; the attacker chosen when *Run the attacks* is pressed (the precision of each known variable kept),
+    else None."""
+    with st.form("attacker"):
+        known = choose(_("Variables an attacker could know of a person (quasi-identifiers)"), scored,
+                       default=[name for name in chosen.known if name in scored], key="attacker_known",
+                       help=known_help)
+        sensitive = choose(_("Sensitive variables an attacker would want to learn"), scored,
+                           default=[name for name in chosen.sensitive if name in scored], key="attacker_sensitive",
+                           help=_("A diagnosis, an income, an outcome: one inference risk each."))
+        first_part = choose(
+            _("Linkability: the known variables of the first part of a record"), scored,
+            default=[name for name in (chosen.groups or ((),))[0] if name in scored], key="attacker_first_part",
+            help=_("The linkability attack holds two parts of a person's record and tries to join them through the "
+                   "avatars: these known variables, and the other known ones. Empty: the first half of the known "
+                   "variables, in the order chosen."), placeholder=_("The first half of the known variables"))
+        if not st.form_submit_button(_("Run the attacks"), icon=":material/policy:",
+                                     key="FormSubmitter:attacker-Run the attacks"):
+            return None
+    groups = (tuple(first_part), tuple(name for name in known if name not in first_part)) if first_part else None
+    precision = tuple((name, step) for name, step in chosen.precision if name in known)
+    return Knowledge(tuple(known), tuple(sensitive), groups, precision)
 
 
 def exposure_section(evaluation: Evaluation, originals: pd.DataFrame, kinds: dict[str, Kind],

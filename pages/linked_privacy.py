@@ -5,12 +5,11 @@ for each table alone."""
 import streamlit as st
 
 from core.i18n import _
-from core.metrics.attack import Knowledge
 from core.presentation import figures
 from core.workflows.linked_run import person_evaluation, rescored_linked
 from dashboard import jobs, language, state
 from dashboard.linked import evaluation_choice, linked_verdict_box, require_linked_run
-from dashboard.widgets import choose, criteria_sections, exposure_section, plot
+from dashboard.widgets import attacker_form, criteria_sections, exposure_section, plot
 
 language.use_session_language()  # first: this run's messages in the session's language
 st.title(_("Privacy"))
@@ -24,19 +23,13 @@ st.header(_("What an attacker could know"))
 people = list(run.verdict.persons)
 scored = sorted({column for name in people for column in person_evaluation(run.evaluation, name).kinds})
 chosen = run.knowledge
-with st.form("linked_attacker"):
-    known = choose(_("Variables an attacker could know of a person (quasi-identifiers)"), scored,
-                   default=[name for name in chosen.known if name in scored], key="linked_attacker_known",
-                   help=_("Columns of a person's table, or what their rows in another table add up to (such as "
-                          "\"stays: number\"). All of them must belong to one person table."))
-    sensitive = choose(_("Sensitive variables an attacker would want to learn"), scored,
-                       default=[name for name in chosen.sensitive if name in scored], key="linked_attacker_sensitive",
-                       help=_("A diagnosis, an income, an outcome: one inference risk each."))
-    if st.form_submit_button(_("Run the attacks"), icon=":material/policy:",
-                             key="FormSubmitter:linked_attacker-Run the attacks"):
-        knowledge, frames = Knowledge(tuple(known), tuple(sensitive)), state.dataset().frames
-        jobs.wait(jobs.start("linked_rescored", _("The attacks"),
-                             lambda progress: rescored_linked(run, knowledge, frames, progress)))
+knowledge = attacker_form(chosen, scored, _(
+    "Columns of a person's table, or what their rows in another table add up to (such as \"stays: number\"). All of "
+    "them must belong to one person table."))
+if knowledge is not None:
+    frames = state.dataset().frames
+    jobs.wait(jobs.start("linked_rescored", _("The attacks"),
+                         lambda progress: rescored_linked(run, knowledge, frames, progress)))
 jobs.show_error()
 state.show_what_was_said()
 

@@ -11,7 +11,7 @@ from core.metrics.attack import Knowledge
 from core.presentation import figures
 from core.workflows.verdict import rescored
 from dashboard import jobs, language, state
-from dashboard.widgets import choose, criteria_sections, exposure_section, plot, verdict_box
+from dashboard.widgets import attacker_form, criteria_sections, exposure_section, plot, verdict_box
 
 language.use_session_language()  # first: this run's messages in the session's language
 st.title(_("Privacy"))
@@ -30,29 +30,13 @@ chosen = state.attacker() if state.attacker() != Knowledge() else run.plan.knowl
 if chosen != run.plan.knowledge:
     st.caption(_("The figures below were computed for the variables the run was scored with: press *Run the "
                  "attacks* to score the avatars for the choice shown."))
-with st.form("attacker"):
-    known = choose(
-        _("Variables an attacker could know of a person (quasi-identifiers)"), scored,
-        default=[name for name in chosen.known if name in scored], key="attacker_known",
-        help=_("What someone could learn elsewhere: age, sex, postcode, dates of admission... Used to link records "
-               "to avatars and to guess the sensitive variables."))
-    sensitive = choose(
-        _("Sensitive variables an attacker would want to learn"), scored,
-        default=[name for name in chosen.sensitive if name in scored], key="attacker_sensitive",
-        help=_("A diagnosis, an income, an outcome: one inference risk each."))
-    first_part = choose(
-        _("Linkability: the known variables of the first part of a record"), scored,
-        default=[name for name in (chosen.groups or ((),))[0] if name in scored], key="attacker_first_part",
-        help=_("The linkability attack holds two parts of a person's record and tries to join them through the "
-               "avatars: these known variables, and the other known ones. Empty: the first half of the known "
-               "variables, in the order chosen."), placeholder=_("The first half of the known variables"))
-    if st.form_submit_button(_("Run the attacks"), icon=":material/policy:",
-                             key="FormSubmitter:attacker-Run the attacks"):
-        groups = (tuple(first_part), tuple(name for name in known if name not in first_part)) if first_part else None
-        precision = tuple((name, step) for name, step in chosen.precision if name in known)
-        plan = replace(run.plan, knowledge=Knowledge(tuple(known), tuple(sensitive), groups, precision))
-        jobs.wait(jobs.start("rescored", _("The attacks"), lambda progress: rescored(run, plan, loaded.frame, progress),
-                             knowledge=plan.knowledge))  # a bad choice: its one-line message, and nothing kept
+knowledge = attacker_form(chosen, scored, _(
+    "What someone could learn elsewhere: age, sex, postcode, dates of admission... Used to link records to avatars "
+    "and to guess the sensitive variables."))
+if knowledge is not None:
+    plan = replace(run.plan, knowledge=knowledge)
+    jobs.wait(jobs.start("rescored", _("The attacks"), lambda progress: rescored(run, plan, loaded.frame, progress),
+                         knowledge=plan.knowledge))  # a bad choice: its one-line message, and nothing kept
 jobs.show_error()
 state.show_what_was_said()
 if evaluation.holdout is Holdout.APPROXIMATE:

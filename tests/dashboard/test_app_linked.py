@@ -106,11 +106,14 @@ def test_the_attacks_of_a_person_with_their_stays_run_without_new_avatars(genera
     app = generated
     made = app.session_state["linked_run"].fitted
     ok(app.switch_page("pages/linked_privacy.py").run())
-    app.multiselect(key="linked_attacker_known").set_value(["age", "sex", "stays: number"])
-    app.multiselect(key="linked_attacker_sensitive").set_value(["diabetes"])
-    ok(app.button(key="FormSubmitter:linked_attacker-Run the attacks").click().run())
+    app.multiselect(key="attacker_known").set_value(["age", "sex", "stays: number"])
+    app.multiselect(key="attacker_sensitive").set_value(["diabetes"])
+    app.multiselect(key="attacker_first_part").set_value(["stays: number"])  # issue 48: one table's choice only
+    ok(app.button(key="FormSubmitter:attacker-Run the attacks").click().run())
     run = app.session_state["linked_run"]
     assert run.fitted is made and run.knowledge.known == ("age", "sex", "stays: number")
+    assert run.knowledge.groups == (("stays: number",), ("age", "sex"))
+    assert run.evaluation.persons["patients"].privacy["linkability_risk"].value is not None
     assert run.evaluation.persons["patients"].privacy["inference_risk"].value is not None
 
 
