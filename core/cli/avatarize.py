@@ -45,7 +45,14 @@ from core.presentation.summary import (
     summary_lines,
 )
 from core.presentation.verdict_text import noise_of, relationships, verdict_line
-from core.workflows.linked_run import TrendRequest, analysed_trend, checked_trend, generate_linked, linked_parameters
+from core.workflows.linked_run import (
+    PersonAnalysis,
+    TrendRequest,
+    analysed_linked,
+    generate_linked,
+    linked_analysis,
+    linked_parameters,
+)
 from core.workflows.run import build_avatarizer, file_fingerprint, scored_run
 from core.workflows.verdict import judged
 
@@ -158,15 +165,14 @@ def _avatarize_linked(arguments: argparse.Namespace, dataset: Dataset, frames: d
     report = output_path("--report", arguments.report, [*taken, str(metrics)]) if arguments.report else None
     attacker = knowledge(arguments)
     attacked_tables(dataset, frames, attacker)  # every variable named checked before any work
-    trend = checked_trend(dataset, frames, TrendRequest.from_options(arguments.analysis)) if arguments.analysis \
-        else None
+    asked = linked_analysis(dataset, frames, arguments.analysis) if arguments.analysis else None
     made_folder = not Path(arguments.out).exists()
     output_folder(Path(arguments.out), inputs)
     try:
         for path in paths.values():
             check_writable(path, "--out")
         start = time.perf_counter()
-        fitted, run = _linked_outputs(arguments, dataset, frames, attacker, trend, paths, metrics, report)
+        fitted, run = _linked_outputs(arguments, dataset, frames, attacker, asked, paths, metrics, report)
     except InputError:
         if made_folder and not any(Path(arguments.out).iterdir()):
             Path(arguments.out).rmdir()  # refused: nothing left behind
@@ -192,18 +198,18 @@ def _avatarize_linked(arguments: argparse.Namespace, dataset: Dataset, frames: d
 
 
 def _linked_outputs(arguments: argparse.Namespace, dataset: Dataset, frames: dict[str, pd.DataFrame],
-                    attacker: Knowledge, trend: TrendRequest | None, paths: dict[str, Path], metrics: Path | None,
+                    attacker: Knowledge, asked: TrendRequest | PersonAnalysis | None, paths: dict[str, Path], metrics: Path | None,
                     report: Path | None) -> tuple[DatasetAvatarizer, LinkedRun | None]:
-    """The work of :func:`_avatarize_linked`: the avatars made, scored and judged when asked (the trend of a series
+    """The work of :func:`_avatarize_linked`: the avatars made, scored and judged when asked (the analysis asked
     too), then written."""
     parameters = Parameters.of(given_parameters(arguments))
     run = None
-    if metrics is not None or report is not None or trend is not None:  # scored and judged, a fix checked
+    if metrics is not None or report is not None or asked is not None:  # scored and judged, a fix checked
         run = generate_linked(dataset, frames, parameters, knowledge=attacker, search=not arguments.no_fix,
                               fingerprint=file_fingerprint([table_path(dataset, name) for name in dataset.tables]))
         fitted = run.fitted
-        if trend is not None:
-            analysed_trend(run.evaluation, dataset, trend)
+        if asked is not None:
+            analysed_linked(run.evaluation, dataset, asked)
     else:
         fitted = DatasetAvatarizer(dataset, parameters).fit(frames)
     writers: list[tuple[Path, Callable[[], None]]] = [

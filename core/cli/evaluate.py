@@ -17,7 +17,7 @@ from core.metrics.evaluation import evaluate
 from core.presentation.metrics_json import evaluation_document, linked_json
 from core.presentation.summary import analysis_lines, linked_summary_lines, summary_lines
 from core.presentation.verdict_text import verdict_line
-from core.workflows.linked_run import TrendRequest, analysed_trend, checked_trend, evaluated_files, linked_verdict
+from core.workflows.linked_run import analysed_linked, evaluated_files, linked_analysis, linked_verdict
 from core.workflows.verdict import verdict_of
 
 
@@ -75,8 +75,7 @@ def _evaluate_linked(arguments: argparse.Namespace) -> int:
     originals = dataset_frames(dataset, {})
     for unparented in check_keys(dataset, originals):
         say("warning", unparented.message)
-    trend = checked_trend(dataset, originals, TrendRequest.from_options(arguments.analysis)) if arguments.analysis \
-        else None
+    asked = linked_analysis(dataset, originals, arguments.analysis) if arguments.analysis else None
     avatars = {name: read_table(path) for name, path in files.items()}
     check_keys(dataset, avatars)  # the same columns, a unique primary key in the avatars too
     for name, table in dataset.tables.items():
@@ -89,8 +88,8 @@ def _evaluate_linked(arguments: argparse.Namespace) -> int:
     evaluation = evaluated_files(dataset, originals, avatars, seed=arguments.seed or 0, knowledge=knowledge(arguments))
     for name, scored in evaluation.tables.items():  # issue 47: the linked avatars' missing columns went unsaid
         _say_left_out(scored.left_out_columns, f"Table '{name}', ")
-    if trend is not None:
-        analysed_trend(evaluation, dataset, trend)
+    if asked is not None:
+        analysed_linked(evaluation, dataset, asked)
     verdict = linked_verdict(dataset, evaluation)
     if metrics_path:
         write_json(linked_json(evaluation, verdict, {"seed": arguments.seed or 0, "paired": False}), metrics_path)

@@ -172,7 +172,9 @@ def _add_analysis_option(command: argparse.ArgumentParser) -> None:
                               "coefficients); time=NAME event=NAME [event_value=V] [group=NAME] [covariate=NAME] "
                               "[adjust=A,B] "
                               "(Kaplan-Meier curves, log-rank test, Cox hazard ratio); group=NAME [value=NAME] (means and medians "
-                              "by group); each variable's missing share always")
+                              "by group); each variable's missing share always. With --tables: on an individual-level table "
+                              "(table=NAME) with its descendants' aggregates as columns, or a time series' trend "
+                              "(value=NAME [group=NAME] [table=SERIES])")
 
 
 def _add_attacker_options(command: argparse.ArgumentParser) -> None:

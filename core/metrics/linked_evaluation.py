@@ -135,6 +135,14 @@ def attacked_tables(dataset: Dataset, frames: Mapping[str, pd.DataFrame], knowle
     return attacked
 
 
+def person_columns(dataset: Dataset, frames: Mapping[str, pd.DataFrame], name: str) -> list[str]:
+    """The columns of table ``name`` as its scoring reads each of its rows: with everything about it (its
+    descendants' aggregates, such as "stays: number"), its keys left out; read on the originals ``frames``, so that
+    what an analysis names is checked before any work."""
+    keys = {table: _keys(dataset, table) for table in dataset.tables}
+    return list(_EnrichmentPlan(dataset, keys, frames).enriched(name, frames).columns)
+
+
 def declared_kinds(dataset: Dataset, name: str, frame: pd.DataFrame) -> dict[str, str]:
     """The kinds table ``name``'s description gives its columns in ``frame``, a series' time a time (a number or a
     date: issue 45, MASS's Sitka measured on 5 days, its time read as 5 categories and scored 22.7 / 100)."""

@@ -217,10 +217,10 @@ def build_linked_report(run: LinkedRun) -> str:
                        Paragraph(_("Each row of {table} with its descendants' aggregates (their number, the mean of "
                                    "each numeric column, the share of each frequent modality): what an attacker "
                                    "knowing a person's whole record would match.").format(table=name), "muted"),
-                       *_privacy_blocks(enriched)]
+                       *_privacy_blocks(enriched), *_analyses_blocks(enriched)]
         for name, alone in evaluation.tables.items():
             blocks += [Heading("h2", _("Table {table}").format(table=name)), *_signal_blocks(alone),
-                       *_privacy_blocks(alone)]
+                       *_privacy_blocks(alone), *([] if name in evaluation.persons else _analyses_blocks(alone))]
         return _TEMPLATES.get_template("report.html").render(language=current_language(), title=title, blocks=blocks)
     finally:
         _FIGURE_NUMBERS.reset(numbering)

@@ -70,7 +70,10 @@ def linked_summary_lines(evaluation: LinkedEvaluation, verdict: LinkedVerdict) -
                   *(f"    {note}" for note in analysis_notes(result))]
     for name, scored in evaluation.persons.items():
         lines.append(f"Table {name} with everything about each person")
-        lines += [f"  {line}" for line in summary_lines(scored)[1:]]
+        lines += [f"  {line}" for line in [*summary_lines(scored)[1:], *analysis_lines(scored)]]
+    for name, alone in evaluation.tables.items():  # an individual-level table without children, analysed
+        if name not in evaluation.persons and alone.analyses:
+            lines += [f"Table {name}", *(f"  {line}" for line in analysis_lines(alone))]
     lines += [f"{name}: {verdict_line(person, LINKED_TABLES)}" for name, person in verdict.persons.items()]
     if verdict.broken_links:
         lines.append(f"Links whose foreign keys do not all resolve: {', '.join(verdict.broken_links)}.")

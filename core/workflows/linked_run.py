@@ -7,7 +7,7 @@ import time
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -22,7 +22,7 @@ from core.i18n import _, ngettext, number
 from core.metrics.analysis.mixed_model import MixedModelResult
 from core.metrics.attack import Knowledge
 from core.metrics.evaluation import Evaluation
-from core.metrics.linked_evaluation import LinkedEvaluation, evaluate_linked
+from core.metrics.linked_evaluation import LinkedEvaluation, evaluate_linked, person_columns
 from core.metrics.links.join import PARENT_COLUMN
 from core.metrics.series.series_table import series_mixed_model
 from core.workflows.run import ColumnPlan
@@ -39,6 +39,9 @@ from core.workflows.verdict import (
     verdict_of,
     with_analyses,
 )
+
+if TYPE_CHECKING:
+    from core.metrics.analysis.request import AnalysisRequest
 
 FIX_SETTINGS = ("k", "fast_dp_epsilon", "mechanism", "ncp")  # what a fix may change in a table's own parameters
 
@@ -311,6 +314,44 @@ TREND_OPTIONS = "value=NAME [group=NAME] [table=NAME]"
 
 
 @dataclass(frozen=True)
+class PersonAnalysis:
+    """The analyses of SPEC section 9 on individual-level ``table``, each of its rows with everything about it (its
+    descendants' aggregates as columns)."""
+
+    table: str
+    request: AnalysisRequest
+
+
+def linked_analysis(dataset: Dataset, frames: Mapping[str, pd.DataFrame],
+                    pairs: list[tuple[str, str]]) -> TrendRequest | PersonAnalysis:
+    """What ``--analysis KEY=VALUE ...`` asks of linked tables, checked on the originals ``frames`` before any
+    work: the trend of a time series (``table=`` a series, or ``value=`` and ``group=`` alone when the dataset has
+    one), else the analyses of one table (SPEC 9) on an individual-level table with its descendants' aggregates
+    (``table=`` it, needed when there are several). Each refusal one line."""
+    from core.metrics.analysis.request import OPTIONS_HELP, AnalysisRequest  # the analyses' libraries when asked
+
+    table = next((value.strip() for key, value in pairs if key == "table"), None)
+    series = [link.child for link in dataset.links if link.method is LinkMethod.TIME_SERIES]
+    people = [name for name in dataset.tables if dataset.is_individual_level(name)]
+    if table in series or (table is None and series and {key for key, _value in pairs} <= {"value", "group"}):
+        return checked_trend(dataset, frames, TrendRequest.from_options(pairs))
+    if table is None and len(people) == 1:
+        table = people[0]
+    if table not in people:
+        raise InputError(f"--analysis with --tables: name the table to analyse with table=NAME, an individual-level "
+                         f"table ({', '.join(people)}) for the analyses of its people with everything about them "
+                         f"({OPTIONS_HELP})" + (f", or a time series ({', '.join(series)}) for its trend "
+                                                f"({TREND_OPTIONS})" if series else "") + ".")
+    request = AnalysisRequest.from_options([(key, value) for key, value in pairs if key != "table"])
+    try:
+        return PersonAnalysis(table, request.checked(person_columns(dataset, frames, table)))
+    except InputError as error:  # its columns are those of each person with everything about them: said so
+        raise InputError(f"Table '{table}', each row with its descendants' aggregates (such as "
+                         f"\"{next((f'{link.child}: number' for link in dataset.child_links(table)), 'stays: number')}"
+                         f"\"): {error}") from None
+
+
+@dataclass(frozen=True)
 class TrendRequest:
     """The trend analysis of a time series (SPEC 13): its numeric ``value``, a ``group`` (a column of the series
     or of its person's, ``patients.treatment``) or none, and its series ``table`` (needed when there are several)."""
@@ -325,12 +366,23 @@ class TrendRequest:
         keys = [key for key, _value in pairs]
         unknown = next((key for key in keys if key not in ("value", "group", "table")), None)
         if unknown is not None or "value" not in keys:
-            raise InputError(f"--analysis with --tables is the trend of a time series over time: it takes "
+            raise InputError(f"--analysis for the trend of a time series over time takes "
                              f"{TREND_OPTIONS}{f'; got {unknown}=' if unknown else ''}.")
         twice = next((key for position, key in enumerate(keys) if key in keys[:position]), None)
         if twice is not None:
             raise InputError(f"--analysis {twice}= is given twice: keep one.")
         return cls(**{key: value.strip() for key, value in pairs})
+
+
+def analysed_linked(evaluation: LinkedEvaluation, dataset: Dataset, asked: TrendRequest | PersonAnalysis) -> None:
+    """The analysis ``asked`` (:func:`linked_analysis`) run on ``evaluation``: a series' trend kept in its
+    ``trends``, a person table's analyses in that table's evaluation (with everything about each person)."""
+    if isinstance(asked, TrendRequest):
+        analysed_trend(evaluation, dataset, asked)
+        return
+    from core.metrics.evaluation import analyse  # the analyses' libraries when asked
+
+    analyse(person_evaluation(evaluation, asked.table), asked.request)
 
 
 def series_link(dataset: Dataset, table: str | None = None) -> Link:

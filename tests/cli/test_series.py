@@ -47,7 +47,8 @@ def test_a_trend_of_a_column_that_is_not_a_series_number_is_refused_before_any_w
     path = written(tmp_path, longitudinal(60))
     for options, said in ((["value=age"], "takes a numeric column of the series 'labs' (lab), got 'age'"),
                           (["value=lab", "group=nope"], "group must be a column of 'labs' or of its person"),
-                          (["outcome=lab"], "it takes value=NAME [group=NAME] [table=NAME]; got outcome=")):
+                          (["table=labs", "outcome=lab"], "takes value=NAME [group=NAME] [table=NAME]; got outcome="),
+                          (["outcome=lab"], "'lab' is not a column of the table")):  # patients' analyses (issue 48)
         result = run("avatarize", "--tables", str(path), "--out", str(tmp_path / "out"), "--analysis", *options)
         assert result.returncode == 2 and said in result.stderr and len(result.stderr.strip().splitlines()) == 1
         assert not (tmp_path / "out").exists()

@@ -180,6 +180,24 @@ def test_linked_tables_not_ready_name_a_fix_checked_by_a_re_run_and_no_fix_skips
     assert unsearched.returncode == 0 and "No fix was checked here" in unsearched.stdout
 
 
+def test_the_analyses_of_one_table_run_on_each_person_with_everything_about_them(tmp_path):
+    # issue 48: --analysis with --tables was the trend of a time series only
+    schema = ROOT / "assets" / "demo_hospital" / "schema.json"
+    result = run("avatarize", "--tables", schema, "--k", 10, "--seed", 1, "--no-fix", "--out", tmp_path / "out",
+                 "--json", tmp_path / "m.json", "--analysis", "group=sex", "value=stays: number", "outcome=diabetes",
+                 "predictors=age,bmi,stays: number")
+    assert result.returncode == 0, result.stderr
+    analyses = json.loads((tmp_path / "m.json").read_text())["persons"]["patients"]["analyses"]
+    assert {"prediction", "regression", "group_statistics", "missing_shares"} <= set(analyses)
+    assert "Group statistics: Mean stays: number by sex:" in result.stdout
+    for options, said in ((["outcome=nope"], "Table 'patients', each row with its descendants' aggregates (such as "
+                                             "\"stays: number\"): --analysis outcome: 'nope' is not a column"),
+                          (["table=stays", "outcome=department"], "name the table to analyse with table=NAME, an "
+                                                                  "individual-level table (patients)")):
+        refused = run("avatarize", "--tables", schema, "--k", 10, "--out", tmp_path / "no", "--analysis", *options)
+        assert refused.returncode == 2 and said in refused.stderr and not (tmp_path / "no").exists()
+
+
 @pytest.mark.parametrize("arguments, expected", [
     (["--drop", "age"], "--drop names a column of one table"),
     (["--batch-rows", "100"], "--batch-rows avatarizes one table file"),
