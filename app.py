@@ -13,8 +13,7 @@ st.sidebar.segmented_control(_("Language"), list(LANGUAGES), default=language, r
                              format_func=LANGUAGES.__getitem__, key="language_switch", on_change=switch_language)
 # The navigation comes before the engine's imports: until it is drawn, Streamlit lists the files of pages/ by their
 # lowercase names (for about a second and a half at the first load, while the imports below ran first). Linked
-# tables have pages of their own at the same addresses (the trade-off sweep is for one table); the Data page, where
-# the data change, is one for both.
+# tables have pages of their own at the same addresses; the Data and Trade-off pages are one for both.
 linked = st.session_state.get("dataset") is not None
 prefix = "pages/linked_" if linked else "pages/"
 navigation = st.navigation([
@@ -23,8 +22,7 @@ navigation = st.navigation([
     st.Page(f"{prefix}utility.py", title=_("Utility"), icon=":material/insights:", url_path="utility"),
     st.Page(f"{prefix}analysis.py", title=_("Analysis"), icon=":material/query_stats:", url_path="analysis"),
     st.Page(f"{prefix}privacy.py", title=_("Privacy"), icon=":material/shield:", url_path="privacy"),
-    *([] if linked else [st.Page("pages/tradeoff.py", title=_("Trade-off"), icon=":material/scatter_plot:",
-                                 url_path="tradeoff")]),
+    st.Page("pages/tradeoff.py", title=_("Trade-off"), icon=":material/scatter_plot:", url_path="tradeoff"),
     st.Page(f"{prefix}report.py", title=_("Report"), icon=":material/download:", url_path="report"),
 ])
 

@@ -24,6 +24,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from core.errors import InputError
 from core.i18n import _, number
+from core.workflows.linked_run import LinkedRun
 from dashboard import state
 from dashboard.text import plain
 
@@ -149,7 +150,8 @@ def _alive(session: str) -> bool:
 
 
 def _taken(job: Job) -> None:
-    state.set_run(job.result)
+    """A run made to be the current one (of one table or of linked tables), and what to say of it, if anything."""
+    (state.set_linked_run if isinstance(job.result, LinkedRun) else state.set_run)(job.result)
     if job.context.get("said"):
         state.say_after_rerun(job.context["said"])
 
@@ -161,7 +163,7 @@ def _rescored(job: Job) -> None:
 
 APPLY: dict[str, Callable[[Job], None]] = {  # what each kind of result becomes in the session
     "run": _taken, "release": lambda job: state.set_release_run(job.result), "rescored": _rescored,
-    "linked_run": lambda job: state.set_linked_run(job.result),
+    "linked_run": _taken,
     "linked_release": lambda job: state.set_linked_release(job.result),
     "linked_rescored": lambda job: (state.set_attacker(job.result.knowledge), state.set_linked_run(job.result)),
 }

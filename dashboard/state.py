@@ -154,6 +154,7 @@ def _hold(loaded: LoadedTable | LoadedDataset) -> None:
         return
     st.session_state.pop("table", None)
     set_run(None)
+    st.session_state.pop("sweep_result", None)  # a sweep belongs to the data it was run on
     st.session_state["dataset"] = loaded
     frames = loaded.frames
     keys = proposed_primary_keys(frames)

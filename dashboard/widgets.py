@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -50,6 +51,7 @@ from core.presentation.verdict_text import (
 )
 from core.workflows.exposure import LEVELS, RARE_SHARE, RARE_TAIL, exposure_levels, most_exposed
 from core.workflows.run import ColumnPlan, GenerationRun, LatentView
+from core.workflows.sweep import SweepPoint
 from core.workflows.verdict import READY, Verdict, applied_fix, generate_judged, verdict_of_run
 from dashboard import jobs, state
 from dashboard.plan import KIND_LABELS, ROLE_LABELS, described_columns, role_label
@@ -274,6 +276,35 @@ def verdict_box(run: GenerationRun) -> None:
     noise = noise_of(run)
     if noise:
         st.caption(plain(noise))
+
+
+LIVE_REDRAW_S = 2.0  # the live chart of a sweep redrawn at most this often (plotly needs time)
+
+
+def live_sweep(total: int, privacy: str, labels: dict[str, str], number_of_sweep: int
+               ) -> Callable[[SweepPoint, int], None]:
+    """A sweep of ``total`` runs under way, one table or linked tables: a button to stop it (the runs made are kept),
+    its progress, and its chart of signal against ``privacy`` redrawn as points come; what the sweep tells after
+    each run (its points kept in the session's ``sweep_result``)."""
+    st.button(_("Stop the sweep"), icon=":material/stop_circle:", help=_("The settings already run are kept."),
+              key="stop_sweep")
+    bar = st.progress(0.0, text=_("{done} of {total} runs").format(done=number(0), total=number(total)))
+    live, drawn = st.empty(), [0.0]  # when the live chart was last drawn
+
+    def show(point: SweepPoint, seed: int) -> None:
+        sweep = st.session_state["sweep_result"]
+        if point not in sweep["points"]:
+            sweep["points"].append(point)
+        sweep["done"] += 1
+        bar.progress(sweep["done"] / total, text=_("{done} of {total} runs: {setting}, seed {seed}").format(
+            done=number(sweep["done"]), total=number(total), setting=point.setting.label, seed=seed))
+        if time.monotonic() - drawn[0] >= LIVE_REDRAW_S:
+            drawn[0] = time.monotonic()
+            with live.container():
+                plot(figures.tradeoff_figure(sweep["points"], "hellinger_mean", privacy, None, labels),
+                     key=f"live_{number_of_sweep}_{sweep['done']}")
+
+    return show
 
 
 def attacker_form(chosen: Knowledge, scored: Sequence[str], known_help: str) -> Knowledge | None:

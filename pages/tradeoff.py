@@ -1,7 +1,5 @@
 """Trade-off: sweep k and epsilon, see utility against privacy for every setting, compare two, take one."""
 
-import time
-
 import streamlit as st
 
 from core.engine.parameters import MECHANISMS
@@ -10,6 +8,7 @@ from core.i18n import N_, _, number
 from core.metrics.registry import DEFINITIONS, TARGETS
 from core.presentation import figures
 from core.presentation.sweep_table import comparison_table, sweep_rows
+from core.workflows.linked_run import generate_linked
 from core.workflows.run import describe, replace_method
 from core.workflows.search_space import EPSILON_STEPS, K_STEPS
 from core.workflows.sweep import (
@@ -18,28 +17,36 @@ from core.workflows.sweep import (
     advised,
     privacy_axes,
     recommendation,
+    run_linked_sweep,
     run_sweep,
     sweep_settings,
+    swept_dataset,
 )
 from core.workflows.verdict import generate_judged
 from dashboard import jobs, language, state
+from dashboard.linked import require_linked_run
 from dashboard.text import plain
-from dashboard.widgets import choose, plot, table
+from dashboard.widgets import choose, live_sweep, plot, table
 
 LABELS = {**UTILITY_METRICS, **PRIVACY_METRICS}
-LIVE_REDRAW_S = 2.0
 SPREAD_NOTE = N_("Each marker is the mean over the seeds; its bars reach the lowest and the highest value a seed gave. "
                  "Filled marker: every seed meets every privacy target. Hollow marker: at least one seed misses one.")
 
 language.use_session_language()  # first: this run's messages in the session's language
 st.title(_("Trade-off explorer"))
-loaded = state.require_table()
+linked = require_linked_run() if state.dataset() is not None else None  # linked tables: one table's setting swept
+loaded = state.require_table() if linked is None else None
 st.write(_(
     "Try several settings at once: each is run with several seeds and scored with every metric, so that each point "
     "shows its average and how much it varies from seed to seed. Up and right is better: more signal, more privacy."
 ))
 shown_labels = {name: DEFINITIONS[name].axis_label for name in LABELS}  # the metrics' axis labels, in the language
 
+swept = None if linked is None else st.selectbox(
+    _("The table whose setting is swept"), [name for name in linked.dataset.top_down()
+                                            if not linked.dataset.is_series(name)], key="sweep_table",
+    help=_("The other tables keep the current run's settings; each point is scored on the people the table "
+           "describes, each with everything about them."))
 with st.form("sweep"):
     k_values = choose(_("Avatar: k values"), K_STEPS, default=[2, 5, 10, 20, 50], key="sweep_k")
     epsilons = choose(_("AvatarFastDP: epsilon values"), EPSILON_STEPS, default=[0.1, 1.0, 10.0],
@@ -56,33 +63,16 @@ if submitted:
     except InputError as error:
         st.error(plain(error))
         st.stop()
-    base = state.generation_plan(), state.current_parameters()
+    base = (state.generation_plan(), state.current_parameters()) if linked is None else None
     total = len(settings) * seeds
     sweep_number = st.session_state.get("sweep_result", {}).get("number", 0) + 1  # the widgets below are keyed by it
     st.session_state["sweep_result"] = {"points": [], "total": total, "done": 0, "base": base, "number": sweep_number}
-    st.button(_("Stop the sweep"), icon=":material/stop_circle:", help=_("The settings already run are kept."),
-              key="stop_sweep")
-    bar = st.progress(0.0, text=_("{done} of {total} runs").format(done=number(0), total=number(total)))
-    live = st.empty()
-
-    drawn = [0.0]  # when the live chart was last drawn: redrawn at most every LIVE_REDRAW_S (plotly needs time)
-
-    def show(point, seed):
-        sweep = st.session_state["sweep_result"]
-        if point not in sweep["points"]:
-            sweep["points"].append(point)
-        sweep["done"] += 1
-        bar.progress(sweep["done"] / total, text=_("{done} of {total} runs: {setting}, seed {seed}").format(
-            done=number(sweep["done"]), total=number(total), setting=point.setting.label, seed=seed))
-        if time.monotonic() - drawn[0] >= LIVE_REDRAW_S:
-            drawn[0] = time.monotonic()
-            with live.container():
-                plot(figures.tradeoff_figure(
-                    sweep["points"], "hellinger_mean", "hidden_rate" if k_values else "distance_to_closest", None,
-                    shown_labels), key=f"live_{sweep_number}_{sweep['done']}")
-
+    show = live_sweep(total, "hidden_rate" if k_values else "distance_to_closest", shown_labels, sweep_number)
     try:
-        run_sweep(loaded.frame, base[0], base[1], settings, seeds, on_result=show)
+        if linked is not None:
+            run_linked_sweep(linked, state.dataset().frames, swept, settings, seeds, on_result=show)
+        else:
+            run_sweep(loaded.frame, base[0], base[1], settings, seeds, on_result=show)
     except InputError as error:
         st.error(plain(error))
         st.stop()
@@ -129,14 +119,20 @@ pick = st.selectbox(_("Setting"), range(len(points)), index=clicked[0] if clicke
                     key=f"pick_{sweep_number}_{clicked[:1]}")
 if st.button(_("Make {setting} the current run").format(setting=labels[pick]), icon=":material/check:",
              key=f"take_{sweep_number}"):
-    plan, base = sweep["base"]
-    setting = points[pick].setting
-    chosen = replace_method(base, setting.method, setting.value, setting.mechanism)
-    jobs.wait(jobs.start("run", _("Avatars with {settings}").format(settings=describe(chosen)),
-                         lambda progress: generate_judged(loaded.frame, plan, chosen, table_name=loaded.name,
-                                                          fingerprint=loaded.fingerprint, progress=progress),
-                         said=_("{setting} is now the current run: the Generate, Utility, Privacy and Report pages "
-                                "show it.").format(setting=labels[pick])))
+    setting, said = points[pick].setting, _("{setting} is now the current run: the Generate, Utility, Privacy and "
+                                            "Report pages show it.").format(setting=labels[pick])
+    if linked is not None:
+        made, frames = swept_dataset(linked, swept, setting), state.dataset().frames
+        jobs.wait(jobs.start("linked_run", _("Avatars of {table} with {setting}").format(table=swept, setting=labels[
+            pick]), lambda progress: generate_linked(made, frames, linked.parameters, knowledge=linked.knowledge,
+                                                     fingerprint=linked.fingerprint, progress=progress), said=said))
+    else:
+        plan, base = sweep["base"]
+        chosen = replace_method(base, setting.method, setting.value, setting.mechanism)
+        jobs.wait(jobs.start("run", _("Avatars with {settings}").format(settings=describe(chosen)),
+                             lambda progress: generate_judged(loaded.frame, plan, chosen, table_name=loaded.name,
+                                                              fingerprint=loaded.fingerprint, progress=progress),
+                             said=said))
 jobs.show_error()
 state.show_what_was_said()
 

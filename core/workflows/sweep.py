@@ -10,12 +10,14 @@ A run of the sweep equals a separate run with the same seed.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
 
+from core.dataset import Dataset
+from core.engine.dataset_avatarizer import DatasetAvatarizer, check_methods
 from core.engine.methods import Avatar, AvatarFastDP
 from core.engine.parameters import Parameters
 from core.engine.schema import drop_columns
@@ -25,6 +27,7 @@ from core.metrics.evaluation import Evaluation, evaluate_avatarization
 from core.metrics.registry import DEFINITIONS, TARGETS
 from core.metrics.space import MetricSpaces
 from core.validation import check_whole_number
+from core.workflows.linked_run import LinkedRun, person_evaluation, scored, with_setting
 from core.workflows.run import ColumnPlan, build_avatarizer
 from core.workflows.search_space import SIGNAL_SPREAD
 
@@ -186,6 +189,53 @@ def run_sweep(
                 if on_result is not None:
                     on_result(point, seed)
     return points
+
+
+def run_linked_sweep(
+    run: LinkedRun,
+    frames: Mapping[str, pd.DataFrame],
+    table: str,
+    settings: Sequence[SweepSetting],
+    n_seeds: int = 3,
+    on_result: Callable[[SweepPoint, int], None] | None = None,
+) -> list[SweepPoint]:
+    """Every setting of linked table ``table``, the other tables as ``run`` made them, for seeds ``run``'s,
+    ``+ 1``...: each a run of every table (its own settings written as a fix's are: see
+    :func:`~core.workflows.linked_run.with_setting`), scored for ``run``'s attacker on the people ``table``
+    describes, each with everything about them (:func:`person_of`); ``on_result`` is told after each run."""
+    n_seeds = check_whole_number("seeds", n_seeds, minimum=1)
+    for setting in settings:  # a setting the dataset refuses (AvatarFastDP for a time series' persons): before any run
+        check_methods(swept_dataset(run, table, setting), run.parameters)
+    person = person_of(run.dataset, table)
+    points = [SweepPoint(setting) for setting in settings]
+    for seed in range(run.fitted.seed_, run.fitted.seed_ + n_seeds):
+        for point in points:
+            dataset = swept_dataset(run, table, point.setting)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UserWarning)  # k = 2 is a legitimate point of a sweep
+                fitted = DatasetAvatarizer(dataset, replace(run.parameters, seed=seed)).fit(frames)
+            point.add(seed, person_evaluation(scored(fitted, run.knowledge), person))
+            if on_result is not None:
+                on_result(point, seed)
+    return points
+
+
+def swept_dataset(run: LinkedRun, table: str, setting: SweepSetting) -> Dataset:
+    """``run``'s dataset with table ``table`` set as ``setting`` says (its k, or its epsilon and mechanism), the other
+    tables as they were: a point of :func:`run_linked_sweep`, or the setting taken from it."""
+    described = run.dataset.tables[table]
+    effective = run.parameters.for_table(described)
+    own = with_setting(described, effective, effective.with_values(setting.variant()))
+    return replace(run.dataset, tables={**run.dataset.tables, table: own})
+
+
+def person_of(dataset: Dataset, name: str) -> str:
+    """The individual-level table whose people table ``name``'s rows describe: itself, or its nearest individual-level
+    ancestor by first parents (``name`` itself when it has none)."""
+    table = name
+    while not dataset.is_individual_level(table) and dataset.parent_links(table):
+        table = dataset.parent_links(table)[0].parent
+    return table if dataset.is_individual_level(table) else name
 
 
 def pareto_front(xs: Sequence[float], ys: Sequence[float]) -> list[int]:

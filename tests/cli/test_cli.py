@@ -2,8 +2,8 @@
 
 import json
 import subprocess
-import warnings
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np

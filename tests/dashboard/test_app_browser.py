@@ -17,7 +17,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import CHROMIUM_FLAGS, excel_zip_bomb, free_port, mixed_table, served, start_dashboard, wait_until_idle
+from tests.support import (
+    CHROMIUM_FLAGS,
+    excel_zip_bomb,
+    free_port,
+    mixed_table,
+    served,
+    start_dashboard,
+    wait_until_idle,
+)
 
 pytestmark = pytest.mark.browser
 def chromium_path() -> str:

@@ -183,6 +183,28 @@ def test_one_workbook_of_several_sheets_is_linked_tables():
     assert [(link.parent, link.child) for link in app.session_state["schema"].links] == [("clients", "orders")]
 
 
+def test_the_trade_off_of_one_linked_table_s_setting_and_the_setting_taken(generated):
+    # issue 48: the Trade-off page was for one table only
+    app = generated
+    current = app.session_state["linked_run"]
+    ok(app.switch_page("pages/tradeoff.py").run())
+    assert "Choose the settings and run the sweep" in app.info[0].value
+    app.selectbox(key="sweep_table").set_value("stays").run()
+    app.multiselect(key="sweep_k").set_value([2, 20])
+    app.multiselect(key="sweep_epsilons").set_value([])
+    app.slider(key="sweep_seeds").set_value(1)
+    ok(app.button(key="FormSubmitter:sweep-Run the sweep").click().run())
+    points = app.session_state["sweep_result"]["points"]
+    assert [point.setting.label for point in points] == ["k = 2", "k = 20"]
+    assert all(point.values["hidden_rate"][0] is not None for point in points)  # the patients, with their stays
+    pick = next(box for box in app.selectbox if box.label == "Setting")
+    ok(pick.set_value(0).run())
+    ok(next(button for button in app.button if button.label == "Make k = 2 the current run").click().run())
+    taken = app.session_state["linked_run"]
+    assert taken is not current and taken.dataset.tables["stays"].parameters["k"] == 2
+    assert taken.dataset.tables["patients"].parameters == current.dataset.tables["patients"].parameters
+
+
 def test_one_table_again_brings_back_the_one_table_pages(generated):
     app = generated
     ok(app.switch_page("pages/data.py").run())

@@ -203,3 +203,46 @@ def test_the_privacy_axis_first_drawn_is_one_the_advised_setting_has():
                     "closest_distances_ratio", "column_direct_match_protection"]
     assert first == 2  # the first axis the FastDP point has: hidden rate and local cloaking leave it out
     assert privacy_axes([k2], k2) == (axes, 0) and privacy_axes([k2, fast], None)[1] == 0
+
+
+def test_a_linked_table_s_setting_is_swept_with_the_other_tables_kept():
+    # issue 48: the trade-off was for one table; each point is a run of every table, scored on the people
+    from core.dataset import Dataset
+    from core.workflows.linked_run import generate_linked
+    from core.workflows.sweep import person_of, run_linked_sweep
+    from tests.engine.test_linked_tables import clinical, schema
+
+    dataset, frames = Dataset.from_dict(schema()), clinical(200)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        run = generate_linked(dataset, frames, Parameters(seed=4, holdout=False), search=False)
+        told = []
+        points = run_linked_sweep(run, frames, "stays", [SweepSetting("avatar", 3), SweepSetting("avatar", 8)],
+                                  n_seeds=2, on_result=lambda point, seed: told.append((point.setting.label, seed)))
+        assert told == [("k = 3", 4), ("k = 8", 4), ("k = 3", 5), ("k = 8", 5)]
+        assert person_of(dataset, "prescriptions") == person_of(dataset, "stays") == "patients"
+        again = Dataset.from_dict({**schema(), "tables": {**schema()["tables"],
+                                                          "stays": {**schema()["tables"]["stays"], "k": 8}}})
+        made = generate_linked(again, frames, Parameters(seed=5, holdout=False), search=False)
+    expected = made.evaluation.persons["patients"]  # the point made again by hand: the same figures
+    assert points[1].values["hidden_rate"][1] == expected.privacy["hidden_rate"].value
+    assert points[1].values["hellinger_mean"][1] == expected.signal["hellinger_mean"].value
+    assert points[0].seeds == [4, 5] and len(points[0].values["hidden_rate"]) == 2
+
+
+def test_a_linked_sweep_refuses_a_setting_the_dataset_refuses_before_any_run():
+    from core.dataset import Dataset
+    from core.workflows.linked_run import generate_linked
+    from core.workflows.sweep import run_linked_sweep
+    from tests.engine.test_series_tables import longitudinal
+    from tests.engine.test_series_tables import schema as series_schema
+
+    frames = longitudinal(40)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        run = generate_linked(Dataset.from_dict(series_schema()), frames, Parameters(seed=1), search=False)
+    told = []
+    with pytest.raises(InputError, match="AvatarFastDP does not support time series"):
+        run_linked_sweep(run, frames, "patients", [SweepSetting("avatar", 5), SweepSetting("fast_dp", 1.0)],
+                         on_result=lambda point, seed: told.append(seed))
+    assert told == []  # refused before the first run
