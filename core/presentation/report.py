@@ -357,11 +357,11 @@ def _parameters(run: GenerationRun) -> list[list[str]]:
 def _linked_parameters(run: LinkedRun) -> list[list[str]]:
     """Each table's method (a time series: rebuilt from its persons), its latent dimensions, its columns set
     aside, kinds and weights set by hand; each link's method; the attacker; the seed and the holdout."""
-    none, rows = _("none"), []
+    none, rows, series = _("none"), [], _("time series, rebuilt from its persons' avatars")
     for name in run.dataset.top_down():
         table = run.dataset.tables[name]
         if run.dataset.is_series(name):
-            rows.append([name, _("method"), _("time series, rebuilt from its persons' avatars")])
+            rows.append([name, _("method"), series])
             continue
         avatarizer = run.fitted.avatarizers_[name]
         rows += [[name, _("method"), avatarizer.method_.describe()],
@@ -371,7 +371,8 @@ def _linked_parameters(run: LinkedRun) -> list[list[str]]:
                   ", ".join(f"{k}: {_(v)}" for k, v in table.column_kinds.items()) or none],
                  [name, _("column weights"),
                   ", ".join(f"{k}: {number(v, 'g')}" for k, v in table.column_weights.items()) or none]]
-    rows += [[link.describe(), _("method"), _(LINK_METHOD_LABELS[link.method])] for link in run.dataset.links]
+    rows += [[link.describe(), _("method"), _(LINK_METHOD_LABELS[link.method]) if link.method in LINK_METHOD_LABELS
+              else series] for link in run.dataset.links]
     knowledge = run.knowledge
     return rows + [
         ["", _("what an attacker could know (the attacks)"), ", ".join(knowledge.known) or

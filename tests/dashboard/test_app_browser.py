@@ -788,7 +788,7 @@ def test_linked_tables_from_two_uploaded_files_to_the_zip(dashboard, tmp_path):
         page.locator("input[type=file]").set_input_files(files)
         page.get_by_text("2 linked tables: patients, visits").wait_for(timeout=60_000)
         page.get_by_text("names a row of").first.wait_for(timeout=30_000)
-        assert page.get_by_role("link", name="Trade-off").count() == 0  # the sweep is for one table
+        assert page.get_by_role("link", name="Trade-off").count() == 1  # issue 48: a linked table's setting swept
 
         open_page(page, "Generate avatars")
         page.get_by_role("button", name="Generate avatars").click()

@@ -100,3 +100,20 @@ def test_the_report_of_linked_tables_says_where_each_fast_dp_table_s_epsilon_goe
         report = build_linked_report(run)
     assert report.count("where epsilon = 0.5 goes") == 1 and "<h2>patients: where epsilon = 0.5 goes</h2>" in report
     assert "not end-to-end" in report and "Seed: 1. Made on" in report  # no fingerprint given: the seed alone
+
+
+def test_the_report_of_a_time_series_names_its_link_s_method():
+    # a time series' link is set by its time column, not chosen: the parameters' table said it with a KeyError
+    from core.dataset import Dataset
+    from core.engine.parameters import Parameters
+    from core.presentation.report import build_linked_report
+    from core.workflows.linked_run import generate_linked
+    from tests.engine.test_series_tables import longitudinal
+    from tests.engine.test_series_tables import schema as series_schema
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        run = generate_linked(Dataset.from_dict(series_schema()), longitudinal(40), Parameters(seed=1), search=False)
+        report = build_linked_report(run)
+    assert re.search(r"<td>patients.patient_id -&gt; labs.patient_id</td>\s*<td>method</td>\s*"
+                     r"<td>time series, rebuilt from its persons&#39; avatars</td>", report)
