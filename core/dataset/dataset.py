@@ -52,6 +52,14 @@ class Dataset:
     def child_links(self, name: str) -> list[Link]:
         return [link for link in self.links if link.parent == name]
 
+    def family(self, name: str) -> list[str]:
+        """Table ``name`` and its descendants (each table reached through child links, once): what a person table's
+        rows hold with everything about them."""
+        members = [name]
+        for member in members:
+            members += [link.child for link in self.child_links(member) if link.child not in members]
+        return members
+
     def is_series(self, name: str) -> bool:
         """Whether the table is a time series: measures linked to their person by ``time_series`` (SPEC 13),
         rebuilt from its person's avatar, with no parameters of a method of its own."""

@@ -101,8 +101,8 @@ def evaluate_linked(dataset: Dataset, working: Mapping[str, pd.DataFrame], holdo
         held = holdout.get(name)
         originals = plan.enriched(name, working)
         persons[name] = evaluate(originals, made if order is None else made.iloc[order].reset_index(drop=True),
-                                 holdout=None if held is None or any(holdout.get(other) is None
-                                                                     for other in dataset.tables)
+                                 holdout=None if held is None or any(holdout.get(other) is None  # its family's
+                                                                     for other in dataset.family(name))
                                  else plan.enriched(name, holdout), paired=order is not None, seed=seed,
                                  holdout_kind=Holdout.REAL, column_kinds={column: kind for column, kind in plan.aggregated.items()
                                                if column in originals}, knowledge=knowledge if name in attacked else Knowledge(),

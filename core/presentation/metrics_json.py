@@ -11,7 +11,7 @@ from core.engine.methods import method_of
 from core.engine.parameters import Parameters
 from core.metrics.evaluation import Evaluation
 from core.presentation.format import in_english
-from core.presentation.verdict_text import noise_of, relationships, verdict_json
+from core.presentation.verdict_text import LINKED_TABLES, noise_of, relationships, verdict_json
 from core.workflows.run import ColumnPlan, GenerationRun
 from core.workflows.sweep import SweepPoint
 from core.workflows.verdict import Verdict, verdict_of_run
@@ -52,7 +52,7 @@ def linked_json(evaluation: LinkedEvaluation, verdict: LinkedVerdict, parameters
     table with children its enriched scoring, and the one verdict (each person table's, the links that break)."""
     return {**evaluation.to_json(), "parameters": parameters, "verdict": {
         "ready": verdict.ready, "status": verdict.status, "broken_links": verdict.broken_links,
-        "persons": {name: verdict_json(person) for name, person in verdict.persons.items()}}}
+        "persons": {name: verdict_json(person, LINKED_TABLES) for name, person in verdict.persons.items()}}}
 
 
 def batch_json(run: BatchRun, params: dict, settings: BatchSettings) -> dict[str, Any]:

@@ -84,6 +84,10 @@ def fix_sentence(verdict: Verdict, surface: str = COMMAND_LINE) -> str | None:
         return sentence
     more = _("The sweep (`python -m core sweep`) tries more.") if surface == COMMAND_LINE else \
         _("The Trade-off page tries more.")
+    if verdict.search_rows is not None:  # linked tables: each setting re-runs every table
+        return " ".join([sentence, _("The search stopped after {settings} settings, its budget for linked tables "
+                                     "(each setting makes every table again).").format(
+            settings=number(len(verdict.tried))), more])
     return " ".join([sentence, _("The search stopped after {settings} settings, its budget for {rows} rows (about "
                                  "twice the run's own time).").format(
         settings=number(len(verdict.tried)), rows=number(verdict.evaluation.rows["avatars"], ","), ), more])
@@ -258,15 +262,16 @@ def verdict_line(verdict: Verdict, surface: str = COMMAND_LINE) -> str:
 
 
 @in_english
-def verdict_json(verdict: Verdict) -> dict[str, object]:
-    """The JSON's ``verdict``, in English whatever the language shown (the dashboard's download too)."""
+def verdict_json(verdict: Verdict, surface: str = COMMAND_LINE) -> dict[str, object]:
+    """The JSON's ``verdict``, in English whatever the language shown (the dashboard's download too); ``surface``
+    as :func:`caveat` takes it (linked tables: their own words)."""
     fix = verdict.fix
     return {
         "ready": verdict.ready, "status": verdict.status, "headline": headline(verdict),
         "reasons": [*reasons(verdict), *doubts(verdict)],
         "failing": {criterion: [result.name for result in results] for criterion, results in verdict.failing.items()},
         "uncertain": [result.name for result in verdict.uncertain],
-        "fix": fix_sentence(verdict),
+        "fix": fix_sentence(verdict, surface),
         "fix_settings": None if fix is None else {
             "method": method_of(fix.parameters).name, "k": fix.parameters.k, "epsilon": fix.parameters.fast_dp_epsilon,
             "ncp": fix.parameters.ncp, "excluded": list(fix.plan.excluded)},
@@ -276,5 +281,5 @@ def verdict_json(verdict: Verdict) -> dict[str, object]:
                               for name, (before, after) in tried.signal_change(verdict.evaluation).items()}}
                   for tried in verdict.tried],
         "search_budget": verdict.search_budget, "search_stopped": verdict.search_stopped,
-        "not_assessed": [result.name for result in verdict.not_assessed], "caveat": caveat(verdict),
+        "not_assessed": [result.name for result in verdict.not_assessed], "caveat": caveat(verdict, surface),
     }

@@ -111,6 +111,7 @@ class Verdict:
     searched: bool = False  # whether fixes were looked for (never for avatars made elsewhere)
     search_stopped: bool = False  # the budget stopped the search before every setting it would try
     search_budget: int | None = None  # the settings the search could try
+    search_rows: int | None = None  # the rows its budget counted (None: the avatars judged; linked tables: every table's)
     search_seconds: float = 0.0
 
     @property
@@ -255,8 +256,8 @@ def fallback_parameters(parameters: Parameters) -> Parameters:
 
 def checked_verdict(evaluation: Evaluation, parameters: Parameters, plan: ColumnPlan, n_avatarized: int, rerun: Rerun,
                     progress: Progress | None = None, budget: int | None = None, *,
-                    settable: Collection[str] | None = None, fallback: bool = True, table: str | None = None
-                    ) -> Verdict:
+                    settable: Collection[str] | None = None, fallback: bool = True, table: str | None = None,
+                    budget_rows: int | None = None) -> Verdict:
     """The verdict, with (when a target is missed) the fix :class:`FixSearch` finds within ``budget`` settings."""
     verdict = verdict_of(evaluation)
     if verdict.status != NOT_READY:
@@ -264,7 +265,7 @@ def checked_verdict(evaluation: Evaluation, parameters: Parameters, plan: Column
     start = time.perf_counter()
     fix, tried, stopped = FixSearch(evaluation, parameters, plan, n_avatarized, rerun, progress, budget,
                                     settable=settable, fallback=fallback, table=table).run()
-    return replace(verdict, fix=fix, tried=tried, searched=True, search_stopped=stopped, search_budget=budget,
+    return replace(verdict, fix=fix, tried=tried, searched=True, search_stopped=stopped, search_budget=budget, search_rows=budget_rows,
                    search_seconds=time.perf_counter() - start)
 
 

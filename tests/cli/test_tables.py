@@ -193,7 +193,8 @@ def test_the_analyses_of_one_table_run_on_each_person_with_everything_about_them
     for options, said in ((["outcome=nope"], "Table 'patients', each row with its descendants' aggregates (such as "
                                              "\"stays: number\"): --analysis outcome: 'nope' is not a column"),
                           (["table=stays", "outcome=department"], "name the table to analyse with table=NAME, an "
-                                                                  "individual-level table (patients)")):
+                                                                  "individual-level table (patients)"),
+                          (["table=patients", "table=stays", "outcome=sex"], "table= is given twice: keep one.")):
         refused = run("avatarize", "--tables", schema, "--k", 10, "--out", tmp_path / "no", "--analysis", *options)
         assert refused.returncode == 2 and said in refused.stderr and not (tmp_path / "no").exists()
 

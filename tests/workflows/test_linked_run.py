@@ -20,7 +20,7 @@ from core.workflows.linked_run import (
     takes_fast_dp,
     with_setting,
 )
-from core.workflows.verdict import NOT_READY
+from core.workflows.verdict import NOT_READY, search_budget
 from tests.engine.test_linked_tables import clinical, schema
 
 DEMO = Path(__file__).resolve().parents[2] / "assets" / "demo_hospital"
@@ -111,6 +111,8 @@ def test_a_person_table_that_misses_a_target_gets_a_fix_checked_by_a_re_run(demo
         assert applied.fitted.avatars_[name].equals(again.fitted.avatars_[name])
     assert applied.verdict.persons["patients"].status != NOT_READY
     assert "checking 2 other settings for a fix" in run.summary()
+    made = sum(len(avatars) for avatars in run.fitted.avatars_.values()) * 3  # each setting re-runs three tables
+    assert verdict.search_rows == made and verdict.search_budget == search_budget(made) == 13
 
 
 def test_a_fix_s_settings_become_the_table_s_own_where_they_differ():
@@ -130,3 +132,23 @@ def test_avatar_fast_dp_is_the_last_resort_only_where_the_dataset_takes_it():
     series = Dataset.from_dict(series_schema())
     person = next(link.parent for link in series.links)
     assert not takes_fast_dp(series, person, defaults)  # a time series' persons are avatarized by Avatar
+
+
+def test_a_table_outside_a_person_s_family_leaves_its_scoring_as_it_was(demo_not_ready):
+    # the hunt of issue 48: an unrelated second root without a holdout turned the patients' real holdout into halves
+    # of the families (inference risk 21.0 % -> 0.0 %, and an analysis said no row was kept apart)
+    import numpy as np
+    import pandas as pd
+
+    dataset, frames, knowledge, run = demo_not_ready
+    rng = np.random.default_rng(0)
+    clinics = pd.DataFrame({"clinic_id": [f"C{row:04d}" for row in range(1000)], "beds": rng.normal(50, 9, 1000),
+                            "region": rng.choice(["north", "south"], 1000)})
+    wider = replace(dataset, tables={**dataset.tables, "clinics": Table("clinics", primary_key="clinic_id")})
+    assert wider.family("patients") == ["patients", "stays", "prescriptions"] and wider.family("clinics") == ["clinics"]
+    again = generate_linked(wider, {**frames, "clinics": clinics}, Parameters(k=10, seed=1), knowledge=knowledge,
+                            search=False)
+    before, after = run.evaluation.persons["patients"], again.evaluation.persons["patients"]
+    assert after.holdout == before.holdout == "real"
+    assert after.privacy["inference_risk"].value == before.privacy["inference_risk"].value
+    assert again.verdict.persons["patients"].status == run.verdict.persons["patients"].status == NOT_READY
