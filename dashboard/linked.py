@@ -18,7 +18,14 @@ from core.presentation.analysis_figures import trend_figure
 from core.presentation.analysis_text import analysis_notes, trend_reading, trend_table
 from core.presentation.format import sequences_table
 from core.presentation.parameter_labels import ALIGNMENT_LABELS, PROJECTION_LABELS, UNALIGNMENT_LABELS
-from core.workflows.linked_run import LinkedRun, TrendRequest, analysed_trend, applied_linked_fix, generate_linked
+from core.workflows.linked_run import (
+    METHOD_SETTINGS,
+    LinkedRun,
+    TrendRequest,
+    analysed_trend,
+    applied_linked_fix,
+    generate_linked,
+)
 from dashboard import jobs, state
 from dashboard.plan import plan_from_table, plan_problem, plan_table
 from dashboard.text import plain
@@ -49,7 +56,7 @@ def kept_settings(current: LinkedRun | None, name: str) -> dict[str, object]:
     """Table ``name``'s own settings in the current run beyond its k (the ncp a fix applied), kept when the form
     makes the avatars again, and said under its k."""
     own = current.dataset.tables[name].parameters if current is not None and name in current.dataset.tables else {}
-    kept = {key: value for key, value in own.items() if key not in ("k", "fast_dp_epsilon", "mechanism")}
+    kept = {key: value for key, value in own.items() if key not in METHOD_SETTINGS}
     if "ncp" in kept:
         st.caption(_("{table}: people compared on {ncp} dimensions (the fix applied), kept.").format(
             table=plain(name), ncp=kept["ncp"]))

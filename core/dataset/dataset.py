@@ -13,7 +13,7 @@ import json
 import unicodedata
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +51,10 @@ class Dataset:
 
     def child_links(self, name: str) -> list[Link]:
         return [link for link in self.links if link.parent == name]
+
+    def with_table(self, table: Table) -> Dataset:
+        """This dataset with ``table`` in place of the table of its name (a fix or a sweep's edit of one table)."""
+        return replace(self, tables={**self.tables, table.name: table})
 
     def family(self, name: str) -> list[str]:
         """Table ``name`` and its descendants (each table reached through child links, once): what a person table's

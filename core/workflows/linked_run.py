@@ -35,6 +35,7 @@ from core.workflows.verdict import (
     Verdict,
     checked_verdict,
     fallback_parameters,
+    search_progress,
     search_budget,
     verdict_of,
     with_analyses,
@@ -43,7 +44,8 @@ from core.workflows.verdict import (
 if TYPE_CHECKING:
     from core.metrics.analysis.request import AnalysisRequest
 
-FIX_SETTINGS = ("k", "fast_dp_epsilon", "mechanism", "ncp")  # what a fix may change in a table's own parameters
+METHOD_SETTINGS = ("k", "fast_dp_epsilon", "mechanism")  # a table's method, as the Generate form sets it
+FIX_SETTINGS = (*METHOD_SETTINGS, "ncp")  # what a fix may change in a table's own parameters
 
 
 @dataclass(frozen=True)
@@ -145,8 +147,7 @@ def generate_linked(dataset: Dataset, frames: Mapping[str, pd.DataFrame], parame
                     fingerprint, time.perf_counter() - start)
     if search:
         report(_("Checking whether the avatars can be shared"), 0.75)
-        run = judged_linked(run, frames, progress=lambda step, tries: report(
-            step, 0.75 + 0.25 * (1 - 0.7 ** (tries + 1))))
+        run = judged_linked(run, frames, progress=search_progress(report, 0.75))
     report(_("Done"), 1.0)
     return replace(run, elapsed_s=time.perf_counter() - start)
 
@@ -181,7 +182,7 @@ def takes_fast_dp(dataset: Dataset, name: str, parameters: Parameters) -> bool:
     effective = parameters.for_table(table)
     fast = with_setting(table, effective, fallback_parameters(effective))
     try:
-        check_methods(replace(dataset, tables={**dataset.tables, name: fast}), parameters)
+        check_methods(dataset.with_table(fast), parameters)
     except InputError:
         return False
     return True
@@ -195,8 +196,7 @@ def linked_rerun(run: LinkedRun, frames: Mapping[str, pd.DataFrame], person: str
     defaults = replace(run.parameters, seed=run.fitted.seed_)
 
     def rerun(parameters: Parameters, plan: ColumnPlan) -> Remade:
-        dataset = replace(run.dataset, tables={**run.dataset.tables,
-                                               person: with_setting(plan.table, effective, parameters)})
+        dataset = run.dataset.with_table(with_setting(plan.table, effective, parameters))
         start = time.perf_counter()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # what the run said about its tables and keys is not said again
@@ -255,7 +255,7 @@ def rescored_linked(run: LinkedRun, knowledge: Knowledge, frames: Mapping[str, p
     report(_("Checking whether the avatars can be shared"), 0.5)
     rescored = judged_linked(replace(run, evaluation=evaluation, verdict=linked_verdict(run.dataset, evaluation),
                                      knowledge=knowledge), frames,
-                             progress=lambda step, tries: report(step, 0.5 + 0.5 * (1 - 0.7 ** (tries + 1))))
+                             progress=search_progress(report, 0.5))
     report(_("Done"), 1.0)
     return rescored
 

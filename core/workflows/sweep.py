@@ -226,7 +226,7 @@ def swept_dataset(run: LinkedRun, table: str, setting: SweepSetting) -> Dataset:
     described = run.dataset.tables[table]
     effective = run.parameters.for_table(described)
     own = with_setting(described, effective, effective.with_values(setting.variant()))
-    return replace(run.dataset, tables={**run.dataset.tables, table: own})
+    return run.dataset.with_table(own)
 
 
 def person_of(dataset: Dataset, name: str) -> str:

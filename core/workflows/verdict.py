@@ -308,6 +308,12 @@ def applied_fix(run: GenerationRun) -> GenerationRun:
                          verdict=verdict_of(fix.evaluation))
 
 
+def search_progress(report: Callable[[str, float], None], start: float) -> Progress:
+    """The fix search's progress on a bar where it starts at ``start``: each setting tried brings it 30 % closer to
+    the end (how many will be tried is not known ahead)."""
+    return lambda step, tries: report(step, start + (1 - start) * (1 - 0.7 ** (tries + 1)))
+
+
 def search_budget(n_avatarized: int) -> int:
     """The settings the fix search may try for a run of ``n_avatarized`` rows (see :data:`SEARCH_ROWS`)."""
     return max(SEARCH_MIN_SETTINGS, SEARCH_ROWS // max(n_avatarized, 1))
@@ -332,8 +338,7 @@ def generate_judged(frame: pd.DataFrame, plan: ColumnPlan, parameters: Parameter
     run = generate(frame, plan, parameters, table_name=table_name, fingerprint=fingerprint,
                    progress=lambda step, share: report(step, 0.75 * share))
     report(_("Checking whether the avatars can be shared"), 0.75)
-    run = judged(run, lambda: frame,
-                 progress=lambda step, tries: report(step, 0.75 + 0.25 * (1 - 0.7 ** (tries + 1))))
+    run = judged(run, lambda: frame, progress=search_progress(report, 0.75))
     report(_("Done"), 1.0)
     return replace(run, elapsed_s=time.perf_counter() - start)
 
@@ -358,6 +363,6 @@ def rescored(run: GenerationRun, plan: ColumnPlan, frame: pd.DataFrame,
     report(_("Checking whether the avatars can be shared"), 0.5)
     rescored_run = judged(replace(run, plan=plan, evaluation=evaluation, verdict=None, elapsed_s=run.made_s),
                           lambda: frame,
-                          progress=lambda step, tries: report(step, 0.5 + 0.5 * (1 - 0.7 ** (tries + 1))))
+                          progress=search_progress(report, 0.5))
     report(_("Done"), 1.0)
     return rescored_run
