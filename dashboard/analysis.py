@@ -4,7 +4,7 @@ analysis's reading, figures and tables."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import streamlit as st
 
@@ -13,47 +13,33 @@ from core.errors import InputError
 from core.i18n import N_, _, number
 from core.metrics.analysis.design import MAX_LEVELS, default_predictors
 from core.metrics.analysis.request import TITLES, AnalysisNotRun, AnalysisRequest, suggested_request
-from core.metrics.evaluation import Evaluation, analyse
+from core.metrics.evaluation import analyse
 from core.presentation.analysis_figures import analysis_figures
 from core.presentation.analysis_text import analysis_notes, analysis_tables, reading
-from core.workflows.run import GenerationRun
+from core.workflows.runs import ScoredTable
 from dashboard import state
 from dashboard.text import plain
 from dashboard.widgets import choose, plot, table
 
 
-@dataclass
-class TableAnalysis:
-    """One of linked tables as the Analysis page reads a run: its name, its evaluation (where the analyses are
-    kept), its widgets' keys of its own."""
-
-    table_name: str
-    evaluation: Evaluation
-
-    @property
-    def key_prefix(self) -> str:
-        return f"{self.table_name}:"
-
-
-AnalysedRun = GenerationRun | TableAnalysis
 NONE = N_("(none)")  # the "no column" choice: this value, shown translated
 ROW_PX, MAX_ROWS_SHOWN = 35, 30  # tables shown whole up to this many rows, then scrolled
 
 
-def request(run: AnalysedRun) -> AnalysisRequest:
+def request(run: ScoredTable) -> AnalysisRequest:
     """The study as last described for this table, or a first guess from its columns."""
-    chosen = st.session_state.setdefault("analysis_request", {}).get(run.table_name)
+    chosen = st.session_state.setdefault("analysis_request", {}).get(run.key or run.table_name)
     if chosen is None:
         chosen = suggested_request(run.evaluation.split.working, run.evaluation.kinds)
-        st.session_state["analysis_request"][run.table_name] = chosen
+        st.session_state["analysis_request"][run.key or run.table_name] = chosen
     return chosen
 
 
-def run_analyses(run: AnalysedRun, changes: dict[str, object], names: Iterable[str]) -> None:
+def run_analyses(run: ScoredTable, changes: dict[str, object], names: Iterable[str]) -> None:
     """Update the study with ``changes`` and run the analyses ``names`` on ``run`` with a progress bar; an analysis
     that cannot run keeps its plain message (shown in its section) and the others go on."""
     chosen = replace(request(run), **changes)
-    st.session_state["analysis_request"][run.table_name] = chosen
+    st.session_state["analysis_request"][run.key or run.table_name] = chosen
     names = list(names)
     bar = st.progress(0.0, text=_("Starting")) if len(names) > 1 else None
     for done, name in enumerate(names):
@@ -68,10 +54,10 @@ def run_analyses(run: AnalysedRun, changes: dict[str, object], names: Iterable[s
                 run.evaluation.analyses[name] = AnalysisNotRun(str(error), error.on_dashboard)
     if bar is not None:
         bar.empty()
-    state.forget_run_files(run)  # the report and the JSON now hold these analyses
+    state.forget_run_files(state.run())  # the report and the JSON now hold these analyses
 
 
-def show_result(run: AnalysedRun, name: str) -> None:
+def show_result(run: ScoredTable, name: str) -> None:
     """One analysis's plain reading, figures and tables, or why it could not run."""
     result = run.evaluation.analyses.get(name)
     if result is None:
@@ -90,7 +76,7 @@ def show_result(run: AnalysedRun, name: str) -> None:
         table(frame, key=f"{name}_table_{index}", height=ROW_PX * (min(len(frame), MAX_ROWS_SHOWN) + 1) + 3)
 
 
-def shown(run: AnalysedRun, name: str, field: str, default):
+def shown(run: ScoredTable, name: str, field: str, default):
     """What the section's result was run with (its form starts there), else ``default``: after another section
     changed the shared study, each form still shows the choices of the result under it."""
     result = run.evaluation.analyses.get(name)
@@ -99,7 +85,7 @@ def shown(run: AnalysedRun, name: str, field: str, default):
     return getattr(result, field, default)
 
 
-def predictors_box(run: AnalysedRun, name: str, outcome: str | None) -> tuple[str, ...] | None:
+def predictors_box(run: ScoredTable, name: str, outcome: str | None) -> tuple[str, ...] | None:
     """A predictors box starting at those of ``name``'s last result (shown empty when they were every other
     column); None for every other column."""
     evaluation, study = run.evaluation, request(run)
@@ -113,7 +99,7 @@ def predictors_box(run: AnalysedRun, name: str, outcome: str | None) -> tuple[st
     return None if not picked or sorted(picked) == sorted(every) else tuple(picked)
 
 
-def columns_of(run: AnalysedRun, *, numeric: bool | None = None, levels: tuple[int, int] | None = None,
+def columns_of(run: ScoredTable, *, numeric: bool | None = None, levels: tuple[int, int] | None = None,
                dates: bool = True) -> list[str]:
     """The analysed columns: numbers only (``numeric``; dates too unless ``dates`` is False), categories only (not
     ``numeric``), or any with a number of distinct values in ``levels``."""
@@ -142,7 +128,7 @@ GROUP_LEVELS = (2, MAX_LEVELS)
 MODELS = {"boosting": N_("boosting"), "linear": N_("linear")}  # option values: the names shown
 
 
-def analysis_sections(run: AnalysedRun) -> None:
+def analysis_sections(run: ScoredTable) -> None:
     """The Analysis page of ``run`` (a table's avatars and their evaluation): the suggested analyses, then each
     section with its form and result."""
     evaluation = run.evaluation
@@ -167,14 +153,13 @@ def analysis_sections(run: AnalysedRun) -> None:
     show_result(run, "missing_shares")
 
 
-def keyed(run: AnalysedRun, key: str) -> str:
+def keyed(run: ScoredTable, key: str) -> str:
     """A widget's key on ``run``'s page: the same for one table's run, the table's own among linked tables."""
-    prefix = getattr(run, "key_prefix", "")
-    return f"{prefix}{key}"
+    return f"{run.key}:{key}" if run.key else key
 
 
 @st.fragment
-def prediction_section(run: AnalysedRun) -> None:
+def prediction_section(run: ScoredTable) -> None:
     st.header(_("Prediction"))
     st.caption(_("A model trained on the real rows and the same model trained on the avatars, both tested on real "
                  "people neither has seen: does a model learnt from the avatars predict as well?"))
@@ -197,7 +182,7 @@ def prediction_section(run: AnalysedRun) -> None:
 
 
 @st.fragment
-def regression_section(run: AnalysedRun) -> None:
+def regression_section(run: ScoredTable) -> None:
     st.header(_("Regression coefficients"))
     st.caption(_("The same regression fitted on the real rows and on the avatars: does each variable's effect keep "
                  "its size, sign and significance? Bars that overlap mean the same conclusion."))
@@ -214,7 +199,7 @@ def regression_section(run: AnalysedRun) -> None:
 
 
 @st.fragment
-def survival_section(run: AnalysedRun) -> None:
+def survival_section(run: ScoredTable) -> None:
     st.header(_("Survival"))
     st.caption(_("Kaplan-Meier curves and the Cox hazard ratio, from a time and an event column: would a survival "
                  "study conclude the same on the avatars?"))
@@ -253,7 +238,7 @@ def survival_section(run: AnalysedRun) -> None:
 
 
 @st.fragment
-def group_section(run: AnalysedRun) -> None:
+def group_section(run: ScoredTable) -> None:
     st.header(_("Group statistics"))
     st.caption(_("The mean and median of a number in each group, real against avatars."))
     groups, numbers = columns_of(run, numeric=False, levels=GROUP_LEVELS), columns_of(run, numeric=True, dates=False)

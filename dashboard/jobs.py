@@ -24,7 +24,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from core.errors import InputError
 from core.i18n import _, number
-from core.workflows.linked_run import LinkedRun
+from core.workflows.runs import knowledge_of
 from dashboard import state
 from dashboard.text import plain
 
@@ -151,19 +151,16 @@ def _alive(session: str) -> bool:
 
 def _taken(job: Job) -> None:
     """A run made to be the current one (of one table or of linked tables), and what to say of it, if anything."""
-    (state.set_linked_run if isinstance(job.result, LinkedRun) else state.set_run)(job.result)
+    state.set_run(job.result)
     if job.context.get("said"):
         state.say_after_rerun(job.context["said"])
 
 
 def _rescored(job: Job) -> None:
-    state.set_attacker(job.context["knowledge"])
+    state.set_attacker(knowledge_of(job.result))
     state.set_run(job.result)
 
 
 APPLY: dict[str, Callable[[Job], None]] = {  # what each kind of result becomes in the session
     "run": _taken, "release": lambda job: state.set_release_run(job.result), "rescored": _rescored,
-    "linked_run": _taken,
-    "linked_release": lambda job: state.set_linked_release(job.result),
-    "linked_rescored": lambda job: (state.set_attacker(job.result.knowledge), state.set_linked_run(job.result)),
 }

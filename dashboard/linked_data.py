@@ -6,14 +6,15 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.dataset import Link, LinkMethod
+from core.dataset import Link, LinkMethod, Role
 from core.dataset.keys import check_keys
+from core.engine.schema import column_warning_lines
 from core.errors import InputError
 from core.i18n import _, number
 from dashboard import state
-from dashboard.linked import table_columns_section
+from dashboard.plan import plan_from_table, plan_problem, plan_table
 from dashboard.text import plain
-from dashboard.widgets import preview_columns, table
+from dashboard.widgets import column_editor, preview_columns, table
 
 NO_KEY = "—"  # the primary key choice "none", the same in every language
 
@@ -111,4 +112,43 @@ def linked_data_page() -> None:
             table_columns_section(name)
     if state.plan_problems():
         return  # said in the table's tab
-    st.page_link("pages/linked_generate.py", label=_("Next: generate avatars"), icon=":material/arrow_forward:")
+    st.page_link("pages/generate.py", label=_("Next: generate avatars"), icon=":material/arrow_forward:")
+
+
+def table_columns_section(name: str) -> None:
+    """One table's columns: its keys and its time (a series') said, the others in the Data page's column editor (a
+    key or a time takes no other role); the table's plan kept in the session as edited."""
+    loaded, schema = state.dataset().tables[name], state.schema()
+    keys, time = schema.keys_of(name), schema.times.get(name)
+    if keys:
+        st.caption(_("Keys: {keys}. The avatars get new keys of the same form, the links written from the linkage; "
+                     "nothing of the real ones.").format(keys=", ".join(plain(key) for key in keys)))
+    if time:
+        st.caption(_("Time: {time}. Each avatar's measures get times of their own, strictly increasing, within the "
+                     "real span.").format(time=plain(time)))
+    profiles = [profile for profile in loaded.profiles if profile.name not in keys and profile.name != time]
+    rows = _plan_rows(name, profiles)
+    edited = column_editor(rows, profiles, key=f"plan_editor_{loaded.source_id}_{'_'.join([*keys, time or ''])}")
+    st.session_state["plan_rows"] = {**st.session_state.get("plan_rows", {}), name: edited}
+    described = plan_from_table(edited, profiles, name)
+    for line in column_warning_lines(profiles, dict(zip(edited["column"], edited["kind"], strict=True)),
+                                     dropped=described.with_role(Role.DROPPED),
+                                     excluded=described.with_role(Role.SET_APART)):
+        st.warning(plain(line), icon=":material/warning:")
+    problem = plan_problem(edited, profiles) if len(edited) else None
+    if problem:
+        problem = _("Table '{table}': {problem}").format(table=name, problem=problem)
+        st.error(plain(problem))
+    state.set_plan_problem(name, problem)
+    if problem is None:
+        state.set_table_plan(described)
+
+
+def _plan_rows(name: str, profiles: list) -> pd.DataFrame:
+    """The table's column rows as last edited (those that are keys now left out, new ones with their defaults)."""
+    held = st.session_state.get("plan_rows", {}).get(name)
+    fresh = plan_table(profiles)
+    if held is None:
+        return fresh
+    kept = held[held["column"].isin(fresh["column"])]
+    return pd.concat([kept, fresh[~fresh["column"].isin(kept["column"])]], ignore_index=True)

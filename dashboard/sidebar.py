@@ -8,16 +8,16 @@ import streamlit as st
 
 from core.i18n import _, number
 from dashboard import jobs, state
-from dashboard.linked import sizes_caption as linked_sizes
+from dashboard.generation import sizes_caption as linked_sizes
 from dashboard.text import plain
 
 
-def show_current(linked: bool) -> None:
+def show_current() -> None:
     """The table (or linked tables) and the run the pages show, then the progress of the work started."""
-    if linked:
+    if state.dataset() is not None:
         st.sidebar.caption(_("Linked tables: {tables}").format(tables=linked_sizes()))
-        st.sidebar.caption(plain(state.linked_run().short_summary()) if state.linked_run() else _("No avatars yet"))
-        if state.linked_release() is not None:
+        st.sidebar.caption(plain(state.run().short_summary()) if state.run() else _("No avatars yet"))
+        if state.release_run() is not None:
             st.sidebar.caption(_("Avatars of every row made too"))
     else:
         loaded, run = state.table(), state.run()  # pages rerun the app when they load a table or make avatars

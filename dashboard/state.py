@@ -23,8 +23,8 @@ from core.engine.schema import ColumnProfile, apply_kinds, profile_columns, reso
 from core.engine.series_tables import proposed_time
 from core.i18n import N_, _, current_language
 from core.metrics.attack import Knowledge
-from core.workflows.linked_run import LinkedRun
-from core.workflows.run import ColumnPlan, GenerationRun, TableRelations, data_fingerprint, table_relations
+from core.workflows.run import ColumnPlan, TableRelations, data_fingerprint, table_relations
+from core.workflows.runs import Run
 from dashboard import sessions
 from dashboard.language import ASSETS
 from dashboard.plan import plan_from_table, plan_table
@@ -149,7 +149,6 @@ def leave_out(names: tuple[str, ...]) -> None:
 def _hold(loaded: LoadedTable | LoadedDataset) -> None:
     if isinstance(loaded, LoadedTable):
         st.session_state.pop("dataset", None)
-        set_linked_run(None)
         set_table(loaded)
         return
     st.session_state.pop("table", None)
@@ -165,7 +164,6 @@ def _hold(loaded: LoadedTable | LoadedDataset) -> None:
     st.session_state.pop("plan_problems", None)
     st.session_state.pop("analysis_request", None)
     st.session_state.pop("attacker_knowledge", None)
-    set_linked_run(None)
 
 
 @dataclass(frozen=True)
@@ -200,7 +198,7 @@ def schema() -> Schema:
 def set_schema(described: Schema) -> None:
     """The keys or links changed: the run is forgotten (each table's column plan keeps what is not a key now)."""
     st.session_state["schema"] = described
-    set_linked_run(None)
+    set_run(None)
 
 
 def table_plan(name: str) -> Table:
@@ -211,7 +209,7 @@ def table_plan(name: str) -> Table:
 def set_table_plan(table: Table) -> None:
     if table != table_plan(table.name):
         st.session_state["table_plans"] = {**st.session_state["table_plans"], table.name: table}
-        set_linked_run(None)
+        set_run(None)
 
 
 def plan_problems() -> dict[str, str]:
@@ -223,7 +221,7 @@ def set_plan_problem(name: str, problem: str | None) -> None:
     problems = {table: said for table, said in plan_problems().items() if table != name}
     st.session_state["plan_problems"] = problems | ({name: problem} if problem else {})
     if problem:
-        set_linked_run(None)
+        set_run(None)
 
 
 def described_dataset(parameters: dict[str, dict[str, object]] | None = None,
@@ -241,32 +239,14 @@ def described_dataset(parameters: dict[str, dict[str, object]] | None = None,
     return Dataset(tables, links).check()
 
 
-def linked_run() -> LinkedRun | None:
-    return st.session_state.get("linked_run")
-
-
-def set_linked_run(current: LinkedRun | None) -> None:
-    """The one place the linked run changes (as :func:`set_run` for one table)."""
-    if current is None:
-        st.session_state.pop("linked_run", None)
-    else:
-        st.session_state["linked_run"] = current
-    st.session_state["run_version"] = run_version() + 1
-    st.session_state.pop("linked_release", None)
-    sessions.let_go()
-
-
-def linked_release() -> LinkedRun | None:
-    """The linked avatars of every row made with the current run's settings (no holdout), when asked for."""
-    return st.session_state.get("linked_release")
-
-
-def set_linked_release(release: LinkedRun) -> None:
-    st.session_state["linked_release"] = release
-
-
 def table() -> LoadedTable | None:
     return st.session_state.get("table")
+
+
+def frames() -> dict[str, pd.DataFrame]:
+    """The data loaded, by table: the one table's or each linked table's (what a run is made from)."""
+    loaded = table()
+    return {loaded.name: loaded.frame} if loaded is not None else dataset().frames
 
 
 def source_id() -> str | None:
@@ -331,11 +311,12 @@ def current_parameters() -> Parameters:
     return current.parameters if current is not None else FIRST_PARAMETERS
 
 
-def run() -> GenerationRun | None:
+def run() -> Run | None:
+    """The current run, of the one table or of the linked tables loaded."""
     return st.session_state.get("run")
 
 
-def set_run(current: GenerationRun | None) -> None:
+def set_run(current: Run | None) -> None:
     """The one place the current run changes: the Generate form then shows its settings (its widgets' keys
     carry :func:`run_version`), and the avatars made from all rows for the previous run are forgotten."""
     if current is None:
@@ -351,12 +332,12 @@ def run_version() -> int:
     return st.session_state.get("run_version", 0)
 
 
-def release_run() -> GenerationRun | None:
+def release_run() -> Run | None:
     """The avatars of every row made with the current run's settings (no holdout), when the user asked for them."""
     return st.session_state.get("release_run")
 
 
-def set_release_run(release: GenerationRun) -> None:
+def set_release_run(release: Run) -> None:
     st.session_state["release_run"] = release
 
 
@@ -372,12 +353,12 @@ def show_what_was_said() -> None:
         st.success(plain(message), icon=":material/check_circle:")
 
 
-def run_files(current: GenerationRun | LinkedRun, builders: dict[str, Callable[[], str | bytes]]) -> dict[str, str | bytes]:
+def run_files(current: Run, builders: dict[str, Callable[[], str | bytes]]) -> dict[str, str | bytes]:
     """A run's downloadable files, built once per run and language and kept for this session (for the current run
     and the avatars of all rows alike; the files of runs no longer held, or in the language left, are let go)."""
     language = current_language()
     held = [(owner, spoken, files) for owner, spoken, files in st.session_state.get("run_files", [])
-            if any(owner is held for held in (run(), release_run(), linked_run(), linked_release()))]
+            if any(owner is held for held in (run(), release_run()))]
     files = next((files for owner, spoken, files in held if owner is current and spoken == language), None)
     if files is None:
         files = {name: build() for name, build in builders.items()}
@@ -386,7 +367,7 @@ def run_files(current: GenerationRun | LinkedRun, builders: dict[str, Callable[[
     return files
 
 
-def forget_run_files(current: GenerationRun | LinkedRun) -> None:
+def forget_run_files(current: Run) -> None:
     """Let go of ``current``'s files: they are built again, with what changed (the analyses run since)."""
     held = st.session_state.get("run_files", [])
     st.session_state["run_files"] = [entry for entry in held if entry[0] is not current]
@@ -397,7 +378,7 @@ def require_table() -> LoadedTable:
                      ":material/table:")
 
 
-def require_run() -> GenerationRun:
+def require_run() -> Run:
     return _required(run(), _("No avatars yet: generate them on the Generate page."), "pages/generate.py",
                      _("Go to Generate"), ":material/auto_awesome:")
 

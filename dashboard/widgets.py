@@ -14,6 +14,7 @@ from core.dataset import Kind, Table
 from core.dataset.relations import RelationsAsked
 from core.engine.encoding import numeric_values
 from core.engine.identifiers import identifier_columns
+from core.engine.io import csv_bytes
 from core.engine.parameters import HOLDOUT_MIN_ROWS
 from core.engine.schema import ColumnProfile, apply_kinds
 from core.engine.split import working_rows
@@ -52,7 +53,8 @@ from core.presentation.verdict_text import (
 from core.workflows.exposure import LEVELS, RARE_SHARE, RARE_TAIL, exposure_levels, most_exposed
 from core.workflows.run import ColumnPlan, GenerationRun, LatentView
 from core.workflows.sweep import SweepPoint
-from core.workflows.verdict import READY, Verdict, applied_fix, generate_judged, verdict_of_run
+from core.workflows.runs import Run, ScoredTable, every_row, person_verdicts, scored_tables, with_fix
+from core.workflows.verdict import READY, Verdict
 from dashboard import jobs, state
 from dashboard.plan import KIND_LABELS, ROLE_LABELS, described_columns, role_label
 from dashboard.text import plain
@@ -262,20 +264,37 @@ def criteria_sections(evaluation: Evaluation) -> None:
                     privacy_card(result)
 
 
-def verdict_box(run: GenerationRun) -> None:
-    """The verdict of SPEC 6.3: ready to share or not, which avatars it is about, why, the fix checked by a re-run
-    and its cost, what is not assessed, and the relationships beside it."""
-    verdict = verdict_of_run(run)
-    verdict_message(verdict, plain(subject(run)))
-    if verdict.fix is not None and verdict.fix.made is not None and run is state.run():
-        apply_fix_button(verdict.fix.instruction, lambda: state.set_run(applied_fix(run)))
-    said = relationships(run.evaluation)
-    if said:
-        distorted = run.evaluation.signal["correlation_difference_ratio"].level == "poor"
-        (st.warning if distorted else st.caption)(plain(said), **({"icon": ":material/link_off:"} if distorted else {}))
-    noise = noise_of(run)
-    if noise:
-        st.caption(plain(noise))
+def verdict_box(run: Run) -> None:
+    """The verdict of SPEC 6.3, one per person table (one table: its own): ready to share or not, which avatars it
+    is about, why, the fix checked by a re-run and its cost with one click to apply it, what is not assessed; then
+    the relationships and the noise of one table, or the links of linked tables that break or keep the families."""
+    for name, verdict in person_verdicts(run).items():
+        about = plain(subject(run)) if isinstance(run, GenerationRun) else _(
+            "**{table}**, each person with everything about them ({tables}).").format(
+            table=plain(name), tables=", ".join(plain(member) for member in run.dataset.top_down()
+                                                if member in run.dataset.family(name)))
+        verdict_message(verdict, about)
+        if verdict.fix is not None and verdict.fix.made is not None and run is state.run():
+            apply_fix_button(verdict.fix.instruction, lambda name=name: state.set_run(with_fix(run, name)), key=name)
+    if isinstance(run, GenerationRun):
+        if run.parameters.exclude_replacement_strategy == "row_order" and run.plan.excluded:
+            st.warning(_("Set-aside columns were copied from each avatar's own original: check them before "
+                         "sharing."))
+        said, noise = relationships(run.evaluation), noise_of(run)
+        if said and run.evaluation.signal["correlation_difference_ratio"].level == "poor":
+            st.warning(plain(said), icon=":material/link_off:")
+        elif said:
+            st.caption(plain(said))
+        if noise:
+            st.caption(plain(noise))
+        return
+    for link in run.verdict.broken_links:
+        st.error(_("**Not ready to share**: in {link}, some avatars name a parent that no avatar is.").format(
+            link=plain(link)), icon=":material/link_off:")
+    for link in run.sensitive_links():
+        st.warning(_("{link} was linked in the original order: the avatars keep each real family's structure "
+                     "(who has how many children, and which). Check it before sharing.").format(link=plain(link)),
+                   icon=":material/warning:")
 
 
 LIVE_REDRAW_S = 2.0  # the live chart of a sweep redrawn at most this often (plotly needs time)
@@ -403,26 +422,30 @@ def columns_caption(loaded: LoadedTable, plan: ColumnPlan) -> str:
     return _("Table: {name}, {rows} rows, {synthesized} columns synthesized.").format(**values)
 
 
-def avatars_of_every_row(loaded: LoadedTable, current: GenerationRun) -> None:
+def avatars_of_every_row(current: Run) -> None:
     """The Generate page's offer, once avatars assessed against a real holdout exist: the avatars of every row with
-    the same settings (a second run, its privacy measured on all rows), or, once made, what they are."""
-    n_rows = len(loaded.frame)
+    the same settings (a second run, its privacy measured on every person), or, once made, what they are."""
+    frames = state.frames()
+    rows = number(sum(len(frame) for frame in frames.values()), ",")
     st.subheader(_("Avatars to share"))
-    st.write(_("These {avatars} avatars were made from half of the rows, so that the other half could measure them. "
-               "To share avatars of all {rows} rows, make them with the same settings: their privacy is then "
-               "measured on all rows (utility against an approximate holdout).").format(
-        avatars=number(current.evaluation.rows["avatars"], ","), rows=number(n_rows, ",")))
+    if isinstance(current, GenerationRun):
+        st.write(_("These {avatars} avatars were made from half of the rows, so that the other half could measure "
+                   "them. To share avatars of all {rows} rows, make them with the same settings: their privacy is then "
+                   "measured on all rows (utility against an approximate holdout).").format(
+            avatars=number(current.evaluation.rows["avatars"], ","), rows=rows))
+        asked = _("Make the avatars to share from all {rows} rows with these settings").format(rows=rows)
+    else:
+        st.write(_("These avatars were made from half of the people (with everything about them), so that the other "
+                   "half could measure them. To share avatars of every row, make them with the same settings: their "
+                   "privacy is then measured on every person (utility against halves of the families)."))
+        asked = _("Make the avatars to share from every row with these settings")
     release = state.release_run()
     if release is None:
-        if st.button(_("Make the avatars to share from all {rows} rows with these settings").format(
-                rows=number(n_rows, ",")), icon=":material/select_all:", key="release"):
-            every_row = replace(current.parameters, holdout=False)
-            jobs.wait(jobs.start("release", _("The avatars of all {rows} rows").format(rows=number(n_rows, ",")),
-                                 lambda progress: generate_judged(loaded.frame, current.plan, every_row,
-                                                                  table_name=loaded.name,
-                                                                  fingerprint=loaded.fingerprint, progress=progress)))
+        if st.button(asked, icon=":material/select_all:", key="release"):
+            jobs.wait(jobs.start("release", _("The avatars of every row"),
+                                 lambda progress: every_row(current, frames, progress)))
     else:
-        st.success(_("{summary} Their privacy, measured on all rows:").format(summary=release.summary()),
+        st.success(_("{summary} Their privacy, measured on every person:").format(summary=release.summary()),
                    icon=":material/select_all:")
         verdict_box(release)
         st.page_link("pages/report.py", label=_("Download them"), icon=":material/download:")
@@ -552,3 +575,40 @@ def _precision_editor(typed: pd.DataFrame, kinds: dict[str, Kind], chosen: Knowl
     if tuple(steps.items()) != chosen.precision:
         state.set_attacker(replace(state.attacker(), precision=tuple(steps.items())))
     return steps
+
+
+def paired_avatars_section(run: GenerationRun, stem: str) -> None:
+    """The Report page's file of avatars in the originals' order (avatar i made from row i): for checks only, behind
+    a warning and a confirmation."""
+    st.subheader(_("Sensitive"))
+    with st.expander(_("Paired avatars (do not share)"), icon=":material/warning:"):
+        st.warning(_(
+            "In this file avatar number i was made from real row number i of the data avatarized. The pairing is "
+            "what the privacy metrics measure, and exactly what an attacker would want: keep it for checks only."
+        ))
+        understood = st.checkbox(_("I understand: this file must stay private."), key="paired_understood")
+        st.download_button(
+            _("Paired avatars (CSV)"), csv_bytes(run.avatarizer.paired_avatars_) if understood else b"",
+            file_name=f"{stem}PAIRED_private.csv", mime="text/csv", disabled=not understood, icon=":material/lock:",
+            on_click="ignore", key="download_paired",
+        )
+
+
+def table_choice(names: list[str], label: str, key: str, *, format_func: Callable[[str], str] = str) -> str:
+    """A choice among tables, kept while the pages change (a radio: every table in view)."""
+    held = st.session_state.get(f"{key}_held")
+    chosen = st.radio(label, names, index=names.index(held) if held in names else 0, horizontal=True, key=key,
+                      format_func=format_func)
+    st.session_state[f"{key}_held"] = chosen
+    return chosen
+
+
+def scored_choice(run: Run, label: str, key: str) -> ScoredTable:
+    """Which of the run's evaluations a page shows: each person table with everything about its people (their
+    descendants' aggregates as columns), each table alone; one table's own without a choice."""
+    scored = {table.key: table for table in scored_tables(run)}
+    if len(scored) == 1:
+        return next(iter(scored.values()))
+    labels = {name: (_("{table}, each person with everything about them") if table.person else _("{table} alone"))
+              .format(table=table.table_name) for name, table in scored.items()}
+    return scored[table_choice(list(scored), label, key, format_func=labels.__getitem__)]

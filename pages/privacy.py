@@ -1,7 +1,6 @@
 """Privacy: the verdict, then the three questions a regulator asks (singling out, linkability, inference), each with
-its figures and targets, the attacker's knowledge, and who is most exposed."""
-
-from dataclasses import replace
+its figures and targets, the attacker's knowledge, and who is most exposed; for linked tables, each person with
+everything about them (their own columns and what their rows in the other tables add up to), or each table alone."""
 
 import streamlit as st
 
@@ -9,46 +8,49 @@ from core.engine.split import Holdout
 from core.i18n import _
 from core.metrics.attack import Knowledge
 from core.presentation import figures
-from core.workflows.verdict import rescored
+from core.workflows.run import GenerationRun
+from core.workflows.runs import attacked_columns, knowledge_of, rescored_run
 from dashboard import jobs, language, state
-from dashboard.widgets import attacker_form, criteria_sections, exposure_section, plot, verdict_box
+from dashboard.widgets import attacker_form, criteria_sections, exposure_section, plot, scored_choice, verdict_box
 
 language.use_session_language()  # first: this run's messages in the session's language
 st.title(_("Privacy"))
 run = state.require_run()
-loaded = state.require_table()
-evaluation = run.evaluation
+one_table = isinstance(run, GenerationRun)
 st.write(_(
     "The avatars are compared with the real people they were made from, in the latent space where similar people "
     "sit close together, and attacked as someone who knows part of a person's record would attack them."
-))
+) if one_table else _(
+    "The avatars of each individual-level table are compared with the real people they were made from, each person "
+    "with everything about them (their own columns and what their rows in the other tables add up to: the number "
+    "of stays, the mean length of stay...), and attacked as someone who knows part of it."))
 verdict_box(run)
 
 st.header(_("What an attacker could know"))
-scored = [name for name in run.avatarizer.kinds_ if name not in run.avatarizer.identifier_columns_]
-chosen = state.attacker() if state.attacker() != Knowledge() else run.plan.knowledge
-if chosen != run.plan.knowledge:
+made_with = knowledge_of(run)
+chosen = state.attacker() if state.attacker() != Knowledge() else made_with
+if chosen != made_with:
     st.caption(_("The figures below were computed for the variables the run was scored with: press *Run the "
                  "attacks* to score the avatars for the choice shown."))
-knowledge = attacker_form(chosen, scored, _(
+knowledge = attacker_form(chosen, attacked_columns(run), _(
     "What someone could learn elsewhere: age, sex, postcode, dates of admission... Used to link records to avatars "
-    "and to guess the sensitive variables."))
+    "and to guess the sensitive variables.") if one_table else _(
+    "Columns of a person's table, or what their rows in another table add up to (such as \"stays: number\"). All of "
+    "them must belong to one person table."))
 if knowledge is not None:
-    plan = replace(run.plan, knowledge=knowledge)
-    jobs.wait(jobs.start("rescored", _("The attacks"), lambda progress: rescored(run, plan, loaded.frame, progress),
-                         knowledge=plan.knowledge))  # a bad choice: its one-line message, and nothing kept
-jobs.show_error()
+    frames = state.frames()
+    jobs.wait(jobs.start("rescored", _("The attacks"), lambda progress: rescored_run(run, knowledge, frames, progress)))
+jobs.show_error()  # a bad choice: its one-line message, and nothing kept
 state.show_what_was_said()
-if evaluation.holdout is Holdout.APPROXIMATE:
+
+scored = scored_choice(run, _("Whose privacy"), "privacy_table")
+if scored.evaluation.holdout is Holdout.APPROXIMATE:
     st.caption(_("Every row was avatarized, so no real person was kept apart as the attacks' control: each attack is "
                  "taken against its baseline (random linkage, guessing the most common value), which can only "
                  "overstate the risk. Make the avatars with a holdout for a true control."))
-
-criteria_sections(evaluation)
-
-kinds = {name: kind for name, kind in run.avatarizer.kinds_.items() if name in scored}
-exposure_section(evaluation, run.avatarizer.working_data_[scored], kinds, run.latent)
-
+criteria_sections(scored.evaluation)
+if scored.individual and scored.people is not None:
+    exposure_section(scored.evaluation, scored.people, dict(scored.evaluation.kinds), scored.latent)
 st.header(_("Distances"))
-for name, figure in figures.privacy_figures(evaluation.privacy).items():
-    plot(figure, key=name)
+for name, figure in figures.privacy_figures(scored.evaluation.privacy).items():
+    plot(figure, key=f"{name}{scored.key}")

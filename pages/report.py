@@ -1,93 +1,96 @@
-"""Report: download the avatars, the metrics and a self-contained HTML report."""
-
-import json
+"""Report: download the avatars to share (one table's as a CSV, linked tables' in one zip), the metrics and a
+self-contained HTML report; of the assessed avatars, and of every row's when made."""
 
 import streamlit as st
 
-from core.engine.io import csv_bytes
-from core.engine.split import Holdout
-from core.i18n import _, number
+from core.i18n import N_, _, number
 from core.presentation.format import formula_warning
-from core.presentation.metrics_json import run_json
-from core.presentation.report import build_html_report
-from core.workflows.verdict import verdict_of_run
+from core.presentation.run_files import metrics_text, report_text, shared_file
+from core.workflows.run import GenerationRun
+from core.workflows.runs import Run, held_out, ready
 from dashboard import language, state
 from dashboard.text import plain
-from dashboard.widgets import verdict_box
+from dashboard.widgets import paired_avatars_section, verdict_box
+
+ZIP_HELP = N_("One CSV per table (shuffled, new keys, the links written from the linkage), metrics.json and "
+              "report.html.")
+CSV_HELP = N_("The avatars in random order: no row is linked to a real person's row.")
 
 language.use_session_language()  # first: this run's messages in the session's language
 st.title(_("Report and downloads"))
 run = state.require_run()
 release = state.release_run()
+one_table = isinstance(run, GenerationRun)
+stem = run.table_name.rsplit(".", 1)[0] + "_" if one_table else ""
 st.write(plain(run.summary()))
-stem = run.table_name.rsplit(".", 1)[0]
-with st.spinner(_("Preparing the files…")):
-    files = state.run_files(run, {
-        "avatars": lambda: csv_bytes(run.avatars),
-        "metrics": lambda: json.dumps(run_json(run), indent=2, allow_nan=False),
-        "report": lambda: build_html_report(run),
-        "formula_note": lambda: formula_warning(run.avatars) or "",  # once per run: it reads every text value
-    })
+
+
+def files_of(made: Run) -> dict:
+    """``made``'s files, built once (per language) for the session."""
+    with st.spinner(_("Preparing the files…")):
+        return state.run_files(made, {
+            "avatars": lambda: shared_file(made), "metrics": lambda: metrics_text(made),
+            "report": lambda: report_text(made),
+            "formula_note": lambda: (  # once per run: it reads every text value
+                formula_warning(made.avatars) or "" if isinstance(made, GenerationRun) else "")})
+
+
+def label(made: Run, every_row: bool) -> str:
+    """The avatars' download: how many, in what file."""
+    if not isinstance(made, GenerationRun):
+        return (_("Every table's avatars of every row, the metrics and the report (ZIP)") if every_row else
+                _("Every table's avatars, the metrics and the report (ZIP)"))
+    rows = number(len(made.avatars), ",")
+    return (_("Avatars of all {rows} rows (CSV, shuffled)") if every_row else
+            _("Avatars (CSV, shuffled, {rows} rows)")).format(rows=rows)
+
+
+def contents(made: Run) -> str | None:
+    """What the zip holds (nothing to say of a CSV)."""
+    if isinstance(made, GenerationRun):
+        return None
+    tables = ", ".join(_("{table} ({rows} rows)").format(table=plain(name), rows=number(len(avatars), ","))
+                       for name, avatars in made.fitted.avatars_.items())
+    return _("In the zip: {tables}, metrics.json and report.html.").format(tables=tables)
+
+
+def download_avatars(made: Run, every_row: bool, *, primary: bool, allowed: bool) -> None:
+    shared = files_of(made)["avatars"]
+    name = f"{stem}avatars{'_all_rows' if every_row else ''}{shared.suffix}"
+    st.download_button(label(made, every_row), shared.data, file_name=name, mime=shared.mime,
+                       icon=":material/download:", type="primary" if primary else "secondary", on_click="ignore",
+                       key="download_release_avatars" if every_row else "download_avatars",
+                       help=_(CSV_HELP if one_table else ZIP_HELP), disabled=not allowed)
+    if contents(made):
+        st.caption(contents(made))
+
 
 st.subheader(_("Share"))
-shared = release or run
-verdict_box(shared)
-confirmed = verdict_of_run(shared).ready or st.checkbox(
+shared_run = release or run
+verdict_box(shared_run)
+confirmed = ready(shared_run) or st.checkbox(
     _("I have read the verdict: these avatars are not ready to share, and I take them anyway."), key="not_ready_ok")
 if release is not None:
-    release_files = state.run_files(release, {
-        "avatars": lambda: csv_bytes(release.avatars),
-        "metrics": lambda: json.dumps(run_json(release), indent=2, allow_nan=False),
-    })
-    st.write(_("**Avatars of all {rows} rows**, made with the same settings; their privacy is measured on all rows "
-               "(the verdict above).").format(rows=number(len(release.avatars), ",")))
-    st.download_button(
-        _("Avatars of all {rows} rows (CSV, shuffled)").format(rows=number(len(release.avatars), ",")),
-        release_files["avatars"], file_name=f"{stem}_avatars_all_rows.csv", mime="text/csv",
-        icon=":material/download:", type="primary", on_click="ignore", key="download_release_avatars",
-        help=_("The avatars in random order: no row is linked to a real person's row."), disabled=not confirmed,
-    )
-    st.download_button(
-        _("Their metrics (JSON)"), release_files["metrics"],
-        file_name=f"{stem}_metrics_all_rows.json", mime="application/json", icon=":material/data_object:",
-        on_click="ignore", key="download_release_metrics",
-    )
-    st.write(_("**The assessed avatars** ({rows} rows, made from half of the rows and measured against the other "
-               "half):").format(rows=number(len(run.avatars), ",")))
-elif run.evaluation.holdout is Holdout.REAL:
-    st.caption(_("These avatars were made from half of the rows. To share avatars of every row, make them on the "
+    st.write(_("**Avatars of every row**, made with the same settings; their privacy is measured on every person "
+               "(the verdict above)."))
+    download_avatars(release, True, primary=True, allowed=confirmed)
+    st.download_button(_("Their metrics (JSON)"), files_of(release)["metrics"],
+                       file_name=f"{stem}metrics_all_rows.json", mime="application/json",
+                       icon=":material/data_object:", on_click="ignore", key="download_release_metrics")
+    st.write(_("**The assessed avatars** (made from half of the people and measured against the other half):"))
+    if not ready(run):
+        st.caption(_("The assessed avatars are not ready to share either (see the Privacy page)."))
+elif held_out(run):
+    st.caption(_("These avatars were made from half of the people. To share avatars of every row, make them on the "
                  "Generate page (one click, same settings)."))
-if release is not None and not verdict_of_run(run).ready:
-    st.caption(_("The assessed avatars are not ready to share either (see the Privacy page)."))
-st.download_button(
-    _("Avatars (CSV, shuffled, {rows} rows)").format(rows=number(len(run.avatars), ",")), files["avatars"],
-    file_name=f"{stem}_avatars.csv", mime="text/csv", icon=":material/download:",
-    type="secondary" if release is not None else "primary", on_click="ignore", key="download_avatars",
-    help=_("The avatars in random order: no row is linked to a real person's row."),
-    disabled=not (confirmed or verdict_of_run(run).ready),
-)
+files = files_of(run)
+download_avatars(run, False, primary=release is None, allowed=confirmed or ready(run))
 if files["formula_note"]:
     st.caption(plain(files["formula_note"]))
-st.download_button(
-    _("Metrics (JSON)"), files["metrics"], file_name=f"{stem}_metrics.json", mime="application/json",
-    icon=":material/data_object:", on_click="ignore", key="download_metrics",
-)
-st.download_button(
-    _("Report (HTML, opens offline)"), files["report"], file_name=f"{stem}_report.html", mime="text/html",
-    icon=":material/description:", on_click="ignore", key="download_report",
-    help=_("Parameters, metrics with their meaning, and the figures, in one file."),
-)
-
-if run.avatarizer.method_.paired:  # paired with the originals (without building the paired frame)
-    st.subheader(_("Sensitive"))
-    with st.expander(_("Paired avatars (do not share)"), icon=":material/warning:"):
-        st.warning(_(
-            "In this file avatar number i was made from real row number i of the data avatarized. The pairing is "
-            "what the privacy metrics measure, and exactly what an attacker would want: keep it for checks only."
-        ))
-        understood = st.checkbox(_("I understand: this file must stay private."), key="paired_understood")
-        st.download_button(
-            _("Paired avatars (CSV)"), csv_bytes(run.avatarizer.paired_avatars_) if understood else b"",
-            file_name=f"{stem}_PAIRED_private.csv", mime="text/csv", disabled=not understood, icon=":material/lock:",
-            on_click="ignore", key="download_paired",
-        )
+st.download_button(_("Metrics (JSON)"), files["metrics"], file_name=f"{stem}metrics.json", mime="application/json",
+                   icon=":material/data_object:", on_click="ignore", key="download_metrics")
+st.download_button(_("Report (HTML, opens offline)"), files["report"], file_name=f"{stem}report.html",
+                   mime="text/html", icon=":material/description:", on_click="ignore", key="download_report",
+                   help=_("Parameters, metrics with their meaning, and the figures, in one file."))
+if one_table and run.avatarizer.method_.paired:  # paired with the originals (without building the paired frame)
+    paired_avatars_section(run, stem)

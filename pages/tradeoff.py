@@ -24,7 +24,6 @@ from core.workflows.sweep import (
 )
 from core.workflows.verdict import generate_judged
 from dashboard import jobs, language, state
-from dashboard.linked import require_linked_run
 from dashboard.text import plain
 from dashboard.widgets import choose, live_sweep, plot, table
 
@@ -34,7 +33,7 @@ SPREAD_NOTE = N_("Each marker is the mean over the seeds; its bars reach the low
 
 language.use_session_language()  # first: this run's messages in the session's language
 st.title(_("Trade-off explorer"))
-linked = require_linked_run() if state.dataset() is not None else None  # linked tables: one table's setting swept
+linked = state.require_run() if state.dataset() is not None else None  # linked tables: one table's setting swept
 loaded = state.require_table() if linked is None else None
 st.write(_(
     "Try several settings at once: each is run with several seeds and scored with every metric, so that each point "
@@ -123,7 +122,7 @@ if st.button(_("Make {setting} the current run").format(setting=labels[pick]), i
                                             "Report pages show it.").format(setting=labels[pick])
     if linked is not None:
         made, frames = swept_dataset(linked, swept, setting), state.dataset().frames
-        jobs.wait(jobs.start("linked_run", _("Avatars of {table} with {setting}").format(table=swept, setting=labels[
+        jobs.wait(jobs.start("run", _("Avatars of {table} with {setting}").format(table=swept, setting=labels[
             pick]), lambda progress: generate_linked(made, frames, linked.parameters, knowledge=linked.knowledge,
                                                      fingerprint=linked.fingerprint, progress=progress), said=said))
     else:

@@ -13,7 +13,7 @@ from tests.support import as_read
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 DEMO = "Patients, stays, prescriptions (demo, 3 linked tables)"
-PAGES = ["pages/linked_utility.py", "pages/linked_analysis.py", "pages/linked_privacy.py", "pages/linked_report.py"]
+PAGES = ["pages/utility.py", "pages/analysis.py", "pages/privacy.py", "pages/report.py"]
 
 
 def ok(app: AppTest) -> AppTest:
@@ -47,9 +47,9 @@ def generated_demo(demo: str, settings=lambda app: None) -> AppTest:
     app = ok(AppTest.from_file(APP, default_timeout=300).run())
     app.radio(key="source").set_value(demo).run()
     linked(app)
-    ok(app.switch_page("pages/linked_generate.py").run())
+    ok(app.switch_page("pages/generate.py").run())
     settings(app)
-    ok(app.button(key="FormSubmitter:linked_settings-Generate avatars").click().run())
+    ok(app.button(key="FormSubmitter:settings-Generate avatars").click().run())
     return app
 
 
@@ -75,7 +75,7 @@ def test_the_demo_s_keys_and_links_are_proposed_as_the_schema_says():
 
 def test_a_generation_then_every_page_and_the_avatars_of_every_row(generated):
     app = generated
-    run = app.session_state["linked_run"]
+    run = app.session_state["run"]
     assert [len(run.fitted.avatars_[name]) for name in ("patients", "stays", "prescriptions")] == [500, 1018, 3436]
     assert "whole families" in as_read(app.success[0].value)
     assert [metric.label for metric in app.metric][:3] == [
@@ -86,17 +86,17 @@ def test_a_generation_then_every_page_and_the_avatars_of_every_row(generated):
     assert download(app, "Every table's avatars, the metrics").disabled  # not ready (not all assessed): confirm first
     app.checkbox(key="not_ready_ok").check().run()
     assert not download(app, "Every table's avatars, the metrics").disabled
-    ok(app.switch_page("pages/linked_utility.py").run())
+    ok(app.switch_page("pages/utility.py").run())
     assert [subheader.value for subheader in app.subheader][:2] == [
         "patients.patient\\_id \\-\\> stays.patient\\_id", "stays.stay\\_id \\-\\> prescriptions.stay\\_id"]
-    app.radio(key="utility_table").set_value("stays").run()
+    app.radio(key="utility_table").set_value("table:stays").run()
     ok(app)
-    ok(app.switch_page("pages/linked_generate.py").run())
-    ok(app.button(key="make_linked_release").click().run())
-    release = app.session_state["linked_release"]
+    ok(app.switch_page("pages/generate.py").run())
+    ok(app.button(key="release").click().run())
+    release = app.session_state["release_run"]
     assert [len(release.fitted.avatars_[name]) for name in ("patients", "stays", "prescriptions")] == [1000, 1994,
                                                                                                        6817]
-    ok(app.switch_page("pages/linked_report.py").run())
+    ok(app.switch_page("pages/report.py").run())
     assert download(app, "Every table's avatars of every row").disabled  # its own verdict, read before
     app.checkbox(key="not_ready_ok").check().run()
     assert not download(app, "Every table's avatars of every row").disabled
@@ -104,13 +104,13 @@ def test_a_generation_then_every_page_and_the_avatars_of_every_row(generated):
 
 def test_the_attacks_of_a_person_with_their_stays_run_without_new_avatars(generated):
     app = generated
-    made = app.session_state["linked_run"].fitted
-    ok(app.switch_page("pages/linked_privacy.py").run())
+    made = app.session_state["run"].fitted
+    ok(app.switch_page("pages/privacy.py").run())
     app.multiselect(key="attacker_known").set_value(["age", "sex", "stays: number"])
     app.multiselect(key="attacker_sensitive").set_value(["diabetes"])
     app.multiselect(key="attacker_first_part").set_value(["stays: number"])  # issue 48: one table's choice only
     ok(app.button(key="FormSubmitter:attacker-Run the attacks").click().run())
-    run = app.session_state["linked_run"]
+    run = app.session_state["run"]
     assert run.fitted is made and run.knowledge.known == ("age", "sex", "stays: number")
     assert run.knowledge.groups == (("stays: number",), ("age", "sex"))
     assert run.evaluation.persons["patients"].privacy["linkability_risk"].value is not None
@@ -120,7 +120,7 @@ def test_the_attacks_of_a_person_with_their_stays_run_without_new_avatars(genera
 def test_who_is_most_exposed_among_persons_with_everything_about_them(generated):
     # issue 48: the exposure of each person was for one table only
     app = generated
-    ok(app.switch_page("pages/linked_privacy.py").run())
+    ok(app.switch_page("pages/privacy.py").run())
     assert "Who is most exposed" in [header.value for header in app.header]
     people = next(text.value for text in app.markdown if text.value.startswith("Of the "))
     assert people.startswith("Of the 500 people the avatars were made from")
@@ -131,10 +131,10 @@ def test_who_is_most_exposed_among_persons_with_everything_about_them(generated)
 
 def test_an_analysis_of_each_person_with_everything_about_them(generated):
     app = generated
-    ok(app.switch_page("pages/linked_analysis.py").run())
+    ok(app.switch_page("pages/analysis.py").run())
     app.radio(key="analysis_table").set_value("person:patients").run()
     ok(app.button(key="person:patients:run_suggested").click().run())
-    evaluation = app.session_state["linked_run"].evaluation.persons["patients"]
+    evaluation = app.session_state["run"].evaluation.persons["patients"]
     assert "missing_shares" in evaluation.analyses
 
 
@@ -163,7 +163,7 @@ def test_a_primary_key_that_repeats_is_said_in_one_line_and_nothing_generated():
     errors = [as_read(error.value) for error in app.error]
     assert errors == ["Table 'patients', column 'patient_id': the primary key repeats 1 values (P1); a primary key is "
                       "unique (choose another, or remove the repeated rows)."]
-    ok(app.switch_page("pages/linked_generate.py").run())
+    ok(app.switch_page("pages/generate.py").run())
     assert "the primary key repeats" in as_read(app.error[0].value)
     assert not app.button  # no form to submit
 
@@ -186,7 +186,7 @@ def test_one_workbook_of_several_sheets_is_linked_tables():
 def test_the_trade_off_of_one_linked_table_s_setting_and_the_setting_taken(generated):
     # issue 48: the Trade-off page was for one table only
     app = generated
-    current = app.session_state["linked_run"]
+    current = app.session_state["run"]
     ok(app.switch_page("pages/tradeoff.py").run())
     assert "Choose the settings and run the sweep" in app.info[0].value
     app.selectbox(key="sweep_table").set_value("stays").run()
@@ -200,7 +200,7 @@ def test_the_trade_off_of_one_linked_table_s_setting_and_the_setting_taken(gener
     pick = next(box for box in app.selectbox if box.label == "Setting")
     ok(pick.set_value(0).run())
     ok(next(button for button in app.button if button.label == "Make k = 2 the current run").click().run())
-    taken = app.session_state["linked_run"]
+    taken = app.session_state["run"]
     assert taken is not current and taken.dataset.tables["stays"].parameters["k"] == 2
     assert taken.dataset.tables["patients"].parameters == current.dataset.tables["patients"].parameters
 
@@ -211,7 +211,7 @@ def test_one_table_again_brings_back_the_one_table_pages(generated):
     app.radio(key="source").set_value("Hospital stays (demo, 2,000 invented patients)").run()
     ok(app.switch_page("pages/data.py").run())
     assert "dataset" not in app.session_state and app.session_state["table"].name == "demo_clinical.csv"
-    assert "linked_run" not in app.session_state
+    assert "run" not in app.session_state
 
 
 def test_a_fix_checked_for_a_person_table_is_applied_in_one_click():
@@ -223,13 +223,13 @@ def test_a_fix_checked_for_a_person_table_is_applied_in_one_click():
         app.slider(key=f"linked_k_stays_{app.session_state['run_version']}").set_value(2)
 
     app = generated_demo(DEMO, settings)
-    run = app.session_state["linked_run"]
+    run = app.session_state["run"]
     verdict = run.verdict.persons["patients"]
     assert verdict.status == "not ready" and verdict.fix is not None and verdict.fix.ready
     label = f"Apply the fix: {verdict.fix.instruction}"
     assert label.endswith(" in table patients")
     ok(next(button for button in app.button if button.label == label).click().run())
-    applied = app.session_state["linked_run"]
+    applied = app.session_state["run"]
     assert applied is verdict.fix.made and applied.verdict.persons["patients"].status != "not ready"
     assert applied.dataset.tables["stays"].parameters["k"] == 2  # the other tables as they were
     assert any("Fix applied:" in success.value for success in app.success)

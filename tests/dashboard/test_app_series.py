@@ -33,29 +33,29 @@ def test_the_demo_s_time_is_proposed_and_its_link_is_a_time_series():
 
 def test_a_generation_with_the_series_settings_then_utility_analysis_and_report(generated):
     app = generated
-    run = app.session_state["linked_run"]
+    run = app.session_state["run"]
     assert run.dataset.tables["labs"].parameters["nb_points"] == 8
     assert [link.method for link in run.dataset.links] == [LinkMethod.TIME_SERIES]
     assert {"Pointwise Hellinger", "Density Hellinger", "Number and span of measures",
             "Levels, trends and changes"} <= {metric.label for metric in app.metric}
-    ok(app.switch_page("pages/linked_utility.py").run())
+    ok(app.switch_page("pages/utility.py").run())
     assert "Measures over time: labs" in [header.value for header in app.header]
-    ok(app.switch_page("pages/linked_analysis.py").run())
+    ok(app.switch_page("pages/analysis.py").run())
     app.selectbox(key="trend_group_0").set_value("patients.treatment")
     ok(app.button(key="FormSubmitter:trend_form_0-Fit the trend").click().run())
     trend = run.evaluation.trends["patients.patient_id -> labs.patient_id"]
     assert [slope.term for slope in trend.slopes] == ["diet", "statin"]
     assert all(slope.real.value < 0 and slope.avatars.value < 0 for slope in trend.slopes)  # LDL falls in both arms
     assert "Trend of ldl_mmol_l over time" in as_read(app.info[0].value)
-    ok(app.switch_page("pages/linked_report.py").run())
+    ok(app.switch_page("pages/report.py").run())
 
 
 def test_an_upload_of_persons_and_their_measures_gets_its_time_proposed_and_fast_dp_is_refused():
     frames = longitudinal(120, dates=True)
     app = upload([("patients.csv", csv(frames["patients"])), ("labs.csv", csv(frames["labs"].drop(columns="visit_id")))])
     assert app.session_state["schema"].times == {"labs": "day"}
-    ok(app.switch_page("pages/linked_generate.py").run())
-    app.radio(key=f"linked_method_{app.session_state['run_version']}").set_value(
+    ok(app.switch_page("pages/generate.py").run())
+    app.radio(key=f"method_{app.session_state['run_version']}").set_value(
         "AvatarFastDP: sample from a noisy model").run()
     assert "AvatarFastDP does not support time series (labs)" in as_read(app.error[0].value)
-    assert app.button(key="FormSubmitter:linked_settings-Generate avatars").disabled
+    assert app.button(key="FormSubmitter:settings-Generate avatars").disabled

@@ -1,4 +1,4 @@
-"""The zip of linked avatars (core/presentation/linked_archive.py): every table, the metrics and the report; the
+"""The zip of linked avatars (core/presentation/run_files.py): every table, the metrics and the report; the
 keys joining as in the run; the same bytes for the same run."""
 
 import io
@@ -9,7 +9,7 @@ import pandas as pd
 
 from core.dataset import Dataset
 from core.engine.parameters import Parameters
-from core.presentation.linked_archive import linked_archive
+from core.presentation.run_files import linked_archive
 from core.workflows.linked_run import generate_linked
 from tests.engine.test_linked_tables import clinical, schema
 
@@ -31,3 +31,21 @@ def test_the_zip_holds_every_table_the_metrics_and_the_report():
     assert not set(tables["patients"]["patient_id"]) & set(clinical(200)["patients"]["patient_id"])  # no real key
     assert set(metrics) >= {"tables", "links", "persons", "parameters", "verdict"}
     assert metrics["parameters"]["seed"] == 2 and "<html" in report
+
+
+def test_one_table_s_files_are_its_csv_its_json_and_its_report():
+    from core.engine.io import csv_bytes
+    from core.presentation.metrics_json import run_json
+    from core.presentation.run_files import metrics_text, report_text, shared_file
+    from core.workflows.run import ColumnPlan
+    from core.workflows.verdict import generate_judged
+    from tests.support import mixed_table
+
+    run = generate_judged(mixed_table(300, seed=1), ColumnPlan(), Parameters(k=5, seed=1), table_name="t.csv",
+                          fingerprint="f")
+    shared = shared_file(run)
+    assert (shared.data, shared.suffix, shared.mime) == (csv_bytes(run.avatars), ".csv", "text/csv")
+    assert json.loads(metrics_text(run)) == json.loads(json.dumps(run_json(run)))
+    assert report_text(run).startswith("<!DOCTYPE html>") and "t.csv" in report_text(run)
+    linked = generate_linked(Dataset.from_dict(schema()), clinical(200), Parameters(seed=2), search=False)
+    assert shared_file(linked).suffix == ".zip" and shared_file(linked).data == linked_archive(linked)

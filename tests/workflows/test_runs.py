@@ -1,0 +1,95 @@
+"""A run of one table or of linked tables read alike (core/workflows/runs.py): the evaluations the pages choose
+among, each person table's verdict, a fix applied, the attacks run again and the avatars of every row, each the same
+as the function of its own kind of run."""
+
+import warnings
+
+import pytest
+
+from core.dataset import Dataset
+from core.engine.parameters import Parameters
+from core.metrics.attack import Knowledge
+from core.workflows.linked_run import generate_linked
+from core.workflows.run import ColumnPlan
+from core.workflows.runs import (
+    attacked_columns,
+    avatarizers,
+    every_row,
+    held_out,
+    knowledge_of,
+    person_verdicts,
+    ready,
+    rescored_run,
+    scored_tables,
+    with_fix,
+)
+from core.workflows.verdict import applied_fix, generate_judged
+from tests.engine.test_linked_tables import clinical, schema
+from tests.support import mixed_table
+
+
+@pytest.fixture(scope="module")
+def table_run():
+    frame = mixed_table(600, seed=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return frame, generate_judged(frame, ColumnPlan(), Parameters(k=2, seed=1), table_name="t", fingerprint="f")
+
+
+@pytest.fixture(scope="module")
+def linked_run():
+    frames = clinical(300)
+    return frames, generate_linked(Dataset.from_dict(schema()), frames, Parameters(seed=3, holdout_min_rows=100),
+                                   search=False)
+
+
+def test_one_table_is_one_scored_person_table_with_its_rows_and_latent_view(table_run):
+    frame, run = table_run
+    [scored] = scored_tables(run)
+    assert (scored.table_name, scored.key, scored.person, scored.individual) == ("t", "", True, True)
+    assert scored.evaluation is run.evaluation and scored.latent is run.latent
+    assert scored.avatars is run.avatars and scored.originals is run.avatarizer.working_data_
+    assert list(scored.people.columns) == attacked_columns(run) == list(run.evaluation.kinds)
+    assert len(scored.people) == len(run.evaluation.privacy["hidden_rate"].breakdown["hidden"])  # one per person
+    assert person_verdicts(run) == {"t": run.verdict} and ready(run) == run.verdict.ready
+    assert avatarizers(run) == {"t": run.avatarizer} and knowledge_of(run) == run.plan.knowledge
+
+
+def test_linked_tables_are_each_person_table_with_its_family_then_each_table_alone(linked_run):
+    _frames, run = linked_run
+    scored = scored_tables(run)
+    assert [table.key for table in scored] == ["person:patients", "table:patients", "table:stays",
+                                               "table:prescriptions"]
+    assert [table.individual for table in scored] == [True, True, False, False]  # patients are people; stays not
+    assert scored[0].evaluation is run.evaluation.persons["patients"]
+    assert len(scored[0].people) == len(scored[0].evaluation.privacy["hidden_rate"].breakdown["hidden"])
+    assert "stays: number" in attacked_columns(run)  # what a person's stays add up to
+    assert person_verdicts(run) is run.verdict.persons and ready(run) == run.verdict.ready
+    assert set(avatarizers(run)) == {"patients", "stays", "prescriptions"} and held_out(run)
+
+
+def test_a_fix_applied_is_the_run_its_kind_applies(table_run):
+    _frame, run = table_run
+    assert run.verdict.fix is not None and run.verdict.fix.made is not None
+    applied = with_fix(run, "t")
+    assert applied.avatarizer is applied_fix(run).avatarizer is run.verdict.fix.made
+
+
+def test_the_attacks_run_again_take_the_new_attacker_and_keep_the_avatars(table_run, linked_run):
+    frame, run = table_run
+    known = Knowledge(known=tuple(attacked_columns(run)[:2]), sensitive=(attacked_columns(run)[2],))
+    again = rescored_run(run, known, {"t": frame})
+    assert knowledge_of(again) == known and again.avatarizer is run.avatarizer
+    frames, linked = linked_run
+    known = Knowledge(known=("age", "stays: number"), sensitive=("sex",))
+    again = rescored_run(linked, known, frames)
+    assert knowledge_of(again) == known and again.fitted is linked.fitted
+
+
+def test_the_avatars_of_every_row_keep_the_settings_without_a_holdout(table_run):
+    frame, run = table_run
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        release = every_row(run, {"t": frame})
+    assert len(release.avatars) == len(frame) and not held_out(release)
+    assert release.parameters.k == run.parameters.k and release.parameters.seed == run.parameters.seed
