@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from core.cli.options import knowledge, output_path, refuse_given
 from core.cli.parser import say
@@ -14,11 +15,21 @@ from core.engine.io import read_table, write_json
 from core.errors import InputError
 from core.metrics.analysis.request import AnalysisRequest
 from core.metrics.evaluation import evaluate
+from core.metrics.linked_evaluation import person_columns
 from core.presentation.metrics_json import evaluation_document, linked_json
 from core.presentation.summary import analysis_lines, linked_summary_lines, summary_lines
 from core.presentation.verdict_text import verdict_line
-from core.workflows.linked_run import analysed_linked, evaluated_files, linked_analysis, linked_verdict
+from core.workflows.linked_run import (
+    PersonAnalysis,
+    analysed_linked,
+    evaluated_files,
+    linked_analysis,
+    linked_verdict,
+)
 from core.workflows.verdict import verdict_of
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def evaluate_command(arguments: argparse.Namespace) -> int:
@@ -78,6 +89,8 @@ def _evaluate_linked(arguments: argparse.Namespace) -> int:
     asked = linked_analysis(dataset, originals, arguments.analysis) if arguments.analysis else None
     avatars = {name: read_table(path) for name, path in files.items()}
     check_keys(dataset, avatars)  # the same columns, a unique primary key in the avatars too
+    if isinstance(asked, PersonAnalysis):  # what it names must be in the avatars too: said before the scoring
+        _check_in_avatars(asked, dataset, originals, avatars, files)
     for name, table in dataset.tables.items():
         if table.primary_key:
             real = key_values(avatars[name][table.primary_key]).isin(key_values(originals[name][table.primary_key]))
@@ -95,6 +108,21 @@ def _evaluate_linked(arguments: argparse.Namespace) -> int:
         write_json(linked_json(evaluation, verdict, {"seed": arguments.seed or 0, "paired": False}), metrics_path)
     print("\n".join(linked_summary_lines(evaluation, verdict)))
     return 0
+
+
+def _check_in_avatars(asked: PersonAnalysis, dataset: Dataset, originals: dict[str, pd.DataFrame],
+                      avatars: dict[str, pd.DataFrame], files: dict[str, Path]) -> None:
+    """The analysis of a person table refused in one line naming the avatars' file when a column it names (its own
+    or a descendant's aggregate) is in the originals but not in the avatars."""
+    kept = person_columns(dataset, avatars, asked.table)
+    lacking = [name for name in person_columns(dataset, originals, asked.table) if name not in kept]
+    own, folder = set(originals[asked.table].columns), files[asked.table].parent
+
+    def why(name: str) -> str:
+        where = files[asked.table] if name in own else f"the files of {asked.table}'s descendants in {folder}"
+        return f"is in the originals but not in the avatars ({where}): give avatars that keep it, or analyse another column"
+
+    asked.request.checked(kept, {name: why(name) for name in lacking})
 
 
 def _say_left_out(columns: list[str], where: str = "") -> None:

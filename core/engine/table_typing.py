@@ -163,16 +163,24 @@ def _decided(kinds: dict[str, Kind], profiles: list[ColumnProfile], excluded: li
              keys: Sequence[str] = ()) -> TableTyping:
     detected = identifier_columns(profiles, set(column_kinds or {}), set(excluded))
     identifiers = [profile.name for profile in profiles if profile.name in detected or profile.name in keys]
-    _check_values(profiles, excluded + identifiers)
+    _check_values(profiles, excluded, identifiers, keys)
     return TableTyping(kinds=kinds, profiles=profiles, excluded=excluded,
                        identifiers=[form_of(name) for name in identifiers])
 
 
-def _check_values(profiles: list[ColumnProfile], set_aside: list[str]) -> None:
-    """The columns to synthesise: at least one, none empty."""
-    synthesised = [profile for profile in profiles if profile.name not in set_aside]
+def _check_values(profiles: list[ColumnProfile], excluded: list[str], identifiers: list[str],
+                  keys: Sequence[str] = ()) -> None:
+    """The columns to synthesise: at least one, none empty. With none, the advice fits why: a column set aside is
+    given back to the synthesis by its role, one that looks like an identifier by a kind (a key never is)."""
+    synthesised = [profile for profile in profiles if profile.name not in {*excluded, *identifiers}]
+    if not synthesised and excluded and set(identifiers) <= set(keys):
+        raise InputError(_(
+            "Every column is set aside ({names}): there is nothing to synthesise. Synthesise at least one: drop it "
+            "from --exclude on the command line, give it the role \"synthesized\" in a schema, or choose "
+            "\"synthesize\" as its role on the Data page."
+        ).format(names=", ".join(quoted(name) for name in excluded)))
     if not synthesised:
-        names = ", ".join(quoted(name) for name in set_aside)
+        names = ", ".join(quoted(name) for name in excluded + identifiers)
         raise InputError(_(
             "Every column is set aside or looks like an identifier ({names}): there is nothing to synthesise. Give "
             "a column a kind (column_kinds, or --column-kind NAME=categorical on the command line) to synthesise it."

@@ -24,6 +24,7 @@ from core.engine.schema import resolve_kinds
 from core.engine.split import Holdout
 from core.engine.time_series import series_of
 from core.errors import InputError
+from core.metrics.aggregates import mean_name, number_name, share_name
 from core.i18n import N_, _
 from core.metrics.analysis.mixed_model import MixedModelResult
 from core.metrics.attack import Knowledge
@@ -130,7 +131,7 @@ def attacked_tables(dataset: Dataset, frames: Mapping[str, pd.DataFrame], knowle
             "The known and sensitive variables ({names}) must all be columns of one individual-level table ({tables}) "
             "or of its descendants' aggregates (such as \"{example}\"); check their spelling."
         ).format(names=", ".join(sorted(named)), tables=", ".join(people),
-                 example=next((f"{link.child}: number" for name in people for link in dataset.child_links(name)),
+                 example=next((number_name(link.child) for name in people for link in dataset.child_links(name)),
                               "stays: number")))
     return attacked
 
@@ -210,7 +211,13 @@ class _EnrichmentPlan:
         columns = {column: frame[column].reset_index(drop=True) for column in frame.columns
                    if column not in self.keys[name]}
         for link in self.dataset.child_links(name):
-            columns |= self._aggregates(link, frame, frames[link.child], self.enriched(link.child, frames))
+            added = self._aggregates(link, frame, frames[link.child], self.enriched(link.child, frames))
+            shadowed = next((column for column in added if column in columns), None)
+            if shadowed is not None:  # one of the two would be lost: refused, not chosen silently
+                raise InputError(f"Table '{name}': its column '{shadowed}' has the name of what its rows in "
+                                 f"'{link.child}' add up to, which the privacy metrics add to each of its rows: "
+                                 "rename the column.")
+            columns |= added
         return pd.DataFrame(columns)
 
     def _aggregates(self, link: Link, parents: pd.DataFrame, children: pd.DataFrame, enriched: pd.DataFrame
@@ -218,21 +225,21 @@ class _EnrichmentPlan:
         rows = pd.Index(key_values(parents[link.key])).get_indexer(key_values(children[link.foreign_key]))
         present, n_parents = rows >= 0, len(parents)
         counts = np.bincount(rows[present], minlength=n_parents).astype(float)
-        added = {f"{link.child}: number": counts}
+        added = {number_name(link.child): counts}
         for column, kind in self.kinds[link.child].items():
             if kind is Kind.NUMERIC:
                 values = np.asarray(numeric_values(enriched[column]), dtype=float)[present]
                 known = ~np.isnan(values)
                 sums = np.bincount(rows[present][known], weights=values[known], minlength=n_parents)
                 seen = np.bincount(rows[present][known], minlength=n_parents)
-                added[f"{link.child}: mean {column}"] = np.divide(sums, seen, out=np.full(n_parents, np.nan),
+                added[mean_name(link.child, column)] = np.divide(sums, seen, out=np.full(n_parents, np.nan),
                                                                   where=seen > 0)
             elif kind is Kind.CATEGORICAL:
                 text = enriched[column].astype("string")[present]
                 for modality in self.modalities[(link.child, column)]:
                     hits = np.bincount(rows[present], weights=text.eq(modality).fillna(False).to_numpy(dtype=float),
                                        minlength=n_parents)
-                    added[f"{link.child}: share {column} = {modality}"] = np.divide(
+                    added[share_name(link.child, column, modality)] = np.divide(
                         hits, counts, out=np.full(n_parents, np.nan), where=counts > 0)
         if link.method is LinkMethod.TIME_SERIES:
             added |= self._trends(link, rows[present], enriched[present], n_parents)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 import warnings
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -19,6 +19,7 @@ from core.engine.pipeline import Avatarizer
 from core.engine.series_tables import series_kinds
 from core.errors import InputError
 from core.i18n import _, ngettext, number
+from core.metrics.aggregates import number_name
 from core.metrics.analysis.mixed_model import MixedModelResult
 from core.metrics.attack import Knowledge
 from core.metrics.evaluation import Evaluation
@@ -334,6 +335,11 @@ def linked_analysis(dataset: Dataset, frames: Mapping[str, pd.DataFrame],
 
     if sum(key == "table" for key, _value in pairs) > 1:
         raise InputError("--analysis table= is given twice: keep one.")
+    known = {"table", "value", "group", *(field.name for field in fields(AnalysisRequest))}
+    unknown = next((key for key, _value in pairs if key not in known), None)
+    if unknown is not None:
+        raise InputError(f"--analysis with --tables takes table=NAME with {OPTIONS_HELP}, or a series' "
+                         f"{TREND_OPTIONS}; got '{unknown}='.")
     table = next((value.strip() for key, value in pairs if key == "table"), None)
     series = [link.child for link in dataset.links if link.method is LinkMethod.TIME_SERIES]
     people = [name for name in dataset.tables if dataset.is_individual_level(name)]
@@ -347,11 +353,13 @@ def linked_analysis(dataset: Dataset, frames: Mapping[str, pd.DataFrame],
                          f"({OPTIONS_HELP})" + (f", or a time series ({', '.join(series)}) for its trend "
                                                 f"({TREND_OPTIONS})" if series else "") + ".")
     request = AnalysisRequest.from_options([(key, value) for key, value in pairs if key != "table"])
+    keys = dict.fromkeys([*dataset.tables[table].keys, *(link.foreign_key for link in dataset.parent_links(table))],
+                         "is a key of the table: the avatars get new keys of the same form, so no analysis can use it")
     try:
-        return PersonAnalysis(table, request.checked(person_columns(dataset, frames, table)))
+        return PersonAnalysis(table, request.checked(person_columns(dataset, frames, table), keys))
     except InputError as error:  # its columns are those of each person with everything about them: said so
         raise InputError(f"Table '{table}', each row with its descendants' aggregates (such as "
-                         f"\"{next((f'{link.child}: number' for link in dataset.child_links(table)), 'stays: number')}"
+                         f"\"{next((number_name(link.child) for link in dataset.child_links(table)), 'stays: number')}"
                          f"\"): {error}") from None
 
 

@@ -194,7 +194,12 @@ def test_the_analyses_of_one_table_run_on_each_person_with_everything_about_them
                                              "\"stays: number\"): --analysis outcome: 'nope' is not a column"),
                           (["table=stays", "outcome=department"], "name the table to analyse with table=NAME, an "
                                                                   "individual-level table (patients)"),
-                          (["table=patients", "table=stays", "outcome=sex"], "table= is given twice: keep one.")):
+                          (["table=patients", "table=stays", "outcome=sex"], "table= is given twice: keep one."),
+                          # the hunt of issue 48: a key called misspelt, the options said without table=
+                          (["table=patients", "outcome=patient_id"], "'patient_id' is a key of the table: the avatars "
+                                                                     "get new keys of the same form"),
+                          (["tabel=patients", "outcome=sex"], "--analysis with --tables takes table=NAME with "
+                                                              "outcome=NAME")):
         refused = run("avatarize", "--tables", schema, "--k", 10, "--out", tmp_path / "no", "--analysis", *options)
         assert refused.returncode == 2 and said in refused.stderr and not (tmp_path / "no").exists()
 
@@ -290,3 +295,35 @@ def test_evaluate_takes_avatars_with_other_columns_and_never_writes_onto_them(tm
                tmp_path / "other" / "stays.csv")
     assert onto.returncode == 2 and "is also an input" in onto.stderr
     assert pd.read_csv(tmp_path / "other" / "stays.csv").equals(stays)
+
+
+def test_evaluate_names_the_avatars_file_lacking_a_column_the_analysis_names(tmp_path):
+    """The hunt of issue 48: "--analysis outcome: 'diabetes' is not a column of the table: check its spelling", the
+    column being in the originals and missing from the avatars' file."""
+    schema = ROOT / "assets" / "demo_hospital" / "schema.json"
+    made = run("avatarize", "--tables", schema, "--k", 10, "--no-fix", "--out", tmp_path / "av")
+    assert made.returncode == 0, made.stderr
+    patients = pd.read_csv(tmp_path / "av" / "patients.csv")
+    patients.drop(columns="diabetes").to_csv(tmp_path / "av" / "patients.csv", index=False)
+    refused = run("evaluate", "--tables", schema, "--avatars", tmp_path / "av", "--analysis", "outcome=diabetes")
+    assert refused.returncode == 2, refused.stderr
+    assert (f"--analysis outcome: 'diabetes' is in the originals but not in the avatars ({tmp_path / 'av' / 'patients.csv'})"
+            in refused.stderr)
+
+
+def test_a_person_s_own_column_named_like_an_aggregate_is_refused_not_shadowed(tmp_path):
+    """The hunt of issue 48: patients' own "stays: number" was replaced by the count of their stays without a
+    word; and nothing is written when the scoring refuses it."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    for path in (ROOT / "assets" / "demo_hospital").iterdir():
+        (folder / path.name).write_bytes(path.read_bytes())
+    patients = pd.read_csv(folder / "patients.csv")
+    patients["stays: number"] = 1
+    patients.to_csv(folder / "patients.csv", index=False)
+    refused = run("avatarize", "--tables", folder / "schema.json", "--k", 10, "--out", tmp_path / "out", "--json",
+                  tmp_path / "m.json")
+    assert refused.returncode == 2 and "Table 'patients': its column 'stays: number' has the name of what its rows in "\
+        "'stays' add up to" in refused.stderr
+    assert not (tmp_path / "out").exists() and not (tmp_path / "m.json").exists()
+

@@ -95,3 +95,17 @@ def test_a_table_keeps_the_relations_its_description_asks_for():
                          "declared": ["'age' <= 'weight' on every row"], "none": []}
     found, declared = fitted["found"].avatars_["found"], fitted["declared"].avatars_["declared"]
     assert ((found["score"] >= 6).astype(int) == found["high"]).all() and (declared["age"] <= declared["weight"]).all()
+
+
+def test_a_table_whose_every_column_is_set_apart_is_told_to_synthesise_one_by_its_role():
+    """The hunt of issue 48: a table whose columns were all set apart by their role was told to give one a kind,
+    which changes nothing; its primary key, never synthesised, is not counted among them."""
+    frame = patients(60)[["patient_id", "age", "colour"]]
+    schema = {"tables": {"patients": {"primary_key": "patient_id", "k": 5, "columns": {
+        "age": {"role": "set_apart"}, "colour": {"role": "set_apart"}}}}}
+    with pytest.raises(InputError) as raised:
+        DatasetAvatarizer(schema, seed=1).fit({"patients": frame})
+    assert str(raised.value).endswith(
+        "Every column is set aside ('age', 'colour'): there is nothing to synthesise. Synthesise at "
+        "least one: drop it from --exclude on the command line, give it the role \"synthesized\" in a schema, or "
+        "choose \"synthesize\" as its role on the Data page.")

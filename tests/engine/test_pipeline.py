@@ -267,6 +267,8 @@ def test_small_k_keeps_marginals_and_correlations_closer_than_large_k():
         ({}, pd.DataFrame({"a": [1.0, 2, 3, 4, 5, 6], "b": [None] * 6}), "Column 'b' has no values at all"),
         ({}, pd.DataFrame({"mail": [f"p{i}@x.org" for i in range(8)]}),
          r"Every column is set aside or looks like an identifier \('mail'\): there is nothing to synthesise"),
+        ({"exclude_variable_names": ["b"]}, pd.DataFrame({"mail": [f"p{i}@x.org" for i in range(8)], "b": [1] * 8}),
+         r"Every column is set aside or looks like an identifier \('b', 'mail'\)"),
         ({}, pd.DataFrame([[1, 2]] * 8, columns=["a", "a"]), "Two columns are named 'a'"),
         ({"k": 2}, pd.DataFrame({"a": [1.0]}), "k must be smaller than the number of rows, 1, got 2"),
         ({}, [[1, 2]], "The table must be a pandas DataFrame, got list"),

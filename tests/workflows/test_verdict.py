@@ -329,6 +329,20 @@ def test_a_setting_that_gains_nothing_is_never_advised():
     assert "closest rate, target > 90 %, is 80.0 % and no setting tried raises it." in line
 
 
+def test_a_setting_that_takes_a_failing_target_further_is_never_the_closest():
+    """The rule: a setting advised as the closest brings a failing target closer and takes none further (the hunt of
+    issue 48: the closest lifted the hidden rate and lowered the closest rate and local cloaking)."""
+    evaluation = evaluation_with_values(hidden_rate=85.0, closest_rate=85.0, local_cloaking=4.0)
+    mixed = evaluation_with_values(hidden_rate=89.0, closest_rate=80.0, local_cloaking=3.0)  # one closer, two further
+    better = evaluation_with_values(hidden_rate=86.0, closest_rate=85.0, local_cloaking=4.5)  # two closer, none further
+    for reached, advised in ((mixed, False), (better, True)):
+        verdict = checked_verdict(evaluation, Parameters(k=10), ColumnPlan(), 1000,
+                                  remade(lambda parameters, plan, reached=reached: reached))
+        assert verdict.tried and verdict.fix is None
+        assert ("the closest," in verdict_line(verdict) or f"{len(verdict.tried)} tried," in verdict_line(verdict)
+                ) is advised, verdict_line(verdict)
+
+
 def test_a_judged_run_says_its_avatars_time_and_its_search_time_apart_never_below_zero():
     # the command line's run (scored, then judged) said "measured in -0.5 s. Then 0.8 s checking 8 other settings":
     # its time was the avatars' alone, and the search's was taken off it

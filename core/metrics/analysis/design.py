@@ -13,6 +13,7 @@ from core.dataset import Kind
 from core.engine.encoding import numeric_values
 from core.errors import InputError
 from core.i18n import N_, _
+from core.metrics.aggregates import share_siblings
 
 SECONDS_PER_DAY = 86_400.0
 LARGEST_MODELLED = 1e150  # beyond, a value's square overflows float64 (1.8e308): scalers and fits turn to NaN
@@ -75,6 +76,7 @@ def default_predictors(kinds: Mapping[str, Kind], frame: pd.DataFrame, outcome: 
     candidates = [name for name in kinds if name != outcome and (
         max_levels is None or kinds[name] is not Kind.CATEGORICAL or frame[name].nunique() <= max_levels)]
     determined = determined_predictors(frame, outcome, candidates)
+    determined |= dict.fromkeys(share_siblings(outcome, candidates), outcome)  # together they give the outcome
     return tuple(name for name in candidates if name not in determined), determined
 
 
