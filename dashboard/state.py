@@ -23,8 +23,9 @@ from core.engine.schema import ColumnProfile, apply_kinds, profile_columns, reso
 from core.engine.series_tables import proposed_time
 from core.i18n import N_, _, current_language
 from core.metrics.attack import Knowledge
-from core.workflows.run import ColumnPlan, TableRelations, data_fingerprint, table_relations
-from core.workflows.runs import Run
+from core.workflows.run import ColumnPlan, LatentView, TableRelations, data_fingerprint, table_relations
+from core.workflows import runs
+from core.workflows.runs import Run, ScoredTable
 from dashboard import sessions
 from dashboard.language import ASSETS
 from dashboard.plan import plan_from_table, plan_table
@@ -325,7 +326,17 @@ def set_run(current: Run | None) -> None:
         st.session_state["run"] = current
     st.session_state["run_version"] = run_version() + 1
     st.session_state.pop("release_run", None)
+    st.session_state.pop("exposure_latents", None)
     sessions.let_go()  # only the current run is held
+
+
+def exposure_latent(current: Run, scored: ScoredTable) -> LatentView | None:
+    """The map of who is most exposed among ``scored``'s people (:func:`~core.workflows.runs.exposure_latent`),
+    computed once per table of the current run and held for the session."""
+    held = st.session_state.setdefault("exposure_latents", {})
+    if scored.key not in held:
+        held[scored.key] = runs.exposure_latent(current, scored)
+    return held[scored.key]
 
 
 def run_version() -> int:

@@ -50,7 +50,7 @@ if scored.evaluation.holdout is Holdout.APPROXIMATE:
                  "overstate the risk. Make the avatars with a holdout for a true control."))
 criteria_sections(scored.evaluation)
 if scored.individual and scored.people is not None:
-    exposure_section(scored.evaluation, scored.people, dict(scored.evaluation.kinds), scored.latent)
+    exposure_section(scored.evaluation, scored.people, dict(scored.evaluation.kinds), state.exposure_latent(run, scored))
 st.header(_("Distances"))
 for name, figure in figures.privacy_figures(scored.evaluation.privacy).items():
     plot(figure, key=f"{name}{scored.key}")

@@ -36,7 +36,7 @@ from core.errors import InputError
 from core.i18n import SOURCE_LANGUAGE, language
 from core.metrics.linked_evaluation import attacked_tables
 from core.presentation.format import formula_warning, in_english
-from core.presentation.metrics_json import batch_json, linked_json, run_json
+from core.presentation.metrics_json import batch_json
 from core.presentation.summary import (
     analysis_lines,
     batch_summary_lines,
@@ -51,7 +51,6 @@ from core.workflows.linked_run import (
     analysed_linked,
     generate_linked,
     linked_analysis,
-    linked_parameters,
 )
 from core.workflows.run import build_avatarizer, file_fingerprint, scored_run
 from core.workflows.verdict import judged
@@ -63,6 +62,7 @@ if TYPE_CHECKING:
     from core.metrics.analysis.request import AnalysisRequest
     from core.metrics.attack import Knowledge
     from core.workflows.linked_run import LinkedRun
+    from core.workflows.runs import Run
     from core.workflows.run import ColumnPlan, GenerationRun
 
 
@@ -214,16 +214,8 @@ def _linked_outputs(arguments: argparse.Namespace, dataset: Dataset, frames: dic
         fitted = DatasetAvatarizer(dataset, parameters).fit(frames)
     writers: list[tuple[Path, Callable[[], None]]] = [
         (path, partial(write_table, fitted.avatars_[name], path)) for name, path in paths.items()]
-    if report is not None:
-        from core.presentation.report import build_linked_report  # here: plotly's import costs every other command
-
-        assert run is not None  # scored above: a report is asked
-        with language(arguments.report_language or SOURCE_LANGUAGE):
-            writers.append((report, partial(write_text, build_linked_report(run), report)))
-    if metrics is not None:
-        assert run is not None  # scored above: metrics are asked
-        writers.append((metrics, partial(write_json, linked_json(run.evaluation, run.verdict,
-                                                                 linked_parameters(fitted)), metrics)))
+    if run is not None:
+        writers += _run_files(run, metrics, report, arguments.report_language)
     write_all(writers)  # the tables of one run together or none (issue 47)
     return fitted, run
 
@@ -325,12 +317,8 @@ def _write(avatarizer: Avatarizer, run: GenerationRun | None, outputs: Outputs, 
         writers.append((paired, lambda: write_table(avatarizer.paired_avatars_, paired, private=True)))
     if holdout := outputs.holdout:  # real rows: readable by the owner only
         writers.append((holdout, lambda: write_table(avatarizer.holdout_data_, holdout, private=True)))
-    if metrics := outputs.metrics:
-        assert run is not None  # scored when metrics are asked (see _avatarize_table)
-        writers.append((metrics, lambda: write_json(run_json(run), metrics)))
-    if report := outputs.report:
-        assert run is not None  # scored when a report is asked
-        writers.append((report, lambda: write_text(_report(run, report_language), report)))
+    if run is not None:  # scored when metrics or a report are asked (see _avatarize_table)
+        writers += _run_files(run, outputs.metrics, outputs.report, report_language)
     write_all(writers)
     if outputs.paired:
         say("warning", f"{outputs.paired} holds the avatars paired with their originals: keep it private.")
@@ -396,11 +384,19 @@ def _in_batches(arguments: argparse.Namespace) -> int:
     return 0
 
 
-def _report(run: GenerationRun, report_language: str | None) -> str:
-    from core.presentation.report import build_html_report  # here: plotly's import costs every other command 7 MB
+def _run_files(run: Run, metrics: Path | None, report: Path | None, report_language: str | None
+               ) -> list[tuple[Path, Callable[[], None]]]:
+    """The writers of a scored run's metrics and report, one table's or linked tables' alike (the report in
+    ``report_language``, the command line staying English)."""
+    from core.presentation.run_files import metrics_text, report_text  # here: plotly's import costs the others
 
-    with language(report_language or SOURCE_LANGUAGE):  # the report only: the command line stays English
-        return build_html_report(run)
+    writers: list[tuple[Path, Callable[[], None]]] = []
+    if metrics is not None:
+        writers.append((metrics, partial(write_text, metrics_text(run), metrics)))
+    if report is not None:
+        with language(report_language or SOURCE_LANGUAGE):
+            writers.append((report, partial(write_text, report_text(run), report)))
+    return writers
 
 
 def write_all(writers: list[tuple[Path, Callable[[], None]]]) -> None:

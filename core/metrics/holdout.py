@@ -34,6 +34,7 @@ class HoldoutSplit:
     working_avatars: pd.DataFrame
     kind: Holdout
     holdout_rows: np.ndarray | None = None  # HO's row numbers among the originals scored, when it is part of them
+    every_avatar: pd.DataFrame | None = None  # every avatar scored, when WA is half of them (approximate, paired)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "kind", Holdout(self.kind))  # its word ("real") taken, a wrong one refused
@@ -49,6 +50,11 @@ class HoldoutSplit:
                                self.holdout_rows])
         return pd.concat([self.working, self.holdout], ignore_index=True).iloc[np.argsort(rows)].reset_index(
             drop=True)
+
+    @property
+    def avatars(self) -> pd.DataFrame:
+        """Every avatar the privacy metrics score (paired: in the order of :attr:`originals`)."""
+        return self.working_avatars if self.every_avatar is None else self.every_avatar
 
 
 def outside_split(typed_originals: pd.DataFrame, typed_avatars: pd.DataFrame, holdout: pd.DataFrame | None,
@@ -66,7 +72,7 @@ def outside_split(typed_originals: pd.DataFrame, typed_avatars: pd.DataFrame, ho
                             typed_avatars, kind)
     working_rows, holdout_rows, avatar_rows = approximate_rows(len(typed_originals), len(typed_avatars), paired, rng)
     return HoldoutSplit(_rows(typed_originals, working_rows), _rows(typed_originals, holdout_rows),
-                        _rows(typed_avatars, avatar_rows), Holdout.APPROXIMATE, holdout_rows)
+                        _rows(typed_avatars, avatar_rows), Holdout.APPROXIMATE, holdout_rows, typed_avatars)
 
 
 def avatarization_split(originals: pd.DataFrame, holdout: pd.DataFrame | None, avatars: pd.DataFrame, paired: bool,
@@ -79,7 +85,7 @@ def avatarization_split(originals: pd.DataFrame, holdout: pd.DataFrame | None, a
     working, holdout, avatar_rows, holdout_rows = spaces.approximate_split(
         originals, len(avatars), paired,
         lambda: approximate_rows(len(originals), len(avatars), paired, np.random.default_rng([seed, 1])))
-    return HoldoutSplit(working, holdout, _rows(avatars, avatar_rows), Holdout.APPROXIMATE, holdout_rows)
+    return HoldoutSplit(working, holdout, _rows(avatars, avatar_rows), Holdout.APPROXIMATE, holdout_rows, avatars)
 
 
 def approximate_rows(

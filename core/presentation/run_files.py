@@ -8,11 +8,10 @@ The zip's members carry a fixed date, so that the same run gives the same bytes.
 from __future__ import annotations
 
 import io
-import json
 import zipfile
 from dataclasses import dataclass
 
-from core.engine.io import csv_bytes
+from core.engine.io import csv_bytes, json_text
 from core.presentation.metrics_json import linked_json, run_json
 from core.presentation.report import build_html_report, build_linked_report
 from core.workflows.linked_run import LinkedRun
@@ -36,7 +35,7 @@ def metrics_text(run: Run) -> str:
     """The metrics JSON of ``run``, as the command line's ``--json`` writes it."""
     document = run_json(run) if isinstance(run, GenerationRun) else linked_json(run.evaluation, run.verdict,
                                                                                  run.parameters_json())
-    return json.dumps(document, indent=2, allow_nan=False)
+    return json_text(document)
 
 
 def report_text(run: Run) -> str:

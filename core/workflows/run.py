@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from core.dataset import Role, Table
+from core.dataset import Kind, Role, Table
 from core.dataset.relations import Relation
 from core.engine.dataset_avatarizer import avatarized_table
 from core.engine.kept_relations import KeptRelations
@@ -256,10 +256,17 @@ def latent_view(avatarizer: Avatarizer) -> LatentView:
     left_out = avatarizer.identifier_columns_
     originals = with_text_names(avatarizer.working_data_).drop(columns=left_out)
     avatars = with_text_names(avatarizer.avatars_).drop(columns=left_out)
-    space = MetricSpace.fit(originals, {name: kind for name, kind in avatarizer.kinds_.items() if name not in left_out})
+    kinds = {name: kind for name, kind in avatarizer.kinds_.items() if name not in left_out}
+    return latent_of(originals, avatars, kinds, avatarizer.seed_)
+
+
+def latent_of(originals: pd.DataFrame, avatars: pd.DataFrame, kinds: Mapping[str, Kind], seed: int) -> LatentView:
+    """``originals`` and ``avatars`` on the first axes of a projection fitted on the originals, a sample of each
+    drawn from ``seed`` when they are many (a person table of linked tables: each person with everything about them)."""
+    space = MetricSpace.fit(originals, dict(kinds))
     original_table, avatar_table, projection = space.table, space.encode(avatars), space.projection
     n_axes = max(1, min(LATENT_AXES, projection.n_components_))
-    rng = np.random.default_rng([avatarizer.seed_, 2])
+    rng = np.random.default_rng([seed, 2])
     original_rows = _sample(len(originals), rng)
     avatar_rows = _sample(len(avatars), rng)
     return LatentView(

@@ -20,7 +20,7 @@ from core.workflows.linked_run import (
     person_evaluation,
     rescored_linked,
 )
-from core.workflows.run import GenerationRun, LatentView
+from core.workflows.run import GenerationRun, LatentView, latent_of
 from core.workflows.verdict import Verdict, applied_fix, generate_judged, rescored, verdict_of_run
 
 Run = GenerationRun | LinkedRun
@@ -67,6 +67,18 @@ def attacked_columns(run: Run) -> list[str]:
         return [name for name in run.avatarizer.kinds_ if name not in run.avatarizer.identifier_columns_]
     return sorted({column for name in run.verdict.persons
                    for column in person_evaluation(run.evaluation, name).kinds})
+
+
+def exposure_latent(run: Run, scored: ScoredTable) -> LatentView | None:
+    """The people of ``scored`` and every avatar on the first axes of a projection fitted on them, for the map of who
+    is most exposed: one table's from its run; a person table's of linked tables (each person with everything about
+    them) computed here, the levels of :func:`~core.workflows.exposure.exposure_levels` indexing the same people."""
+    if scored.latent is not None or isinstance(run, GenerationRun):
+        return scored.latent
+    split = scored.evaluation.split
+    if not scored.individual or split is None:
+        return None
+    return latent_of(split.originals, split.avatars, scored.evaluation.kinds, run.fitted.seed_)
 
 
 def avatarizers(run: Run) -> dict[str, Avatarizer]:

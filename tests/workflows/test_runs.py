@@ -4,17 +4,19 @@ as the function of its own kind of run."""
 
 import warnings
 
+import numpy as np
 import pytest
 
 from core.dataset import Dataset
 from core.engine.parameters import Parameters
 from core.metrics.attack import Knowledge
 from core.workflows.linked_run import generate_linked
-from core.workflows.run import ColumnPlan
+from core.workflows.run import LATENT_POINTS, ColumnPlan
 from core.workflows.runs import (
     attacked_columns,
     avatarizers,
     every_row,
+    exposure_latent,
     held_out,
     knowledge_of,
     person_verdicts,
@@ -93,3 +95,25 @@ def test_the_avatars_of_every_row_keep_the_settings_without_a_holdout(table_run)
         release = every_row(run, {"t": frame})
     assert len(release.avatars) == len(frame) and not held_out(release)
     assert release.parameters.k == run.parameters.k and release.parameters.seed == run.parameters.seed
+
+
+def test_the_map_of_who_is_exposed_among_linked_persons_places_every_person_and_avatar(linked_run):
+    _frames, run = linked_run
+    person, alone_people, stays = scored_tables(run)[0], scored_tables(run)[1], scored_tables(run)[2]
+    latent = exposure_latent(run, person)
+    split = person.evaluation.split
+    assert len(split.avatars) == len(split.originals) == len(person.people)  # paired: one avatar per person
+    assert latent.original_rows.max() < len(person.people) and latent.originals.shape[1] >= 2
+    assert len(latent.avatars) == min(len(split.avatars), LATENT_POINTS)
+    assert exposure_latent(run, alone_people) is not None and exposure_latent(run, stays) is None  # stays: no people
+    again = exposure_latent(run, person)
+    np.testing.assert_array_equal(again.originals, latent.originals)  # the run's seed: the same map
+
+
+def test_without_a_holdout_the_map_still_holds_every_avatar_not_the_half_compared():
+    frames = clinical(200)
+    run = generate_linked(Dataset.from_dict(schema()), frames, Parameters(seed=3, holdout=False), search=False)
+    person = scored_tables(run)[0]
+    split = person.evaluation.split
+    assert len(split.working_avatars) < len(split.avatars) == len(person.people) == 200
+    assert len(exposure_latent(run, person).avatars) == 200

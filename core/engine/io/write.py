@@ -13,10 +13,14 @@ from core.engine.io.atomic import write_atomically
 from core.engine.io.csv_writer import write_csv_rows
 
 
+def json_text(data: object) -> str:
+    """``data`` as indented JSON; numpy numbers and arrays become JSON numbers and lists, NaN is refused."""
+    return json.dumps(data, indent=2, default=_json_default, allow_nan=False)
+
+
 def write_json(data: object, path: str | os.PathLike[str]) -> None:
-    """Write ``data`` as indented JSON, atomically; numpy numbers and arrays become JSON numbers and lists."""
-    text = json.dumps(data, indent=2, default=_json_default, allow_nan=False)
-    write_atomically(lambda stream: stream.write(text.encode()), Path(path))
+    """Write ``data`` as indented JSON (:func:`json_text`), atomically."""
+    write_text(json_text(data), path)
 
 
 def write_text(text: str, path: str | os.PathLike[str]) -> None:
