@@ -37,14 +37,15 @@ test: $(DEV_STAMP) browser
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy
-	$(BIN)/python -m pytest --durations=15
+	$(BIN)/python -m pytest -n auto --maxprocesses 4 -m "not browser" --durations=15
+	$(BIN)/python -m pytest -m browser --durations=5
 
 # The inner loop: the style, the layers and the types, then every test but the browser's and the slow statistical ones.
 test-fast: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -m "not browser and not slow" -q
+	$(BIN)/python -m pytest -n auto --maxprocesses 4 -m "not browser and not slow" -q
 
 # Debian's chromium for the browser tests (Playwright drives it; no browser is downloaded).
 browser:

@@ -65,6 +65,14 @@ def method_choice(fast_dp: bool, version: int, refused: str | None = None) -> st
     return method
 
 
+def epsilon_slider(label: str, previous: float | None, key: str, help_text: str) -> float:
+    """An epsilon among :data:`EPSILON_STEPS`, starting at the step nearest ``previous`` (else the suggested one)."""
+    start = previous or SUGGESTED_EPSILON
+    return float(st.select_slider(label, options=EPSILON_STEPS, format_func=lambda value: number(value, "g"),
+                                  value=min(EPSILON_STEPS, key=lambda step: abs(step - start)), key=key,
+                                  help=help_text))
+
+
 def submit_button(running: bool, refused: bool = False) -> bool:
     return st.form_submit_button(_("Generate avatars"), type="primary", icon=":material/auto_awesome:",
                                  key="FormSubmitter:settings-Generate avatars",  # the key Streamlit gave it
@@ -112,11 +120,9 @@ def _method_settings(method: str, mechanism: str, chosen: Parameters, n_rows: in
             _("k: how many similar people each avatar mixes"), min_value=2, max_value=largest_k,
             value=min(chosen.k or SUGGESTED_K, largest_k), key=f"k_{version}",
             help=_("Small k keeps more detail; large k protects better. 10 to 20 is a common choice.")))}
-    epsilon = chosen.fast_dp_epsilon or SUGGESTED_EPSILON
-    asked = kept | {"fast_dp_epsilon": float(st.select_slider(
-        _("epsilon: privacy budget"), options=EPSILON_STEPS, format_func=lambda value: number(value, "g"),
-        value=min(EPSILON_STEPS, key=lambda step: abs(step - epsilon)), key=f"epsilon_{version}",
-        help=_("Smaller epsilon adds more noise: better protection, less signal. The scale is logarithmic.")))}
+    asked = kept | {"fast_dp_epsilon": epsilon_slider(
+        _("epsilon: privacy budget"), chosen.fast_dp_epsilon, f"epsilon_{version}",
+        _("Smaller epsilon adds more noise: better protection, less signal. The scale is logarithmic."))}
     with st.expander(_("Model options")):
         if mechanism == "gmm":
             asked["gmm_n_components"] = int(st.number_input(_("Number of groups in the mixture"), 1, 50,
@@ -204,12 +210,10 @@ def _table_setting(method: str, name: str, frame: pd.DataFrame, held: object, ho
     """A table's k (with the settings a fix applied, kept) or epsilon, starting at the current run's."""
     rows = number(len(frame), ",")
     if method == FAST_DP:
-        previous = getattr(held, "fast_dp_epsilon", None) or SUGGESTED_EPSILON
-        return {"fast_dp_epsilon": float(st.select_slider(
+        return {"fast_dp_epsilon": epsilon_slider(
             _("epsilon for {table} ({rows} rows): privacy budget").format(table=name, rows=rows),
-            options=EPSILON_STEPS, format_func=lambda value: number(value, "g"),
-            value=min(EPSILON_STEPS, key=lambda step: abs(step - previous)), key=f"linked_epsilon_{name}_{version}",
-            help=_("Smaller epsilon adds more noise: better protection, less signal.")))}
+            getattr(held, "fast_dp_epsilon", None), f"linked_epsilon_{name}_{version}",
+            _("Smaller epsilon adds more noise: better protection, less signal."))}
     largest = min(100, working_rows(len(frame), holdout) - 1)
     if largest <= 2:  # a slider needs two values: a table this small mixes 2 rows, the least k
         st.caption(_("k for {table} ({rows} rows): 2, the only k so few rows allow.").format(table=name, rows=rows))
