@@ -434,19 +434,20 @@ def avatars_of_every_row(current: Run) -> None:
                    "measured on all rows (utility against an approximate holdout).").format(
             avatars=number(current.evaluation.rows["avatars"], ","), rows=rows))
         asked = _("Make the avatars to share from all {rows} rows with these settings").format(rows=rows)
+        label, measured = _("The avatars of all {rows} rows").format(rows=rows), _(
+            "{summary} Their privacy, measured on all rows:")
     else:
         st.write(_("These avatars were made from half of the people (with everything about them), so that the other "
                    "half could measure them. To share avatars of every row, make them with the same settings: their "
                    "privacy is then measured on every person (utility against halves of the families)."))
         asked = _("Make the avatars to share from every row with these settings")
+        label, measured = _("The avatars of every row"), _("{summary} Their privacy, measured on every person:")
     release = state.release_run()
     if release is None:
         if st.button(asked, icon=":material/select_all:", key="release"):
-            jobs.wait(jobs.start("release", _("The avatars of every row"),
-                                 lambda progress: every_row(current, frames, progress)))
+            jobs.wait(jobs.start("release", label, lambda progress: every_row(current, frames, progress)))
     else:
-        st.success(_("{summary} Their privacy, measured on every person:").format(summary=release.summary()),
-                   icon=":material/select_all:")
+        st.success(measured.format(summary=release.summary()), icon=":material/select_all:")
         verdict_box(release)
         st.page_link("pages/report.py", label=_("Download them"), icon=":material/download:")
 

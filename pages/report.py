@@ -71,18 +71,24 @@ verdict_box(shared_run)
 confirmed = ready(shared_run) or st.checkbox(
     _("I have read the verdict: these avatars are not ready to share, and I take them anyway."), key="not_ready_ok")
 if release is not None:
-    st.write(_("**Avatars of every row**, made with the same settings; their privacy is measured on every person "
-               "(the verdict above)."))
+    st.write(_("**Avatars of all {rows} rows**, made with the same settings; their privacy is measured on all rows "
+               "(the verdict above).").format(rows=number(len(release.avatars), ",")) if one_table else _(
+        "**Avatars of every row**, made with the same settings; their privacy is measured on every person (the "
+        "verdict above)."))
     download_avatars(release, True, primary=True, allowed=confirmed)
     st.download_button(_("Their metrics (JSON)"), files_of(release)["metrics"],
                        file_name=f"{stem}metrics_all_rows.json", mime="application/json",
                        icon=":material/data_object:", on_click="ignore", key="download_release_metrics")
-    st.write(_("**The assessed avatars** (made from half of the people and measured against the other half):"))
+    st.write(_("**The assessed avatars** ({rows} rows, made from half of the rows and measured against the other "
+               "half):").format(rows=number(len(run.avatars), ",")) if one_table else _(
+        "**The assessed avatars** (made from half of the people and measured against the other half):"))
     if not ready(run):
         st.caption(_("The assessed avatars are not ready to share either (see the Privacy page)."))
 elif held_out(run):
-    st.caption(_("These avatars were made from half of the people. To share avatars of every row, make them on the "
-                 "Generate page (one click, same settings)."))
+    st.caption(_("These avatars were made from half of the rows. To share avatars of every row, make them on the "
+                 "Generate page (one click, same settings).") if one_table else _(
+        "These avatars were made from half of the people. To share avatars of every row, make them on the Generate "
+        "page (one click, same settings)."))
 files = files_of(run)
 download_avatars(run, False, primary=release is None, allowed=confirmed or ready(run))
 if files["formula_note"]:
