@@ -35,16 +35,9 @@ from core.engine.split import Holdout
 from core.errors import InputError
 from core.i18n import SOURCE_LANGUAGE, language
 from core.metrics.linked_evaluation import attacked_tables
-from core.presentation.format import formula_warning, in_english
+from core.presentation.format import formula_warning
 from core.presentation.metrics_json import batch_json
-from core.presentation.summary import (
-    analysis_lines,
-    batch_summary_lines,
-    linked_summary_lines,
-    risk_profile_lines,
-    summary_lines,
-)
-from core.presentation.verdict_text import noise_of, relationships, verdict_line
+from core.presentation.summary import batch_summary_lines, risk_profile_lines, run_lines
 from core.workflows.linked_run import (
     PersonAnalysis,
     TrendRequest,
@@ -178,7 +171,7 @@ def _avatarize_linked(arguments: argparse.Namespace, dataset: Dataset, frames: d
             Path(arguments.out).rmdir()  # refused: nothing left behind
         raise
     if run is not None:  # scored and judged together
-        print("\n".join(linked_summary_lines(run.evaluation, run.verdict)))
+        print("\n".join(run_lines(run)))
     for name in dataset.top_down():
         if dataset.is_series(name):  # rebuilt from its persons' avatars
             parent = dataset.parent_links(name)[0].parent
@@ -261,10 +254,7 @@ def _avatarize_table(arguments: argparse.Namespace, source: Path, avatars: Path,
         analyse(run.evaluation, request)
     _write(avatarizer, run, outputs, arguments.report_language)
     if run is not None:
-        assert run.verdict is not None  # judged
-        said = [text for text in (relationships(run.evaluation), in_english(noise_of)(run)) if text]
-        print("\n".join([*summary_lines(run.evaluation), *analysis_lines(run.evaluation), *said,
-                         verdict_line(run.verdict)]))
+        print("\n".join(run_lines(run)))
     holdout = f"{avatarizer.holdout_rows_} rows set aside as the holdout" if avatarizer.holdout_rows_ else "no holdout"
     print(
         f"{len(avatarizer.avatars_)} avatars of {source.name} written to {outputs.avatars} "

@@ -1,4 +1,5 @@
-"""The command line's table of every metric of one evaluation, or of a run made batch by batch."""
+"""The command line's table of every metric of one evaluation, of a run of one table or of linked tables
+(:func:`run_lines`), or of a run made batch by batch."""
 
 from __future__ import annotations
 
@@ -12,12 +13,25 @@ from core.metrics.registry import DEFINITIONS
 from core.metrics.risk_profile import RiskProfile
 from core.presentation.format import SHOWN_UNITS, holdout_sentence, in_english, metric_text, number_text
 from core.presentation.risk_profile_text import profile_lines
-from core.presentation.verdict_text import LINKED_TABLES, verdict_line
+from core.presentation.verdict_text import LINKED_TABLES, noise_of, relationships, verdict_line
+from core.workflows.linked_run import LinkedRun
+from core.workflows.verdict import verdict_of_run
 
 if TYPE_CHECKING:
     from core.metrics.linked_evaluation import LinkedEvaluation
     from core.workflows.linked_run import LinkedVerdict
+    from core.workflows.runs import Run
 
+
+
+@in_english
+def run_lines(run: Run) -> list[str]:
+    """What the command line prints of a scored and judged run: one table's metrics, analyses, relationships, noise
+    and verdict; linked tables' (:func:`linked_summary_lines`)."""
+    if isinstance(run, LinkedRun):
+        return linked_summary_lines(run.evaluation, run.verdict)
+    said = [text for text in (relationships(run.evaluation), noise_of(run)) if text]
+    return [*summary_lines(run.evaluation), *analysis_lines(run.evaluation), *said, verdict_line(verdict_of_run(run))]
 
 
 @in_english
