@@ -40,7 +40,6 @@ class ScoredTable:
     individual: bool  # its rows are people: who is most exposed can be shown
     originals: pd.DataFrame | None  # the rows the avatars were made from, and the avatars, as the figures compare
     avatars: pd.DataFrame | None  # them (None: a table with no column scored)
-    people: pd.DataFrame | None  # every original the privacy metrics score, in their order
     latent: LatentView | None = None  # one table's originals and avatars on the projection's first axes
 
 
@@ -50,14 +49,23 @@ def scored_tables(run: Run) -> list[ScoredTable]:
         working = run.avatarizer.working_data_
         assert working is not None  # a scored run's fit keeps its originals (never low_memory)
         return [ScoredTable(run.table_name, run.evaluation, person=True, key="", individual=True, originals=working,
-                            avatars=run.avatars, people=working[list(attacked_columns(run))], latent=run.latent)]
+                            avatars=run.avatars, latent=run.latent)]
     sides = [(run.evaluation.persons, True), (run.evaluation.tables, False)]
     return [ScoredTable(name, evaluation, person=person, key=f"{'person' if person else 'table'}:{name}",
                         individual=person or run.dataset.is_individual_level(name),
                         originals=None if evaluation.split is None else evaluation.split.working,
-                        avatars=None if evaluation.split is None else evaluation.split.working_avatars,
-                        people=None if evaluation.split is None else evaluation.split.originals)
+                        avatars=None if evaluation.split is None else evaluation.split.working_avatars)
             for evaluations, person in sides for name, evaluation in evaluations.items()]
+
+
+def people(run: Run, scored: ScoredTable) -> pd.DataFrame | None:
+    """Every original of ``scored`` the privacy metrics score, in their order (the rows of who is most exposed);
+    None when its rows are not people. Built when asked: a copy of the originals' columns scored."""
+    if isinstance(run, GenerationRun):
+        assert scored.originals is not None  # one table's working originals (see scored_tables)
+        return scored.originals[attacked_columns(run)]
+    split = scored.evaluation.split
+    return split.originals if scored.individual and split is not None else None
 
 
 def attacked_columns(run: Run) -> list[str]:

@@ -19,6 +19,7 @@ from core.workflows.runs import (
     exposure_latent,
     held_out,
     knowledge_of,
+    people,
     person_verdicts,
     ready,
     rescored_run,
@@ -51,8 +52,8 @@ def test_one_table_is_one_scored_person_table_with_its_rows_and_latent_view(tabl
     assert (scored.table_name, scored.key, scored.person, scored.individual) == ("t", "", True, True)
     assert scored.evaluation is run.evaluation and scored.latent is run.latent
     assert scored.avatars is run.avatars and scored.originals is run.avatarizer.working_data_
-    assert list(scored.people.columns) == attacked_columns(run) == list(run.evaluation.kinds)
-    assert len(scored.people) == len(run.evaluation.privacy["hidden_rate"].breakdown["hidden"])  # one per person
+    assert list(people(run, scored).columns) == attacked_columns(run) == list(run.evaluation.kinds)
+    assert len(people(run, scored)) == len(run.evaluation.privacy["hidden_rate"].breakdown["hidden"])  # one each
     assert person_verdicts(run) == {"t": run.verdict} and ready(run) == run.verdict.ready
     assert avatarizers(run) == {"t": run.avatarizer} and knowledge_of(run) == run.plan.knowledge
 
@@ -64,7 +65,8 @@ def test_linked_tables_are_each_person_table_with_its_family_then_each_table_alo
                                                "table:prescriptions"]
     assert [table.individual for table in scored] == [True, True, False, False]  # patients are people; stays not
     assert scored[0].evaluation is run.evaluation.persons["patients"]
-    assert len(scored[0].people) == len(scored[0].evaluation.privacy["hidden_rate"].breakdown["hidden"])
+    assert len(people(run, scored[0])) == len(scored[0].evaluation.privacy["hidden_rate"].breakdown["hidden"])
+    assert people(run, scored[2]) is None  # stays are not people
     assert "stays: number" in attacked_columns(run)  # what a person's stays add up to
     assert person_verdicts(run) is run.verdict.persons and ready(run) == run.verdict.ready
     assert set(avatarizers(run)) == {"patients", "stays", "prescriptions"} and held_out(run)
@@ -102,8 +104,8 @@ def test_the_map_of_who_is_exposed_among_linked_persons_places_every_person_and_
     person, alone_people, stays = scored_tables(run)[0], scored_tables(run)[1], scored_tables(run)[2]
     latent = exposure_latent(run, person)
     split = person.evaluation.split
-    assert len(split.avatars) == len(split.originals) == len(person.people)  # paired: one avatar per person
-    assert latent.original_rows.max() < len(person.people) and latent.originals.shape[1] >= 2
+    assert len(split.avatars) == len(split.originals) == len(people(run, person))  # paired: one avatar each
+    assert latent.original_rows.max() < len(people(run, person)) and latent.originals.shape[1] >= 2
     assert len(latent.avatars) == min(len(split.avatars), LATENT_POINTS)
     assert exposure_latent(run, alone_people) is not None and exposure_latent(run, stays) is None  # stays: no people
     again = exposure_latent(run, person)
@@ -115,5 +117,5 @@ def test_without_a_holdout_the_map_still_holds_every_avatar_not_the_half_compare
     run = generate_linked(Dataset.from_dict(schema()), frames, Parameters(seed=3, holdout=False), search=False)
     person = scored_tables(run)[0]
     split = person.evaluation.split
-    assert len(split.working_avatars) < len(split.avatars) == len(person.people) == 200
+    assert len(split.working_avatars) < len(split.avatars) == len(people(run, person)) == 200
     assert len(exposure_latent(run, person).avatars) == 200
