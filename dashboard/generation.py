@@ -361,8 +361,12 @@ def _table_cards(run: GenerationRun) -> None:
 
 
 def _dataset_cards(run: LinkedRun) -> None:
+    """Each person table with everything about its people first (what its verdict and fix judge), then each table
+    alone, each link's children per parent, each series' measures over time."""
+    persons = [(_("{table}, each person with everything about them").format(table=name), evaluation)
+               for name, evaluation in run.evaluation.persons.items()]
     tables = [(_("{table}: each variable's distribution").format(table=name), evaluation.signal["hellinger_mean"])
-              for name, evaluation in run.evaluation.tables.items()]
+              for name, evaluation in [*persons, *run.evaluation.tables.items()]]
     links = [(_("{link}: children per parent").format(link=link.replace(" -> ", " → ")),
               metrics["children_per_parent"]) for link, metrics in run.evaluation.links.items()
              if link not in run.evaluation.series]

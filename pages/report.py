@@ -22,7 +22,6 @@ run = state.require_run()
 release = state.release_run()
 one_table = isinstance(run, GenerationRun)
 stem = run.table_name.rsplit(".", 1)[0] + "_" if one_table else ""
-st.write(plain(run.summary()))
 
 
 def files_of(made: Run) -> dict:
@@ -67,6 +66,7 @@ def download_avatars(made: Run, every_row: bool, *, primary: bool, allowed: bool
 
 st.subheader(_("Share"))
 shared_run = release or run
+st.write(plain(shared_run.summary()))  # what the verdict below is about (a helper's pass: it was the other run's)
 verdict_box(shared_run)
 confirmed = ready(shared_run) or st.checkbox(
     _("I have read the verdict: these avatars are not ready to share, and I take them anyway."), key="not_ready_ok")

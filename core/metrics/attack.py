@@ -28,8 +28,8 @@ from core.metrics.space import MetricSpace
 
 Z_95 = 1.959963984540054
 TIE_TOLERANCE = 1e-9  # relative: distances equal within it are a tie (as for the hidden rate, SPEC 6.1)
-CHOOSE_KNOWN = N_("Choose the variables an attacker could know (age, sex, postcode...): this metric measures what "
-                  "they reveal.")
+CHOOSE_KNOWN = N_("Choose the variables an attacker could know (age, sex, postcode...): the attacks measure what "
+                  "they reveal.")  # said of one metric or of several at once (the verdict's "Not assessed: ...")
 NOT_A_COLUMN = {  # by option: the message when one of its variables is not a column scored
     "known": N_("The known variable '{name}' is not a column of the table scored: check its spelling (identifier-like "
                 "columns are left out of the metrics)."),

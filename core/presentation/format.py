@@ -197,8 +197,11 @@ def uncertainty_note(result: MetricResult, with_rates: bool = True) -> str | Non
     details = result.breakdown
     entry = next((entry for entry in details.get("per_variable", []) if entry["variable"] == details.get("widest")),
                  details)
-    sentences = [_("Uncertain: its estimate, {risk}, meets the target, but its 95 % interval reaches {high}.").format(
-        risk=percent(entry["risk"]), high=percent(entry["high"]))]
+    several = len(details.get("per_variable", [])) > 1  # the figure is the worst variable's, the doubt the widest's
+    sentences = [(_("Uncertain: for {variable}, the estimate, {risk}, meets the target, but its 95 % interval "
+                    "reaches {high}.") if several else
+                  _("Uncertain: its estimate, {risk}, meets the target, but its 95 % interval reaches {high}.")).format(
+        variable=entry.get("variable"), risk=percent(entry["risk"]), high=percent(entry["high"]))]
     if with_rates:
         sentences += _rates_sentences(entry)
     if entry["against"] == "baseline":

@@ -240,10 +240,12 @@ def relationships(evaluation: Evaluation) -> str | None:
                            ).format(value=number(correlation.value, ".1f"), band=_(band)))
         parts.append(gaps)
     prediction = evaluation.analyses.get("prediction")
-    ratio = getattr(prediction, "ratio", None)
-    if prediction is not None and ratio is not None:
-        parts.append(_("A model trained on the avatars reaches {share} % of the real model's {score} on real people "
-                       "it never saw.").format(share=number(100 * ratio, ".0f"), score=prediction.score_name))
+    if prediction is not None and getattr(prediction, "ratio", None) is not None:
+        # the Analysis page's reading, on the people it was tested on (a helper's pass, issue 48: "on real people it
+        # never saw" was said of people whose records made the avatars, beside a real model no better than chance)
+        from core.presentation.analysis_text import prediction_reading  # here: the analyses' modules when run
+
+        parts.append(prediction_reading(prediction, evaluation.holdout))
     return " ".join(parts) or None
 
 

@@ -91,6 +91,16 @@ class LinkedRun:
     def dataset(self) -> Dataset:
         return self.fitted.dataset_
 
+    @property
+    def searched_s(self) -> float:
+        """The seconds the fix searches of its person tables took (0 when none ran)."""
+        return sum(verdict.search_seconds for verdict in self.verdict.persons.values() if verdict.searched)
+
+    @property
+    def made_s(self) -> float:
+        """The seconds the avatars and their metrics took, the fix searches apart."""
+        return self.elapsed_s - self.searched_s
+
     def short_summary(self) -> str:
         """What the sidebar says: the method of each table, the seed."""
         methods = {avatarizer.method_.describe() for avatarizer in self.fitted.avatarizers_.values()}
@@ -105,8 +115,7 @@ class LinkedRun:
             self.fitted.avatarizers_[name].method_.describe()) for name in self.dataset.top_down())
         held = sum(len(frame) for frame in self.fitted.holdout_data_.values() if frame is not None)
         searched = [verdict for verdict in self.verdict.persons.values() if verdict.searched]
-        seconds = sum(verdict.search_seconds for verdict in searched)
-        values = {"tables": tables, "seed": self.fitted.seed_, "seconds": number(self.elapsed_s - seconds, ".1f"),
+        values = {"tables": tables, "seed": self.fitted.seed_, "seconds": number(self.made_s, ".1f"),
                   "held": number(held, ",")}
         if held:
             sentence = _("Avatars made: {tables}; {held} rows kept apart as the holdout, whole families, that the "
@@ -120,7 +129,7 @@ class LinkedRun:
         return " ".join([sentence, ngettext(
             "Then {seconds} s checking {count} other setting for a fix.",
             "Then {seconds} s checking {count} other settings for a fix.", tried).format(
-            seconds=number(seconds, ".1f"), count=number(tried))])
+            seconds=number(self.searched_s, ".1f"), count=number(tried))])
 
     def parameters_json(self) -> dict[str, Any]:
         """The run's parameters as the JSON gives them (SPEC 12): the seed, each table's, each link's method, the
@@ -254,11 +263,11 @@ def rescored_linked(run: LinkedRun, knowledge: Knowledge, frames: Mapping[str, p
             if name in held:
                 with_analyses(scored_table, held[name])
     report(_("Checking whether the avatars can be shared"), 0.5)
-    rescored = judged_linked(replace(run, evaluation=evaluation, verdict=linked_verdict(run.dataset, evaluation),
-                                     knowledge=knowledge), frames,
-                             progress=search_progress(report, 0.5))
+    scored_again = replace(run, evaluation=evaluation, verdict=linked_verdict(run.dataset, evaluation),
+                           knowledge=knowledge, elapsed_s=run.made_s)  # the earlier search's seconds left out
+    rescored = judged_linked(scored_again, frames, progress=search_progress(report, 0.5))
     report(_("Done"), 1.0)
-    return rescored
+    return replace(rescored, elapsed_s=scored_again.elapsed_s + rescored.searched_s)
 
 
 def linked_parameters(fitted: DatasetAvatarizer) -> dict[str, Any]:

@@ -122,3 +122,21 @@ def test_a_trend_of_dates_is_said_in_the_unit_that_reads():
     assert slope_unit(result(-0.02)) == ("per day", 1.0)
     assert slope_unit(result(-0.000318, unit="")) == ("per unit of visit_date", 1.0)
     assert "(per year;" in trend_reading(result(-0.000318)) and "-0.116" in trend_reading(result(-0.000318))
+
+
+def test_the_verdict_s_relationships_read_the_prediction_as_the_analysis_page_does():
+    """A helper's pass (issue 48): beside the verdict, "A model trained on the avatars reaches 100 % of the real
+    model's ROC AUC on real people it never saw", where the Analysis page said the real model is no better than
+    chance on people whose records went into the avatars. The rule: one reading of a prediction, on the people it
+    was tested on."""
+    from core.engine.split import Holdout
+    from core.metrics.evaluation import Evaluation
+    from core.presentation.analysis_text import prediction_reading
+    from core.presentation.verdict_text import relationships
+
+    at_chance = prediction_of("binary", (0.56, 0.42, 0.70), (0.56, 0.42, 0.70))
+    evaluation = Evaluation(holdout=Holdout.APPROXIMATE, rows={}, signal={}, privacy={},
+                            analyses={"prediction": at_chance})
+    said = relationships(evaluation)
+    assert said == prediction_reading(at_chance, Holdout.APPROXIMATE) and "never saw" not in said
+    assert "whose records went into the avatars" in said

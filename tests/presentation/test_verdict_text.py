@@ -64,6 +64,14 @@ def test_a_risk_is_met_or_missed_on_its_estimate_and_uncertain_on_its_interval()
         "attack is right for 87.9 % of the people the avatars come from, 86.9 % of people never used; 91.0 % by the "
         "baseline (the most common value). The attack does no better than the baseline. The interval is wide because "
         "the risk is read on the 13.1 % of people never used whom the attack gets wrong.")  # nothing would narrow it
+    # two sensitive variables: the figure is the worst's, the doubt the widest interval's, named (a helper's pass,
+    # issue 48: birthwt's card said 2.5 %, for bwt, and "its estimate, 0.0 %", which was ht's)
+    worst, widest = (dict(uncertain.breakdown["per_variable"][0], variable=name, risk=risk, high=high)
+                     for name, risk, high in (("bwt", 2.5, 11.3), ("ht", 0.0, 16.9)))
+    two = DEFINITIONS["inference_risk"].result(2.5, judged=16.9, breakdown={
+        **uncertain.breakdown, "per_variable": [worst, widest], "worst": "bwt", "widest": "ht", "high": 11.3})
+    assert uncertainty_note(two, with_rates=False).startswith(
+        "Uncertain: for ht, the estimate, 0.0 %, meets the target, but its 95 % interval reaches 16.9 %.")
     missed, met = attack(12.0, 20.0, 30.0, 20.0, 10.0), attack(1.0, 4.0, 30.0, 29.0, 10.0)
     assert (missed.passed, missed.uncertain, met.passed, met.uncertain) == (False, False, True, False)
     assert uncertainty_note(missed) is None and uncertainty_note(met) is None

@@ -70,6 +70,28 @@ def test_the_attacks_run_again_for_another_attacker_on_the_same_avatars(run):
     assert attacked.evaluation.persons["patients"].privacy["inference_risk"].value is not None
 
 
+def test_the_attacks_run_again_count_the_avatars_time_once_and_only_the_new_search(run, monkeypatch):
+    """A helper's pass (issue 48): after the attacks were run again, Generate said "seed 0, in -0.1 s. Then 5.0 s
+    checking 8 other settings": the earlier search's seconds stayed in the run's time, the new search's were taken
+    off it. The rule: the avatars' time is the run's made_s whatever search follows."""
+    import core.workflows.linked_run as linked_run
+
+    made, _steps = run
+
+    def searched(judged_run, seconds):
+        persons = {name: replace(verdict, searched=True, search_seconds=seconds)
+                   for name, verdict in judged_run.verdict.persons.items()}
+        return replace(judged_run, verdict=replace(judged_run.verdict, persons=persons))
+
+    first = replace(searched(made, 4.0), elapsed_s=made.elapsed_s + 4.0)  # as generate_linked leaves it
+    monkeypatch.setattr(linked_run, "judged_linked", lambda judged_run, frames, progress=None: searched(
+        judged_run, 5.0))
+    again = rescored_linked(first, Knowledge(("age", "stays: number"), ("sex",)), clinical(300))
+    assert again.made_s == pytest.approx(first.made_s) == pytest.approx(made.elapsed_s)
+    assert again.searched_s == pytest.approx(5.0) and again.elapsed_s == pytest.approx(made.elapsed_s + 5.0)
+    assert f"in {made.elapsed_s:.1f} s. Then 5.0 s checking" in again.summary()
+
+
 def test_original_order_is_said_sensitive():
     made = generate_linked(Dataset.from_dict(schema("original_order")), clinical(120), Parameters(seed=1))
     assert made.sensitive_links() == ["patients.patient_id -> stays.patient_id",
