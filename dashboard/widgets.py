@@ -604,10 +604,10 @@ def table_choice(names: list[str], label: str, key: str, *, format_func: Callabl
     return chosen
 
 
-def scored_choice(run: Run, label: str, key: str) -> ScoredTable:
-    """Which of the run's evaluations a page shows: each person table with everything about its people (their
-    descendants' aggregates as columns), each table alone; one table's own without a choice."""
-    scored = {table.key: table for table in scored_tables(run)}
+def scored_choice(run: Run, label: str, key: str, among: list[ScoredTable] | None = None) -> ScoredTable:
+    """Which of the run's evaluations (or of ``among`` them) a page shows: each person table with everything about
+    its people (their descendants' aggregates as columns), each table alone; one without a choice."""
+    scored = {table.key: table for table in (scored_tables(run) if among is None else among)}
     if len(scored) == 1:
         return next(iter(scored.values()))
     labels = {name: (_("{table}, each person with everything about them") if table.person else _("{table} alone"))

@@ -9,7 +9,7 @@ from core.i18n import _
 from core.metrics.attack import Knowledge
 from core.presentation import figures
 from core.workflows.run import GenerationRun
-from core.workflows.runs import attacked_columns, knowledge_of, people, rescored_run
+from core.workflows.runs import attacked_columns, judged_tables, knowledge_of, people, rescored_run
 from dashboard import jobs, language, state
 from dashboard.widgets import attacker_form, criteria_sections, exposure_section, plot, scored_choice, verdict_box
 
@@ -43,7 +43,7 @@ if knowledge is not None:
 jobs.show_error()  # a bad choice: its one-line message, and nothing kept
 state.show_what_was_said()
 
-scored = scored_choice(run, _("Whose privacy"), "privacy_table")
+scored = scored_choice(run, _("Whose privacy"), "privacy_table", judged_tables(run))
 if scored.evaluation.holdout is Holdout.APPROXIMATE:
     st.caption(_("Every row was avatarized, so no real person was kept apart as the attacks' control: each attack is "
                  "taken against its baseline (random linkage, guessing the most common value), which can only "

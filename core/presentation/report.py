@@ -53,7 +53,6 @@ from core.presentation.format import (
 from core.presentation.parameter_labels import EXCLUSION_LABELS, IMPUTATION_LABELS, LINK_METHOD_LABELS
 from core.presentation.verdict_text import (
     DASHBOARD,
-    LINKED_TABLES,
     caveat,
     doubts,
     fix_sentence,
@@ -190,8 +189,8 @@ def build_linked_report(run: LinkedRun) -> str:
             blocks += [Paragraph(_("{table}: {headline}").format(table=name, headline=headline(person)),
                                  f"verdict {colour}"),
                        Bullets([*reasons(person), *doubts(person), *(
-                           text for text in (fix_sentence(person, LINKED_TABLES), caveat(person, LINKED_TABLES))
-                           if text)])]
+                           # in the words of one table's report (the Privacy page, not the command line's options)
+                           text for text in (fix_sentence(person, DASHBOARD), caveat(person, DASHBOARD)) if text)])]
         if verdict.broken_links:
             blocks.append(Paragraph(_("Links whose foreign keys do not all resolve: {links}.").format(
                 links=", ".join(verdict.broken_links)), "verdict fail"))

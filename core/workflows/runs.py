@@ -58,6 +58,16 @@ def scored_tables(run: Run) -> list[ScoredTable]:
             for evaluations, person in sides for name, evaluation in evaluations.items()]
 
 
+def judged_tables(run: Run) -> list[ScoredTable]:
+    """The evaluations the verdict judges, what the Privacy page shows: each person table with everything about its
+    people (one without children: its own rows); one table's own. A table alone beside its person view is not
+    attacked, and a table of events is not people (a helper's pass: their views said "not assessed" for a choice
+    made, and "real people" of stays)."""
+    judged, persons = person_verdicts(run), getattr(run.evaluation, "persons", {})
+    return [scored for scored in scored_tables(run) if scored.table_name in judged
+            and (scored.person or scored.table_name not in persons)]
+
+
 def people(run: Run, scored: ScoredTable) -> pd.DataFrame | None:
     """Every original of ``scored`` the privacy metrics score, in their order (the rows of who is most exposed);
     None when its rows are not people. Built when asked: a copy of the originals' columns scored."""

@@ -18,6 +18,7 @@ from core.workflows.runs import (
     every_row,
     exposure_latent,
     held_out,
+    judged_tables,
     knowledge_of,
     people,
     person_verdicts,
@@ -55,6 +56,7 @@ def test_one_table_is_one_scored_person_table_with_its_rows_and_latent_view(tabl
     assert list(people(run, scored).columns) == attacked_columns(run) == list(run.evaluation.kinds)
     assert len(people(run, scored)) == len(run.evaluation.privacy["hidden_rate"].breakdown["hidden"])  # one each
     assert person_verdicts(run) == {"t": run.verdict} and ready(run) == run.verdict.ready
+    assert judged_tables(run) == [scored]
     assert avatarizers(run) == {"t": run.avatarizer} and knowledge_of(run) == run.plan.knowledge
 
 
@@ -68,6 +70,7 @@ def test_linked_tables_are_each_person_table_with_its_family_then_each_table_alo
     assert len(people(run, scored[0])) == len(scored[0].evaluation.privacy["hidden_rate"].breakdown["hidden"])
     assert people(run, scored[2]) is None  # stays are not people
     assert "stays: number" in attacked_columns(run)  # what a person's stays add up to
+    assert [table.key for table in judged_tables(run)] == ["person:patients"]  # what the verdict judges
     assert person_verdicts(run) is run.verdict.persons and ready(run) == run.verdict.ready
     assert set(avatarizers(run)) == {"patients", "stays", "prescriptions"} and held_out(run)
 
