@@ -326,16 +326,18 @@ def set_run(current: Run | None) -> None:
         st.session_state["run"] = current
     st.session_state["run_version"] = run_version() + 1
     st.session_state.pop("release_run", None)
-    st.session_state.pop("exposure_latents", None)
+    st.session_state.pop("exposure", None)
     sessions.let_go()  # only the current run is held
 
 
-def exposure_latent(current: Run, scored: ScoredTable) -> LatentView | None:
-    """The map of who is most exposed among ``scored``'s people (:func:`~core.workflows.runs.exposure_latent`),
-    computed once per table of the current run and held for the session."""
-    held = st.session_state.setdefault("exposure_latents", {})
+def exposure(current: Run, scored: ScoredTable) -> tuple[pd.DataFrame | None, LatentView | None]:
+    """Who is most exposed among ``scored``'s people: their rows (:func:`~core.workflows.runs.people`) and their
+    map (:func:`~core.workflows.runs.exposure_latent`), computed once per table of the current run and held for the
+    session (not again at each rerun of the Privacy page)."""
+    held = st.session_state.setdefault("exposure", {})
     if scored.key not in held:
-        held[scored.key] = runs.exposure_latent(current, scored)
+        rows = runs.people(current, scored) if scored.individual else None
+        held[scored.key] = (rows, None if rows is None else runs.exposure_latent(current, scored))
     return held[scored.key]
 
 

@@ -9,7 +9,7 @@ from core.i18n import _
 from core.metrics.attack import Knowledge
 from core.presentation import figures
 from core.workflows.run import GenerationRun
-from core.workflows.runs import attacked_columns, judged_tables, knowledge_of, people, rescored_run
+from core.workflows.runs import attacked_columns, judged_tables, knowledge_of, rescored_run
 from dashboard import jobs, language, state
 from dashboard.widgets import attacker_form, criteria_sections, exposure_section, plot, scored_choice, verdict_box
 
@@ -49,9 +49,9 @@ if scored.evaluation.holdout is Holdout.APPROXIMATE:
                  "taken against its baseline (random linkage, guessing the most common value), which can only "
                  "overstate the risk. Make the avatars with a holdout for a true control."))
 criteria_sections(scored.evaluation)
-exposed = people(run, scored) if scored.individual else None
+exposed, latent = state.exposure(run, scored)
 if exposed is not None:
-    exposure_section(scored.evaluation, exposed, dict(scored.evaluation.kinds), state.exposure_latent(run, scored))
+    exposure_section(scored.evaluation, exposed, dict(scored.evaluation.kinds), latent)
 st.header(_("Distances"))
 for name, figure in figures.privacy_figures(scored.evaluation.privacy).items():
     plot(figure, key=f"{name}{scored.key}")

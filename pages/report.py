@@ -60,8 +60,8 @@ def download_avatars(made: Run, every_row: bool, *, primary: bool, allowed: bool
                        icon=":material/download:", type="primary" if primary else "secondary", on_click="ignore",
                        key="download_release_avatars" if every_row else "download_avatars",
                        help=_(CSV_HELP if one_table else ZIP_HELP), disabled=not allowed)
-    if contents(made):
-        st.caption(contents(made))
+    if said := contents(made):
+        st.caption(said)
 
 
 st.subheader(_("Share"))
