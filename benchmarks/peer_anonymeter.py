@@ -25,7 +25,8 @@ from core.engine.io import read_table
 from core.engine.parameters import Parameters
 from core.metrics.attack import Knowledge
 from core.metrics.evaluation import evaluate_avatarization
-from core.workflows.run import ColumnPlan, build_avatarizer
+from core.workflows.plan import ColumnPlan
+from core.workflows.run import build_avatarizer
 
 AIDS = Path(__file__).resolve().parents[2] / "shared" / "reference" / "aids" / "original.csv"
 PEER = DATA / "anonymeter-venv"

@@ -41,7 +41,8 @@ from core.metrics.analysis.request import AnalysisRequest
 from core.metrics.evaluation import analyse, evaluate_avatarization
 from core.metrics.registry import PRIVACY_METRICS, SIGNAL_METRICS
 from core.metrics.risk_profile import risk_profile
-from core.workflows.run import ColumnPlan, build_avatarizer
+from core.workflows.plan import ColumnPlan
+from core.workflows.run import build_avatarizer
 from core.workflows.sweep import run_sweep, sweep_settings
 from tests.support import mixed_table
 

@@ -35,9 +35,9 @@ from core.presentation.parameter_labels import (
 )
 from core.workflows.linked_run import METHOD_SETTINGS, LinkedRun, generate_linked
 from core.workflows.run import GenerationRun, describe
-from core.workflows.runs import Run, avatarizers
+from core.workflows.runs import Run
 from core.workflows.search_space import EPSILON_STEPS
-from core.workflows.verdict import generate_judged
+from core.workflows.run import generate_judged
 from dashboard import state
 from dashboard.text import plain
 from dashboard.widgets import columns_caption, holdout_plan, signal_badge
@@ -319,7 +319,7 @@ def at_a_glance(run: Run) -> None:
         _table_cards(run)
     else:
         _dataset_cards(run)
-    for name, avatarizer in avatarizers(run).items():
+    for name, avatarizer in run.avatarizers.items():
         if avatarizer.method_.paired:
             continue
         ledger = avatarizer.synthesizer_.ledger()

@@ -24,7 +24,6 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from core.errors import InputError
 from core.i18n import _, number
-from core.workflows.runs import knowledge_of
 from dashboard import state
 from dashboard.text import plain
 
@@ -157,7 +156,7 @@ def _taken(job: Job) -> None:
 
 
 def _rescored(job: Job) -> None:
-    state.set_attacker(knowledge_of(job.result))
+    state.set_attacker(job.result.knowledge)
     state.set_run(job.result)
 
 

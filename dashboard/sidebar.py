@@ -24,9 +24,7 @@ def show_current() -> None:
         st.sidebar.caption(_("Table: {name} ({rows} rows)").format(name=plain(loaded.name),
                                                                    rows=number(len(loaded.frame), ","))
                            if loaded else _("No table yet"))
-        st.sidebar.caption(_("Avatars: {settings}, seed {seed}").format(settings=run.avatarizer.method_.describe(),
-                                                                        seed=run.avatarizer.seed_)
-                           if run else _("No avatars yet"))
+        st.sidebar.caption(plain(run.short_summary()) if run else _("No avatars yet"))
         if state.release_run() is not None:
             st.sidebar.caption(_("Avatars of all {rows} rows made too").format(
                 rows=number(len(state.release_run().avatars), ",")))

@@ -23,8 +23,9 @@ from core.engine.schema import ColumnProfile, apply_kinds, profile_columns, reso
 from core.engine.series_tables import proposed_time
 from core.i18n import N_, _, current_language
 from core.metrics.attack import Knowledge
-from core.workflows.run import ColumnPlan, LatentView, TableRelations, data_fingerprint, table_relations
-from core.workflows import runs
+from core.workflows.plan import ColumnPlan
+from core.workflows.latent import LatentView
+from core.workflows.run import TableRelations, data_fingerprint, table_relations
 from core.workflows.runs import Run, ScoredTable
 from dashboard import sessions
 from dashboard.language import ASSETS
@@ -331,13 +332,13 @@ def set_run(current: Run | None) -> None:
 
 
 def exposure(current: Run, scored: ScoredTable) -> tuple[pd.DataFrame | None, LatentView | None]:
-    """Who is most exposed among ``scored``'s people: their rows (:func:`~core.workflows.runs.people`) and their
-    map (:func:`~core.workflows.runs.exposure_latent`), computed once per table of the current run and held for the
+    """Who is most exposed among ``scored``'s people: their rows (:meth:`~core.workflows.runs.Run.people`) and their
+    map (:meth:`~core.workflows.runs.Run.exposure_latent`), computed once per table of the current run and held for the
     session (not again at each rerun of the Privacy page)."""
     held = st.session_state.setdefault("exposure", {})
     if scored.key not in held:
-        rows = runs.people(current, scored) if scored.individual else None
-        held[scored.key] = (rows, None if rows is None else runs.exposure_latent(current, scored))
+        rows = current.people(scored) if scored.individual else None
+        held[scored.key] = (rows, None if rows is None else current.exposure_latent(scored))
     return held[scored.key]
 
 

@@ -51,9 +51,11 @@ from core.presentation.verdict_text import (
     subject,
 )
 from core.workflows.exposure import LEVELS, RARE_SHARE, RARE_TAIL, exposure_levels, most_exposed
-from core.workflows.run import ColumnPlan, GenerationRun, LatentView
+from core.workflows.plan import ColumnPlan
+from core.workflows.latent import LatentView
+from core.workflows.run import GenerationRun
 from core.workflows.sweep import SweepPoint
-from core.workflows.runs import Run, ScoredTable, every_row, person_verdicts, scored_tables, with_fix
+from core.workflows.runs import Run, ScoredTable
 from core.workflows.verdict import READY, Verdict
 from dashboard import jobs, state
 from dashboard.plan import KIND_LABELS, ROLE_LABELS, described_columns, role_label
@@ -268,14 +270,14 @@ def verdict_box(run: Run) -> None:
     """The verdict of SPEC 6.3, one per person table (one table: its own): ready to share or not, which avatars it
     is about, why, the fix checked by a re-run and its cost with one click to apply it, what is not assessed; then
     the relationships and the noise of one table, or the links of linked tables that break or keep the families."""
-    for name, verdict in person_verdicts(run).items():
+    for name, verdict in run.person_verdicts.items():
         about = plain(subject(run)) if isinstance(run, GenerationRun) else _(
             "**{table}**, each person with everything about them ({tables}).").format(
             table=plain(name), tables=", ".join(plain(member) for member in run.dataset.top_down()
                                                 if member in run.dataset.family(name)))
         verdict_message(verdict, about)
         if verdict.fix is not None and verdict.fix.made is not None and run is state.run():
-            apply_fix_button(verdict.fix.instruction, lambda name=name: state.set_run(with_fix(run, name)), key=name)
+            apply_fix_button(verdict.fix.instruction, lambda name=name: state.set_run(run.with_fix(name)), key=name)
     if isinstance(run, GenerationRun):
         if run.parameters.exclude_replacement_strategy == "row_order" and run.plan.excluded:
             st.warning(_("Set-aside columns were copied from each avatar's own original: check them before "
@@ -445,7 +447,7 @@ def avatars_of_every_row(current: Run) -> None:
     release = state.release_run()
     if release is None:
         if st.button(asked, icon=":material/select_all:", key="release"):
-            jobs.wait(jobs.start("release", label, lambda progress: every_row(current, frames, progress)))
+            jobs.wait(jobs.start("release", label, lambda progress: current.every_row(frames, progress)))
     else:
         st.success(measured.format(summary=release.summary()), icon=":material/select_all:")
         verdict_box(release)
@@ -607,7 +609,7 @@ def table_choice(names: list[str], label: str, key: str, *, format_func: Callabl
 def scored_choice(run: Run, label: str, key: str, among: list[ScoredTable] | None = None) -> ScoredTable:
     """Which of the run's evaluations (or of ``among`` them) a page shows: each person table with everything about
     its people (their descendants' aggregates as columns), each table alone; one without a choice."""
-    scored = {table.key: table for table in (scored_tables(run) if among is None else among)}
+    scored = {table.key: table for table in (run.scored_tables() if among is None else among)}
     if len(scored) == 1:
         return next(iter(scored.values()))
     labels = {name: (_("{table}, each person with everything about them") if table.person else _("{table} alone"))

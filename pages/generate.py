@@ -6,7 +6,6 @@ import streamlit as st
 from core.dataset.keys import check_keys
 from core.errors import InputError
 from core.i18n import _
-from core.workflows.runs import held_out
 from dashboard import jobs, language, state
 from dashboard.generation import at_a_glance, dataset_form, table_form
 from dashboard.text import plain
@@ -50,5 +49,5 @@ if current is not None:
     columns[0].page_link("pages/utility.py", label=_("See the utility"), icon=":material/insights:")
     columns[1].page_link("pages/privacy.py", label=_("See the privacy"), icon=":material/shield:")
     columns[2].page_link("pages/report.py", label=_("Download"), icon=":material/download:")
-    if held_out(current):
+    if current.held_out:
         avatars_of_every_row(current)

@@ -9,7 +9,6 @@ from core.i18n import _
 from core.metrics.attack import Knowledge
 from core.presentation import figures
 from core.workflows.run import GenerationRun
-from core.workflows.runs import attacked_columns, judged_tables, knowledge_of, rescored_run
 from dashboard import jobs, language, state
 from dashboard.widgets import attacker_form, criteria_sections, exposure_section, plot, scored_choice, verdict_box
 
@@ -27,23 +26,23 @@ st.write(_(
 verdict_box(run)
 
 st.header(_("What an attacker could know"))
-made_with = knowledge_of(run)
+made_with = run.knowledge
 chosen = state.attacker() if state.attacker() != Knowledge() else made_with
 if chosen != made_with:
     st.caption(_("The figures below were computed for the variables the run was scored with: press *Run the "
                  "attacks* to score the avatars for the choice shown."))
-knowledge = attacker_form(chosen, attacked_columns(run), _(
+knowledge = attacker_form(chosen, run.attacked_columns, _(
     "What someone could learn elsewhere: age, sex, postcode, dates of admission... Used to link records to avatars "
     "and to guess the sensitive variables.") if one_table else _(
     "Columns of a person's table, or what their rows in another table add up to (such as \"stays: number\"). All of "
     "them must belong to one person table."))
 if knowledge is not None:
     frames = state.frames()
-    jobs.wait(jobs.start("rescored", _("The attacks"), lambda progress: rescored_run(run, knowledge, frames, progress)))
+    jobs.wait(jobs.start("rescored", _("The attacks"), lambda progress: run.rescored(knowledge, frames, progress)))
 jobs.show_error()  # a bad choice: its one-line message, and nothing kept
 state.show_what_was_said()
 
-scored = scored_choice(run, _("Whose privacy"), "privacy_table", judged_tables(run))
+scored = scored_choice(run, _("Whose privacy"), "privacy_table", run.judged_tables())
 if scored.evaluation.holdout is Holdout.APPROXIMATE:
     st.caption(_("Every row was avatarized, so no real person was kept apart as the attacks' control: each attack is "
                  "taken against its baseline (random linkage, guessing the most common value), which can only "

@@ -7,7 +7,7 @@ from core.i18n import N_, _, number
 from core.presentation.format import formula_warning
 from core.presentation.run_files import metrics_text, report_text, shared_file
 from core.workflows.run import GenerationRun
-from core.workflows.runs import Run, held_out, ready
+from core.workflows.runs import Run
 from dashboard import language, state
 from dashboard.text import plain
 from dashboard.widgets import paired_avatars_section, verdict_box
@@ -68,7 +68,7 @@ st.subheader(_("Share"))
 shared_run = release or run
 st.write(plain(shared_run.summary()))  # what the verdict below is about (a helper's pass: it was the other run's)
 verdict_box(shared_run)
-confirmed = ready(shared_run) or st.checkbox(
+confirmed = shared_run.ready or st.checkbox(
     _("I have read the verdict: these avatars are not ready to share, and I take them anyway."), key="not_ready_ok")
 if release is not None:
     st.write(_("**Avatars of all {rows} rows**, made with the same settings; their privacy is measured on all rows "
@@ -82,15 +82,15 @@ if release is not None:
     st.write(_("**The assessed avatars** ({rows} rows, made from half of the rows and measured against the other "
                "half):").format(rows=number(len(run.avatars), ",")) if one_table else _(
         "**The assessed avatars** (made from half of the people and measured against the other half):"))
-    if not ready(run):
+    if not run.ready:
         st.caption(_("The assessed avatars are not ready to share either (see the Privacy page)."))
-elif held_out(run):
+elif run.held_out:
     st.caption(_("These avatars were made from half of the rows. To share avatars of every row, make them on the "
                  "Generate page (one click, same settings).") if one_table else _(
         "These avatars were made from half of the people. To share avatars of every row, make them on the Generate "
         "page (one click, same settings)."))
 files = files_of(run)
-download_avatars(run, False, primary=release is None, allowed=confirmed or ready(run))
+download_avatars(run, False, primary=release is None, allowed=confirmed or run.ready)
 if files["formula_note"]:
     st.caption(plain(files["formula_note"]))
 st.download_button(_("Metrics (JSON)"), files["metrics"], file_name=f"{stem}metrics.json", mime="application/json",

@@ -22,7 +22,7 @@ from core.workflows.sweep import (
     sweep_settings,
     swept_dataset,
 )
-from core.workflows.verdict import generate_judged
+from core.workflows.run import generate_judged
 from dashboard import jobs, language, state
 from dashboard.text import plain
 from dashboard.widgets import choose, live_sweep, plot, table

@@ -45,8 +45,7 @@ from core.workflows.linked_run import (
     generate_linked,
     linked_analysis,
 )
-from core.workflows.run import build_avatarizer, file_fingerprint, scored_run
-from core.workflows.verdict import judged
+from core.workflows.run import build_avatarizer, file_fingerprint, judged, scored_run
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -55,8 +54,9 @@ if TYPE_CHECKING:
     from core.metrics.analysis.request import AnalysisRequest
     from core.metrics.attack import Knowledge
     from core.workflows.linked_run import LinkedRun
+    from core.workflows.plan import ColumnPlan
+    from core.workflows.run import GenerationRun
     from core.workflows.runs import Run
-    from core.workflows.run import ColumnPlan, GenerationRun
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from core.engine.io import check_writable
 from core.engine.parameters import Parameters
 from core.errors import InputError
 from core.metrics.attack import Knowledge
-from core.workflows.run import ColumnPlan
+from core.workflows.plan import ColumnPlan
 
 
 def refuse_given(options: Iterable[tuple[str, object]], message: str) -> None:

@@ -20,7 +20,7 @@ from core.metrics.result import MetricResult
 from core.presentation.format import figure_text
 from core.presentation.sweep_table import seed_range_text
 from core.workflows.exposure import LEVELS
-from core.workflows.run import LatentView
+from core.workflows.latent import LatentView
 from core.workflows.sweep import SweepPoint, measured, pareto_front
 
 ORIGINAL_COLOUR = "#3b6ea5"

@@ -12,21 +12,26 @@ from core.engine.parameters import Parameters
 from core.metrics.evaluation import Evaluation
 from core.presentation.format import in_english
 from core.presentation.verdict_text import LINKED_TABLES, noise_of, relationships, verdict_json
-from core.workflows.run import ColumnPlan, GenerationRun
+from core.workflows.plan import ColumnPlan
+from core.workflows.linked_run import LinkedRun, LinkedVerdict
+from core.workflows.run import GenerationRun
+from core.workflows.runs import Run
 from core.workflows.sweep import SweepPoint
-from core.workflows.verdict import Verdict, verdict_of_run
+from core.workflows.verdict import Verdict
 
 if TYPE_CHECKING:
     from core.metrics.linked_evaluation import LinkedEvaluation
     from core.workflows.batch_run import BatchRun, BatchSettings
-    from core.workflows.linked_run import LinkedVerdict
 
 
 @in_english
-def run_json(run: GenerationRun) -> dict[str, Any]:
-    """A run's metrics (SPEC section 7) with its full parameters, timings, AvatarFastDP's epsilon ledger, the
-    verdict and what the correlations say."""
-    avatarizer, verdict = run.avatarizer, verdict_of_run(run)
+def run_json(run: Run) -> dict[str, Any]:
+    """A run's metrics: one table's (SPEC section 7) with its full parameters, timings, AvatarFastDP's epsilon
+    ledger, the verdict and what the correlations say; linked tables' (:func:`linked_json`)."""
+    if isinstance(run, LinkedRun):
+        return linked_json(run.evaluation, run.verdict, run.parameters_json())
+    assert isinstance(run, GenerationRun)  # the other kind of run
+    avatarizer, verdict = run.avatarizer, run.table_verdict
     metrics = run.evaluation.to_json()
     metrics["parameters"] = {**avatarizer.get_params(), **metrics["parameters"], "method": avatarizer.method_.name}
     metrics["timings_s"] = {**avatarizer.timings_s_, **metrics["timings_s"]}

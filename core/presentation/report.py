@@ -64,7 +64,8 @@ from core.presentation.verdict_text import (
 )
 from core.workflows.linked_run import LinkedRun
 from core.workflows.run import GenerationRun
-from core.workflows.verdict import NOT_READY, READY, verdict_of_run
+from core.workflows.runs import Run
+from core.workflows.verdict import NOT_READY, READY
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go
@@ -114,20 +115,26 @@ class Figure:
 Block = Heading | Paragraph | Bullets | Table | Figure
 
 
-def build_html_report(run: GenerationRun) -> str:
-    """The report of ``run`` as one HTML document; its figures numbered in order (``figure-1``...), so that the same
-    run makes the same file, its date apart (plotly draws a random id per figure)."""
+def build_html_report(run: Run) -> str:
+    """The report of ``run``, of one table or of linked tables, as one HTML document; its figures numbered in order
+    (``figure-1``...), so that the same run makes the same file, its date apart (plotly draws a random id per
+    figure)."""
     numbering = _FIGURE_NUMBERS.set(itertools.count(1))
     try:
-        title = _("Avatar report: {name}").format(name=run.table_name)
-        return _TEMPLATES.get_template("report.html").render(language=current_language(), title=title,
-                                                             blocks=_blocks(run, title))
+        if isinstance(run, LinkedRun):
+            title = _("Avatar report: {name}").format(name=", ".join(run.dataset.tables))
+            blocks = _linked_blocks(run, title)
+        else:
+            assert isinstance(run, GenerationRun)  # the other kind of run
+            title = _("Avatar report: {name}").format(name=run.table_name)
+            blocks = _blocks(run, title)
+        return _TEMPLATES.get_template("report.html").render(language=current_language(), title=title, blocks=blocks)
     finally:
         _FIGURE_NUMBERS.reset(numbering)
 
 
 def _blocks(run: GenerationRun, title: str) -> list[Block]:
-    """The report's blocks, in order: its ``title``, the verdict, the run, the epsilon ledger, the parameters,
+    """One table's report, in order: its ``title``, the verdict, the run, the epsilon ledger, the parameters,
     utility, privacy, the analyses."""
     blocks: list[Block] = [
         Heading("h1", title),
@@ -174,55 +181,50 @@ def _ledger_blocks(avatarizer: Avatarizer, table: str | None = None) -> list[Blo
     ]
 
 
-def build_linked_report(run: LinkedRun) -> str:
-    """The report of linked tables (SPEC 12) as one HTML document: the verdict of each person table with its fix, the
+def _linked_blocks(run: LinkedRun, title: str) -> list[Block]:
+    """The report of linked tables (SPEC 12), in order: its ``title``, the verdict of each person table with its fix, the
     run (its fingerprint, seed, each FastDP table's epsilon ledger, the parameters of every table and link), the
     relations between the tables, each time series (SPEC 13), each person with everything about them, then each
     table alone."""
-    dataset, evaluation, verdict = run.dataset, run.evaluation, run.verdict
-    numbering = _FIGURE_NUMBERS.set(itertools.count(1))
-    try:
-        title = _("Avatar report: {name}").format(name=", ".join(dataset.tables))
-        blocks: list[Block] = [Heading("h1", title)]
-        for name, person in verdict.persons.items():
-            colour = VERDICT_CSS[person.status]
-            blocks += [Paragraph(_("{table}: {headline}").format(table=name, headline=headline(person)),
-                                 f"verdict {colour}"),
-                       Bullets([*reasons(person), *doubts(person), *(
-                           # in the words of one table's report (the Privacy page, not the command line's options)
-                           text for text in (fix_sentence(person, DASHBOARD), caveat(person, DASHBOARD)) if text)])]
-        if verdict.broken_links:
-            blocks.append(Paragraph(_("Links whose foreign keys do not all resolve: {links}.").format(
-                links=", ".join(verdict.broken_links)), "verdict fail"))
-        blocks += [Paragraph(run.summary()), _fingerprint(run.fingerprint, run.fitted.seed_),
-                   *(block for name, avatarizer in run.fitted.avatarizers_.items()
-                     for block in _ledger_blocks(avatarizer, name)),
-                   Heading("h2", _("Parameters")),
-                   Table([_("table or link"), _("parameter"), _("value")], _linked_parameters(run)),
-                   Heading("h2", _("Relations between the tables")),
-                   Table([_("link"), _("metric"), _("value"), _("reading"), _("what it means")], [
-                       [link, _shown(result.label), metric_text(result, result.unit),
-                        _verdict(result) if result.target is not None else _band(result),
-                        _shown(result.not_applicable or result.interpretation)]
-                       for link, metrics in evaluation.links.items() for result in metrics.values()])]
-        for link, metrics in evaluation.links.items():
-            headers, rows = sequences_table(metrics["broken_sequences"]) if "broken_sequences" in metrics else ([], [])
-            blocks += [Table(headers, rows)] if rows else []
-            blocks.append(_figure(figures.children_per_parent_figure(metrics["children_per_parent"], link)))
-        for link, metrics in evaluation.series.items():
-            blocks += _series_blocks(link, metrics, evaluation)
-        for name, enriched in evaluation.persons.items():
-            blocks += [Heading("h2", _("{table}, with everything about each person").format(table=name)),
-                       Paragraph(_("Each row of {table} with its descendants' aggregates (their number, the mean of "
-                                   "each numeric column, the share of each frequent modality): what an attacker "
-                                   "knowing a person's whole record would match.").format(table=name), "muted"),
-                       *_privacy_blocks(enriched), *_analyses_blocks(enriched)]
-        for name, alone in evaluation.tables.items():
-            blocks += [Heading("h2", _("Table {table}").format(table=name)), *_signal_blocks(alone),
-                       *_privacy_blocks(alone), *([] if name in evaluation.persons else _analyses_blocks(alone))]
-        return _TEMPLATES.get_template("report.html").render(language=current_language(), title=title, blocks=blocks)
-    finally:
-        _FIGURE_NUMBERS.reset(numbering)
+    evaluation, verdict = run.evaluation, run.verdict
+    blocks: list[Block] = [Heading("h1", title)]
+    for name, person in verdict.persons.items():
+        colour = VERDICT_CSS[person.status]
+        blocks += [Paragraph(_("{table}: {headline}").format(table=name, headline=headline(person)),
+                             f"verdict {colour}"),
+                   Bullets([*reasons(person), *doubts(person), *(
+                       # in the words of one table's report (the Privacy page, not the command line's options)
+                       text for text in (fix_sentence(person, DASHBOARD), caveat(person, DASHBOARD)) if text)])]
+    if verdict.broken_links:
+        blocks.append(Paragraph(_("Links whose foreign keys do not all resolve: {links}.").format(
+            links=", ".join(verdict.broken_links)), "verdict fail"))
+    blocks += [Paragraph(run.summary()), _fingerprint(run.fingerprint, run.fitted.seed_),
+               *(block for name, avatarizer in run.fitted.avatarizers_.items()
+                 for block in _ledger_blocks(avatarizer, name)),
+               Heading("h2", _("Parameters")),
+               Table([_("table or link"), _("parameter"), _("value")], _linked_parameters(run)),
+               Heading("h2", _("Relations between the tables")),
+               Table([_("link"), _("metric"), _("value"), _("reading"), _("what it means")], [
+                   [link, _shown(result.label), metric_text(result, result.unit),
+                    _verdict(result) if result.target is not None else _band(result),
+                    _shown(result.not_applicable or result.interpretation)]
+                   for link, metrics in evaluation.links.items() for result in metrics.values()])]
+    for link, metrics in evaluation.links.items():
+        headers, rows = sequences_table(metrics["broken_sequences"]) if "broken_sequences" in metrics else ([], [])
+        blocks += [Table(headers, rows)] if rows else []
+        blocks.append(_figure(figures.children_per_parent_figure(metrics["children_per_parent"], link)))
+    for link, metrics in evaluation.series.items():
+        blocks += _series_blocks(link, metrics, evaluation)
+    for name, enriched in evaluation.persons.items():
+        blocks += [Heading("h2", _("{table}, with everything about each person").format(table=name)),
+                   Paragraph(_("Each row of {table} with its descendants' aggregates (their number, the mean of "
+                               "each numeric column, the share of each frequent modality): what an attacker "
+                               "knowing a person's whole record would match.").format(table=name), "muted"),
+                   *_privacy_blocks(enriched), *_analyses_blocks(enriched)]
+    for name, alone in evaluation.tables.items():
+        blocks += [Heading("h2", _("Table {table}").format(table=name)), *_signal_blocks(alone),
+                   *_privacy_blocks(alone), *([] if name in evaluation.persons else _analyses_blocks(alone))]
+    return blocks
 
 
 SERIES_FIGURED = 3  # a series' numeric variables drawn in the report, at most
@@ -383,7 +385,7 @@ def _linked_parameters(run: LinkedRun) -> list[list[str]]:
 
 def _verdict_blocks(run: GenerationRun) -> list[Block]:
     """The verdict first (SPEC 6.3): ready or not, why, the fix checked by a re-run, what is not assessed."""
-    verdict = verdict_of_run(run)
+    verdict = run.table_verdict
     colour = VERDICT_CSS[verdict.status]
     blocks: list[Block] = [Paragraph(headline(verdict), f"verdict {colour}"), Paragraph(subject(run))]
     details = [*reasons(verdict), *doubts(verdict),

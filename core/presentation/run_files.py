@@ -12,8 +12,8 @@ import zipfile
 from dataclasses import dataclass
 
 from core.engine.io import csv_bytes, json_text
-from core.presentation.metrics_json import linked_json, run_json
-from core.presentation.report import build_html_report, build_linked_report
+from core.presentation.metrics_json import run_json
+from core.presentation.report import build_html_report
 from core.workflows.linked_run import LinkedRun
 from core.workflows.run import GenerationRun
 from core.workflows.runs import Run
@@ -33,20 +33,19 @@ class SharedFile:
 
 def metrics_text(run: Run) -> str:
     """The metrics JSON of ``run``, as the command line's ``--json`` writes it."""
-    document = run_json(run) if isinstance(run, GenerationRun) else linked_json(run.evaluation, run.verdict,
-                                                                                 run.parameters_json())
-    return json_text(document)
+    return json_text(run_json(run))
 
 
 def report_text(run: Run) -> str:
     """The self-contained HTML report of ``run`` (in the current language)."""
-    return build_html_report(run) if isinstance(run, GenerationRun) else build_linked_report(run)
+    return build_html_report(run)
 
 
 def shared_file(run: Run) -> SharedFile:
     """The avatars to share: one table's as a CSV, linked tables' zip (see :func:`linked_archive`)."""
     if isinstance(run, GenerationRun):
         return SharedFile(csv_bytes(run.avatars), ".csv", "text/csv")
+    assert isinstance(run, LinkedRun)  # the other kind of run
     return SharedFile(linked_archive(run), ".zip", "application/zip")
 
 

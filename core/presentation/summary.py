@@ -15,7 +15,7 @@ from core.presentation.format import SHOWN_UNITS, holdout_sentence, in_english, 
 from core.presentation.risk_profile_text import profile_lines
 from core.presentation.verdict_text import LINKED_TABLES, noise_of, relationships, verdict_line
 from core.workflows.linked_run import LinkedRun
-from core.workflows.verdict import verdict_of_run
+from core.workflows.run import GenerationRun
 
 if TYPE_CHECKING:
     from core.metrics.linked_evaluation import LinkedEvaluation
@@ -30,8 +30,9 @@ def run_lines(run: Run) -> list[str]:
     and verdict; linked tables' (:func:`linked_summary_lines`)."""
     if isinstance(run, LinkedRun):
         return linked_summary_lines(run.evaluation, run.verdict)
+    assert isinstance(run, GenerationRun)  # the other kind of run
     said = [text for text in (relationships(run.evaluation), noise_of(run)) if text]
-    return [*summary_lines(run.evaluation), *analysis_lines(run.evaluation), *said, verdict_line(verdict_of_run(run))]
+    return [*summary_lines(run.evaluation), *analysis_lines(run.evaluation), *said, verdict_line(run.table_verdict)]
 
 
 @in_english

@@ -18,7 +18,7 @@ from core.engine.parameters import Parameters
 from core.engine.pipeline import Avatarizer
 from core.engine.series_tables import series_kinds
 from core.errors import InputError
-from core.i18n import _, ngettext, number
+from core.i18n import _, number
 from core.metrics.aggregates import number_name
 from core.metrics.analysis.mixed_model import MixedModelResult
 from core.metrics.attack import Knowledge
@@ -26,7 +26,9 @@ from core.metrics.evaluation import Evaluation
 from core.metrics.linked_evaluation import LinkedEvaluation, evaluate_linked, person_columns
 from core.metrics.links.join import PARENT_COLUMN
 from core.metrics.series.series_table import series_mixed_model
-from core.workflows.run import ColumnPlan
+from core.workflows.latent import LatentView, latent_of
+from core.workflows.plan import ColumnPlan
+from core.workflows.runs import Run, ScoredTable
 from core.workflows.verdict import (
     NOT_READY,
     READY,
@@ -71,7 +73,7 @@ class LinkedVerdict:
 
 
 @dataclass(frozen=True)
-class LinkedRun:
+class LinkedRun(Run):
     """One generation of linked tables (the dashboard's): the fitted tables, their metrics and their verdict."""
 
     fitted: DatasetAvatarizer
@@ -92,44 +94,91 @@ class LinkedRun:
         return self.fitted.dataset_
 
     @property
-    def searched_s(self) -> float:
-        """The seconds the fix searches of its person tables took (0 when none ran)."""
-        return sum(verdict.search_seconds for verdict in self.verdict.persons.values() if verdict.searched)
+    def person_verdicts(self) -> dict[str, Verdict]:
+        return self.verdict.persons
 
     @property
-    def made_s(self) -> float:
-        """The seconds the avatars and their metrics took, the fix searches apart."""
-        return self.elapsed_s - self.searched_s
+    def ready(self) -> bool:
+        """Whether the avatars can be shared: every person table ready and every link holding."""
+        return self.verdict.ready
+
+    @property
+    def avatarizers(self) -> dict[str, Avatarizer]:
+        return self.fitted.avatarizers_
+
+    @property
+    def attacked_columns(self) -> list[str]:
+        return sorted({column for name in self.verdict.persons
+                       for column in person_evaluation(self.evaluation, name).kinds})
+
+    def scored_tables(self) -> list[ScoredTable]:
+        sides = [(self.evaluation.persons, True), (self.evaluation.tables, False)]
+        return [ScoredTable(name, evaluation, person=person, key=f"{'person' if person else 'table'}:{name}",
+                            individual=person or self.dataset.is_individual_level(name),
+                            originals=None if evaluation.split is None else evaluation.split.working,
+                            avatars=None if evaluation.split is None else evaluation.split.working_avatars)
+                for evaluations, person in sides for name, evaluation in evaluations.items()]
+
+    def people(self, scored: ScoredTable) -> pd.DataFrame | None:
+        split = scored.evaluation.split
+        return split.originals if scored.individual and split is not None else None
+
+    def exposure_latent(self, scored: ScoredTable) -> LatentView | None:
+        """Each person with everything about them and every avatar, computed here."""
+        split = scored.evaluation.split
+        if not scored.individual or split is None:
+            return None
+        return latent_of(split.originals, split.avatars, scored.evaluation.kinds, self.fitted.seed_)
+
+    def with_fix(self, table: str) -> LinkedRun:
+        """The linked run the fix of ``table``'s verdict made when it was checked: every table's avatars, metrics and
+        verdict; the analyses and trends run on this run are not carried over (other avatars)."""
+        fix = self.verdict.persons[table].fix
+        assert fix is not None and isinstance(fix.made, LinkedRun)  # a fix meets every target: its run is kept
+        return fix.made
+
+    def rescored(self, knowledge: Knowledge, frames: Mapping[str, pd.DataFrame], progress: Progress | None = None
+                 ) -> LinkedRun:
+        """Each person table that misses a target has a fix checked (:func:`judged_linked`); the analyses and
+        trends held are kept."""
+        report = progress or (lambda step, share: None)
+        report(_("Running the attacks"), 0.1)
+        earlier = self.evaluation
+        evaluation = replace(scored(self.fitted, knowledge), trends=dict(earlier.trends))  # what was run stays
+        for side, held in ((evaluation.tables, earlier.tables), (evaluation.persons, earlier.persons)):
+            for name, scored_table in side.items():
+                if name in held:
+                    with_analyses(scored_table, held[name])
+        report(_("Checking whether the avatars can be shared"), 0.5)
+        scored_again = replace(self, evaluation=evaluation, verdict=linked_verdict(self.dataset, evaluation),
+                               knowledge=knowledge, elapsed_s=self.made_s)  # the earlier search's seconds left out
+        again = judged_linked(scored_again, frames, progress=search_progress(report, 0.5))
+        report(_("Done"), 1.0)
+        return replace(again, elapsed_s=scored_again.elapsed_s + again.searched_s)
+
+    def every_row(self, frames: Mapping[str, pd.DataFrame], progress: Progress | None = None) -> LinkedRun:
+        return generate_linked(self.dataset, frames, replace(self.parameters, holdout=False),
+                               knowledge=self.knowledge, fingerprint=self.fingerprint, progress=progress)
 
     def short_summary(self) -> str:
-        """What the sidebar says: the method of each table, the seed."""
         methods = {avatarizer.method_.describe() for avatarizer in self.fitted.avatarizers_.values()}
         return _("Avatars of {count} tables: {settings}, seed {seed}").format(
             count=number(len(self.fitted.avatars_)), settings="; ".join(sorted(methods)), seed=self.fitted.seed_)
 
-    def summary(self) -> str:
-        """One sentence saying what was done: each table's avatars and method, the holdout, the seed, the time."""
+    def made_sentence(self) -> str:
+        """Each table's avatars and method, the holdout, the seed, the time."""
         tables = ", ".join(_("{avatars} of {table} ({settings})").format(
             avatars=number(len(self.fitted.avatars_[name]), ","), table=name,
             settings=_("time series") if self.dataset.is_series(name) else
             self.fitted.avatarizers_[name].method_.describe()) for name in self.dataset.top_down())
         held = sum(len(frame) for frame in self.fitted.holdout_data_.values() if frame is not None)
-        searched = [verdict for verdict in self.verdict.persons.values() if verdict.searched]
         values = {"tables": tables, "seed": self.fitted.seed_, "seconds": number(self.made_s, ".1f"),
                   "held": number(held, ",")}
         if held:
-            sentence = _("Avatars made: {tables}; {held} rows kept apart as the holdout, whole families, that the "
-                         "metrics compare with; seed {seed}, in {seconds} s.").format(**values)
-        else:
-            sentence = _("Avatars made: {tables}, from every row (the metrics draw halves of the families); seed "
-                         "{seed}, in {seconds} s.").format(**values)
-        if not searched:
-            return sentence
-        tried = sum(len(verdict.tried) for verdict in searched)
-        return " ".join([sentence, ngettext(
-            "Then {seconds} s checking {count} other setting for a fix.",
-            "Then {seconds} s checking {count} other settings for a fix.", tried).format(
-            seconds=number(self.searched_s, ".1f"), count=number(tried))])
+            return _("Avatars made: {tables}; {held} rows kept apart as the holdout, whole families, that the "
+                     "metrics compare with; seed {seed}, in {seconds} s.").format(**values)
+        return _("Avatars made: {tables}, from every row (the metrics draw halves of the families); seed "
+                 "{seed}, in {seconds} s.").format(**values)
 
     def parameters_json(self) -> dict[str, Any]:
         """The run's parameters as the JSON gives them (SPEC 12): the seed, each table's, each link's method, the
@@ -201,7 +250,7 @@ def takes_fast_dp(dataset: Dataset, name: str, parameters: Parameters) -> bool:
 def linked_rerun(run: LinkedRun, frames: Mapping[str, pd.DataFrame], person: str) -> Rerun:
     """Re-runs of ``run`` with table ``person`` set as a fix tries it (its parameters, its columns' roles): every
     table made again with the run's seed and scored for the same attacker; what is judged is ``person``'s rows with
-    everything about them, and the whole run is kept, to be applied as it is (:func:`applied_linked_fix`)."""
+    everything about them, and the whole run is kept, to be applied as it is (:meth:`LinkedRun.with_fix`)."""
     effective = run.parameters.for_table(run.dataset.tables[person])
     defaults = replace(run.parameters, seed=run.fitted.seed_)
 
@@ -234,40 +283,10 @@ def with_setting(table: Table, effective: Parameters, chosen: Parameters) -> Tab
     return replace(table, parameters=own)
 
 
-def applied_linked_fix(run: LinkedRun, person: str) -> LinkedRun:
-    """The linked run the fix of ``person``'s verdict made when it was checked (one click applies it, and nothing is
-    made again): every table's avatars, metrics and verdict; the analyses and trends run on ``run`` are not carried
-    over (other avatars)."""
-    fix = run.verdict.persons[person].fix
-    assert fix is not None and isinstance(fix.made, LinkedRun)  # a fix meets every target: its run is kept
-    return fix.made
-
-
 def person_evaluation(evaluation: LinkedEvaluation, name: str) -> Evaluation:
     """What the verdict of person table ``name`` judges: its rows with everything about them (its descendants'
     aggregates), or its own rows when it has no child."""
     return evaluation.persons.get(name) or evaluation.tables[name]
-
-
-def rescored_linked(run: LinkedRun, knowledge: Knowledge, frames: Mapping[str, pd.DataFrame],
-                    progress: Callable[[str, float], None] | None = None) -> LinkedRun:
-    """``run`` scored again for another attacker (the avatars do not change), with its verdict, a fix checked on the
-    originals ``frames`` when a person table misses a target (:func:`judged_linked`), and the analyses and trends it
-    held."""
-    report = progress or (lambda step, share: None)
-    report(_("Running the attacks"), 0.1)
-    earlier = run.evaluation
-    evaluation = replace(scored(run.fitted, knowledge), trends=dict(earlier.trends))  # what was run stays
-    for side, held in ((evaluation.tables, earlier.tables), (evaluation.persons, earlier.persons)):
-        for name, scored_table in side.items():
-            if name in held:
-                with_analyses(scored_table, held[name])
-    report(_("Checking whether the avatars can be shared"), 0.5)
-    scored_again = replace(run, evaluation=evaluation, verdict=linked_verdict(run.dataset, evaluation),
-                           knowledge=knowledge, elapsed_s=run.made_s)  # the earlier search's seconds left out
-    rescored = judged_linked(scored_again, frames, progress=search_progress(report, 0.5))
-    report(_("Done"), 1.0)
-    return replace(rescored, elapsed_s=scored_again.elapsed_s + rescored.searched_s)
 
 
 def linked_parameters(fitted: DatasetAvatarizer) -> dict[str, Any]:

@@ -1,134 +1,166 @@
-"""One generation as the dashboard and the HTML report see it: settings in, avatars and metrics out.
+"""One table from avatarization to judgment, as the dashboard and the HTML report see it: settings in, avatars,
+metrics and verdict out.
 
-Kept free of Streamlit: the pages collect a :class:`ColumnPlan` and the engine's
-:class:`~core.engine.parameters.Parameters`,
-call :func:`generate` once per submitted form, and draw figures from the returned
-:class:`GenerationRun`.
+Kept free of Streamlit: the pages collect a :class:`~core.workflows.plan.ColumnPlan` and the engine's
+:class:`~core.engine.parameters.Parameters`, call :func:`generate_judged` once per submitted form, and draw figures
+from the returned :class:`GenerationRun`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import time
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-import numpy as np
 import pandas as pd
 
-from core.dataset import Kind, Role, Table
+from core.dataset import Table
 from core.dataset.relations import Relation
 from core.engine.dataset_avatarizer import avatarized_table
 from core.engine.kept_relations import KeptRelations
 from core.engine.methods import Avatar, method_of
 from core.engine.parameters import Parameters
-from core.engine.pipeline import VARIANT_PARAMETERS, Avatarizer
-from core.engine.schema import drop_columns, with_text_names
+from core.engine.pipeline import VARIANT_PARAMETERS, Avatarizer, Variants
+from core.engine.schema import drop_columns
 from core.engine.split import Holdout
 from core.engine.stages import type_table
-from core.i18n import N_, _, ngettext, number
+from core.dataset import Role
+from core.i18n import N_, _, number
 from core.metrics.attack import Knowledge
 from core.metrics.evaluation import Evaluation, evaluate_avatarization
-from core.metrics.space import MetricSpace
+from core.workflows.latent import LatentView, latent_view
+from core.workflows.plan import ColumnPlan
+from core.workflows.runs import Run, ScoredTable
+from core.workflows.search_space import K_STEPS
+from core.workflows.verdict import (
+    Progress,
+    Remade,
+    Rerun,
+    Verdict,
+    checked_verdict,
+    search_budget,
+    search_progress,
+    verdict_of,
+    with_analyses,
+)
 
-if TYPE_CHECKING:
-    from core.workflows.verdict import Verdict
-
-LATENT_AXES = 10
-LATENT_POINTS = 3_000
 GENERATION_SHARE = 0.7  # of the progress bar; the metrics take the rest
 
 
 @dataclass(frozen=True)
-class ColumnPlan:
-    """What the user decided: the table as described (a dataset's :class:`~core.dataset.Table`: its columns' roles,
-    kinds and weights, its keys; the Data page's column table, or the command line's options) and what an attacker
-    could know and would want to learn (the privacy attacks of SPEC 6.2)."""
-
-    table: Table = Table("table")
-    knowledge: Knowledge = Knowledge()
-
-    @property
-    def dropped(self) -> tuple[str, ...]:
-        """The columns left out of the avatars, removed before the fit."""
-        return tuple(self.table.with_role(Role.DROPPED))
-
-    @property
-    def excluded(self) -> tuple[str, ...]:
-        """The columns set aside and re-attached to the avatars."""
-        return tuple(self.table.with_role(Role.SET_APART))
-
-
-@dataclass(frozen=True)
-class LatentView:
-    """Originals and avatars on the first axes of a projection fitted on the originals (a sample of each, for plots)."""
-
-    originals: np.ndarray
-    avatars: np.ndarray
-    explained_variance_ratio: np.ndarray
-    original_rows: np.ndarray | None = None  # the originals shown, as rows of WO
-
-
-@dataclass(frozen=True)
-class GenerationRun:
-    """The outcome of one submitted Generate form, never changed once built (its verdict and whole time given by a
-    copy: :func:`core.workflows.verdict.judged`, :func:`core.workflows.verdict.generate_judged`)."""
+class GenerationRun(Run):
+    """One table's run: its avatars, their metrics and (once judged) its verdict, never changed once built (its
+    verdict and whole time given by a copy: :func:`judged`, :func:`generate_judged`)."""
 
     table_name: str
     fingerprint: str
-    parameters: Parameters  # as chosen; the plan's columns apart (see :func:`build_avatarizer`)
-    plan: ColumnPlan
+    parameters: Parameters  # as chosen; the table's description apart (see :func:`build_avatarizer`)
+    table: Table  # as described: its columns' roles, kinds and weights, its keys
+    knowledge: Knowledge
     avatarizer: Avatarizer
     evaluation: Evaluation
     latent: LatentView | None
     elapsed_s: float  # the whole: the avatars, their metrics and the fix search (see made_s)
-    verdict: Verdict | None = None  # given by :func:`core.workflows.verdict.judged`
+    verdict: Verdict | None = None  # given by :func:`judged`
 
     @property
-    def searched_s(self) -> float:
-        """The seconds the fix search took (0 when none ran)."""
-        return self.verdict.search_seconds if self.verdict is not None and self.verdict.searched else 0.0
-
-    @property
-    def made_s(self) -> float:
-        """The seconds the avatars and their metrics took, the fix search apart."""
-        return self.elapsed_s - self.searched_s
+    def plan(self) -> ColumnPlan:
+        """The table as described and the attacker's knowledge, as the fix search varies them."""
+        return ColumnPlan(self.table, self.knowledge)
 
     @property
     def avatars(self) -> pd.DataFrame:
         """The shuffled avatars: the table to share."""
         return self.avatarizer.avatars_
 
-    def summary(self) -> str:
-        """One sentence saying what was done."""
+    @property
+    def table_verdict(self) -> Verdict:
+        """The run's verdict: the one :func:`judged` set, else the one its evaluation gives (no fix searched)."""
+        return self.verdict or verdict_of(self.evaluation)
+
+    @property
+    def person_verdicts(self) -> dict[str, Verdict]:
+        return {self.table_name: self.table_verdict}
+
+    @property
+    def held_out(self) -> bool:
+        return self.evaluation.holdout is Holdout.REAL
+
+    @property
+    def avatarizers(self) -> dict[str, Avatarizer]:
+        return {self.table_name: self.avatarizer}
+
+    @property
+    def attacked_columns(self) -> list[str]:
+        return [name for name in self.avatarizer.kinds_ if name not in self.avatarizer.identifier_columns_]
+
+    def scored_tables(self) -> list[ScoredTable]:
+        working = self.avatarizer.working_data_
+        assert working is not None  # a scored run's fit keeps its originals (never low_memory)
+        return [ScoredTable(self.table_name, self.evaluation, person=True, key="", individual=True, originals=working,
+                            avatars=self.avatars, latent=self.latent)]
+
+    def people(self, scored: ScoredTable) -> pd.DataFrame | None:
+        """The working originals' scored columns: a copy, built when asked."""
+        assert scored.originals is not None  # one table's working originals (see scored_tables)
+        return scored.originals[self.attacked_columns]
+
+    def exposure_latent(self, scored: ScoredTable) -> LatentView | None:
+        return scored.latent
+
+    def with_fix(self, table: str) -> GenerationRun:
+        """The run the fix made when it was checked (issue 46: nothing is made again): its avatars, metrics and
+        verdict; the analyses run on this run are not carried over (other avatars)."""
+        verdict = self.table_verdict
+        assert verdict.fix is not None  # judged, with a fix to apply
+        fix = verdict.fix
+        assert isinstance(fix.made, Avatarizer)  # a fix meets every target: what made it is kept (FixSearch._attempt)
+        return GenerationRun(table_name=self.table_name, fingerprint=self.fingerprint, parameters=fix.parameters,
+                             table=fix.plan.table, knowledge=fix.plan.knowledge, avatarizer=fix.made,
+                             evaluation=fix.evaluation, latent=latent_view(fix.made), elapsed_s=fix.seconds,
+                             verdict=verdict_of(fix.evaluation))
+
+    def rescored(self, knowledge: Knowledge, frames: Mapping[str, pd.DataFrame], progress: Progress | None = None
+                 ) -> GenerationRun:
+        report = progress or (lambda step, share: None)
+        report(_("Running the attacks"), 0.1)
+        evaluation = with_analyses(evaluate_avatarization(self.avatarizer, self.evaluation.spaces,
+                                                          knowledge=knowledge), self.evaluation)
+        report(_("Checking whether the avatars can be shared"), 0.5)
+        again = judged(replace(self, knowledge=knowledge, evaluation=evaluation, verdict=None, elapsed_s=self.made_s),
+                       lambda: frames[self.table_name], progress=search_progress(report, 0.5))
+        report(_("Done"), 1.0)
+        return again
+
+    def every_row(self, frames: Mapping[str, pd.DataFrame], progress: Progress | None = None) -> GenerationRun:
+        return generate_judged(frames[self.table_name], self.plan, replace(self.parameters, holdout=False),
+                               table_name=self.table_name, fingerprint=self.fingerprint, progress=progress)
+
+    def short_summary(self) -> str:
+        return _("Avatars: {settings}, seed {seed}").format(settings=self.avatarizer.method_.describe(),
+                                                            seed=self.avatarizer.seed_)
+
+    def made_sentence(self) -> str:
         avatarizer, working = self.avatarizer, self.avatarizer.working_data_
         assert working is not None  # a scored run's fit keeps its originals (never low_memory)
         n_avatars, n_working = len(avatarizer.avatars_), len(working)
-        searched = self.searched_s
         values = dict(avatars=number(n_avatars, ","), table=self.table_name, working=number(n_working, ","),
                       settings=avatarizer.method_.describe(), seed=avatarizer.seed_, seconds=number(self.made_s, ".1f"))
         if avatarizer.holdout_ is Holdout.REAL:
             holdout = avatarizer.holdout_data_
             assert holdout is not None  # a real holdout, kept by the fit
-            sentence = _(
+            return _(
                 "{avatars} avatars of {table} made from {working} of the {total} rows "
                 "(the other half is kept apart as the holdout the metrics compare with) with {settings}, "
                 "seed {seed}, and measured in {seconds} s."
             ).format(total=number(n_working + len(holdout), ","), **values)
-        else:
-            sentence = _(
-                "{avatars} avatars of {table} made from all {working} rows (the metrics draw an approximate holdout: "
-                "half of the originals) with {settings}, seed {seed}, and measured in {seconds} s."
-            ).format(**values)
-        if not searched:
-            return sentence
-        assert self.verdict is not None  # searched: judged
-        return " ".join([sentence, ngettext(  # "Made in 24.1 s" was 0.6 s of avatars and 23.5 s of fixes checked
-            "Then {seconds} s checking {count} other setting for a fix.",
-            "Then {seconds} s checking {count} other settings for a fix.", len(self.verdict.tried)).format(
-            seconds=number(searched, ".1f"), count=number(len(self.verdict.tried)))])
+        return _(
+            "{avatars} avatars of {table} made from all {working} rows (the metrics draw an approximate holdout: "
+            "half of the originals) with {settings}, seed {seed}, and measured in {seconds} s."
+        ).format(**values)
 
 
 def data_fingerprint(data: bytes) -> str:
@@ -236,7 +268,8 @@ def scored_run(
     if progress is not None:
         progress()
     return GenerationRun(
-        table_name=table_name, fingerprint=fingerprint, parameters=parameters, plan=plan, avatarizer=avatarizer,
+        table_name=table_name, fingerprint=fingerprint, parameters=parameters, table=plan.table, knowledge=plan.knowledge,
+        avatarizer=avatarizer,
         evaluation=evaluation, latent=latent_view(avatarizer) if with_latent else None,
         elapsed_s=time.perf_counter() - start,
     )
@@ -251,31 +284,52 @@ _STEP_LABELS = {
 }
 
 
-def latent_view(avatarizer: Avatarizer) -> LatentView:
-    """Originals (WO) and all avatars on the first axes of a projection fitted on WO (missing values at the centroid)."""
-    left_out = avatarizer.identifier_columns_
-    originals = with_text_names(avatarizer.working_data_).drop(columns=left_out)
-    avatars = with_text_names(avatarizer.avatars_).drop(columns=left_out)
-    kinds = {name: kind for name, kind in avatarizer.kinds_.items() if name not in left_out}
-    return latent_of(originals, avatars, kinds, avatarizer.seed_)
+def shared_rerun(run: GenerationRun, table: Callable[[], pd.DataFrame]) -> Rerun:
+    """Re-runs of ``run``'s table that share its preparation: another method or ``ncp`` starts from the run's own
+    typing, split, encoding and projection (:class:`~core.engine.pipeline.Variants`, the neighbours searched once
+    per ``ncp``), scored against the same halves with the metric spaces fitted once; another column plan needs a
+    fresh fit of the table (``table()``, read only then)."""
+    variants: list[Variants] = []
+    spaces = run.evaluation.spaces
+    frames: list[pd.DataFrame] = []
+
+    def rerun(parameters: Parameters, plan: ColumnPlan) -> Remade:
+        variant = parameters_variant(run.parameters, parameters)
+        if plan == run.plan and variant is not None:
+            variants[:] = variants or [Variants(run.avatarizer, largest_k=max(
+                (k for k in K_STEPS if k < len(run.avatars)), default=0))]
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # what the run said about its columns and k is not said again
+                variant_fit = variants[0].fit(variant)
+            return Remade(evaluate_avatarization(variant_fit, spaces, plan.knowledge), variant_fit)
+        frames[:] = frames or [table()]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fitted_table = fitted(frames[0], plan, parameters)
+        return Remade(evaluate_avatarization(fitted_table, knowledge=plan.knowledge), fitted_table)
+
+    return rerun
 
 
-def latent_of(originals: pd.DataFrame, avatars: pd.DataFrame, kinds: Mapping[str, Kind], seed: int) -> LatentView:
-    """``originals`` and ``avatars`` on the first axes of a projection fitted on the originals, a sample of each
-    drawn from ``seed`` when they are many (a person table of linked tables: each person with everything about them)."""
-    space = MetricSpace.fit(originals, dict(kinds))
-    original_table, avatar_table, projection = space.table, space.encode(avatars), space.projection
-    n_axes = max(1, min(LATENT_AXES, projection.n_components_))
-    rng = np.random.default_rng([seed, 2])
-    original_rows = _sample(len(originals), rng)
-    avatar_rows = _sample(len(avatars), rng)
-    return LatentView(
-        originals=projection.transform(original_table.take(original_rows), n_axes),
-        avatars=projection.transform(avatar_table.take(avatar_rows), n_axes),
-        explained_variance_ratio=projection.explained_variance_ratio_[:n_axes],
-        original_rows=original_rows,
-    )
+def judged(run: GenerationRun, table: Callable[[], pd.DataFrame], search: bool = True,
+           progress: Progress | None = None) -> GenerationRun:
+    """A copy of ``run`` with its verdict; when a target is missed (and ``search``), a fix checked by re-running on the
+    table the run was made from (see :func:`shared_rerun`), with the budget of :func:`search_budget`."""
+    budget = search_budget(len(run.avatars))
+    verdict = checked_verdict(run.evaluation, run.parameters, run.plan, len(run.avatars), shared_rerun(run, table),
+                              progress, budget) if search else verdict_of(run.evaluation)
+    return replace(run, verdict=verdict, elapsed_s=run.made_s + (verdict.search_seconds if verdict.searched else 0.0))
 
 
-def _sample(n_rows: int, rng: np.random.Generator) -> np.ndarray:
-    return np.sort(rng.choice(n_rows, size=LATENT_POINTS, replace=False)) if n_rows > LATENT_POINTS else np.arange(n_rows)
+def generate_judged(frame: pd.DataFrame, plan: ColumnPlan, parameters: Parameters, *, table_name: str, fingerprint: str,
+                    progress: Callable[[str, float], None] | None = None) -> GenerationRun:
+    """:func:`~core.workflows.run.generate`, then the verdict, with a fix checked when a target is missed: each
+    setting tried is a step of the progress bar, with its name; the run's time is the whole."""
+    report = progress or (lambda step, share: None)
+    start = time.perf_counter()
+    run = generate(frame, plan, parameters, table_name=table_name, fingerprint=fingerprint,
+                   progress=lambda step, share: report(step, 0.75 * share))
+    report(_("Checking whether the avatars can be shared"), 0.75)
+    run = judged(run, lambda: frame, progress=search_progress(report, 0.75))
+    report(_("Done"), 1.0)
+    return replace(run, elapsed_s=time.perf_counter() - start)

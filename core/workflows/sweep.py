@@ -28,7 +28,8 @@ from core.metrics.registry import DEFINITIONS, TARGETS
 from core.metrics.space import MetricSpaces
 from core.validation import check_whole_number
 from core.workflows.linked_run import LinkedRun, person_evaluation, scored, with_setting
-from core.workflows.run import ColumnPlan, build_avatarizer
+from core.workflows.plan import ColumnPlan
+from core.workflows.run import build_avatarizer
 from core.workflows.search_space import SIGNAL_SPREAD
 
 UTILITY_METRICS = {name: DEFINITIONS[name].axis_label for name in ("hellinger_mean", "correlation_difference_ratio")}

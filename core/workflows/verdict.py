@@ -12,27 +12,24 @@ the one that keeps the most, with its cost in numbers.
 from __future__ import annotations
 
 import time
-import warnings
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-import pandas as pd
 
 from core.dataset import Role
 from core.engine.methods import Avatar, method_of
 from core.engine.parameters import Parameters
-from core.engine.pipeline import Avatarizer, Variants
+from core.engine.pipeline import Avatarizer
 from core.i18n import N_, Message, Number, _
 from core.metrics.criteria import PARTLY_ASSESSED, UNCERTAIN
-from core.metrics.evaluation import Evaluation, evaluate_avatarization
+from core.metrics.evaluation import Evaluation
 from core.metrics.result import MetricResult
-from core.workflows.run import ColumnPlan, GenerationRun, generate, latent_view, parameters_variant
-from core.workflows.run import fitted as avatarized
+from core.workflows.plan import ColumnPlan
 from core.workflows.search_space import EPSILON_STEPS, K_STEPS, SIGNAL_SPREAD
 
 if TYPE_CHECKING:
-    from core.workflows.linked_run import LinkedRun
+    from core.workflows.runs import Run
 
 READY, NOT_READY = "ready", "not ready"  # and UNCERTAIN, PARTLY_ASSESSED, as a criterion can be
 FALLBACK_EPSILON = 1.0
@@ -54,7 +51,7 @@ class Remade:
     makes nothing again: issue 46)."""
 
     evaluation: Evaluation
-    made: Avatarizer | LinkedRun | None = field(default=None, repr=False, compare=False)
+    made: Avatarizer | Run | None = field(default=None, repr=False, compare=False)
 
 
 Rerun = Callable[[Parameters, ColumnPlan], Remade]
@@ -69,7 +66,7 @@ class Fix:
     plan: ColumnPlan
     evaluation: Evaluation
     seconds: float = 0.0
-    made: Avatarizer | LinkedRun | None = field(default=None, repr=False, compare=False)  # kept when it is ready
+    made: Avatarizer | Run | None = field(default=None, repr=False, compare=False)  # kept when it is ready
 
     @property
     def ready(self) -> bool:
@@ -122,11 +119,6 @@ class Verdict:
 def failing_results(evaluation: Evaluation) -> dict[str, list[MetricResult]]:
     """The metrics that miss their target, by criterion."""
     return {criterion: group.failing for criterion, group in evaluation.criteria().items() if group.failing}
-
-
-def verdict_of_run(run: GenerationRun) -> Verdict:
-    """The run's verdict: the one :func:`judged` set, else the one its evaluation gives (no fix searched)."""
-    return run.verdict or verdict_of(run.evaluation)
 
 
 def verdict_of(evaluation: Evaluation) -> Verdict:
@@ -269,45 +261,6 @@ def checked_verdict(evaluation: Evaluation, parameters: Parameters, plan: Column
                    search_seconds=time.perf_counter() - start)
 
 
-def shared_rerun(run: GenerationRun, table: Callable[[], pd.DataFrame]) -> Rerun:
-    """Re-runs of ``run``'s table that share its preparation: another method or ``ncp`` starts from the run's own
-    typing, split, encoding and projection (:class:`~core.engine.pipeline.Variants`, the neighbours searched once
-    per ``ncp``), scored against the same halves with the metric spaces fitted once; another column plan needs a
-    fresh fit of the table (``table()``, read only then)."""
-    variants: list[Variants] = []
-    spaces = run.evaluation.spaces
-    frames: list[pd.DataFrame] = []
-
-    def rerun(parameters: Parameters, plan: ColumnPlan) -> Remade:
-        variant = parameters_variant(run.parameters, parameters)
-        if plan == run.plan and variant is not None:
-            variants[:] = variants or [Variants(run.avatarizer, largest_k=max(
-                (k for k in K_STEPS if k < len(run.avatars)), default=0))]
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # what the run said about its columns and k is not said again
-                fitted = variants[0].fit(variant)
-            return Remade(evaluate_avatarization(fitted, spaces, plan.knowledge), fitted)
-        frames[:] = frames or [table()]
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            fitted = avatarized(frames[0], plan, parameters)
-        return Remade(evaluate_avatarization(fitted, knowledge=plan.knowledge), fitted)
-
-    return rerun
-
-
-def applied_fix(run: GenerationRun) -> GenerationRun:
-    """The run the fix of ``run``'s verdict made when it was checked (issue 46: one click applies it, and nothing is
-    made again): its avatars, metrics and verdict; the analyses run on ``run`` are not carried over (other avatars)."""
-    assert run.verdict is not None and run.verdict.fix is not None  # judged, with a fix to apply
-    fix = run.verdict.fix
-    assert isinstance(fix.made, Avatarizer)  # a fix meets every target: what made it is kept (FixSearch._attempt)
-    return GenerationRun(table_name=run.table_name, fingerprint=run.fingerprint, parameters=fix.parameters,
-                         plan=fix.plan, avatarizer=fix.made, evaluation=fix.evaluation,
-                         latent=latent_view(fix.made), elapsed_s=fix.seconds,
-                         verdict=verdict_of(fix.evaluation))
-
-
 def search_progress(report: Callable[[str, float], None], start: float) -> Progress:
     """The fix search's progress on a bar where it starts at ``start``: each setting tried brings it 30 % closer to
     the end (how many will be tried is not known ahead)."""
@@ -319,30 +272,6 @@ def search_budget(n_avatarized: int) -> int:
     return max(SEARCH_MIN_SETTINGS, SEARCH_ROWS // max(n_avatarized, 1))
 
 
-def judged(run: GenerationRun, table: Callable[[], pd.DataFrame], search: bool = True,
-           progress: Progress | None = None) -> GenerationRun:
-    """A copy of ``run`` with its verdict; when a target is missed (and ``search``), a fix checked by re-running on the
-    table the run was made from (see :func:`shared_rerun`), with the budget of :func:`search_budget`."""
-    budget = search_budget(len(run.avatars))
-    verdict = checked_verdict(run.evaluation, run.parameters, run.plan, len(run.avatars), shared_rerun(run, table),
-                              progress, budget) if search else verdict_of(run.evaluation)
-    return replace(run, verdict=verdict, elapsed_s=run.made_s + (verdict.search_seconds if verdict.searched else 0.0))
-
-
-def generate_judged(frame: pd.DataFrame, plan: ColumnPlan, parameters: Parameters, *, table_name: str, fingerprint: str,
-                    progress: Callable[[str, float], None] | None = None) -> GenerationRun:
-    """:func:`~core.workflows.run.generate`, then the verdict, with a fix checked when a target is missed: each
-    setting tried is a step of the progress bar, with its name; the run's time is the whole."""
-    report = progress or (lambda step, share: None)
-    start = time.perf_counter()
-    run = generate(frame, plan, parameters, table_name=table_name, fingerprint=fingerprint,
-                   progress=lambda step, share: report(step, 0.75 * share))
-    report(_("Checking whether the avatars can be shared"), 0.75)
-    run = judged(run, lambda: frame, progress=search_progress(report, 0.75))
-    report(_("Done"), 1.0)
-    return replace(run, elapsed_s=time.perf_counter() - start)
-
-
 def with_analyses(evaluation: Evaluation, earlier: Evaluation) -> Evaluation:
     """``evaluation`` with the analyses ``earlier`` ran on the same avatars (issue 46: the attacks run again on the
     Privacy page dropped the regression, the prediction and the group statistics the user had run)."""
@@ -350,19 +279,3 @@ def with_analyses(evaluation: Evaluation, earlier: Evaluation) -> Evaluation:
     if "analysis" in earlier.parameters:
         evaluation.parameters = {**evaluation.parameters, "analysis": earlier.parameters["analysis"]}
     return evaluation
-
-
-def rescored(run: GenerationRun, plan: ColumnPlan, frame: pd.DataFrame,
-             progress: Callable[[str, float], None] | None = None) -> GenerationRun:
-    """``run`` scored again for another attacker (``plan``'s known and sensitive variables: the avatars do not
-    change), with its verdict and the analyses it held."""
-    report = progress or (lambda step, share: None)
-    report(_("Running the attacks"), 0.1)
-    evaluation = with_analyses(evaluate_avatarization(run.avatarizer, run.evaluation.spaces,
-                                                      knowledge=plan.knowledge), run.evaluation)
-    report(_("Checking whether the avatars can be shared"), 0.5)
-    rescored_run = judged(replace(run, plan=plan, evaluation=evaluation, verdict=None, elapsed_s=run.made_s),
-                          lambda: frame,
-                          progress=search_progress(report, 0.5))
-    report(_("Done"), 1.0)
-    return rescored_run

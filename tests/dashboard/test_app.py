@@ -8,7 +8,6 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import core.workflows.run
-import core.workflows.verdict
 from core.workflows.sweep import advised
 from tests.support import ROOT, as_read, mixed_table
 
@@ -21,7 +20,7 @@ PAGES = [
 
 @pytest.fixture
 def generations(monkeypatch):
-    """Counts the generations the pages make (core.workflows.run.generate, which the verdict's module calls)."""
+    """Counts the generations the pages make (core.workflows.run.generate, which generate_judged calls)."""
     calls = []
     original = core.workflows.run.generate
 
@@ -30,7 +29,6 @@ def generations(monkeypatch):
         return original(*arguments, **keywords)
 
     monkeypatch.setattr(core.workflows.run, "generate", counting)
-    monkeypatch.setattr(core.workflows.verdict, "generate", counting)
     return calls
 
 

@@ -27,7 +27,7 @@ from core.presentation.figures import (
     privacy_figures,
     tradeoff_figure,
 )
-from core.workflows.run import LatentView
+from core.workflows.latent import LatentView
 from core.workflows.sweep import SweepPoint, SweepSetting
 from tests.support import with_verdicts
 

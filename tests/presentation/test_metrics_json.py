@@ -8,9 +8,10 @@ from core.dataset import Role, Table
 from core.engine.parameters import Parameters
 from core.i18n import language
 from core.presentation.metrics_json import evaluation_document, run_json, sweep_json
-from core.workflows.run import ColumnPlan
+from core.workflows.plan import ColumnPlan
 from core.workflows.sweep import run_sweep, sweep_settings
-from core.workflows.verdict import generate_judged, verdict_of
+from core.workflows.run import generate_judged
+from core.workflows.verdict import verdict_of
 from tests.support import mixed_table
 
 

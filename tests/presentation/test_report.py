@@ -9,8 +9,8 @@ import pandas as pd
 
 from core.engine.parameters import Parameters
 from core.presentation.report import build_html_report
-from core.workflows.run import ColumnPlan
-from core.workflows.verdict import generate_judged
+from core.workflows.plan import ColumnPlan
+from core.workflows.run import generate_judged
 from tests.support import mixed_table
 
 HOSTILE = ['<script>alert(1)</script>', '"><img src=x onerror=alert(1)>', "{{7*7}}"]
@@ -54,7 +54,7 @@ def test_markup_in_a_column_name_is_text_in_the_figures_too():
 def test_the_report_of_linked_tables_has_every_part_once_and_hostile_names_as_text():
     from core.dataset import Dataset
     from core.engine.parameters import Parameters
-    from core.presentation.report import build_linked_report
+    from core.presentation.report import build_html_report
     from core.workflows.linked_run import generate_linked
     from tests.engine.test_linked_tables import clinical, schema
 
@@ -66,7 +66,7 @@ def test_the_report_of_linked_tables_has_every_part_once_and_hostile_names_as_te
         warnings.simplefilter("ignore")
         run = generate_linked(Dataset.from_dict(described), frames, Parameters(seed=1), fingerprint="0123abcd",
                               search=False)
-        report = build_linked_report(run)
+        report = build_html_report(run)
     assert report.count("<h1>") == 1 and "Relations between the tables" in report
     # issue 48: the report of linked tables had no fingerprint, no parameters, no summary of the run
     assert "<code>0123abcd</code>. Seed: 1." in report and report.count("<h2>Parameters</h2>") == 1
@@ -88,7 +88,7 @@ def test_the_report_of_linked_tables_has_every_part_once_and_hostile_names_as_te
 def test_the_report_of_linked_tables_says_where_each_fast_dp_table_s_epsilon_goes():
     from core.dataset import Dataset
     from core.engine.parameters import Parameters
-    from core.presentation.report import build_linked_report
+    from core.presentation.report import build_html_report
     from core.workflows.linked_run import generate_linked
     from tests.engine.test_linked_tables import clinical, schema
 
@@ -98,7 +98,7 @@ def test_the_report_of_linked_tables_says_where_each_fast_dp_table_s_epsilon_goe
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         run = generate_linked(Dataset.from_dict(described), clinical(300), Parameters(seed=1), search=False)
-        report = build_linked_report(run)
+        report = build_html_report(run)
     assert report.count("where epsilon = 0.5 goes") == 1 and "<h2>patients: where epsilon = 0.5 goes</h2>" in report
     assert "not end-to-end" in report and "Seed: 1. Made on" in report  # no fingerprint given: the seed alone
 
@@ -107,7 +107,7 @@ def test_the_report_of_a_time_series_names_its_link_s_method():
     # a time series' link is set by its time column, not chosen: the parameters' table said it with a KeyError
     from core.dataset import Dataset
     from core.engine.parameters import Parameters
-    from core.presentation.report import build_linked_report
+    from core.presentation.report import build_html_report
     from core.workflows.linked_run import generate_linked
     from tests.engine.test_series_tables import longitudinal
     from tests.engine.test_series_tables import schema as series_schema
@@ -115,6 +115,6 @@ def test_the_report_of_a_time_series_names_its_link_s_method():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         run = generate_linked(Dataset.from_dict(series_schema()), longitudinal(40), Parameters(seed=1), search=False)
-        report = build_linked_report(run)
+        report = build_html_report(run)
     assert re.search(r"<td>patients.patient_id -&gt; labs.patient_id</td>\s*<td>method</td>\s*"
                      r"<td>time series, rebuilt from its persons&#39; avatars</td>", report)

@@ -37,8 +37,8 @@ def test_one_table_s_files_are_its_csv_its_json_and_its_report():
     from core.engine.io import csv_bytes
     from core.presentation.metrics_json import run_json
     from core.presentation.run_files import metrics_text, report_text, shared_file
-    from core.workflows.run import ColumnPlan
-    from core.workflows.verdict import generate_judged
+    from core.workflows.plan import ColumnPlan
+    from core.workflows.run import generate_judged
     from tests.support import mixed_table
 
     run = generate_judged(mixed_table(300, seed=1), ColumnPlan(), Parameters(k=5, seed=1), table_name="t.csv",

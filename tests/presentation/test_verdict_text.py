@@ -9,8 +9,8 @@ from core.metrics.registry import DEFINITIONS
 from core.presentation.format import uncertainty_note
 from core.presentation.report import build_html_report
 from core.presentation.verdict_text import relationships, subject
-from core.workflows.run import ColumnPlan
-from core.workflows.verdict import generate_judged
+from core.workflows.plan import ColumnPlan
+from core.workflows.run import generate_judged
 from tests.support import mixed_table
 
 

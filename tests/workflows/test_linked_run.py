@@ -13,10 +13,8 @@ from core.engine.io import read_table
 from core.engine.parameters import Parameters
 from core.metrics.attack import Knowledge
 from core.workflows.linked_run import (
-    applied_linked_fix,
     generate_linked,
     linked_parameters,
-    rescored_linked,
     takes_fast_dp,
     with_setting,
 )
@@ -65,7 +63,7 @@ def test_a_generation_is_the_dataset_avatarizer_s_run_measured_and_judged(run):
 def test_the_attacks_run_again_for_another_attacker_on_the_same_avatars(run):
     made, _steps = run
     assert made.evaluation.persons["patients"].privacy["inference_risk"].value is None  # no sensitive variable
-    attacked = rescored_linked(made, Knowledge(("age", "stays: number"), ("sex",)), clinical(300))
+    attacked = made.rescored(Knowledge(("age", "stays: number"), ("sex",)), clinical(300))
     assert attacked.fitted is made.fitted and attacked.knowledge.sensitive == ("sex",)
     assert attacked.evaluation.persons["patients"].privacy["inference_risk"].value is not None
 
@@ -86,7 +84,7 @@ def test_the_attacks_run_again_count_the_avatars_time_once_and_only_the_new_sear
     first = replace(searched(made, 4.0), elapsed_s=made.elapsed_s + 4.0)  # as generate_linked leaves it
     monkeypatch.setattr(linked_run, "judged_linked", lambda judged_run, frames, progress=None: searched(
         judged_run, 5.0))
-    again = rescored_linked(first, Knowledge(("age", "stays: number"), ("sex",)), clinical(300))
+    again = first.rescored(Knowledge(("age", "stays: number"), ("sex",)), clinical(300))
     assert again.made_s == pytest.approx(first.made_s) == pytest.approx(made.elapsed_s)
     assert again.searched_s == pytest.approx(5.0) and again.elapsed_s == pytest.approx(made.elapsed_s + 5.0)
     assert f"in {made.elapsed_s:.1f} s. Then 5.0 s checking" in again.summary()
@@ -126,7 +124,7 @@ def test_a_person_table_that_misses_a_target_gets_a_fix_checked_by_a_re_run(demo
     risk = again.evaluation.persons["patients"].privacy["inference_risk"].value
     assert risk == verdict.fix.evaluation.privacy["inference_risk"].value and risk < 10.0
     assert again.verdict.persons["patients"].status != NOT_READY
-    applied = applied_linked_fix(run, "patients")  # one click: that run, nothing made again
+    applied = run.with_fix("patients")  # one click: that run, nothing made again
     assert applied.dataset.tables["patients"].parameters == {"k": verdict.fix.parameters.k}
     assert applied.dataset.tables["stays"].parameters == {"k": 2}
     for name in dataset.tables:

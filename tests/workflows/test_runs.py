@@ -1,6 +1,5 @@
-"""A run of one table or of linked tables read alike (core/workflows/runs.py): the evaluations the pages choose
-among, each person table's verdict, a fix applied, the attacks run again and the avatars of every row, each the same
-as the function of its own kind of run."""
+"""A run of one table or of linked tables on one base (core/workflows/runs.py): the evaluations the pages choose
+among, each person table's verdict, a fix applied, the attacks run again and the avatars of every row."""
 
 import warnings
 
@@ -10,24 +9,10 @@ import pytest
 from core.dataset import Dataset
 from core.engine.parameters import Parameters
 from core.metrics.attack import Knowledge
+from core.workflows.latent import LATENT_POINTS
 from core.workflows.linked_run import generate_linked
-from core.workflows.run import LATENT_POINTS, ColumnPlan
-from core.workflows.runs import (
-    attacked_columns,
-    avatarizers,
-    every_row,
-    exposure_latent,
-    held_out,
-    judged_tables,
-    knowledge_of,
-    people,
-    person_verdicts,
-    ready,
-    rescored_run,
-    scored_tables,
-    with_fix,
-)
-from core.workflows.verdict import applied_fix, generate_judged
+from core.workflows.plan import ColumnPlan
+from core.workflows.run import generate_judged
 from tests.engine.test_linked_tables import clinical, schema
 from tests.support import mixed_table
 
@@ -49,76 +34,76 @@ def linked_run():
 
 def test_one_table_is_one_scored_person_table_with_its_rows_and_latent_view(table_run):
     frame, run = table_run
-    [scored] = scored_tables(run)
+    [scored] = run.scored_tables()
     assert (scored.table_name, scored.key, scored.person, scored.individual) == ("t", "", True, True)
     assert scored.evaluation is run.evaluation and scored.latent is run.latent
     assert scored.avatars is run.avatars and scored.originals is run.avatarizer.working_data_
-    assert list(people(run, scored).columns) == attacked_columns(run) == list(run.evaluation.kinds)
-    assert len(people(run, scored)) == len(run.evaluation.privacy["hidden_rate"].breakdown["hidden"])  # one each
-    assert person_verdicts(run) == {"t": run.verdict} and ready(run) == run.verdict.ready
-    assert judged_tables(run) == [scored]
-    assert avatarizers(run) == {"t": run.avatarizer} and knowledge_of(run) == run.plan.knowledge
+    assert list(run.people(scored).columns) == run.attacked_columns == list(run.evaluation.kinds)
+    assert len(run.people(scored)) == len(run.evaluation.privacy["hidden_rate"].breakdown["hidden"])  # one each
+    assert run.person_verdicts == {"t": run.verdict} and run.ready == run.verdict.ready
+    assert run.judged_tables() == [scored]
+    assert run.avatarizers == {"t": run.avatarizer} and run.knowledge == run.knowledge
 
 
 def test_linked_tables_are_each_person_table_with_its_family_then_each_table_alone(linked_run):
     _frames, run = linked_run
-    scored = scored_tables(run)
+    scored = run.scored_tables()
     assert [table.key for table in scored] == ["person:patients", "table:patients", "table:stays",
                                                "table:prescriptions"]
     assert [table.individual for table in scored] == [True, True, False, False]  # patients are people; stays not
     assert scored[0].evaluation is run.evaluation.persons["patients"]
-    assert len(people(run, scored[0])) == len(scored[0].evaluation.privacy["hidden_rate"].breakdown["hidden"])
-    assert people(run, scored[2]) is None  # stays are not people
-    assert "stays: number" in attacked_columns(run)  # what a person's stays add up to
-    assert [table.key for table in judged_tables(run)] == ["person:patients"]  # what the verdict judges
-    assert person_verdicts(run) is run.verdict.persons and ready(run) == run.verdict.ready
-    assert set(avatarizers(run)) == {"patients", "stays", "prescriptions"} and held_out(run)
+    assert len(run.people(scored[0])) == len(scored[0].evaluation.privacy["hidden_rate"].breakdown["hidden"])
+    assert run.people(scored[2]) is None  # stays are not people
+    assert "stays: number" in run.attacked_columns  # what a person's stays add up to
+    assert [table.key for table in run.judged_tables()] == ["person:patients"]  # what the verdict judges
+    assert run.person_verdicts is run.verdict.persons and run.ready == run.verdict.ready
+    assert set(run.avatarizers) == {"patients", "stays", "prescriptions"} and run.held_out
 
 
 def test_a_fix_applied_is_the_run_its_kind_applies(table_run):
     _frame, run = table_run
     assert run.verdict.fix is not None and run.verdict.fix.made is not None
-    applied = with_fix(run, "t")
-    assert applied.avatarizer is applied_fix(run).avatarizer is run.verdict.fix.made
+    applied = run.with_fix("t")
+    assert applied.avatarizer is run.verdict.fix.made
 
 
 def test_the_attacks_run_again_take_the_new_attacker_and_keep_the_avatars(table_run, linked_run):
     frame, run = table_run
-    known = Knowledge(known=tuple(attacked_columns(run)[:2]), sensitive=(attacked_columns(run)[2],))
-    again = rescored_run(run, known, {"t": frame})
-    assert knowledge_of(again) == known and again.avatarizer is run.avatarizer
+    known = Knowledge(known=tuple(run.attacked_columns[:2]), sensitive=(run.attacked_columns[2],))
+    again = run.rescored(known, {"t": frame})
+    assert again.knowledge == known and again.avatarizer is run.avatarizer
     frames, linked = linked_run
     known = Knowledge(known=("age", "stays: number"), sensitive=("sex",))
-    again = rescored_run(linked, known, frames)
-    assert knowledge_of(again) == known and again.fitted is linked.fitted
+    again = linked.rescored(known, frames)
+    assert again.knowledge == known and again.fitted is linked.fitted
 
 
 def test_the_avatars_of_every_row_keep_the_settings_without_a_holdout(table_run):
     frame, run = table_run
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        release = every_row(run, {"t": frame})
-    assert len(release.avatars) == len(frame) and not held_out(release)
+        release = run.every_row({"t": frame})
+    assert len(release.avatars) == len(frame) and not release.held_out
     assert release.parameters.k == run.parameters.k and release.parameters.seed == run.parameters.seed
 
 
 def test_the_map_of_who_is_exposed_among_linked_persons_places_every_person_and_avatar(linked_run):
     _frames, run = linked_run
-    person, alone_people, stays = scored_tables(run)[0], scored_tables(run)[1], scored_tables(run)[2]
-    latent = exposure_latent(run, person)
+    person, alone_people, stays = run.scored_tables()[0], run.scored_tables()[1], run.scored_tables()[2]
+    latent = run.exposure_latent(person)
     split = person.evaluation.split
-    assert len(split.avatars) == len(split.originals) == len(people(run, person))  # paired: one avatar each
-    assert latent.original_rows.max() < len(people(run, person)) and latent.originals.shape[1] >= 2
+    assert len(split.avatars) == len(split.originals) == len(run.people(person))  # paired: one avatar each
+    assert latent.original_rows.max() < len(run.people(person)) and latent.originals.shape[1] >= 2
     assert len(latent.avatars) == min(len(split.avatars), LATENT_POINTS)
-    assert exposure_latent(run, alone_people) is not None and exposure_latent(run, stays) is None  # stays: no people
-    again = exposure_latent(run, person)
+    assert run.exposure_latent(alone_people) is not None and run.exposure_latent(stays) is None  # stays: no people
+    again = run.exposure_latent(person)
     np.testing.assert_array_equal(again.originals, latent.originals)  # the run's seed: the same map
 
 
 def test_without_a_holdout_the_map_still_holds_every_avatar_not_the_half_compared():
     frames = clinical(200)
     run = generate_linked(Dataset.from_dict(schema()), frames, Parameters(seed=3, holdout=False), search=False)
-    person = scored_tables(run)[0]
+    person = run.scored_tables()[0]
     split = person.evaluation.split
-    assert len(split.working_avatars) < len(split.avatars) == len(people(run, person)) == 200
-    assert len(exposure_latent(run, person).avatars) == 200
+    assert len(split.working_avatars) < len(split.avatars) == len(run.people(person)) == 200
+    assert len(run.exposure_latent(person).avatars) == 200

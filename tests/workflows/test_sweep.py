@@ -8,7 +8,7 @@ from core.engine.pipeline import Avatarizer
 from core.errors import InputError
 from core.metrics.evaluation import evaluate_avatarization
 from core.presentation.sweep_table import seed_range_text, sweep_table
-from core.workflows.run import ColumnPlan
+from core.workflows.plan import ColumnPlan
 from core.workflows.sweep import (
     SweepPoint,
     SweepSetting,

@@ -8,8 +8,9 @@ from core.engine.parameters import Parameters
 from core.metrics.evaluation import Evaluation, evaluate_avatarization
 from core.metrics.registry import DEFINITIONS, TARGETS
 from core.presentation.verdict_text import verdict_json, verdict_line
-from core.workflows.run import ColumnPlan, fitted, generate
-from core.workflows.verdict import Remade, applied_fix, checked_verdict, judged, search_budget, verdict_of
+from core.workflows.plan import ColumnPlan
+from core.workflows.run import fitted, generate, judged
+from core.workflows.verdict import Remade, checked_verdict, search_budget, verdict_of
 from tests.support import mixed_table
 
 
@@ -277,12 +278,10 @@ def test_a_verdict_still_not_ready_names_the_target_out_of_reach():
 def test_the_attacks_run_again_keep_the_analyses_the_user_ran():
     """Issue 46: "Run the attacks" on the Privacy page dropped the regression, prediction and group statistics run
     on the Analysis page (gone from the page, metrics.json and report.html)."""
-    from dataclasses import replace as replaced
 
     from core.metrics.analysis.request import AnalysisRequest
     from core.metrics.attack import Knowledge
     from core.metrics.evaluation import analyse
-    from core.workflows.verdict import rescored
 
     frame = mixed_table(800, seed=3)
     with warnings.catch_warnings():
@@ -291,8 +290,7 @@ def test_the_attacks_run_again_keep_the_analyses_the_user_ran():
                      lambda: frame, search=False)
     analyse(run.evaluation, AnalysisRequest(outcome="weight", group="colour"))
     ran = set(run.evaluation.analyses)
-    plan = replaced(run.plan, knowledge=Knowledge(("age", "colour"), ("group",)))
-    again = rescored(run, plan, frame)
+    again = run.rescored(Knowledge(("age", "colour"), ("group",)), {"t": frame})
     assert ran and set(again.evaluation.analyses) == ran
     assert again.evaluation.parameters["analysis"] == run.evaluation.parameters["analysis"]
     assert again.evaluation.privacy["inference_risk"].value is not None  # scored again for the new attacker
@@ -310,7 +308,7 @@ def test_a_fix_checked_by_a_re_run_is_applied_without_making_its_avatars_again()
     fix = run.verdict.fix
     assert fix is not None and fix.made is not None
     assert all(tried.made is None for tried in run.verdict.tried if tried is not fix)  # only one kept
-    applied = applied_fix(run)
+    applied = run.with_fix("t")
     assert applied.avatarizer is fix.made and applied.parameters == fix.parameters
     assert applied.verdict.status in ("ready", "uncertain", "partly assessed") and not applied.verdict.failing
     assert applied.avatars.equals(fix.made.avatars_)
