@@ -33,7 +33,7 @@ from core.presentation.parameter_labels import (
     PROJECTION_LABELS,
     UNALIGNMENT_LABELS,
 )
-from core.workflows.linked_run import METHOD_SETTINGS, LinkedRun, generate_linked
+from core.workflows.linked_run import LinkedRun, generate_linked
 from core.workflows.run import GenerationRun, describe
 from core.workflows.runs import Run
 from core.workflows.search_space import EPSILON_STEPS
@@ -219,7 +219,7 @@ def _table_setting(method: str, name: str, frame: pd.DataFrame, held: object, ho
         st.caption(_("k for {table} ({rows} rows): 2, the only k so few rows allow.").format(table=name, rows=rows))
         return {"k": 2}
     previous = getattr(held, "k", None) or suggested_k(working_rows(len(frame), holdout))
-    kept = {key: value for key, value in _own(current, name).items() if key not in METHOD_SETTINGS}
+    kept = {key: value for key, value in _own(current, name).items() if key not in Parameters.names("method")}
     if "ncp" in kept:
         st.caption(_("{table}: people compared on {ncp} dimensions (the fix applied), kept.").format(
             table=plain(name), ncp=kept["ncp"]))

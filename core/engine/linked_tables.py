@@ -147,17 +147,15 @@ def _linked_avatars(dataset: Dataset, name: str, working: pd.DataFrame, avatariz
     return made[[column for column in working.columns if column in made]]
 
 
-RUN_PARAMETERS = ("seed", "holdout", "holdout_min_rows", "link_weight")  # one value for every linked table
-
-
 def check_linked(dataset: Dataset, frames: Mapping[str, pd.DataFrame], parameters: Parameters) -> None:
     """What linked tables' synthesis needs, checked before any work, each refusal one line: ``link_weight`` a
-    positive number; no table setting a parameter that is the run's (:data:`RUN_PARAMETERS`); no column named as
-    those links add; the methods' pairing (:func:`check_pairing`)."""
+    positive number; no table setting a parameter that is the run's or a link's (their scopes in
+    :class:`~core.engine.parameters.Parameters`); no column named as those links add; the methods' pairing
+    (:func:`check_pairing`)."""
     check_positive_number("link_weight", parameters.link_weight, hint=_(
         "It is the weight of a parent's children in its projection (--link-weight; 1: one variable's)."))
     for name, table in dataset.tables.items():
-        shared = [parameter for parameter in RUN_PARAMETERS if parameter in table.parameters]
+        shared = [parameter for parameter in Parameters.names("run", "link") if parameter in table.parameters]
         if shared:
             raise InputError(_(
                 "Table '{table}': \"{parameter}\" is one value for every linked table, not a table's: set it for the "

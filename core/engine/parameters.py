@@ -4,8 +4,10 @@ and the JSON. Plain Python, imported by the command line's parser before any num
 --help`` and a mistyped option answer at once.
 
 Adding a parameter is one field of :class:`Parameters`: the command line gets its option, a schema's tables (or
-links) take it, the JSON lists it, :class:`~core.engine.pipeline.Avatarizer` (``scope="table"``) or the synthesis of
-several tables (``scope="link"``) reads it.
+links) take it, the JSON lists it, and its ``scope`` says who reads it: a table's method (``method``: what the Generate
+form and a fix set), a table's preparation (``table``), the whole run (``run``: one value for every linked table), a
+link between tables (``link``), a time series (``series``). :class:`~core.engine.pipeline.Avatarizer` reads the first
+three (:data:`TABLE_SCOPES`).
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ DEFAULT_NCP = 5  # latent dimensions, at most the scaled columns
 # A time series (SPEC 13): how each person's measures are aligned, projected and put back on times.
 DEFAULT_NB_POINTS, DEFAULT_NF, MAX_NB_POINTS = 10, 3, 200
 PROJECTION_TYPES, ALIGNMENTS, UNALIGNMENTS = ("fpca", "flatten"), ("specified", "max", "min", "mean"), ("uniform", "skip")
+SCOPES = ("method", "table", "run", "link", "series")  # who reads a parameter (see the module's docstring)
+TABLE_SCOPES = ("method", "table", "run")  # what one table's synthesis reads
 SUGGESTED_K, SUGGESTED_EPSILON = 10, 1.0  # what the dashboard proposes for the method chosen (none is a default)
 
 
@@ -59,18 +63,19 @@ class Parameters:
     what each does."""
 
     k: int | None = _parameter(None, "Avatar: number of neighbours combined (2 <= K < rows)", options=["--k"],
-                               value="whole")
+                               value="whole", scope="method")
     fast_dp_epsilon: float | None = _parameter(None, "AvatarFastDP: privacy budget (> 0)",
-                                               options=["--fast-dp-epsilon"], value="number", metavar="EPS")
+                                               options=["--fast-dp-epsilon"], value="number", metavar="EPS",
+                                               scope="method")
     mechanism: str = _parameter("gaussian", "AvatarFastDP mechanism", options=["--mechanism"], value="text",
-                                choices=MECHANISMS)
+                                choices=MECHANISMS, scope="method")
     gmm_n_components: int = _parameter(5, "AvatarFastDP gmm: components", options=["--gmm-n-components"],
-                                       value="whole", metavar="N")
+                                       value="whole", metavar="N", scope="method")
     histogram_n_bins: int = _parameter(10, "AvatarFastDP histogram: bins", options=["--histogram-n-bins"],
-                                       value="whole", metavar="N")
+                                       value="whole", metavar="N", scope="method")
     bounds_percentile: float = _parameter(
         5.0, "AvatarFastDP: clip each latent dimension to percentiles P and 100 - P (0 < P < 50)",
-        options=["--bounds-percentile"], value="number", metavar="P")
+        options=["--bounds-percentile"], value="number", metavar="P", scope="method")
     ncp: int | None = _parameter(None, f"latent dimensions used (default: min({DEFAULT_NCP}, scaled columns))",
                                  options=["--ncp"], value="whole")
     imputation: str = _parameter("fast_knn", "temporary imputation of missing values", options=["--imputation"],
@@ -87,10 +92,10 @@ class Parameters:
     column_kinds: Mapping[str, str] | None = _parameter(None)  # a table's columns say them
     column_weights: Mapping[str, float] | None = _parameter(None)  # a table's columns say them
     holdout: bool = _parameter(True, "avatarize every row instead of setting half aside", options=["--no-holdout"],
-                               value="flag")
-    holdout_min_rows: int = _parameter(HOLDOUT_MIN_ROWS)
+                               value="flag", scope="run")
+    holdout_min_rows: int = _parameter(HOLDOUT_MIN_ROWS, scope="run")
     seed: int | None = _parameter(None, "seed of every random step (default: drawn, then printed)", options=["--seed"],
-                                  value="whole")
+                                  value="whole", scope="run")
     link_weight: float = _parameter(
         1.0, "with --tables: the total weight, in a parent's projection, of its children's count and latent means "
              "(SPEC 12; 1: one variable's)", options=["--link-weight"], value="number", metavar="W", scope="link")
@@ -103,9 +108,9 @@ class Parameters:
     unalignment: str = _parameter("uniform", scope="series", choices=UNALIGNMENTS)
 
     @classmethod
-    def names(cls, scope: str | None = None) -> list[str]:
-        """The parameters' names, of ``scope`` (``table``, ``link``) or all, in their order."""
-        return [item.name for item in fields(cls) if scope in (None, item.metadata["scope"])]
+    def names(cls, *scopes: str) -> list[str]:
+        """The parameters' names, of ``scopes`` (:data:`SCOPES`; none: all), in their order."""
+        return [item.name for item in fields(cls) if not scopes or item.metadata["scope"] in scopes]
 
     @classmethod
     def of(cls, values: Mapping[str, object], where: str = "") -> Parameters:
@@ -133,6 +138,6 @@ class Parameters:
                        column_kinds=table.column_kinds, column_weights=table.column_weights)
 
     def table_values(self) -> dict[str, object]:
-        """The parameters one table's synthesis reads (``scope="table"``), as
+        """The parameters one table's synthesis reads (:data:`TABLE_SCOPES`), as
         :class:`~core.engine.pipeline.Avatarizer` takes them."""
-        return {name: getattr(self, name) for name in self.names("table")}
+        return {name: getattr(self, name) for name in self.names(*TABLE_SCOPES)}

@@ -47,8 +47,7 @@ from core.workflows.verdict import (
 if TYPE_CHECKING:
     from core.metrics.analysis.request import AnalysisRequest
 
-METHOD_SETTINGS = ("k", "fast_dp_epsilon", "mechanism")  # a table's method, as the Generate form sets it
-FIX_SETTINGS = (*METHOD_SETTINGS, "ncp")  # what a fix may change in a table's own parameters
+FIX_SETTINGS = (*Parameters.names("method"), "ncp")  # what a fix may change in a table's own parameters
 
 
 @dataclass(frozen=True)
