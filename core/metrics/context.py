@@ -1,8 +1,10 @@
-"""What the metrics of one set of avatars are computed from, shared by every metric module (SPEC sections 5, 6).
+"""What the metrics of one set of avatars are computed from, shared by every metric module (SPEC sections 5, 6, 12
+and 13).
 
-A metric module's ``compute`` takes a :class:`SignalContext` or a :class:`PrivacyContext`; the quantities several
-privacy metrics share (the counts of closer avatars, the two nearest originals of each avatar, the avatars' rows
-made comparable) are computed once, on first use.
+A metric module's ``compute`` takes a :class:`SignalContext` or a :class:`PrivacyContext` (a table's), a
+:class:`LinkContext` (a link between two tables) or a :class:`SeriesContext` (a time series); the quantities several
+metrics share (the counts of closer avatars, the two nearest originals of each avatar, the avatars' rows made
+comparable, a link's joins) are computed once, on first use.
 """
 
 from __future__ import annotations
@@ -14,13 +16,15 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from core.dataset import Kind
+from core.dataset import Dataset, Kind, Link
 from core.dataset.relations import Relation
 from core.engine.encoding import datetime_microseconds, numeric_values
 from core.engine.neighbours import NeighbourTree
 from core.i18n import N_, Message, Number
 from core.metrics.attack import Knowledge
+from core.metrics.links.join import Joins, typed_joins
 from core.metrics.local_cloaking import CloserAvatars, count_closer_avatars
+from core.metrics.series.trajectories import Trajectories
 from core.metrics.space import MetricSpace
 
 NOT_PAIRED = N_("Not applicable: it needs each avatar paired with the original it was made from.")
@@ -198,3 +202,39 @@ def comparable(frame: pd.DataFrame, kinds: Mapping[str, Kind]) -> pd.DataFrame:
             values = numeric_values(column)
             columns[name] = np.where(np.isnan(values), np.inf * -1, values)  # -inf stands for missing
     return pd.DataFrame(columns)
+
+
+Family = tuple[pd.DataFrame, pd.DataFrame]  # a link's parents and children
+
+
+@dataclass(frozen=True)
+class LinkContext:
+    """A link between two tables (SPEC 12): the working originals' parents and children (``real``), the two real
+    halves a join is compared on (the working half's and the holdout's, or two halves of the real families), the
+    avatars' parents and children, the keys the join leaves out and the kinds the tables' descriptions give its
+    columns."""
+
+    dataset: Dataset
+    link: Link
+    real: Family
+    halves: tuple[Family, Family]
+    avatars: Family
+    join_keys: Sequence[str]
+    declared: Mapping[str, str]
+
+    @cached_property
+    def joins(self) -> Joins:
+        """Each child beside its parent, on the two real halves and the avatars, typed alike."""
+        return typed_joins(*self.halves, self.avatars, self.link, self.join_keys, self.declared)
+
+
+@dataclass(frozen=True)
+class SeriesContext:
+    """A time series (SPEC 13): the working originals', the holdout's (or the other half's) and the avatars'
+    trajectories, the points of the common grid and the functional components (``nf``) the series table asks."""
+
+    originals: Trajectories
+    reference: Trajectories
+    avatars: Trajectories
+    nb_points: int
+    nf: int

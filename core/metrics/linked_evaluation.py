@@ -30,10 +30,12 @@ from core.metrics.analysis.mixed_model import MixedModelResult
 from core.metrics.attack import Knowledge
 from core.metrics.evaluation import Evaluation, evaluate
 from core.metrics.inputs import typed_like
-from core.metrics.links import broken_sequences, children_per_parent, join, referential_integrity
+from core.metrics.context import LinkContext
+from core.metrics.links import join
 from core.metrics.metrics_json import finite
 from core.metrics.result import MetricResult
-from core.metrics.series.series_table import SeriesView, series_metrics, series_view
+from core.metrics.registry import link_metrics, series_metrics
+from core.metrics.series.series_table import SeriesView, series_context, series_view
 from core.metrics.series.trajectories import DAY_S, person_slopes
 
 SHARED_MODALITIES = 10  # a child's categorical column enriches its parent with the shares of its most frequent ones
@@ -91,7 +93,7 @@ def evaluate_linked(dataset: Dataset, working: Mapping[str, pd.DataFrame], holdo
                                 column_kinds=declared_kinds(dataset, name, originals),
                                 knowledge=knowledge if alone and name in attacked else Knowledge(),
                                 relations=dataset.tables[name].relations)  # as the table asks, not found again
-    links = {link.describe(): _link_metrics(dataset, link, working, holdout, avatars, keys, seed)
+    links = {link.describe(): link_metrics(_link_context(dataset, link, working, holdout, avatars, keys, seed))
              for link in dataset.links}
     persons = {}
     plan = _EnrichmentPlan(dataset, keys, working)  # the kinds and modalities of the working originals, once
@@ -110,7 +112,7 @@ def evaluate_linked(dataset: Dataset, working: Mapping[str, pd.DataFrame], holdo
                                  relations=dataset.tables[name].relations)
     views = {link.describe(): series_view(dataset, link, working, holdout, avatars, seed)
              for link in dataset.links if link.method is LinkMethod.TIME_SERIES}
-    series = {name: series_metrics(view, Parameters().for_table(dataset.tables[view.table]))
+    series = {name: series_metrics(series_context(view, Parameters().for_table(dataset.tables[view.table])))
               for name, view in views.items()}
     return LinkedEvaluation(tables, links, persons, series, series_views=views)
 
@@ -162,26 +164,21 @@ def _keys(dataset: Dataset, name: str) -> list[str]:
                                *(link.foreign_key for link in dataset.parent_links(name))]))
 
 
-def _link_metrics(dataset: Dataset, link: Link, working: Mapping[str, pd.DataFrame],
+def _link_context(dataset: Dataset, link: Link, working: Mapping[str, pd.DataFrame],
                   holdout: Mapping[str, pd.DataFrame | None], avatars: Mapping[str, pd.DataFrame],
-                  keys: Mapping[str, list[str]], seed: int) -> dict[str, MetricResult]:
-    parents, children = avatars[link.parent], avatars[link.child]
+                  keys: Mapping[str, list[str]], seed: int) -> LinkContext:
+    """What the metrics of ``link`` read: its real halves are the working originals' and the holdout's families, or
+    two halves of the working families drawn from ``seed`` when no holdout was kept."""
     real = (working[link.parent], working[link.child])
     if holdout.get(link.parent) is not None and holdout.get(link.child) is not None:
         halves = real, (holdout[link.parent], holdout[link.child])
     else:
         halves = join.family_halves(*real, link, np.random.default_rng(seed))
-    join_keys = [*keys[link.parent], *keys[link.child]]
     declared = {**declared_kinds(dataset, link.child, working[link.child]), **{
         join.PARENT_COLUMN.format(parent=link.parent, column=column): kind
         for column, kind in declared_kinds(dataset, link.parent, working[link.parent]).items()}}
-    relations = join.compute(*halves, (parents, children), link, join_keys, declared)
-    metrics = {"referential_integrity": referential_integrity.compute(parents, children, link),
-               "children_per_parent": children_per_parent.compute(*real, parents, children, link),
-               "join_hellinger_mean": relations["hellinger_mean"],
-               "join_correlation_difference_ratio": relations["correlation_difference_ratio"]}
-    metrics["broken_sequences"] = broken_sequences.compute(dataset, link, working[link.child], children)
-    return metrics
+    return LinkContext(dataset, link, real, halves, (avatars[link.parent], avatars[link.child]),
+                       [*keys[link.parent], *keys[link.child]], declared)
 
 
 class _EnrichmentPlan:

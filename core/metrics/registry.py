@@ -1,14 +1,15 @@
 """Every metric, in the order the command line, the JSON, the pages and the report show them.
 
 A metric is a module with a ``DEFINITION`` (:class:`~core.metrics.definition.MetricDefinition`) and a
-``compute(context)`` (see :mod:`core.metrics.hidden_rate` for a small one). To add one: write its module and add
-it to one of the tuples below. Everything that lists metrics (the
+``compute(context)`` (see :mod:`core.metrics.hidden_rate` for a small one): a table's signal and privacy metrics, a
+link's (SPEC 12) and a time series' (SPEC 13), each kind with its context (:mod:`core.metrics.context`). To add one:
+write its module and add it to one of the tuples below. Everything that lists metrics (the
 command line's table, the JSON, the pages, the report, the sweep's axes and targets) reads this registry.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from types import ModuleType
 
 from core.engine.timing import timed
@@ -29,9 +30,17 @@ from core.metrics import (
     multivariate_hellinger,
     row_direct_match_protection,
 )
-from core.metrics.context import PrivacyContext, SignalContext
+from core.metrics.context import LinkContext, PrivacyContext, SeriesContext, SignalContext
 from core.metrics.definition import MetricDefinition
+from core.metrics.links import (
+    broken_sequences,
+    children_per_parent,
+    join_correlation_difference_ratio,
+    join_hellinger_mean,
+    referential_integrity,
+)
 from core.metrics.result import MetricResult
+from core.metrics.series import density_hellinger, pointwise_hellinger, series_dynamics, series_timing
 
 SIGNAL_METRICS = (hellinger_mean, correlation_difference_ratio, multivariate_hellinger, broken_relations)
 PRIVACY_METRICS = (  # by the criterion they answer (SPEC 6.2), in its order
@@ -39,6 +48,12 @@ PRIVACY_METRICS = (  # by the criterion they answer (SPEC 6.2), in its order
     linkability_risk, correlation_protection_rate, distance_to_closest, closest_distances_ratio,
     inference_risk, column_direct_match_protection,
 )
+# a link's, keyed by name: the join's two are the table metrics' on the join
+LINK_METRICS = {"referential_integrity": referential_integrity, "children_per_parent": children_per_parent,
+                "join_hellinger_mean": join_hellinger_mean,
+                "join_correlation_difference_ratio": join_correlation_difference_ratio,
+                "broken_sequences": broken_sequences}
+SERIES_METRICS = (pointwise_hellinger, density_hellinger, series_timing, series_dynamics)
 DEFINITIONS: dict[str, MetricDefinition] = {module.DEFINITION.name: module.DEFINITION
                                             for module in (*SIGNAL_METRICS, *PRIVACY_METRICS)}
 TARGETS = {module.DEFINITION.name: module.DEFINITION.target for module in PRIVACY_METRICS}
@@ -54,11 +69,23 @@ def privacy_metrics(context: PrivacyContext, timings: dict[str, float] | None = 
     return _computed(PRIVACY_METRICS, context, timings)
 
 
-def _computed(modules: Iterable[ModuleType], context: SignalContext | PrivacyContext,
+def link_metrics(context: LinkContext, timings: dict[str, float] | None = None) -> dict[str, MetricResult]:
+    """Every metric of a link between two tables (SPEC 12), keyed by its JSON name."""
+    return _computed(LINK_METRICS, context, timings)
+
+
+def series_metrics(context: SeriesContext, timings: dict[str, float] | None = None) -> dict[str, MetricResult]:
+    """Every metric of a time series (SPEC 13), keyed by its JSON name."""
+    return _computed(SERIES_METRICS, context, timings)
+
+
+def _computed(modules: Iterable[ModuleType] | Mapping[str, ModuleType],
+              context: SignalContext | PrivacyContext | LinkContext | SeriesContext,
               timings: dict[str, float] | None) -> dict[str, MetricResult]:
+    named = modules if isinstance(modules, Mapping) else {module.DEFINITION.name: module for module in modules}
     timings = {} if timings is None else timings
     results = {}
-    for module in modules:
-        with timed(timings, module.DEFINITION.name):
-            results[module.DEFINITION.name] = module.compute(context)
+    for name, module in named.items():
+        with timed(timings, name):
+            results[name] = module.compute(context)
     return results

@@ -13,7 +13,7 @@ import pandas as pd
 
 from core.dataset import Dataset, Kind, Link, LinkMethod, Table
 from core.engine.dataset_avatarizer import DatasetAvatarizer, check_methods
-from core.engine.linked_tables import LINK_COLUMN
+from core.engine.link_kinds import LINK_COLUMN
 from core.engine.parameters import Parameters
 from core.engine.pipeline import Avatarizer
 from core.engine.series_tables import series_kinds

@@ -9,7 +9,8 @@ import pytest
 
 from core.dataset import Dataset, Link
 from core.engine.dataset_avatarizer import DatasetAvatarizer
-from core.engine.linked_tables import _enrichment, holdout_by_family, parent_rows_of
+from core.engine.link_kinds import Assignment, original_order
+from core.engine.linked_tables import holdout_by_family, parent_rows_of
 from core.engine.parameters import Parameters
 from core.errors import InputError
 
@@ -129,8 +130,8 @@ def test_the_enrichment_by_hand():
                                  "links": [{"parent": "p", "key": "id", "child": "c", "foreign_key": "p"}]})
     link = Link("p", "id", "c", "p")
     rows = np.array([0, 0, 2, -1])
-    own = {"c": np.array([[1.0, 4.0, 9.0], [3.0, 0.0, 9.0], [5.0, -2.0, 9.0], [7.0, 7.0, 9.0]])}
-    added, weights = _enrichment(dataset, "p", {link: rows}, own, 3, link_weight=1.5, series={})
+    own = np.array([[1.0, 4.0, 9.0], [3.0, 0.0, 9.0], [5.0, -2.0, 9.0], [7.0, 7.0, 9.0]])
+    added, weights = Assignment(dataset, link, rows, own).parent_columns(3, link_weight=1.5)
     assert [values.tolist() for values in added.values()] == [[2, 0, 1], [2.0, 0.0, 5.0], [2.0, 0.0, -2.0]]
     assert list(weights.values()) == [0.5, 0.5, 0.5]  # three columns sharing link_weight 1.5
     assert all(name.startswith("__link__ p.id -> c.p: ") for name in added)
@@ -204,12 +205,10 @@ def test_original_order_by_hand():
     # row r is made from original argsort(child paired)[r]
     from types import SimpleNamespace
 
-    from core.engine.linked_tables import _original_order
-
     rows = np.array([1, 0, 2, 1, -1, 0, 1])
     child = SimpleNamespace(paired_order_=np.array([3, 0, 6, 1, 5, 2, 4]))  # original i is avatar row paired[i]
     parent = SimpleNamespace(paired_order_=np.array([2, 0, 1]))
-    linked = _original_order(Link("p", "id", "c", "p"), {"p": parent, "c": child}, rows)
+    linked = original_order(Link("p", "id", "c", "p"), {"p": parent, "c": child}, rows)
     # avatar rows 0..6 come from originals 1, 3, 5, 0, 6, 4, 2 -> their parents 0, 1, 0, 1, 1, -1, 2
     # -> parent avatars paired[0] = 2, paired[1] = 0, 2, 0, 0, none, paired[2] = 1
     assert linked.tolist() == [2, 0, 2, 0, 0, -1, 1]

@@ -5,7 +5,7 @@ from types import SimpleNamespace
 from core.metrics import registry
 from core.metrics.definition import LINKABILITY, SIGNAL, MetricDefinition
 from core.metrics.evaluation import evaluate
-from core.metrics.registry import DEFINITIONS, PRIVACY_METRICS, SIGNAL_METRICS, TARGETS
+from core.metrics.registry import DEFINITIONS, LINK_METRICS, PRIVACY_METRICS, SERIES_METRICS, SIGNAL_METRICS, TARGETS
 from core.presentation.summary import summary_lines
 from tests.support import mixed_table
 
@@ -19,6 +19,35 @@ def test_every_metric_is_a_module_with_a_definition_and_a_computation():
     hidden_rate = DEFINITIONS["hidden_rate"]
     assert hidden_rate.target_text == "> 90 %" and hidden_rate.axis_label == "hidden rate (%)"
     assert all(module.DEFINITION.criterion == SIGNAL for module in SIGNAL_METRICS)
+    for name, module in [*LINK_METRICS.items(), *((module.DEFINITION.name, module) for module in SERIES_METRICS)]:
+        assert isinstance(module.DEFINITION, MetricDefinition) and callable(module.compute)
+        assert module.__name__.rsplit(".", 1)[1] == name  # a link's or a series' metric: its module's name
+
+
+def test_a_link_metric_added_to_the_registry_reaches_the_linked_evaluation(monkeypatch):
+    """Issue 48: a link's metrics were called by hand beside the registry; they are computed through it, each
+    from the link's context (its real halves, its avatars, its joins)."""
+    from core.dataset import Dataset
+    from core.engine.dataset_avatarizer import DatasetAvatarizer
+    from core.metrics.linked_evaluation import evaluate_linked
+    from tests.engine.test_linked_tables import clinical, schema
+
+    seen = []
+
+    def parents_made(context):
+        seen.append(context.link.describe())
+        return FAR.result(float(len(context.avatars[0])))
+
+    monkeypatch.setattr(registry, "LINK_METRICS", {**registry.LINK_METRICS, "parents_made": SimpleNamespace(
+        DEFINITION=FAR, compute=parents_made)})
+    fitted = DatasetAvatarizer(schema(), seed=0, holdout_min_rows=10).fit(clinical(200))
+    evaluation = evaluate_linked(Dataset.from_dict(schema()), fitted.working_data_, fitted.holdout_data_,
+                                 fitted.avatars_, paired_orders=dict.fromkeys(fitted.avatars_), seed=0)
+    for link, metrics in evaluation.links.items():
+        parent = link.split(" ")[0].split(".")[0]
+        assert list(metrics)[-2:] == ["broken_sequences", "parents_made"]  # the registry's order, the one added last
+        assert metrics["parents_made"].value == len(fitted.avatars_[parent])
+    assert seen == list(evaluation.links)
 
 
 def far_avatar_share(context):

@@ -20,6 +20,7 @@ from core.dataset import Dataset, Kind, Link
 from core.engine.linked_tables import family_codes, family_sequences
 from core.engine.schema import resolve_kinds
 from core.i18n import N_
+from core.metrics.context import LinkContext
 from core.metrics.definition import SIGNAL, MetricDefinition
 from core.metrics.inputs import typed_like
 from core.metrics.result import MetricResult
@@ -39,7 +40,7 @@ NO_SEQUENCE = N_("Not applicable: no relation holds across the rows of every rea
                  "intervals, a first value, a running total, an order).")
 
 
-def compute(dataset: Dataset, link: Link, originals: pd.DataFrame, avatars: pd.DataFrame) -> MetricResult:
+def broken_sequences(dataset: Dataset, link: Link, originals: pd.DataFrame, avatars: pd.DataFrame) -> MetricResult:
     """The largest share of avatar families breaking a relation found on the real families of ``link``'s child."""
     table = dataset.tables[link.child]
     own = [column for column in originals.columns
@@ -58,6 +59,10 @@ def compute(dataset: Dataset, link: Link, originals: pd.DataFrame, avatars: pd.D
             for (relation, broken, families), (_relation, avatar_broken, avatar_families) in zip(real, made, strict=True)]
     return DEFINITION.result(max(row["avatar_share"] for row in rows), breakdown={"per_relation": rows,
                                                                                  "order": sequences.order})
+
+
+def compute(context: LinkContext) -> MetricResult:
+    return broken_sequences(context.dataset, context.link, context.real[1], context.avatars[1])
 
 
 def _typed(frame: pd.DataFrame, kinds: Mapping[str, Kind]) -> pd.DataFrame:

@@ -12,6 +12,7 @@ from core.dataset import Link
 from core.dataset.keys import key_values
 from core.i18n import N_
 from core.metrics.binning import hellinger_distance
+from core.metrics.context import LinkContext
 from core.metrics.definition import SIGNAL, MetricDefinition
 from core.metrics.result import MetricResult
 
@@ -35,7 +36,7 @@ def children_counts(parents: pd.DataFrame, children: pd.DataFrame, link: Link) -
     return counts.reindex(key_values(parents[link.key]), fill_value=0).to_numpy(dtype=np.int64)
 
 
-def compute(real_parents: pd.DataFrame, real_children: pd.DataFrame, parents: pd.DataFrame, children: pd.DataFrame,
+def children_per_parent(real_parents: pd.DataFrame, real_children: pd.DataFrame, parents: pd.DataFrame, children: pd.DataFrame,
             link: Link) -> MetricResult:
     """The Hellinger score of the avatars' (``parents``, ``children``) numbers of children per parent against the
     originals' (``real_parents``, ``real_children``), with 1 - KS beside it."""
@@ -48,3 +49,7 @@ def compute(real_parents: pd.DataFrame, real_children: pd.DataFrame, parents: pd
     return DEFINITION.result(100.0 * (1.0 - hellinger_distance(real_share, made_share)), breakdown={
         "cardinality_shape_similarity": shape_similarity,
         "real_share": real_share.tolist(), "avatar_share": made_share.tolist()})
+
+
+def compute(context: LinkContext) -> MetricResult:
+    return children_per_parent(*context.real, *context.avatars, context.link)

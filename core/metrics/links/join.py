@@ -1,22 +1,21 @@
-"""The parent-child relations (SPEC 12): the Hellinger Mean and the Correlation Difference Ratio (seeds 002, 003) on
-the join of each child with its parent, the avatars' join against the two real halves' joins (the working half's
-and the holdout's, one family on one side): how much of what ties a stay to its patient the avatars keep."""
+"""The join of each child with its parent (SPEC 12), on the two real halves (the working half's and the holdout's, one
+family on one side) and on the avatars: what :mod:`~core.metrics.links.join_hellinger_mean` and
+:mod:`~core.metrics.links.join_correlation_difference_ratio` compare, how much of what ties a stay to its patient the
+avatars keep."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from core.dataset import Link
+from core.dataset import Kind, Link
 from core.dataset.keys import key_values
 from core.engine.schema import apply_kinds, resolve_kinds
 from core.i18n import N_
-from core.metrics.correlation_difference_ratio import correlation_difference_ratio
-from core.metrics.hellinger_mean import hellinger_mean
 from core.metrics.inputs import typed_like
-from core.metrics.result import MetricResult
 
 PARENT_COLUMN = "{parent}.{column}"  # a parent's column in the join
 
@@ -33,20 +32,28 @@ def joined(parents: pd.DataFrame, children: pd.DataFrame, link: Link, keys: Sequ
     return pd.concat([children[own][present].reset_index(drop=True), side], axis=1)
 
 
-def compute(working: tuple[pd.DataFrame, pd.DataFrame], holdout: tuple[pd.DataFrame, pd.DataFrame],
-            avatars: tuple[pd.DataFrame, pd.DataFrame], link: Link, keys: Sequence[str],
-            declared: Mapping[str, str] | None = None) -> dict[str, MetricResult]:
-    """The Hellinger Mean and Correlation Difference Ratio of the avatars' join against the holdout's, with the
-    working half's join as the original; each side given as (parents, children); ``declared``, the kinds the
-    tables' descriptions give the join's columns (a series' time a time)."""
+@dataclass(frozen=True)
+class Joins:
+    """A link's join on the working half, the holdout (or the other half) and the avatars, typed with ``kinds``."""
+
+    working: pd.DataFrame
+    holdout: pd.DataFrame
+    avatars: pd.DataFrame
+    kinds: dict[str, Kind]
+
+
+def typed_joins(working: tuple[pd.DataFrame, pd.DataFrame], holdout: tuple[pd.DataFrame, pd.DataFrame],
+                avatars: tuple[pd.DataFrame, pd.DataFrame], link: Link, keys: Sequence[str],
+                declared: Mapping[str, str] | None = None) -> Joins:
+    """The joins of each side given as (parents, children), on the columns all three have (avatars made elsewhere
+    may lack some), typed with the kinds read on the working half's join, ``declared`` the kinds the tables'
+    descriptions give (a series' time a time)."""
     joins = [joined(parents, children, link, keys) for parents, children in (working, holdout, avatars)]
-    common = [name for name in joins[0].columns if all(name in join for join in joins[1:])]  # avatars made elsewhere
+    common = [name for name in joins[0].columns if all(name in join for join in joins[1:])]
     joins = [join[common] for join in joins]
     kinds = resolve_kinds(joins[0], {name: kind for name, kind in (declared or {}).items() if name in common})
-    typed = (apply_kinds(joins[0], kinds), apply_kinds(joins[1], kinds),
-             typed_like(joins[2], kinds, N_("In the avatars: {error}")))
-    return {"hellinger_mean": hellinger_mean(*typed, kinds),
-            "correlation_difference_ratio": correlation_difference_ratio(*typed, kinds)}
+    return Joins(apply_kinds(joins[0], kinds), apply_kinds(joins[1], kinds),
+                 typed_like(joins[2], kinds, N_("In the avatars: {error}")), kinds)
 
 
 def family_halves(parents: pd.DataFrame, children: pd.DataFrame, link: Link, rng: np.random.Generator

@@ -10,6 +10,7 @@ import pandas as pd
 from core.dataset import Link
 from core.dataset.keys import key_values
 from core.i18n import N_
+from core.metrics.context import LinkContext
 from core.metrics.definition import SIGNAL, MetricDefinition
 from core.metrics.result import MetricResult
 
@@ -24,7 +25,7 @@ DEFINITION = MetricDefinition(
 NO_KEY = N_("Not applicable: no child row names a parent.")
 
 
-def compute(parents: pd.DataFrame, children: pd.DataFrame, link: Link) -> MetricResult:
+def referential_integrity(parents: pd.DataFrame, children: pd.DataFrame, link: Link) -> MetricResult:
     """The share of ``children``'s present ``link.foreign_key`` values among ``parents``' ``link.key``."""
     foreign = children[link.foreign_key].dropna()
     if foreign.empty:
@@ -32,3 +33,7 @@ def compute(parents: pd.DataFrame, children: pd.DataFrame, link: Link) -> Metric
     resolved = key_values(foreign).isin(key_values(parents[link.key]))
     return DEFINITION.result(100.0 * float(resolved.mean()),
                              breakdown={"unresolved": int((~resolved).sum()), "named": int(len(foreign))})
+
+
+def compute(context: LinkContext) -> MetricResult:
+    return referential_integrity(*context.avatars, context.link)

@@ -9,6 +9,7 @@ import numpy as np
 
 from core.engine.time_series import FunctionalPCA
 from core.i18n import N_
+from core.metrics.context import SeriesContext
 from core.metrics.definition import SIGNAL, MetricDefinition
 from core.metrics.hellinger_mean import NATURAL_VARIABILITY_BANDS
 from core.metrics.result import MetricResult
@@ -30,7 +31,7 @@ DEFINITION = MetricDefinition(
 )
 
 
-def compute(originals: Trajectories, reference: Trajectories, avatars: Trajectories, nb_points: int, nf: int
+def density_hellinger(originals: Trajectories, reference: Trajectories, avatars: Trajectories, nb_points: int, nf: int
             ) -> MetricResult:
     """The scores of every numeric variable on its first ``nf`` components (at most the points and the persons
     minus 1), curves on ``nb_points``."""
@@ -57,3 +58,7 @@ def compute(originals: Trajectories, reference: Trajectories, avatars: Trajector
         return DEFINITION.result(None, not_applicable=N_("No numeric variable of the series has a value on every "
                                                          "side."))
     return DEFINITION.result(float(np.mean(scores)), breakdown={"per_variable": per_variable})
+
+
+def compute(context: SeriesContext) -> MetricResult:
+    return density_hellinger(context.originals, context.reference, context.avatars, context.nb_points, context.nf)

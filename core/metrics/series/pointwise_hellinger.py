@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.i18n import N_
+from core.metrics.context import SeriesContext
 from core.metrics.definition import SIGNAL, MetricDefinition
 from core.metrics.hellinger_mean import NATURAL_VARIABILITY_BANDS
 from core.metrics.result import MetricResult
@@ -29,7 +30,7 @@ DEFINITION = MetricDefinition(
 )
 
 
-def compute(originals: Trajectories, reference: Trajectories, avatars: Trajectories, nb_points: int
+def pointwise_hellinger(originals: Trajectories, reference: Trajectories, avatars: Trajectories, nb_points: int
             ) -> MetricResult:
     """The pointwise scores of every variable on a grid of ``nb_points``."""
     per_variable, scores = [], []
@@ -51,3 +52,7 @@ def compute(originals: Trajectories, reference: Trajectories, avatars: Trajector
     if not scores:
         return DEFINITION.result(None, not_applicable=N_("No variable of the series has a value on every side."))
     return DEFINITION.result(float(np.mean(scores)), breakdown={"per_variable": per_variable})
+
+
+def compute(context: SeriesContext) -> MetricResult:
+    return pointwise_hellinger(context.originals, context.reference, context.avatars, context.nb_points)

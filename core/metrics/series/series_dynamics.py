@@ -11,6 +11,7 @@ from typing import TypedDict
 import numpy as np
 
 from core.i18n import N_
+from core.metrics.context import SeriesContext
 from core.metrics.definition import SIGNAL, MetricDefinition
 from core.metrics.hellinger_mean import NATURAL_VARIABILITY_BANDS
 from core.metrics.result import MetricResult
@@ -43,7 +44,7 @@ class StatisticRow(TypedDict):
     reference_distance: float
 
 
-def compute(originals: Trajectories, reference: Trajectories, avatars: Trajectories) -> MetricResult:
+def series_dynamics(originals: Trajectories, reference: Trajectories, avatars: Trajectories) -> MetricResult:
     sides = (originals, reference, avatars)
     rows = []
     for name in originals.numeric:
@@ -60,6 +61,10 @@ def compute(originals: Trajectories, reference: Trajectories, avatars: Trajector
     if not kept:
         return DEFINITION.result(None, not_applicable=N_("No variable of the series has a value on every side."))
     return DEFINITION.result(float(np.mean([row["score"] for row in kept])), breakdown={"per_statistic": kept})
+
+
+def compute(context: SeriesContext) -> MetricResult:
+    return series_dynamics(context.originals, context.reference, context.avatars)
 
 
 def _row(variable: str, statistic: str, samples: list[np.ndarray], categorical: bool = False

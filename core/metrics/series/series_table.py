@@ -20,10 +20,9 @@ from core.engine.series_tables import series_kinds
 from core.engine.time_series import grid_points
 from core.i18n import N_, _
 from core.metrics.analysis.mixed_model import PERSON, TIME, MixedModelResult, mixed_model
+from core.metrics.context import SeriesContext
 from core.metrics.inputs import typed_like
 from core.metrics.links.join import PARENT_COLUMN, family_halves
-from core.metrics.result import MetricResult
-from core.metrics.series import density_hellinger, pointwise_hellinger, series_dynamics, series_timing
 from core.metrics.series.trajectories import DAY_S, Trajectories
 
 MAX_GROUPS = 10  # a group of the figures and the trend analysis: a categorical of 2 to this many values
@@ -112,15 +111,12 @@ def series_view(dataset: Dataset, link: Link, working: Mapping[str, pd.DataFrame
                       halves=holdout.get(link.parent) is None or holdout.get(link.child) is None)
 
 
-def series_metrics(view: SeriesView, parameters: Parameters) -> dict[str, MetricResult]:
-    """Every series metric of ``view``, on the grid and with the components the series table's ``parameters`` say
-    (``nb_points``, ``alignment``, ``nf``)."""
+def series_context(view: SeriesView, parameters: Parameters) -> SeriesContext:
+    """What the series metrics of ``view`` read: its trajectories, on the grid and with the components the series
+    table's ``parameters`` say (``nb_points``, ``alignment``, ``nf``)."""
     originals, reference, made = view.trajectories()
     nb_points = min(MAX_NB_POINTS, grid_points(originals.timing.counts, parameters.alignment, parameters.nb_points))
-    return {"pointwise_hellinger": pointwise_hellinger.compute(originals, reference, made, nb_points),
-            "density_hellinger": density_hellinger.compute(originals, reference, made, nb_points, parameters.nf),
-            "series_timing": series_timing.compute(originals, reference, made),
-            "series_dynamics": series_dynamics.compute(originals, reference, made)}
+    return SeriesContext(originals, reference, made, nb_points, parameters.nf)
 
 
 def series_mixed_model(view: SeriesView, value: str, group: str | None = None) -> MixedModelResult:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.i18n import N_
+from core.metrics.context import SeriesContext
 from core.metrics.definition import SIGNAL, MetricDefinition
 from core.metrics.result import MetricResult
 from core.metrics.series.trajectories import Trajectories, scored
@@ -26,7 +27,7 @@ DEFINITION = MetricDefinition(
 )
 
 
-def compute(originals: Trajectories, reference: Trajectories, avatars: Trajectories) -> MetricResult:
+def series_timing(originals: Trajectories, reference: Trajectories, avatars: Trajectories) -> MetricResult:
     sides = (originals, reference, avatars)
     statistics = {"measures": [side.timing.counts for side in sides],
                   "span": [side.timing.timing()[:, 2] for side in sides]}
@@ -42,3 +43,7 @@ def compute(originals: Trajectories, reference: Trajectories, avatars: Trajector
         return DEFINITION.result(None, not_applicable=N_("A side has no measure."))
     return DEFINITION.result(float(np.mean([row["score"] for row in per_statistic])),
                              breakdown={"per_statistic": per_statistic})
+
+
+def compute(context: SeriesContext) -> MetricResult:
+    return series_timing(context.originals, context.reference, context.avatars)

@@ -15,12 +15,12 @@ PATIENTS = pd.DataFrame({"id": ["a", "b", "c", "d"]})
 def test_referential_integrity_by_hand():
     # 5 foreign keys named (one missing left out), 4 resolve: 80 %; whole numbers read as decimals still resolve
     stays = pd.DataFrame({"patient": ["a", "a", "c", "zz", None, "d"]})
-    result = referential_integrity.compute(PATIENTS, stays, LINK)
+    result = referential_integrity.referential_integrity(PATIENTS, stays, LINK)
     assert result.value == 80.0 and result.passed is False and result.breakdown == {"unresolved": 1, "named": 5}
-    numbers = referential_integrity.compute(pd.DataFrame({"id": [1, 2]}), pd.DataFrame({"patient": [1.0, 2.0, None]}),
+    numbers = referential_integrity.referential_integrity(pd.DataFrame({"id": [1, 2]}), pd.DataFrame({"patient": [1.0, 2.0, None]}),
                                             LINK)
     assert numbers.value == 100.0 and numbers.passed is True
-    assert referential_integrity.compute(PATIENTS, pd.DataFrame({"patient": [None]}), LINK).value is None
+    assert referential_integrity.referential_integrity(PATIENTS, pd.DataFrame({"patient": [None]}), LINK).value is None
 
 
 def test_children_per_parent_by_hand():
@@ -29,10 +29,10 @@ def test_children_per_parent_by_hand():
     # H = sqrt(((sqrt(.25) - 0)^2 + (sqrt(.5) - 1)^2 + (sqrt(.25) - 0)^2) / 2) = sqrt((0.25 + 0.0857864 + 0.25) / 2)
     real = pd.DataFrame({"patient": ["a", "a", "c", "d", None]})
     made = pd.DataFrame({"patient": ["a", "b", "c", "d"]})
-    result = children_per_parent.compute(PATIENTS, real, PATIENTS, made, LINK)
+    result = children_per_parent.children_per_parent(PATIENTS, real, PATIENTS, made, LINK)
     expected = 100 * (1 - np.sqrt((0.25 + (np.sqrt(0.5) - 1) ** 2 + 0.25) / 2))
     assert result.value == pytest.approx(expected) and round(result.value, 2) == 45.88
     # cumulative shares 0.25, 0.75, 1 against 0, 1, 1: the largest gap 0.25, as scipy's two-sample KS says
     assert result.breakdown["cardinality_shape_similarity"] == pytest.approx(0.75)
     assert 1 - ks_2samp([2, 0, 1, 1], [1, 1, 1, 1]).statistic == pytest.approx(0.75)
-    assert children_per_parent.compute(PATIENTS, real, PATIENTS, real, LINK).value == 100.0
+    assert children_per_parent.children_per_parent(PATIENTS, real, PATIENTS, real, LINK).value == 100.0

@@ -52,10 +52,10 @@ def sides(frame, **changed):
 def test_identical_data_are_at_distance_0_and_score_100():
     labs = longitudinal(200)["labs"]
     same = sides(labs)
-    for result in (pointwise_hellinger.compute(same, same, same, 10), density_hellinger.compute(same, same, same, 10, 3),
-                   series_timing.compute(same, same, same), series_dynamics.compute(same, same, same)):
+    for result in (pointwise_hellinger.pointwise_hellinger(same, same, same, 10), density_hellinger.density_hellinger(same, same, same, 10, 3),
+                   series_timing.series_timing(same, same, same), series_dynamics.series_dynamics(same, same, same)):
         assert result.value == pytest.approx(100.0), result.name
-    for row in pointwise_hellinger.compute(same, same, same, 10).breakdown["per_variable"]:
+    for row in pointwise_hellinger.pointwise_hellinger(same, same, same, 10).breakdown["per_variable"]:
         assert row["avatar_distance_mean"] == 0.0 and row["avatar_distance_std"] == 0.0
 
 
@@ -64,12 +64,12 @@ def test_a_trend_removed_and_a_timing_changed_lower_their_scores():
     reference = longitudinal(400, seed=2)["labs"]
     originals, other = sides(real), sides(reference)
     flat = sides(real, lab=real.groupby("patient_id")["lab"].transform("mean").round(1))  # every trend removed
-    assert series_dynamics.compute(originals, other, other).value > 95
-    slopes = [row for row in series_dynamics.compute(originals, other, flat).breakdown["per_statistic"]
+    assert series_dynamics.series_dynamics(originals, other, other).value > 95
+    slopes = [row for row in series_dynamics.series_dynamics(originals, other, flat).breakdown["per_statistic"]
               if row["statistic"] == "slope"]
     assert slopes[0]["score"] < 70
     stretched = sides(real, day=real["day"] * 3)  # every follow-up three times longer
-    assert series_timing.compute(originals, other, stretched).value < series_timing.compute(originals, other,
+    assert series_timing.series_timing(originals, other, stretched).value < series_timing.series_timing(originals, other,
                                                                                             other).value - 10
 
 
