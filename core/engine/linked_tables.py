@@ -120,13 +120,13 @@ def avatarize_linked(dataset: Dataset, frames: Mapping[str, pd.DataFrame], param
             for link in dataset.parent_links(name):  # step 2: its parents' context
                 columns, column_weights = kinds[link].child_columns(avatarizers[link.parent])
                 added, weights = added | columns, weights | column_weights
-        chosen, relations = _with_added(table_parameters[name], table, added, weights)
         frame = own_columns(dataset, name, working[name])
         if progress is not None:
             progress(_("Avatarizing the table {table}").format(table=name), order.index(name) / len(order))
         with named(name), clock(f"{name}: avatarization"):
-            avatarizers[name] = Avatarizer(chosen).fit(with_columns(frame, added), keys=table.keys, relations=relations,
-                                                       latent_avatars=bool(dataset.child_links(name)))
+            avatarizers[name] = Avatarizer(table_parameters[name]).fit(
+                with_columns(frame, added), keys=table.keys, relations=_relations_asked(table, added),
+                latent_avatars=bool(dataset.child_links(name)), link_columns=weights)
         avatars[name] = _linked_avatars(dataset, name, working[name], avatarizers, avatars, kinds, seed, clock)
     return LinkedAvatars(avatarizers, avatars, working, holdout, seed, seconds)
 
@@ -260,16 +260,12 @@ def _named(name: str) -> Iterator[None]:
         raise InputError(_("Table '{table}'").format(table=name) + f": {error}") from None
 
 
-def _with_added(chosen: Parameters, table: Table, added: Mapping[str, np.ndarray], weights: Mapping[str, float]
-                ) -> tuple[Parameters, RelationsAsked]:
-    """A table's parameters and relations asked with the columns its links add: numeric, of their ``weights``,
-    taking part in no relation."""
-    chosen = replace(chosen, column_weights={**(chosen.column_weights or {}), **weights},
-                     column_kinds={**(chosen.column_kinds or {}), **{column: Kind.NUMERIC.value for column in added}})
+def _relations_asked(table: Table, added: Mapping[str, np.ndarray]) -> RelationsAsked:
+    """The relations ``table`` asks of its avatars, the columns its links add taking part in none."""
     relations = table.relations
     for column in added:
         relations = relations.ignoring(column)
-    return chosen, relations
+    return relations
 
 
 def family_codes(link: Link, frame: pd.DataFrame) -> np.ndarray:

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 
+from core.dataset import Kind
 from core.dataset.relations import Relation, RelationsAsked
 from core.engine.avatar import neighbours_excluding_self
 from core.engine.fast_dp import FastDPSynthesizer
@@ -141,7 +143,7 @@ class Avatarizer:
 
     def fit(self, frame: pd.DataFrame, progress: Progress | None = None, *, low_memory: bool = False,
             keys: Sequence[str] = (), relations: Sequence[Relation] | RelationsAsked = RelationsAsked(),
-            latent_avatars: bool = False) -> Avatarizer:
+            latent_avatars: bool = False, link_columns: Mapping[str, float] | None = None) -> Avatarizer:
         """Avatarize ``frame``; the results are in the attributes ending with ``_``.
 
         ``keys``: the table's key columns (its primary key, from a dataset's description): decided before any
@@ -165,9 +167,14 @@ class Avatarizer:
 
         ``latent_avatars``: the avatars' own first ``ncp_`` latent coordinates kept too, in ``avatar_coordinates_``
         (row ``i`` is ``avatars_``'s row ``i``), where a child's linkage looks for its parent (SPEC 12).
+
+        ``link_columns``: the columns of ``frame`` its links add to the synthesis (:mod:`core.engine.link_kinds`),
+        numeric, each of its weight, kept in ``link_columns_``; not parameters of the table (``get_params`` leaves
+        them out).
         """
         method = self.checked_method()
         rng, steps = self.start(progress)
+        self.link_columns_: dict[str, float] = dict(link_columns or {})
         split = self._split(frame, rng, steps, keys=keys, low_memory=low_memory, relations=relations)
         del frame  # from here the originals live only in what the fit keeps
         split.check_rows(method)
@@ -219,6 +226,7 @@ class Avatarizer:
         check_whole_number("holdout_min_rows", parameters.holdout_min_rows, minimum=2)
         seed = check_seed(parameters.seed)
         self.seed_ = drawn_seed() if seed is None else seed
+        self.link_columns_ = {}
         steps = Steps(progress)
         self.timings_s_ = steps.timings
         return seed_generator(self.seed_, stream), steps
@@ -279,9 +287,20 @@ class Avatarizer:
         """Typing and the holdout split, the start of a fit (``low_memory``: see :meth:`fit`), kept in ``split_``
         (what a ``progress`` told of the next step can read)."""
         with steps.step("typing"):
-            typed = type_table(frame, self.parameters, keys, in_place=low_memory, relations=relations)
+            typed = type_table(frame, self.synthesis_parameters, keys, in_place=low_memory, relations=relations)
         self.split_ = split_table(typed, self.parameters, rng)
         return self.split_
+
+    @property
+    def synthesis_parameters(self) -> Parameters:
+        """The parameters the synthesis reads: the table's, with the columns its links add (``link_columns_``:
+        numeric, of their weights)."""
+        added = self.link_columns_
+        if not added:
+            return self.parameters
+        parameters = self.parameters
+        return replace(parameters, column_kinds={**(parameters.column_kinds or {}), **dict.fromkeys(added, Kind.NUMERIC.value)},
+                       column_weights={**(parameters.column_weights or {}), **added})
 
     def _prepare(self, split: SplitTable, rng: np.random.Generator, steps: Steps, release: bool = False
                  ) -> tuple[Encoded, Projected]:
@@ -291,7 +310,7 @@ class Avatarizer:
             assert encoded.complete is not None  # just encoded
             encoded.reduced(fitted_reduction(self.parameters, encoded.complete))
         with steps.step("projection"):
-            projected = project(encoded, self.parameters, split.relations)
+            projected = project(encoded, self.synthesis_parameters, split.relations)
         self.encoded_, self.projected_ = encoded, projected
         return encoded, projected
 
@@ -380,7 +399,7 @@ class Variants:
         projected = self._projected_for(copy.parameters)
         split.check_rows(method)
         neighbours = self._neighbours_for(projected, method.k) if isinstance(method, Avatar) else None  # paired
-        copy.seed_, copy._variant_state = base.seed_, base._variant_state
+        copy.seed_, copy._variant_state, copy.link_columns_ = base.seed_, base._variant_state, base.link_columns_
         copy.timings_s_ = dict(base.timings_s_)
         rng = np.random.default_rng()
         assert base._variant_state is not None  # checked when made

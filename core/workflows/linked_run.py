@@ -13,7 +13,6 @@ import pandas as pd
 
 from core.dataset import Dataset, Kind, Link, LinkMethod, Table
 from core.engine.dataset_avatarizer import DatasetAvatarizer, check_methods
-from core.engine.link_kinds import LINK_COLUMN
 from core.engine.parameters import Parameters
 from core.engine.pipeline import Avatarizer
 from core.engine.series_tables import series_kinds
@@ -289,29 +288,16 @@ def person_evaluation(evaluation: LinkedEvaluation, name: str) -> Evaluation:
 
 
 def linked_parameters(fitted: DatasetAvatarizer) -> dict[str, Any]:
-    """A linked run's parameters as its JSON gives them: the seed, each table's own (see
-    :func:`own_parameters`) with its method, each link's method, the timings."""
+    """A linked run's parameters as its JSON gives them: the seed, each table's own (its avatarizer's
+    ``get_params``, where the columns its links add are not) with its method, each link's method, the timings."""
     series = {name: {parameter: getattr(fitted.parameters.for_table(fitted.dataset_.tables[name]), parameter)
                      for parameter in Parameters.names("series")} | {"method": "time_series"}
               for name in fitted.dataset_.tables if fitted.dataset_.is_series(name)}
     return {"seed": fitted.seed_,
-            "tables": {name: {**own_parameters(avatarizer), "method": avatarizer.method_.name}
+            "tables": {name: {**avatarizer.get_params(), "method": avatarizer.method_.name}
                        for name, avatarizer in fitted.avatarizers_.items()} | series,
             "links": {link.describe(): link.method.value for link in fitted.dataset_.links},
             "timings_s": fitted.timings_s_}
-
-
-def own_parameters(avatarizer: Avatarizer) -> dict[str, object]:
-    """A linked table's parameters as the user gave them: the kinds and weights of the columns its links add (see
-    :mod:`core.engine.linked_tables`) left out."""
-    parameters = avatarizer.get_params()
-    for name in ("column_kinds", "column_weights"):
-        declared = parameters[name]
-        assert declared is None or isinstance(declared, dict)  # a Mapping or None, made a dict by get_params
-        given = {column: value for column, value in (declared or {}).items()
-                 if not column.startswith(LINK_COLUMN)}
-        parameters[name] = given or None
-    return parameters
 
 
 def scored(fitted: DatasetAvatarizer, knowledge: Knowledge = Knowledge()) -> LinkedEvaluation:

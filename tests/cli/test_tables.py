@@ -144,7 +144,9 @@ def test_linked_tables_metrics_and_verdict_go_to_the_json(tmp_path):
     assert 0 <= link["children_per_parent"]["value"] <= 100
     assert set(document["verdict"]["persons"]) == {"patients"} and document["verdict"]["broken_links"] == []
     assert document["parameters"]["links"] == {"patients.patient_id -> stays.patient_id": "linear_sum_assignment"}
-    assert document["parameters"]["tables"]["stays"]["column_weights"] is None  # the link's own columns not shown
+    # the columns a link adds are passed to the synthesis, not parameters of the table: none shown, as one table's
+    assert document["parameters"]["tables"]["stays"]["column_weights"] == {}
+    assert document["parameters"]["tables"]["stays"]["column_kinds"] == {}
     assert "Link patients.patient_id -> stays.patient_id" in result.stdout and "patients: Verdict:" in result.stdout
     report = run("avatarize", "--tables", tmp_path / "schema.json", "--k", 4, "--seed", 3, "--out", tmp_path / "fr",
                  "--report", tmp_path / "r.html", "--report-language", "fr")

@@ -137,6 +137,22 @@ def test_the_enrichment_by_hand():
     assert all(name.startswith("__link__ p.id -> c.p: ") for name in added)
 
 
+def test_the_columns_a_link_adds_are_passed_to_the_synthesis_not_put_in_the_tables_parameters():
+    """Issue 48: the columns a link adds were pushed into a table's parameters under a name prefix, then stripped back
+    out by that prefix for the JSON. They are passed to the fit: the synthesis reads them (numeric, of their weight),
+    the table's parameters are the user's."""
+    fitted = DatasetAvatarizer(schema(), seed=0, holdout_min_rows=10).fit(clinical(100))
+    stays = fitted.avatarizers_["stays"]
+    added = stays.link_columns_
+    assert added and all(name.startswith("__link__ ") for name in added)
+    assert not any(name.startswith("__link__ ") for name in {**stays.get_params()["column_kinds"],
+                                                            **stays.get_params()["column_weights"]})
+    synthesis = stays.synthesis_parameters
+    assert {name: synthesis.column_kinds[name] for name in added} == dict.fromkeys(added, "numeric")
+    assert {name: synthesis.column_weights[name] for name in added} == added
+    assert all(stays.kinds_[name].value == "numeric" for name in added)  # typed as the synthesis was told
+
+
 def test_a_tables_refusal_names_the_table():
     frames = clinical(100)
     too_large = schema()
