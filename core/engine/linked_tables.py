@@ -184,10 +184,12 @@ def check_linked(dataset: Dataset, frames: Mapping[str, pd.DataFrame], parameter
     for name, table in dataset.tables.items():
         shared = [parameter for parameter in Parameters.names("run", "link") if parameter in table.parameters]
         if shared:
-            raise InputError(_(
+            option = Parameters.option_of(shared[0])
+            raise InputError((_(
                 "Table '{table}': \"{parameter}\" is one value for every linked table, not a table's: set it for the "
-                "run (--{option}) and remove it from the table's entry."
-            ).format(table=name, parameter=shared[0], option=shared[0].replace("_", "-")))
+                "run ({option}) and remove it from the table's entry.") if option else _(
+                "Table '{table}': \"{parameter}\" is one value for every linked table, not a table's: remove it from "
+                "the table's entry.")).format(table=name, parameter=shared[0], option=option))
         reserved = [str(column) for column in frames[name].columns if str(column).startswith(LINK_COLUMN)]
         if reserved:
             raise InputError(_(

@@ -6,8 +6,8 @@ and the JSON. Plain Python, imported by the command line's parser before any num
 Adding a parameter is one field of :class:`Parameters`: the command line gets its option, a schema's tables (or
 links) take it, the JSON lists it, and its ``scope`` says who reads it: a table's method (``method``: what the Generate
 form and a fix set), a table's preparation (``table``), the whole run (``run``: one value for every linked table), a
-link between tables (``link``), a time series (``series``). :class:`~core.engine.pipeline.Avatarizer` reads the first
-three (:data:`TABLE_SCOPES`).
+link between tables (``link``), a time series (``series``); a table's ``columns`` say three (their kinds, weights
+and roles), never set as parameters. :class:`~core.engine.pipeline.Avatarizer` reads :data:`TABLE_SCOPES`.
 """
 
 from __future__ import annotations
@@ -32,8 +32,9 @@ DEFAULT_NCP = 5  # latent dimensions, at most the scaled columns
 # A time series (SPEC 13): how each person's measures are aligned, projected and put back on times.
 DEFAULT_NB_POINTS, DEFAULT_NF, MAX_NB_POINTS = 10, 3, 200
 PROJECTION_TYPES, ALIGNMENTS, UNALIGNMENTS = ("fpca", "flatten"), ("specified", "max", "min", "mean"), ("uniform", "skip")
-SCOPES = ("method", "table", "run", "link", "series")  # who reads a parameter (see the module's docstring)
-TABLE_SCOPES = ("method", "table", "run")  # what one table's synthesis reads
+SCOPES = ("method", "table", "columns", "run", "link", "series")  # who reads a parameter (the module's docstring)
+TABLE_SCOPES = ("method", "table", "columns", "run")  # what one table's synthesis reads
+ENTRY_SCOPES = ("method", "table", "series")  # what a table's entry in a schema may set
 SUGGESTED_K, SUGGESTED_EPSILON = 10, 1.0  # what the dashboard proposes for the method chosen (none is a default)
 
 
@@ -84,13 +85,13 @@ class Parameters:
         None, ("embed every categorical column with more than 4 modalities in a few numeric dimensions (by default: "
                "only those with more than 100)", "embed none, not even those with more than 100 modalities"),
         options=["--categorical-reduction", "--no-categorical-reduction"], value="switch")
-    exclude_variable_names: tuple[str, ...] = _parameter((), factory=tuple)  # a table's columns say them
+    exclude_variable_names: tuple[str, ...] = _parameter((), factory=tuple, scope="columns")
     exclude_replacement_strategy: str = _parameter(
         "coordinate_similarity", "how excluded columns are re-attached; row_order copies each person's own value "
                                  "(sensitive)",
         options=["--exclude-replacement-strategy", "--exclude-strategy"], value="text", choices=EXCLUSION_STRATEGIES)
-    column_kinds: Mapping[str, str] | None = _parameter(None)  # a table's columns say them
-    column_weights: Mapping[str, float] | None = _parameter(None)  # a table's columns say them
+    column_kinds: Mapping[str, str] | None = _parameter(None, scope="columns")
+    column_weights: Mapping[str, float] | None = _parameter(None, scope="columns")
     holdout: bool = _parameter(True, "avatarize every row instead of setting half aside", options=["--no-holdout"],
                                value="flag", scope="run")
     holdout_min_rows: int = _parameter(HOLDOUT_MIN_ROWS, scope="run")
@@ -113,6 +114,12 @@ class Parameters:
         return [item.name for item in fields(cls) if not scopes or item.metadata["scope"] in scopes]
 
     @classmethod
+    def option_of(cls, name: str) -> str | None:
+        """The command line's option that sets parameter ``name`` (None: none does)."""
+        options = next(item.metadata["options"] for item in fields(cls) if item.name == name)
+        return options[0] if options else None
+
+    @classmethod
     def of(cls, values: Mapping[str, object], where: str = "") -> Parameters:
         """The parameters ``values`` sets, over the defaults (see :meth:`with_values`)."""
         return cls().with_values(values, where)
@@ -132,8 +139,18 @@ class Parameters:
         (a table that sets its method, ``k`` or ``fast_dp_epsilon``, replaces theirs), with its columns' kinds and
         weights and the columns it sets apart."""
         own = table.parameters
+        where = _("Table '{table}'").format(table=table.name)
+        described = [name for name in own if name in self.names("columns")]
+        if described:  # it would be replaced by the columns' description without a word
+            raise InputError(_("{where}: \"{name}\" is said by the table's \"columns\" (each column's kind, weight "
+                               "and role): describe the columns there and remove \"{name}\" from the table's "
+                               "entry.").format(where=where, name=described[0]))
+        unknown = [name for name in own if name not in self.names(*ENTRY_SCOPES, "run", "link")]
+        if unknown:  # the run's and the links' are refused with their own reason (linked_tables.check_linked)
+            raise InputError(_("{where}: '{name}' is not a parameter of a table; a table's are {names}.").format(
+                where=where, name=unknown[0], names=", ".join(self.names(*ENTRY_SCOPES))))
         base = replace(self, k=None, fast_dp_epsilon=None) if {"k", "fast_dp_epsilon"} & set(own) else self
-        chosen = base.with_values(own, where=_("Table '{table}'").format(table=table.name))
+        chosen = base.with_values(own, where=where)
         return replace(chosen, exclude_variable_names=tuple(table.with_role(Role.SET_APART)),
                        column_kinds=table.column_kinds, column_weights=table.column_weights)
 

@@ -83,6 +83,10 @@ RULES = {
     "a table without a parent not individual-level": (dict(entries={"individual_level": False}),
                                                        "it has no parent, so it must be individual-level"),
     "a parameter that does not exist": (dict(entries={"kk": 3}), "Table 'patients': 'kk' is not a parameter"),
+    # a hostile hunt: the entry's column_weights were replaced by the columns' description without a word (exit 0)
+    "a column's weight set as a parameter": (dict(entries={"column_weights": {"age": 2}}),
+                                              "Table 'patients': \"column_weights\" is said by the table's \"columns\""),
+    "the holdout set for a table": (dict(entries={"holdout": False}), "set it for the run (--no-holdout)"),
 }
 
 
