@@ -34,10 +34,9 @@ from core.presentation.parameter_labels import (
     UNALIGNMENT_LABELS,
 )
 from core.workflows.linked_run import LinkedRun, generate_linked
-from core.workflows.run import GenerationRun, describe
+from core.workflows.run import GenerationRun, describe, generate_judged
 from core.workflows.runs import Run
 from core.workflows.search_space import EPSILON_STEPS
-from core.workflows.run import generate_judged
 from dashboard import state
 from dashboard.text import plain
 from dashboard.widgets import columns_caption, holdout_plan, signal_badge

@@ -14,20 +14,17 @@ from dashboard.text import plain
 
 def show_current() -> None:
     """The table (or linked tables) and the run the pages show, then the progress of the work started."""
+    loaded, run, release = state.table(), state.run(), state.release_run()  # a page that changes them reruns the app
     if state.dataset() is not None:
         st.sidebar.caption(_("Linked tables: {tables}").format(tables=linked_sizes()))
-        st.sidebar.caption(plain(state.run().short_summary()) if state.run() else _("No avatars yet"))
-        if state.release_run() is not None:
-            st.sidebar.caption(_("Avatars of every row made too"))
     else:
-        loaded, run = state.table(), state.run()  # pages rerun the app when they load a table or make avatars
         st.sidebar.caption(_("Table: {name} ({rows} rows)").format(name=plain(loaded.name),
                                                                    rows=number(len(loaded.frame), ","))
                            if loaded else _("No table yet"))
-        st.sidebar.caption(plain(run.short_summary()) if run else _("No avatars yet"))
-        if state.release_run() is not None:
-            st.sidebar.caption(_("Avatars of all {rows} rows made too").format(
-                rows=number(len(state.release_run().avatars), ",")))
+    st.sidebar.caption(plain(run.short_summary()) if run else _("No avatars yet"))
+    if release is not None:
+        st.sidebar.caption(_("Avatars of every row made too") if state.dataset() is not None else _(
+            "Avatars of all {rows} rows made too").format(rows=number(len(release.avatars), ",")))
     if jobs.current() is not None:  # work started on a page goes on whatever page is open
         with st.sidebar:
             jobs.sidebar_status()

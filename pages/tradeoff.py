@@ -9,7 +9,7 @@ from core.metrics.registry import DEFINITIONS, TARGETS
 from core.presentation import figures
 from core.presentation.sweep_table import comparison_table, sweep_rows
 from core.workflows.linked_run import generate_linked
-from core.workflows.run import describe, replace_method
+from core.workflows.run import describe, generate_judged, replace_method
 from core.workflows.search_space import EPSILON_STEPS, K_STEPS
 from core.workflows.sweep import (
     PRIVACY_METRICS,
@@ -22,7 +22,6 @@ from core.workflows.sweep import (
     sweep_settings,
     swept_dataset,
 )
-from core.workflows.run import generate_judged
 from dashboard import jobs, language, state
 from dashboard.text import plain
 from dashboard.widgets import choose, live_sweep, plot, table

@@ -196,7 +196,8 @@ def own_columns(dataset: Dataset, name: str, frame: pd.DataFrame) -> pd.DataFram
     """``frame`` as its table's synthesis takes it: without its foreign keys (the linkage writes them) and the
     columns its description drops."""
     without_keys = frame.drop(columns=list(dict.fromkeys(link.foreign_key for link in dataset.parent_links(name))))
-    return drop_columns(without_keys, dataset.tables[name].with_role(Role.DROPPED), _("Table '{table}'").format(table=name))
+    where = _("Table '{table}'").format(table=name)
+    return drop_columns(without_keys, dataset.tables[name].with_role(Role.DROPPED), where)
 
 
 @contextmanager

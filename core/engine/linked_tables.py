@@ -24,7 +24,7 @@ are named with :data:`~core.engine.link_kinds.LINK_COLUMN` first and never reach
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 
@@ -252,14 +252,6 @@ def holdout_by_family(dataset: Dataset, frames: Mapping[str, pd.DataFrame], para
     holdout = {name: frames[name][held].reset_index(drop=True) if held.any() else None
                for name, held in in_holdout.items()}
     return working, holdout
-
-
-def _named(name: str) -> Iterator[None]:
-    """A refusal of the engine's for one table, named with the table."""
-    try:
-        yield
-    except InputError as error:
-        raise InputError(_("Table '{table}'").format(table=name) + f": {error}") from None
 
 
 def _relations_asked(table: Table, added: Mapping[str, np.ndarray]) -> RelationsAsked:

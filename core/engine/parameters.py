@@ -4,10 +4,11 @@ and the JSON. Plain Python, imported by the command line's parser before any num
 --help`` and a mistyped option answer at once.
 
 Adding a parameter is one field of :class:`Parameters`: the command line gets its option, a schema's tables (or
-links) take it, the JSON lists it, and its ``scope`` says who reads it: a table's method (``method``: what the Generate
-form and a fix set), a table's preparation (``table``), the whole run (``run``: one value for every linked table), a
-link between tables (``link``), a time series (``series``); a table's ``columns`` say three (their kinds, weights
-and roles), never set as parameters. :class:`~core.engine.pipeline.Avatarizer` reads :data:`TABLE_SCOPES`.
+links) take it, the JSON lists it, and its ``scope`` says who reads it: a table's method (``method``: what the
+Generate form and a fix set), AvatarFastDP's tuning (``fast_dp``), a table's preparation (``table``), the whole run
+(``run``: one value for every linked table), a link between tables (``link``), a time series (``series``); a
+table's ``columns`` say three (their kinds, weights and roles), never set as parameters.
+:class:`~core.engine.pipeline.Avatarizer` reads :data:`TABLE_SCOPES`.
 """
 
 from __future__ import annotations
@@ -32,9 +33,9 @@ DEFAULT_NCP = 5  # latent dimensions, at most the scaled columns
 # A time series (SPEC 13): how each person's measures are aligned, projected and put back on times.
 DEFAULT_NB_POINTS, DEFAULT_NF, MAX_NB_POINTS = 10, 3, 200
 PROJECTION_TYPES, ALIGNMENTS, UNALIGNMENTS = ("fpca", "flatten"), ("specified", "max", "min", "mean"), ("uniform", "skip")
-SCOPES = ("method", "table", "columns", "run", "link", "series")  # who reads a parameter (the module's docstring)
-TABLE_SCOPES = ("method", "table", "columns", "run")  # what one table's synthesis reads
-ENTRY_SCOPES = ("method", "table", "series")  # what a table's entry in a schema may set
+SCOPES = ("method", "fast_dp", "table", "columns", "run", "link", "series")  # who reads a parameter (see above)
+TABLE_SCOPES = ("method", "fast_dp", "table", "columns", "run")  # what one table's synthesis reads
+ENTRY_SCOPES = ("method", "fast_dp", "table", "series")  # what a table's entry in a schema may set
 SUGGESTED_K, SUGGESTED_EPSILON = 10, 1.0  # what the dashboard proposes for the method chosen (none is a default)
 
 
@@ -71,12 +72,12 @@ class Parameters:
     mechanism: str = _parameter("gaussian", "AvatarFastDP mechanism", options=["--mechanism"], value="text",
                                 choices=MECHANISMS, scope="method")
     gmm_n_components: int = _parameter(5, "AvatarFastDP gmm: components", options=["--gmm-n-components"],
-                                       value="whole", metavar="N", scope="method")
+                                       value="whole", metavar="N", scope="fast_dp")
     histogram_n_bins: int = _parameter(10, "AvatarFastDP histogram: bins", options=["--histogram-n-bins"],
-                                       value="whole", metavar="N", scope="method")
+                                       value="whole", metavar="N", scope="fast_dp")
     bounds_percentile: float = _parameter(
         5.0, "AvatarFastDP: clip each latent dimension to percentiles P and 100 - P (0 < P < 50)",
-        options=["--bounds-percentile"], value="number", metavar="P", scope="method")
+        options=["--bounds-percentile"], value="number", metavar="P", scope="fast_dp")
     ncp: int | None = _parameter(None, f"latent dimensions used (default: min({DEFAULT_NCP}, scaled columns))",
                                  options=["--ncp"], value="whole")
     imputation: str = _parameter("fast_knn", "temporary imputation of missing values", options=["--imputation"],

@@ -287,20 +287,19 @@ class Avatarizer:
         """Typing and the holdout split, the start of a fit (``low_memory``: see :meth:`fit`), kept in ``split_``
         (what a ``progress`` told of the next step can read)."""
         with steps.step("typing"):
-            typed = type_table(frame, self.synthesis_parameters, keys, in_place=low_memory, relations=relations)
+            typed = type_table(frame, self.synthesis_parameters_, keys, in_place=low_memory, relations=relations)
         self.split_ = split_table(typed, self.parameters, rng)
         return self.split_
 
     @property
-    def synthesis_parameters(self) -> Parameters:
+    def synthesis_parameters_(self) -> Parameters:
         """The parameters the synthesis reads: the table's, with the columns its links add (``link_columns_``:
         numeric, of their weights)."""
-        added = self.link_columns_
+        added, parameters = self.link_columns_, self.parameters
         if not added:
-            return self.parameters
-        parameters = self.parameters
-        return replace(parameters, column_kinds={**(parameters.column_kinds or {}), **dict.fromkeys(added, Kind.NUMERIC.value)},
-                       column_weights={**(parameters.column_weights or {}), **added})
+            return parameters
+        kinds = {**(parameters.column_kinds or {}), **dict.fromkeys(added, Kind.NUMERIC.value)}
+        return replace(parameters, column_kinds=kinds, column_weights={**(parameters.column_weights or {}), **added})
 
     def _prepare(self, split: SplitTable, rng: np.random.Generator, steps: Steps, release: bool = False
                  ) -> tuple[Encoded, Projected]:
@@ -310,7 +309,7 @@ class Avatarizer:
             assert encoded.complete is not None  # just encoded
             encoded.reduced(fitted_reduction(self.parameters, encoded.complete))
         with steps.step("projection"):
-            projected = project(encoded, self.synthesis_parameters, split.relations)
+            projected = project(encoded, self.synthesis_parameters_, split.relations)
         self.encoded_, self.projected_ = encoded, projected
         return encoded, projected
 
@@ -349,7 +348,8 @@ class Avatarizer:
                                    doc="Identifier-like columns given new identifiers (no part in the synthesis).")
 
     def get_params(self) -> dict[str, object]:
-        """The parameters one table's synthesis reads, as scikit-learn's ``get_params`` gives them (plain values)."""
+        """The table's parameters, as scikit-learn's ``get_params`` gives them (plain values): the columns its links
+        add (``link_columns_``) are data of a fit, not among them."""
         return {name: _plain(value) for name, value in self.parameters.table_values().items()}
 
 
@@ -377,7 +377,8 @@ class Variants:
     """Fitted copies of a fitted :class:`Avatarizer` for other method parameters or another ``ncp``
     (:data:`VARIANT_PARAMETERS`), from its preparation (typing, holdout split, encoding, imputation, projection).
 
-    Each copy equals ``Avatarizer(**{**base.get_params(), **variant}).fit(frame)``: the random generator restarts
+    Each copy equals ``Avatarizer(**{**base.get_params(), **variant}).fit(frame)`` (with the base's
+    ``link_columns``): the random generator restarts
     from the state the base's synthesis started from, and another ``ncp`` takes the first axes of the same
     projection. The neighbours of each ``ncp`` are searched at the largest ``k`` asked so far (up to twice it, at
     most ``largest_k``: the largest a caller will ask), and cut for a smaller one. (Where exact duplicates tie at the

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from core.dataset import Table
+from core.dataset import Role, Table
 from core.dataset.relations import Relation
 from core.engine.dataset_avatarizer import avatarized_table
 from core.engine.kept_relations import KeptRelations
@@ -27,7 +27,6 @@ from core.engine.pipeline import VARIANT_PARAMETERS, Avatarizer, Variants
 from core.engine.schema import drop_columns
 from core.engine.split import Holdout
 from core.engine.stages import type_table
-from core.dataset import Role
 from core.i18n import N_, _, number
 from core.metrics.attack import Knowledge
 from core.metrics.evaluation import Evaluation, evaluate_avatarization
@@ -84,6 +83,11 @@ class GenerationRun(Run):
     @property
     def person_verdicts(self) -> dict[str, Verdict]:
         return {self.table_name: self.table_verdict}
+
+    @property
+    def searched_s(self) -> float:
+        """The seconds the fix search took (0 when none ran, nor a verdict was given)."""
+        return self.verdict.search_seconds if self.verdict is not None and self.verdict.searched else 0.0
 
     @property
     def held_out(self) -> bool:

@@ -20,6 +20,7 @@ from core.metrics.evaluation import Evaluation
 from core.workflows.latent import LatentView
 from core.workflows.verdict import Progress, Verdict
 
+
 @dataclass(frozen=True)
 class ScoredTable:
     """One evaluation of a run: a person table with everything about its people (``person``: their descendants'
@@ -87,7 +88,8 @@ class Run(ABC):
         again)."""
 
     @abstractmethod
-    def rescored(self, knowledge: Knowledge, frames: Mapping[str, pd.DataFrame], progress: Progress | None = None) -> Run:
+    def rescored(self, knowledge: Knowledge, frames: Mapping[str, pd.DataFrame], progress: Progress | None = None
+                 ) -> Run:
         """The run scored again for another attacker (the avatars do not change), judged, a fix checked on the
         originals ``frames`` when a target is missed, the analyses it held kept."""
 

@@ -16,7 +16,6 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-
 from core.dataset import Role
 from core.engine.methods import Avatar, method_of
 from core.engine.parameters import Parameters

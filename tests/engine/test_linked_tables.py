@@ -147,7 +147,7 @@ def test_the_columns_a_link_adds_are_passed_to_the_synthesis_not_put_in_the_tabl
     assert added and all(name.startswith("__link__ ") for name in added)
     assert not any(name.startswith("__link__ ") for name in {**stays.get_params()["column_kinds"],
                                                             **stays.get_params()["column_weights"]})
-    synthesis = stays.synthesis_parameters
+    synthesis = stays.synthesis_parameters_
     assert {name: synthesis.column_kinds[name] for name in added} == dict.fromkeys(added, "numeric")
     assert {name: synthesis.column_weights[name] for name in added} == added
     assert all(stays.kinds_[name].value == "numeric" for name in added)  # typed as the synthesis was told

@@ -42,7 +42,7 @@ def test_one_table_is_one_scored_person_table_with_its_rows_and_latent_view(tabl
     assert len(run.people(scored)) == len(run.evaluation.privacy["hidden_rate"].breakdown["hidden"])  # one each
     assert run.person_verdicts == {"t": run.verdict} and run.ready == run.verdict.ready
     assert run.judged_tables() == [scored]
-    assert run.avatarizers == {"t": run.avatarizer} and run.knowledge == run.knowledge
+    assert run.avatarizers == {"t": run.avatarizer} and run.knowledge == run.plan.knowledge
 
 
 def test_linked_tables_are_each_person_table_with_its_family_then_each_table_alone(linked_run):
