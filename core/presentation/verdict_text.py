@@ -112,8 +112,8 @@ def _fix_found(verdict: Verdict, surface: str) -> str | None:
             return _("Fix: {instruction} (checked by a re-run: {reached}; {met}), at a cost in signal: {signal}. No "
                      "setting tried meets every target and keeps the signal.").format(**values)
         if signal:
-            return _("Fix: {instruction} (checked by a re-run: {reached}; {met}, and the signal stays within its "
-                     "seed-to-seed spread: {signal}).").format(**values)
+            return _("Fix: {instruction} (checked by a re-run: {reached}; {met}, and no signal metric falls by more "
+                     "than its seed-to-seed spread: {signal}).").format(**values)
         return _("Fix: {instruction} (checked by a re-run: {reached}; {met}).").format(**values)
     if not verdict.tried:
         return _("No more protective setting to try: set aside or drop the columns that make people unique "

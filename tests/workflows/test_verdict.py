@@ -86,8 +86,28 @@ def test_the_fix_is_the_smallest_k_that_meets_every_target():
     assert verdict_json(verdict)["fix_settings"] == {"method": "avatar", "k": 30, "epsilon": None, "ncp": None,
                                                      "excluded": []}  # the method's own parameter only
     assert verdict_line(verdict).endswith(
-        "Fix: raise k from 10 to 30 (checked by a re-run: hidden rate 95.0 %; every target is then met, and the "
-        "signal stays within its seed-to-seed spread: Hellinger Mean 92.0 -> 91.7, correlation ratio 60.0 -> 60.0).")
+        "Fix: raise k from 10 to 30 (checked by a re-run: hidden rate 95.0 %; every target is then met, and no "
+        "signal metric falls by more than its seed-to-seed spread: Hellinger Mean 92.0 -> 91.7, correlation ratio "
+        "60.0 -> 60.0).")
+
+
+def test_a_fix_whose_signal_rises_is_not_said_to_stay_within_a_spread():
+    """A first-time user's pass (birthwt): "the signal stays within its seed-to-seed spread: ... correlation ratio
+    54.0 -> 100.0", a rise of 46 points. The rule a fix keeps the signal by is that no signal metric falls by more
+    than its spread; the sentence says that rule, which a rise meets."""
+    def rerun(parameters, plan):
+        evaluation = evaluation_with_values(hidden_rate=95.0)
+        evaluation.signal = signal_of(92.0, 100.0)
+        return evaluation
+
+    start = run_evaluation(hidden_rate=80.0)
+    start.signal = signal_of(92.0, 54.0)
+    verdict = checked_verdict(start, Parameters(k=10), ColumnPlan(), 1_000, remade(rerun))
+    assert verdict.fix.keeps_signal(start)
+    line = verdict_line(verdict)
+    assert "stays within" not in line
+    assert "no signal metric falls by more than its seed-to-seed spread: Hellinger Mean 92.0 -> 92.0, correlation " \
+           "ratio 54.0 -> 100.0)" in line
 
 
 def test_a_fix_that_destroys_the_signal_is_never_preferred_and_its_cost_is_said():
