@@ -333,11 +333,15 @@ def advised(points: Sequence[SweepPoint]) -> SweepPoint | None:
 
 def privacy_axes(points: Sequence[SweepPoint], advised_point: SweepPoint | None) -> tuple[list[str], int]:
     """The privacy metrics some setting has, and the position of the first the ``advised_point`` has (0 if none):
-    the Trade-off page's horizontal axis, drawing at first the setting its advice names (issue 46)."""
+    the Trade-off page's horizontal axis, drawing at first the setting its advice names (issue 46); of those, the
+    first whose value differs between settings (linked tables' row direct match protection, 100 for every setting,
+    stacked every point on one edge)."""
     axes = [name for name in PRIVACY_METRICS if any(point.mean(name) is not None for point in points)]
-    first = next((position for position, name in enumerate(axes)
-                  if advised_point is None or advised_point.mean(name) is not None), 0)
-    return axes, first
+    drawn = [position for position, name in enumerate(axes)
+             if advised_point is None or advised_point.mean(name) is not None]
+    varying = [position for position in drawn
+               if len({mean for point in points if (mean := point.mean(axes[position])) is not None}) > 1]
+    return axes, (varying or drawn or [0])[0]
 
 
 def _safe(scored: Sequence[SweepPoint]) -> list[SweepPoint]:

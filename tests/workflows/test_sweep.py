@@ -205,6 +205,19 @@ def test_the_privacy_axis_first_drawn_is_one_the_advised_setting_has():
     assert privacy_axes([k2], k2) == (axes, 0) and privacy_axes([k2, fast], None)[1] == 0
 
 
+def test_the_first_privacy_axis_drawn_is_one_whose_value_differs_between_settings():
+    """A first-time user's pass on linked tables: the default axis, row direct match protection, was 100 for every
+    setting, so every point stood on one vertical line. The first axis drawn is the first that varies."""
+    k3 = point_with(3, {**SAFE, "hidden_rate": 92.0})
+    k8 = point_with(8, {**SAFE, "hidden_rate": 97.0})
+    axes, first = privacy_axes([k3, k8], k8)
+    assert axes[first] == "hidden_rate"
+    constant = [point_with(k, {**SAFE, "hidden_rate": 95.0, "local_cloaking": 8.0, "distance_to_closest": 0.2 * k})
+                for k in (3, 8)]
+    axes, first = privacy_axes(constant, constant[1])
+    assert axes[first] == "distance_to_closest"  # hidden rate, local cloaking and row direct match are alike
+
+
 def test_a_linked_table_s_setting_is_swept_with_the_other_tables_kept():
     # issue 48: the trade-off was for one table; each point is a run of every table, scored on the people
     from core.dataset import Dataset
