@@ -115,10 +115,17 @@ def _method_settings(method: str, mechanism: str, chosen: Parameters, n_rows: in
                                "bounds_percentile": chosen.bounds_percentile}
     if method == AVATAR:
         largest_k = max(2, min(100, working_rows(n_rows, chosen.holdout) - 1))
-        return kept | {"k": int(st.slider(
+        k = int(st.slider(
             _("k: how many similar people each avatar mixes"), min_value=2, max_value=largest_k,
             value=min(chosen.k or SUGGESTED_K, largest_k), key=f"k_{version}",
-            help=_("Small k keeps more detail; large k protects better. 10 to 20 is a common choice.")))}
+            help=_("Small k keeps more detail; large k protects better. 10 to 20 is a common choice.")))
+        restored = st.toggle(
+            _("Restore the spread of numbers"), value=chosen.spread == "restored", key=f"spread_{version}",
+            help=_("An avatar's number is a weighted mean of its neighbours', which narrows the spread and the "
+                   "extremes of each column. On, the neighbours' own spread is put back: closer to the originals' "
+                   "spread, extremes and correlations, avatars further from their originals. Off: the reference method, "
+                   "as the commercial engine makes it."))
+        return kept | {"k": k, "spread": "restored" if restored else "local_mean"}
     asked = kept | {"fast_dp_epsilon": epsilon_slider(
         _("epsilon: privacy budget"), chosen.fast_dp_epsilon, f"epsilon_{version}",
         _("Smaller epsilon adds more noise: better protection, less signal. The scale is logarithmic."))}
@@ -218,7 +225,8 @@ def _table_setting(method: str, name: str, frame: pd.DataFrame, held: object, ho
         st.caption(_("k for {table} ({rows} rows): 2, the only k so few rows allow.").format(table=name, rows=rows))
         return {"k": 2}
     previous = getattr(held, "k", None) or suggested_k(working_rows(len(frame), holdout))
-    kept = {key: value for key, value in _own(current, name).items() if key not in Parameters.names("method")}
+    kept = {key: value for key, value in _own(current, name).items()  # a table's own spread stays Avatar's
+            if key not in Parameters.names("method") or key == "spread"}
     if "ncp" in kept:
         st.caption(_("{table}: people compared on {ncp} dimensions (the fix applied), kept.").format(
             table=plain(name), ncp=kept["ncp"]))

@@ -198,7 +198,7 @@ def _add_attacker_options(command: argparse.ArgumentParser) -> None:
 def _add_preparation_options(command: argparse.ArgumentParser) -> None:
     """The options that prepare the table and tune the method, alike for ``avatarize`` and ``sweep``: the
     parameters', and the columns' (kinds, weights, dropped, set aside)."""
-    add_parameter_options(command, ["gmm_n_components", "histogram_n_bins", "bounds_percentile", "ncp", "imputation"])
+    add_parameter_options(command, ["spread", "gmm_n_components", "histogram_n_bins", "bounds_percentile", "ncp", "imputation"])
     command.add_argument("--column-kind", type=assignment, action="append", default=[], metavar="NAME=KIND",
                          help="override a column's kind: numeric, categorical or datetime (repeatable)")
     command.add_argument("--column-weight", type=assignment, action="append", default=[], metavar="NAME=W",

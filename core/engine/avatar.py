@@ -9,6 +9,16 @@ are linear, the combination is computed in closed form on the neighbours' values
 numeric value ``sum_j w_j x_j``; categorical value drawn from the neighbours' weighted
 modality frequencies, which is the same as taking the value of one neighbour drawn
 with probabilities ``w`` (an independent draw per variable).
+
+The weighted mean shrinks a number's spread. Over the order of the neighbours, its deviation from their plain mean
+``c`` has covariance ``(k sum(w^2) - 1) / (k - 1)`` times the neighbours' ``S = sum_j (x_j - c)(x_j - c)' / k``. With
+``restore_spread`` (``spread = "restored"``, not the commercial engine's), the deviation of one neighbour ``r``
+drawn uniformly is added, scaled by ``t = sqrt((k + 1 - k sum(w^2)) / (k - 1))``: ``x_r - c`` has covariance ``S``
+and none with the weighted deviation, so the avatar's deviation has the neighbourhood's covariance ``k S / (k - 1)``
+(its unbiased estimate). That holds for weights independent of which neighbour holds which value; the engine's
+weigh the nearer more (``1 / d``), so it is approximate, and a factor per column (:func:`restored_spread`) gives
+each column the originals' variance. Each value is then kept within the column's range, reflected at its bounds
+(docs/decisions.md, 3.1).
 """
 
 from __future__ import annotations
@@ -33,14 +43,21 @@ def avatarize_rows(
     k: int,
     rng: np.random.Generator,
     neighbours: tuple[np.ndarray, np.ndarray] | None = None,
+    restore_spread: bool = False,
+    numbers: int | None = None,
 ) -> EncodedTable:
     """Every row's avatar, by chunks of ``SYNTHESIS_ROWS`` rows: neighbours, weights, combination.
 
     ``neighbours`` are (distances, indices) already found for every row (a sweep's
     search at its largest ``k``, cut to this ``k``); without them each chunk is searched
     in a tree over ``coordinates``. Either way the random draws come in the same order.
+    ``restore_spread``: the local dispersion put back (module docstring) into the first ``numbers`` numeric
+    columns (None: all), the table's own numbers; after them come a categorical reduction's embeddings, whose
+    categories stay one neighbour's draw, as every category's.
     """
     tree = None if neighbours is not None else NeighbourTree(coordinates)
+    own = table.numeric.shape[1] if numbers is None else numbers
+    deviations = np.empty((table.n_rows, own)) if restore_spread else None
     numeric = np.empty(table.numeric.shape)
     codes = np.empty(table.codes.shape, dtype=table.codes.dtype)
     for start in range(0, table.n_rows, SYNTHESIS_ROWS):
@@ -50,7 +67,12 @@ def avatarize_rows(
         else:
             assert neighbours is not None  # no tree: they were given
             distances, indices = neighbours[0][rows], neighbours[1][rows]
-        numeric[rows], codes[rows] = combine_neighbours(table, indices, neighbour_weights(distances, rng), rng)
+        weights = neighbour_weights(distances, rng)
+        numeric[rows], codes[rows] = combine_neighbours(table, indices, weights, rng)
+        if deviations is not None:
+            deviations[rows] = local_deviations(table.numeric[:, :own], indices, weights, rng)
+    if deviations is not None and table.n_rows:
+        numeric[:, :own] = restored_spread(table.numeric[:, :own], numeric[:, :own], deviations)
     return table.with_arrays(numeric, codes)
 
 
@@ -94,3 +116,31 @@ def combine_neighbours(
         chosen = np.minimum((cumulative <= targets[:, None]).sum(axis=1), last)
         codes[:, j] = table.codes[indices[rows, chosen], j]
     return numeric, codes
+
+
+def local_deviations(values: np.ndarray, indices: np.ndarray, weights: np.ndarray,
+                     rng: np.random.Generator) -> np.ndarray:
+    """Each row's ``t (x_r - c)``: ``r`` one of its neighbours drawn uniformly, ``c`` their plain mean, ``t =
+    sqrt((k + 1 - k sum(w^2)) / (k - 1))`` (module docstring)."""
+    n_rows, k = indices.shape
+    scale = np.sqrt((k + 1 - k * np.einsum("ij,ij->i", weights, weights)) / (k - 1))
+    drawn = indices[np.arange(n_rows), rng.integers(k, size=n_rows)]
+    deviations = np.empty((n_rows, values.shape[1]))
+    for j in range(values.shape[1]):
+        deviations[:, j] = scale * (values[drawn, j] - values[:, j][indices].mean(axis=1))
+    return deviations
+
+
+def restored_spread(values: np.ndarray, combined: np.ndarray, deviations: np.ndarray) -> np.ndarray:
+    """The weighted means ``combined`` plus each column's ``deviations`` times ``m_j = sqrt((var(x_j) -
+    var(combined_j)) / var(deviations_j))`` (0 where the means already have the originals' variance), so that each
+    column's variance is the originals' ``values``', then kept within the column's range: reflected at its bounds (a
+    value cut at the lowest would be the lowest person's own, in as many avatars as overshoot it)."""
+    gap = np.clip(values.var(axis=0) - combined.var(axis=0), 0.0, None)
+    spread = deviations.var(axis=0)
+    factor = np.sqrt(np.divide(gap, spread, out=np.zeros_like(gap), where=spread > 0))
+    low, high = values.min(axis=0), values.max(axis=0)
+    restored = combined + factor * deviations
+    restored = np.where(restored < low, 2 * low - restored, restored)  # reflected, not cut: a value cut at the
+    restored = np.where(restored > high, 2 * high - restored, restored)  # bound is the one person's who holds it
+    return np.clip(restored, low, high)

@@ -14,7 +14,7 @@ import numpy as np
 from core.engine.avatar import avatarize_rows
 from core.engine.encoding import EncodedTable
 from core.engine.fast_dp import FastDPSynthesizer
-from core.engine.parameters import Parameters
+from core.engine.parameters import SPREADS, Parameters
 from core.engine.projection import Projection
 from core.errors import InputError
 from core.i18n import _, number
@@ -29,6 +29,7 @@ class Avatar:
     ``i`` is made from original ``i`` (``paired``): what the privacy metrics measure, and what is sensitive."""
 
     k: int
+    restore_spread: bool = False  # the neighbours' local spread put back (spread "restored", not the engine's)
     name: ClassVar[str] = "avatar"
     paired: ClassVar[bool] = True
     synthesizer: ClassVar[None] = None  # no model: the neighbours are the model
@@ -53,13 +54,16 @@ class Avatar:
             )
 
     def describe(self) -> str:
+        if self.restore_spread:
+            return _("Avatar, k = {k}, spread restored").format(k=self.k)
         return _("Avatar, k = {k}").format(k=self.k)
 
     def synthesize(self, table: EncodedTable, coordinates: np.ndarray, projection: Projection,
                    rng: np.random.Generator, *, neighbours: Neighbours | None = None,
-                   model: FastDPSynthesizer | None = None) -> EncodedTable:
-        """Every row's avatar (``neighbours``: found beforehand at this ``k`` or more, cut to it)."""
-        return avatarize_rows(table, coordinates, self.k, rng, neighbours)
+                   model: FastDPSynthesizer | None = None, numbers: int | None = None) -> EncodedTable:
+        """Every row's avatar (``neighbours``: found beforehand at this ``k`` or more, cut to it; ``numbers``: the
+        table's own numeric columns, first, before a categorical reduction's embeddings)."""
+        return avatarize_rows(table, coordinates, self.k, rng, neighbours, self.restore_spread, numbers)
 
 
 @dataclass(frozen=True)
@@ -87,8 +91,8 @@ class AvatarFastDP:
 
     def synthesize(self, table: EncodedTable, coordinates: np.ndarray, projection: Projection,
                    rng: np.random.Generator, *, neighbours: Neighbours | None = None,
-                   model: FastDPSynthesizer | None = None) -> EncodedTable:
-        """As many rows as ``table``'s, sampled from ``model`` (fitted on the whole table, for a batch of it) or
+                   model: FastDPSynthesizer | None = None, numbers: int | None = None) -> EncodedTable:
+        """As many rows as ``table``'s (``numbers``: Avatar's, unused here), sampled from ``model`` (fitted on the whole table, for a batch of it) or
         from the noisy model fitted here on ``coordinates`` (``synthesizer``, fitted in place); back-projected
         values kept within the range observed."""
         model = model or self.synthesizer.fit(coordinates, rng)
@@ -116,9 +120,17 @@ def method_of(parameters: Parameters) -> Method:
             "Set exactly one of k (Avatar, for example k=10) or fast_dp_epsilon (AvatarFastDP, for example 1.0)."
         ))
     if parameters.k is not None:
+        if parameters.spread not in SPREADS:
+            raise InputError(_("spread must be one of {choices}, got '{spread}'.").format(
+                choices=", ".join(SPREADS), spread=parameters.spread))
         return Avatar(check_whole_number("k", parameters.k, minimum=2,
-                                         hint=_("k is the number of neighbours combined, for example 10.")))
+                                         hint=_("k is the number of neighbours combined, for example 10.")),
+                      restore_spread=parameters.spread == "restored")
     assert parameters.fast_dp_epsilon is not None  # k is not: exactly one is set (checked above)
+    if parameters.spread != "local_mean":
+        raise InputError(_("spread '{spread}' is Avatar's (k): AvatarFastDP samples a model and mixes no "
+                           "neighbours. Remove spread, or set k instead of fast_dp_epsilon.").format(
+            spread=parameters.spread))
     synthesizer = FastDPSynthesizer(parameters.fast_dp_epsilon, parameters.mechanism, parameters.gmm_n_components,
                                     parameters.histogram_n_bins, parameters.bounds_percentile)
     synthesizer.validate()

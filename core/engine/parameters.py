@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from core.dataset.table import Table
 
 MECHANISMS = ("gaussian", "gmm", "histogram")  # AvatarFastDP's models (SPEC 4)
+SPREADS = ("local_mean", "restored")  # Avatar's numbers: the engine's weighted mean, or its spread put back
 IMPUTATION_METHODS = ("fast_knn", "knn", "mode", "median", "mean")  # temporary filling of missing values (SPEC 2)
 EXCLUSION_STRATEGIES = ("coordinate_similarity", "row_order")  # how set-aside columns come back (SPEC 2)
 PART_FORMATS = ("parquet", "csv")  # a batch run's parts (SPEC 10)
@@ -69,6 +70,10 @@ class Parameters:
     fast_dp_epsilon: float | None = _parameter(None, "AvatarFastDP: privacy budget (> 0)",
                                                options=["--fast-dp-epsilon"], value="number", metavar="EPS",
                                                scope="method")
+    spread: str = _parameter(
+        "local_mean", "Avatar: a number's value, the neighbours' weighted mean as the reference engine makes it "
+                      "(local_mean), or with their local spread put back (restored: nearer the originals' spread, "
+                      "tails and correlations)", options=["--spread"], value="text", choices=SPREADS, scope="method")
     mechanism: str = _parameter("gaussian", "AvatarFastDP mechanism", options=["--mechanism"], value="text",
                                 choices=MECHANISMS, scope="method")
     gmm_n_components: int = _parameter(5, "AvatarFastDP gmm: components", options=["--gmm-n-components"],
@@ -137,8 +142,8 @@ class Parameters:
 
     def for_table(self, table: Table) -> Parameters:
         """The parameters of ``table``'s synthesis (SPEC 12): its own values over these, the defaults of every table
-        (a table that sets its method, ``k`` or ``fast_dp_epsilon``, replaces theirs), with its columns' kinds and
-        weights and the columns it sets apart."""
+        (a table that sets its method, ``k`` or ``fast_dp_epsilon``, replaces theirs; in AvatarFastDP, Avatar's
+        ``spread`` too), with its columns' kinds and weights and the columns it sets apart."""
         own = table.parameters
         where = _("Table '{table}'").format(table=table.name)
         described = [name for name in own if name in self.names("columns")]
@@ -151,9 +156,16 @@ class Parameters:
             raise InputError(_("{where}: '{name}' is not a parameter of a table; a table's are {names}.").format(
                 where=where, name=unknown[0], names=", ".join(self.names(*ENTRY_SCOPES))))
         base = replace(self, k=None, fast_dp_epsilon=None) if {"k", "fast_dp_epsilon"} & set(own) else self
+        if "fast_dp_epsilon" in own:  # Avatar's own setting does not follow a table into AvatarFastDP
+            base = replace(base, spread=type(self).spread)
         chosen = base.with_values(own, where=where)
         return replace(chosen, exclude_variable_names=tuple(table.with_role(Role.SET_APART)),
                        column_kinds=table.column_kinds, column_weights=table.column_weights)
+
+    def as_fast_dp(self, epsilon: float, mechanism: str) -> Parameters:
+        """These parameters with AvatarFastDP at ``epsilon`` with ``mechanism``: Avatar's (k, spread) back to their
+        defaults."""
+        return replace(self, k=None, spread=type(self).spread, fast_dp_epsilon=epsilon, mechanism=mechanism)
 
     def table_values(self) -> dict[str, object]:
         """The parameters one table's synthesis reads (:data:`TABLE_SCOPES`), as

@@ -49,8 +49,8 @@ STEP_SHARES = {  # share of the work done when each step starts, for progress ba
     "typing": 0.0, "encoding and imputation": 0.1, "projection": 0.25, "synthesis": 0.35, "decoding": 0.9,
 }
 Progress = Callable[[str, float], None]
-METHOD_PARAMETERS = ("k", "fast_dp_epsilon", "mechanism", "gmm_n_components", "histogram_n_bins", "bounds_percentile")
-VARIANT_PARAMETERS = (*METHOD_PARAMETERS, "ncp")  # what a variant may change, the preparation being shared
+# what a variant may change, the preparation being shared: the method and its tuning (their scopes), ncp
+VARIANT_PARAMETERS = (*Parameters.names("method", "fast_dp"), "ncp")
 
 
 def _from_stage(stage: str, name: str, doc: str) -> property:
@@ -250,8 +250,10 @@ class Avatarizer:
         split, encoded, projected = stages
         assert encoded.model_table is not None and projected.coordinates is not None  # let go only once decoded
         with steps.step("synthesis"):
+            own = encoded.complete if encoded.complete is not None else encoded.model_table
+            numbers = len(own.numeric_names)  # the table's own numbers come first, a reduction's embeddings after
             synthetic = method.synthesize(encoded.model_table, projected.coordinates, projected.projection, rng,
-                                          neighbours=neighbours, model=model)
+                                          neighbours=neighbours, model=model, numbers=numbers)
             latent = projected.projection.transform(synthetic, projected.ncp) if latent_avatars else None
         with steps.step("decoding"):
             synthesized = decode(synthetic, method, stages, self.parameters, rng, release=release,

@@ -20,6 +20,7 @@ from core.metrics import (
     column_direct_match_protection,
     correlation_difference_ratio,
     correlation_protection_rate,
+    dcr_share,
     distance_to_closest,
     hellinger_mean,
     hidden_rate,
@@ -45,7 +46,7 @@ from core.metrics.series import density_hellinger, pointwise_hellinger, series_d
 SIGNAL_METRICS = (hellinger_mean, correlation_difference_ratio, multivariate_hellinger, broken_relations)
 PRIVACY_METRICS = (  # by the criterion they answer (SPEC 6.2), in its order
     hidden_rate, local_cloaking, row_direct_match_protection, closest_rate, identifier_protection,
-    linkability_risk, correlation_protection_rate, distance_to_closest, closest_distances_ratio,
+    linkability_risk, correlation_protection_rate, distance_to_closest, closest_distances_ratio, dcr_share,
     inference_risk, column_direct_match_protection,
 )
 # a link's, keyed by name: the join's two are the table metrics' on the join

@@ -187,7 +187,7 @@ def replace_method(parameters: Parameters, method: str, value: float, mechanism:
     """``parameters`` with another method (its ``name``) and main parameter (k or epsilon)."""
     if method == Avatar.name:
         return replace(parameters, k=int(value), fast_dp_epsilon=None)
-    return replace(parameters, k=None, fast_dp_epsilon=float(value), mechanism=mechanism)
+    return parameters.as_fast_dp(float(value), mechanism)
 
 
 def describe(parameters: Parameters) -> str:

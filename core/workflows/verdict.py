@@ -242,7 +242,7 @@ class FixSearch:
 
 def fallback_parameters(parameters: Parameters) -> Parameters:
     """The fix search's last resort for Avatar: AvatarFastDP, gaussian, epsilon :data:`FALLBACK_EPSILON`."""
-    return replace(parameters, k=None, fast_dp_epsilon=FALLBACK_EPSILON, mechanism="gaussian")
+    return parameters.as_fast_dp(FALLBACK_EPSILON, "gaussian")
 
 
 def checked_verdict(evaluation: Evaluation, parameters: Parameters, plan: ColumnPlan, n_avatarized: int, rerun: Rerun,

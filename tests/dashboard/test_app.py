@@ -84,7 +84,7 @@ def test_smoke_every_page_after_a_run(generations):
             f"the avatars, by {correlation['reference_difference'] / 50:.3f} between two halves")  # not half-points
     assert any(gaps in markdown.value for markdown in app.markdown)
     visit(app, "pages/privacy.py")
-    assert len(app.metric) == 11 and len(app.get("plotly_chart")) == 4  # a card per privacy metric; the exposure map, three histograms
+    assert len(app.metric) == 12 and len(app.get("plotly_chart")) == 4  # a card per privacy metric; the exposure map, three histograms
     assert [header.value.split(":")[0] for header in app.header][1:4] == ["Singling out", "Linkability", "Inference"]
     assert any(headline in element.value for element in [*app.success, *app.error])
     visit(app, "pages/report.py")
@@ -129,6 +129,17 @@ def test_the_form_runs_the_engine_once_and_nothing_before_submit(generations):
     assert generations == ["demo_clinical.csv"]
     assert app.session_state["run"].parameters.fast_dp_epsilon is not None
     assert app.metric[2].value.endswith(" of 5")  # FastDP: the three pairing metrics do not apply (4 + identifiers)
+
+
+def test_the_spread_toggle_reaches_the_engine_and_the_summary(generations):
+    app = start()
+    visit(app, "pages/generate.py")
+    app.toggle(key=f"spread_{app.session_state['run_version']}").set_value(True)
+    app.button(key="FormSubmitter:settings-Generate avatars").click().run()
+    assert not app.exception and generations == ["demo_clinical.csv"]
+    run = app.session_state["run"]
+    assert run.parameters.spread == "restored" and run.avatarizer.method_.restore_spread
+    assert "spread restored" in as_read(app.success[0].value)
 
 
 def test_changing_a_figure_option_recomputes_nothing(generations):

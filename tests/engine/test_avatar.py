@@ -109,3 +109,103 @@ def test_chunks_searched_or_given_make_the_same_avatars(monkeypatch):
     _, indices = neighbours_excluding_self(points, 4)
     around = table.numeric[:, 0][indices]
     assert np.all((around.min(axis=1) <= searched.numeric[:, 0] + 1e-12) & (searched.numeric[:, 0] <= around.max(axis=1) + 1e-12))
+
+
+def test_local_deviation_hand_computed():
+    # neighbours 0, 10, 20 (mean c = 10) with weights 0.5, 0.25, 0.25: sum(w^2) = 0.375, k = 3, so
+    # t = sqrt((3 + 1 - 3 * 0.375) / 2) = sqrt(1.4375); r drawn among the three: t (x_r - c) in {-10t, 0, 10t}
+    values = np.array([[0.0], [10.0], [20.0]])
+    indices, weights = np.tile([[0, 1, 2]], (30_000, 1)), np.tile([[0.5, 0.25, 0.25]], (30_000, 1))
+    deviations = avatar.local_deviations(values, indices, weights, np.random.default_rng(0))[:, 0]
+    t = np.sqrt(1.4375)
+    np.testing.assert_allclose(np.unique(deviations), [-10 * t, 0.0, 10 * t])
+    for value in (-10 * t, 0.0, 10 * t):
+        assert np.mean(np.isclose(deviations, value)) == pytest.approx(1 / 3, abs=0.01)
+
+
+def test_local_deviation_gives_the_neighbourhoods_unbiased_variance():
+    # over the neighbours' order, the weighted deviation from c has variance (k sum(w^2) - 1) / (k - 1) S and the
+    # drawn one t^2 S: together k S / (k - 1), S = the neighbours' variance (divisor k)
+    rng = np.random.default_rng(1)
+    values, k, n_rows = np.array([[0.0], [1.0], [4.0], [9.0]]), 4, 200_000
+    weights = rng.dirichlet(np.full(k, 0.3), size=n_rows)
+    indices = rng.permuted(np.tile(np.arange(k), (n_rows, 1)), axis=1)
+    weighted = np.einsum("ij,ij->i", values[:, 0][indices], weights) - values.mean()
+    deviations = avatar.local_deviations(values, indices, weights, rng)[:, 0]
+    total = weighted + deviations
+    assert np.mean(total**2) == pytest.approx(values.var(ddof=1), rel=0.02)
+
+
+def test_restored_spread_hand_computed():
+    # originals' variance 2/3 (0, 1, 2); weighted means 1, 1, 1 (variance 0); deviations -1, 0, 1 (variance 2/3):
+    # m = sqrt((2/3 - 0) / (2/3)) = 1, so 0, 1, 2
+    values = np.array([[0.0], [1.0], [2.0]])
+    restored = avatar.restored_spread(values, np.ones((3, 1)), np.array([[-1.0], [0.0], [1.0]]))
+    np.testing.assert_allclose(restored[:, 0], [0.0, 1.0, 2.0])
+    halved = avatar.restored_spread(values, np.ones((3, 1)), np.array([[-0.5], [0.0], [0.5]]))
+    np.testing.assert_allclose(halved[:, 0], [0.0, 1.0, 2.0])  # m = 2: the same spread from smaller deviations
+    wide = avatar.restored_spread(values, np.array([[0.0], [1.0], [2.0]]), np.array([[-1.0], [0.0], [1.0]]))
+    np.testing.assert_allclose(wide[:, 0], [0.0, 1.0, 2.0])  # the means hold the spread already: m = 0
+
+
+def test_restored_spread_reflects_a_value_past_the_range():
+    # means 0.5, 1, 1.5 (variance 1/6), deviations -1, 0, 1 (2/3): m = sqrt((2/3 - 1/6) / (2/3)) = sqrt(0.75);
+    # 0.5 - 0.866 = -0.366 is reflected at 0 to 0.366, and 2.366 at 2 to 1.634: never cut onto the value of the one
+    # person who holds the lowest or the highest
+    values = np.array([[0.0], [1.0], [2.0]])
+    restored = avatar.restored_spread(values, np.array([[0.5], [1.0], [1.5]]), np.array([[-1.0], [0.0], [1.0]]))
+    m = np.sqrt(0.75)
+    np.testing.assert_allclose(restored[:, 0], [m - 0.5, 1.0, 2.5 - m])
+
+
+def test_the_reference_draws_exactly_the_weights_and_the_categories(monkeypatch):
+    # spread "local_mean", the engine's: its avatars and the generator's state after them are a replay of the
+    # weights' and the categories' draws, chunk by chunk, and nothing more
+    monkeypatch.setattr(avatar, "SYNTHESIS_ROWS", 7)
+    rng = np.random.default_rng(3)
+    points = rng.normal(size=(40, 3))
+    table = EncodedTable(numeric=rng.normal(size=(40, 2)), codes=rng.integers(0, 3, size=(40, 1)).astype(np.int32),
+                         numeric_names=("x", "y"), categorical_names=("c",),
+                         categories=(np.array(["a", "b", "c"], dtype=object),))
+    made, replayed = np.random.default_rng(0), np.random.default_rng(0)
+    reference = avatarize_rows(table, points, 4, made)
+    distances, indices = neighbours_excluding_self(points, 4)
+    for start in range(0, 40, 7):
+        rows = slice(start, start + 7)
+        numeric, codes = combine_neighbours(table, indices[rows], neighbour_weights(distances[rows], replayed), replayed)
+        np.testing.assert_array_equal(reference.numeric[rows], numeric)
+        np.testing.assert_array_equal(reference.codes[rows], codes)
+    assert made.bit_generator.state == replayed.bit_generator.state
+
+
+def test_restored_spread_over_chunks_is_seeded_and_leaves_embeddings_alone(monkeypatch):
+    monkeypatch.setattr(avatar, "SYNTHESIS_ROWS", 7)  # 300 rows in 43 chunks: a deviation drawn in each
+    rng = np.random.default_rng(2)
+    points = rng.normal(size=(300, 3))
+    table = EncodedTable(numeric=np.column_stack([points[:, :2] + rng.normal(scale=0.5, size=(300, 2)),
+                                                  rng.normal(size=300)]),
+                         codes=np.zeros((300, 0), dtype=np.int32), numeric_names=("x", "y", "embedded #1"),
+                         categorical_names=(), categories=())
+    first = avatarize_rows(table, points, 5, np.random.default_rng(0), restore_spread=True, numbers=2)
+    again = avatarize_rows(table, points, 5, np.random.default_rng(0), restore_spread=True, numbers=2)
+    reference = avatarize_rows(table, points, 5, np.random.default_rng(0))
+    np.testing.assert_array_equal(first.numeric, again.numeric)
+    assert first.numeric[:, :2].std(axis=0) == pytest.approx(table.numeric[:, :2].std(axis=0), rel=0.05)
+    # the embedding stays a weighted mean: the reference's in the first chunk (drawn alike until its deviations),
+    # its spread not put back
+    np.testing.assert_array_equal(first.numeric[:7, 2], reference.numeric[:7, 2])
+    assert first.numeric[:, 2].std() < 0.8 * table.numeric[:, 2].std()
+
+
+def test_the_reference_spread_draws_nothing_more():
+    # spread "local_mean" is the engine's: restoring draws after the reference's draws, never before them
+    rng = np.random.default_rng(5)
+    points = rng.normal(size=(300, 3))
+    table = EncodedTable(numeric=points[:, :2] + rng.normal(scale=0.5, size=(300, 2)), codes=rng.integers(0, 3, size=(300, 1)).astype(np.int32),
+                         numeric_names=("x", "y"), categorical_names=("c",),
+                         categories=(np.array(["a", "b", "c"], dtype=object),))
+    reference = avatarize_rows(table, points, 5, np.random.default_rng(0))
+    restored = avatarize_rows(table, points, 5, np.random.default_rng(0), restore_spread=True)
+    np.testing.assert_array_equal(reference.codes, restored.codes)  # one chunk: its categories' draws alike
+    assert restored.numeric.std(axis=0) == pytest.approx(table.numeric.std(axis=0), rel=0.05)
+    assert np.all(reference.numeric.std(axis=0) < 0.9 * table.numeric.std(axis=0))

@@ -52,3 +52,13 @@ def test_each_method_says_itself_with_its_main_parameter():
     assert Avatar(10).describe() == "Avatar, k = 10"
     assert method_of(Parameters(fast_dp_epsilon=0.3, mechanism="gmm")).describe() == \
         "AvatarFastDP (gmm), epsilon = 0.3"
+
+
+def test_the_spread_is_avatars_own_and_said():
+    assert method_of(Parameters(k=10)) == Avatar(10) and not Avatar(10).restore_spread
+    restored = method_of(Parameters(k=10, spread="restored"))
+    assert restored.restore_spread and restored.describe() == "Avatar, k = 10, spread restored"
+    with pytest.raises(InputError, match="spread must be one of local_mean, restored, got 'wide'"):
+        method_of(Parameters(k=10, spread="wide"))
+    with pytest.raises(InputError, match="spread 'restored' is Avatar's"):  # never dropped without a word
+        method_of(Parameters(fast_dp_epsilon=1.0, spread="restored"))

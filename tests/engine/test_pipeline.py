@@ -619,3 +619,27 @@ def test_hostile_text_columns_come_back_as_given(case):
         avatars = Avatarizer(k=5, seed=1).fit(frame).avatars_
     assert avatars["m"].dtype == frame["m"].dtype
     assert set(avatars["m"].dropna()) <= set(frame["m"].dropna())
+
+
+def _planted_spread_table(seed: int, n_rows: int = 2000) -> pd.DataFrame:
+    """Two correlated normal numbers (correlation 0.6) and a category, planted."""
+    rng = np.random.default_rng(seed)
+    age = rng.normal(50, 12, n_rows)
+    score = 0.6 * (age - 50) / 12 + rng.normal(0, 0.8, n_rows)
+    return pd.DataFrame({"age": age, "score": score, "group": rng.choice(["a", "b", "c"], n_rows)})
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_restored_spread_keeps_the_spread_the_tails_and_the_correlation(seed):
+    # stated tolerance: standard deviation within 5 %, 1st and 99th percentiles within 0.3 standard deviations,
+    # the correlation within 0.05; the reference's weighted mean loses 3 % of the spread or more on this table
+    table = _planted_spread_table(seed)
+    restored = Avatarizer(k=10, spread="restored", seed=seed, holdout=False).fit(table).avatars_
+    reference = Avatarizer(k=10, seed=seed, holdout=False).fit(table).avatars_
+    for column in ("age", "score"):
+        sd = table[column].std()
+        assert restored[column].std() == pytest.approx(sd, rel=0.05)
+        assert reference[column].std() < 0.97 * sd
+        for quantile in (0.01, 0.99):
+            assert abs(restored[column].quantile(quantile) - table[column].quantile(quantile)) < 0.3 * sd
+    assert restored["age"].corr(restored["score"]) == pytest.approx(table["age"].corr(table["score"]), abs=0.05)

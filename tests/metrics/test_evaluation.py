@@ -21,6 +21,7 @@ PRIVACY_KEYS = {
     "row_direct_match_protection", "column_direct_match_protection",  # SPEC section 7
     "closest_rate", "correlation_protection_rate", "linkability_risk", "inference_risk",  # 6.2
     "identifier_protection",  # issue 28: no real identifier in the avatars
+    "dcr_share",  # issue 49: a peer's test, read for avatars
 }
 VARIABLE_KEYS = {"variable", "kind", "bins", "binning", "reference_distance", "avatar_distance", "score"}
 

@@ -259,3 +259,12 @@ def test_a_linked_sweep_refuses_a_setting_the_dataset_refuses_before_any_run():
         run_linked_sweep(run, frames, "patients", [SweepSetting("avatar", 5), SweepSetting("fast_dp", 1.0)],
                          on_result=lambda point, seed: told.append(seed))
     assert told == []  # refused before the first run
+
+
+def test_a_sweep_of_both_methods_from_a_run_with_its_spread_restored():
+    # a review's find: the AvatarFastDP settings kept the base's spread "restored" and were refused (spread is
+    # Avatar's); the Trade-off page sweeps both methods by default
+    settings = sweep_settings([5], [1.0], ["gaussian"])
+    swept = run_sweep(mixed_table(300), ColumnPlan(), Parameters(k=10, spread="restored", seed=1), settings, n_seeds=1)
+    assert [point.setting.label for point in swept] == ["k = 5", "epsilon = 1 (gaussian)"]
+    assert all(point.seeds == [1] for point in swept)
