@@ -97,8 +97,13 @@ def prepare() -> dict[str, Path]:
     return folders
 
 
+def stem_of(label: str) -> str:
+    """A tool's label as a file name's stem (``Avatar k = 10`` -> ``Avatar_k__10``)."""
+    return label.replace(" ", "_").replace(",", "").replace("=", "")
+
+
 def file_of(folder: Path, label: str, seed: int) -> Path:
-    return folder / f"{label.replace(' ', '_').replace(',', '').replace('=', '')}_{seed}.csv"
+    return folder / f"{stem_of(label)}_{seed}.csv"
 
 
 def make_ours(folders: dict[str, Path], labels: list[str], seeds: list[int], repo: Path, tag: str,
@@ -151,6 +156,7 @@ def judge(results: dict, folders: dict[str, Path], results_json: Path, seeds: li
     """Every judge's figures for each synthetic file of ``folders``' tables and ``seeds`` that lacks them, filed
     one by one."""
     for name, (venv, packages) in JUDGES.items():
+        scratch = tempfile.TemporaryDirectory()  # the judges' own files (mostlyai-qa's report), not kept
         jobs = []
         for entry in results.values():
             if name in entry["judged"] or entry["table"] not in folders or entry["seed"] not in seeds:
@@ -159,14 +165,15 @@ def judge(results: dict, folders: dict[str, Path], results_json: Path, seeds: li
             folder = folders[entry["table"]]
             jobs.append({"train": str(folder / "train.csv"), "holdout": str(folder / "holdout.csv"),
                          "synthetic": entry["synthetic"], "target": table[2], "task": table[3],
-                         "seed": entry["seed"], "folder": tempfile.mkdtemp()})
+                         "seed": entry["seed"], "folder": scratch.name})
 
         def judged(figures: dict, name: str = name) -> None:
             entry = results[figures["synthetic"]]
             entry.update({key: value for key, value in figures.items() if key != "synthetic"})
             entry["judged"].append(name)
             results_json.write_text(json.dumps(results, indent=1))
-        run_side(venv_python(venv, packages), [name], jobs, judged)
+        with scratch:
+            run_side(venv_python(venv, packages), [name], jobs, judged)
 
 
 def spread(values: list[float | None], scale: float = 1.0, digits: int = 3) -> str:
@@ -183,9 +190,8 @@ def spread(values: list[float | None], scale: float = 1.0, digits: int = 3) -> s
 def section(results: dict, command: str) -> list[str]:
     """RESULTS.md's section: per table, every tool's figures over its seeds, the ceiling, the frontier figure."""
     lines = ["## Side by side with MOSTLY AI, synthpop and SDV, judged by the same code (issue 49)", "",
-             f"`{command}` ({__doc__.split(chr(10))[0].split(': ')[0]}; the tables, the split and the judges in "
-             "`benchmarks/peers.py`'s docstring). Mean over the seeds (their range in brackets); accuracy and "
-             "ceiling from `mostlyai-qa` 1.10.11; the DCR share in %, 50 ideal; inference: Anonymeter 1.1.0's mean "
+             f"`{command}` (the tables, the split and the judges in `benchmarks/peers.py`'s docstring). Mean over "
+             "the seeds (their range in brackets); accuracy and ceiling from `mostlyai-qa` 1.10.11; the DCR share in %, 50 ideal; inference: Anonymeter 1.1.0's mean "
              "risk over the columns; holdout model: AUC or R^2 of a model learned on the synthetic rows, on the "
              "real holdout; wall: the whole fit and sampling of one seed, in a fresh process.", ""]
     for name in TABLES:
@@ -295,7 +301,7 @@ def main() -> None:
     results = json.loads(results_json.read_text()) if results_json.exists() else {}
     filed = set(map(Path, every_result()))
     for orphan in {path for folder in folders.values() for path in folder.glob("*_[0-9]*.csv")} - filed:
-        if not any(orphan.stem.startswith(file_of(orphan.parent, tool, 0).stem[:-2]) for tool in tools):
+        if orphan.stem.rsplit("_", 1)[0] not in {stem_of(tool) for tool in tools}:
             continue  # another run's, perhaps under way
         orphan.unlink()  # made by a run stopped before it could file it: made again
     tag = f" ({arguments.tag})" if arguments.tag else ""

@@ -16,6 +16,8 @@ from core.engine.parameters import (
     IMPUTATION_METHODS,
     MAX_NB_POINTS,
     MECHANISMS,
+    REFERENCE_SPREAD,
+    RESTORED_SPREAD,
     SUGGESTED_EPSILON,
     SUGGESTED_K,
     Parameters,
@@ -120,12 +122,12 @@ def _method_settings(method: str, mechanism: str, chosen: Parameters, n_rows: in
             value=min(chosen.k or SUGGESTED_K, largest_k), key=f"k_{version}",
             help=_("Small k keeps more detail; large k protects better. 10 to 20 is a common choice.")))
         restored = st.toggle(
-            _("Restore the spread of numbers"), value=chosen.spread == "restored", key=f"spread_{version}",
+            _("Restore the spread of numbers"), value=chosen.spread == RESTORED_SPREAD, key=f"spread_{version}",
             help=_("An avatar's number is a weighted mean of its neighbours', which narrows the spread and the "
                    "extremes of each column. On, the neighbours' own spread is put back: closer to the originals' "
                    "spread, extremes and correlations, avatars further from their originals. Off: the reference method, "
                    "as the commercial engine makes it."))
-        return kept | {"k": k, "spread": "restored" if restored else "local_mean"}
+        return kept | {"k": k, "spread": RESTORED_SPREAD if restored else REFERENCE_SPREAD}
     asked = kept | {"fast_dp_epsilon": epsilon_slider(
         _("epsilon: privacy budget"), chosen.fast_dp_epsilon, f"epsilon_{version}",
         _("Smaller epsilon adds more noise: better protection, less signal. The scale is logarithmic."))}

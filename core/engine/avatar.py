@@ -136,8 +136,10 @@ def restored_spread(values: np.ndarray, combined: np.ndarray, deviations: np.nda
     var(combined_j)) / var(deviations_j))`` (0 where the means already have the originals' variance), so that each
     column's variance is the originals' ``values``', then kept within the column's range: reflected at its bounds (a
     value cut at the lowest would be the lowest person's own, in as many avatars as overshoot it)."""
-    gap = np.clip(values.var(axis=0) - combined.var(axis=0), 0.0, None)
-    spread = deviations.var(axis=0)
+    size = np.abs(values).max(axis=0, initial=0.0)  # variances of values near 1e200 overflow: each column
+    size[size == 0] = 1.0  # compared in units of its largest value, which leave the factor as it is
+    gap = np.clip((values / size).var(axis=0) - (combined / size).var(axis=0), 0.0, None)
+    spread = (deviations / size).var(axis=0)
     factor = np.sqrt(np.divide(gap, spread, out=np.zeros_like(gap), where=spread > 0))
     low, high = values.min(axis=0), values.max(axis=0)
     restored = combined + factor * deviations

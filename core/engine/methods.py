@@ -14,7 +14,7 @@ import numpy as np
 from core.engine.avatar import avatarize_rows
 from core.engine.encoding import EncodedTable
 from core.engine.fast_dp import FastDPSynthesizer
-from core.engine.parameters import SPREADS, Parameters
+from core.engine.parameters import REFERENCE_SPREAD, RESTORED_SPREAD, SPREADS, Parameters
 from core.engine.projection import Projection
 from core.errors import InputError
 from core.i18n import _, number
@@ -125,9 +125,9 @@ def method_of(parameters: Parameters) -> Method:
                 choices=", ".join(SPREADS), spread=parameters.spread))
         return Avatar(check_whole_number("k", parameters.k, minimum=2,
                                          hint=_("k is the number of neighbours combined, for example 10.")),
-                      restore_spread=parameters.spread == "restored")
+                      restore_spread=parameters.spread == RESTORED_SPREAD)
     assert parameters.fast_dp_epsilon is not None  # k is not: exactly one is set (checked above)
-    if parameters.spread != "local_mean":
+    if parameters.spread != REFERENCE_SPREAD:
         raise InputError(_("spread '{spread}' is Avatar's (k): AvatarFastDP samples a model and mixes no "
                            "neighbours. Remove spread, or set k instead of fast_dp_epsilon.").format(
             spread=parameters.spread))

@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     from core.dataset.table import Table
 
 MECHANISMS = ("gaussian", "gmm", "histogram")  # AvatarFastDP's models (SPEC 4)
-SPREADS = ("local_mean", "restored")  # Avatar's numbers: the engine's weighted mean, or its spread put back
+REFERENCE_SPREAD, RESTORED_SPREAD = "local_mean", "restored"  # Avatar's numbers: the engine's weighted mean, or
+SPREADS = (REFERENCE_SPREAD, RESTORED_SPREAD)  # with its spread put back (docs/decisions.md 3.1)
 IMPUTATION_METHODS = ("fast_knn", "knn", "mode", "median", "mean")  # temporary filling of missing values (SPEC 2)
 EXCLUSION_STRATEGIES = ("coordinate_similarity", "row_order")  # how set-aside columns come back (SPEC 2)
 PART_FORMATS = ("parquet", "csv")  # a batch run's parts (SPEC 10)
@@ -71,7 +72,7 @@ class Parameters:
                                                options=["--fast-dp-epsilon"], value="number", metavar="EPS",
                                                scope="method")
     spread: str = _parameter(
-        "local_mean", "Avatar: a number's value, the neighbours' weighted mean as the reference engine makes it "
+        REFERENCE_SPREAD, "Avatar: a number's value, the neighbours' weighted mean as the reference engine makes it "
                       "(local_mean), or with their local spread put back (restored: nearer the originals' spread, "
                       "tails and correlations)", options=["--spread"], value="text", choices=SPREADS, scope="method")
     mechanism: str = _parameter("gaussian", "AvatarFastDP mechanism", options=["--mechanism"], value="text",
@@ -157,15 +158,20 @@ class Parameters:
                 where=where, name=unknown[0], names=", ".join(self.names(*ENTRY_SCOPES))))
         base = replace(self, k=None, fast_dp_epsilon=None) if {"k", "fast_dp_epsilon"} & set(own) else self
         if "fast_dp_epsilon" in own:  # Avatar's own setting does not follow a table into AvatarFastDP
-            base = replace(base, spread=type(self).spread)
+            base = replace(base, spread=REFERENCE_SPREAD)
         chosen = base.with_values(own, where=where)
         return replace(chosen, exclude_variable_names=tuple(table.with_role(Role.SET_APART)),
                        column_kinds=table.column_kinds, column_weights=table.column_weights)
 
+    @staticmethod
+    def fast_dp_values(epsilon: float, mechanism: str) -> dict[str, object]:
+        """The values that switch a run to AvatarFastDP at ``epsilon`` with ``mechanism``: Avatar's own (k, spread)
+        back to their defaults."""
+        return {"k": None, "spread": REFERENCE_SPREAD, "fast_dp_epsilon": epsilon, "mechanism": mechanism}
+
     def as_fast_dp(self, epsilon: float, mechanism: str) -> Parameters:
-        """These parameters with AvatarFastDP at ``epsilon`` with ``mechanism``: Avatar's (k, spread) back to their
-        defaults."""
-        return replace(self, k=None, spread=type(self).spread, fast_dp_epsilon=epsilon, mechanism=mechanism)
+        """These parameters switched to AvatarFastDP (:meth:`fast_dp_values`)."""
+        return replace(self, **self.fast_dp_values(epsilon, mechanism))  # type: ignore[arg-type]
 
     def table_values(self) -> dict[str, object]:
         """The parameters one table's synthesis reads (:data:`TABLE_SCOPES`), as

@@ -53,8 +53,7 @@ class SweepSetting:
     def variant(self) -> dict[str, object]:
         if self.method == Avatar.name:
             return {"k": int(self.value), "fast_dp_epsilon": None}
-        return {"k": None, "fast_dp_epsilon": float(self.value), "mechanism": self.mechanism,
-                "spread": Parameters.spread}  # Avatar's own setting does not follow into AvatarFastDP
+        return Parameters.fast_dp_values(float(self.value), self.mechanism)
 
 
 @dataclass

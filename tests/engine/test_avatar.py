@@ -148,6 +148,13 @@ def test_restored_spread_hand_computed():
     np.testing.assert_allclose(wide[:, 0], [0.0, 1.0, 2.0])  # the means hold the spread already: m = 0
 
 
+def test_restored_spread_of_huge_numbers_is_the_same_in_their_units():
+    # a hostile file: numbers near 1e200, whose variances overflow, made every avatar's value NaN without a word
+    values, means, deviations = np.array([[0.0], [1.0], [2.0]]), np.array([[0.5], [1.0], [1.5]]), np.array([[-1.0], [0.0], [1.0]])
+    np.testing.assert_allclose(avatar.restored_spread(values * 1e200, means * 1e200, deviations * 1e200),
+                               avatar.restored_spread(values, means, deviations) * 1e200)
+
+
 def test_restored_spread_reflects_a_value_past_the_range():
     # means 0.5, 1, 1.5 (variance 1/6), deviations -1, 0, 1 (2/3): m = sqrt((2/3 - 1/6) / (2/3)) = sqrt(0.75);
     # 0.5 - 0.866 = -0.366 is reflected at 0 to 0.366, and 2.366 at 2 to 1.634: never cut onto the value of the one
