@@ -290,6 +290,8 @@ def main() -> None:
     parser.add_argument("--as", dest="tag", default="", help="a suffix to our labels (the checkout's name)")
     parser.add_argument("--results", default="results.json",
                         help="where this run files its figures, in benchmarks/data/peers (two runs at once: two files)")
+    parser.add_argument("--no-section", action="store_true",
+                        help="file the figures without writing RESULTS.md's section (a run of some tools or tables)")
     arguments = parser.parse_args()
     seeds = [int(seed) for seed in arguments.seeds.split(",")]
     tools = [tool.strip() for tool in arguments.tools.split(";")]
@@ -310,7 +312,8 @@ def main() -> None:
     for label in (tool for tool in tools if tool in PEERS):
         make_peer(folders, label, seeds, filed)
     judge(results, folders, results_json, seeds)
-    update_section(section(every_result(), "python -m benchmarks.peers"))
+    if not arguments.no_section:
+        update_section(section(every_result(), "python -m benchmarks.peers"))
 
 
 if __name__ == "__main__":

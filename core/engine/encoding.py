@@ -3,9 +3,9 @@
 Numeric, duration and datetime columns become one float matrix (datetimes as seconds since
 1970-01-01 UTC, durations as seconds, SPEC section 2, step 1); categorical columns become one matrix of
 integer codes into the modalities seen at fit time. Missing values are ``NaN`` and
-code ``-1``. Decoding restores the columns' types (SPEC section 2, step 5): whole-number
-columns are rounded, decimals are rounded to the precision the column was written
-with, datetimes and durations to the resolution they were recorded at, booleans stay booleans.
+code ``-1``. Decoding restores the columns' types (SPEC section 2, step 5): each number is written on its
+originals' grid (:mod:`core.engine.value_grid`: the decimals it was written with, a regular step, a few common
+values), datetimes and durations to the resolution they were recorded at, booleans stay booleans.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import pandas as pd
 
 from core.dataset import Kind
 from core.engine.schema import EXACT_WHOLE_LIMIT, written_whole
+from core.engine.value_grid import ValueGrid, rare_rows, row_hashes
 
 MAX_DECIMALS = 6
 USUAL_SHARE = 0.99
@@ -69,6 +70,7 @@ class _NumericColumn:
     needed_decimals: np.ndarray = field(default_factory=lambda: np.empty(0, np.int8), compare=False, repr=False)
     largest: float = 0.0
     whole_type: bool = True  # read as whole numbers (int64, Int64): written back so; a float column stays float
+    grid: ValueGrid | None = None  # the values the column is written with; None: in full precision
 
 
 class TableCodec:
@@ -103,15 +105,21 @@ class TableCodec:
         if pd.api.types.is_datetime64_any_dtype(column):
             naive_dtype = column.dtype.base if isinstance(column.dtype, pd.DatetimeTZDtype) else column.dtype
             unit = f"datetime64[{np.datetime_data(naive_dtype)[0]}]"
-            return _NumericColumn(name, True, None, _resolution(column), getattr(column.dt, "tz", None), unit)
+            resolution = _resolution(column)
+            return _NumericColumn(name, True, None, resolution, getattr(column.dt, "tz", None), unit,
+                                  grid=_resolution_grid(resolution))
         if pd.api.types.is_timedelta64_dtype(column):
             unit = f"timedelta64[{np.datetime_data(column.dtype)[0]}]"
-            return _NumericColumn(name, False, None, _resolution(column), None, duration_unit=unit)
+            resolution = _resolution(column)
+            return _NumericColumn(name, False, None, resolution, None, duration_unit=unit,
+                                  grid=_resolution_grid(resolution))
         values = numeric_values(column)
         observed = values[np.isfinite(values)]
         needed, largest = _needed_decimals(observed), float(np.abs(observed).max(initial=0.0))
-        return _NumericColumn(name, False, _usual_decimals(needed, largest), None, None, needed_decimals=needed,
-                              largest=largest, whole_type=written_whole(column))
+        decimals = _usual_decimals(needed, largest)
+        return _NumericColumn(name, False, decimals, None, None, needed_decimals=needed, largest=largest,
+                              whole_type=written_whole(column),
+                              grid=None if decimals is None else ValueGrid.of_decimals(decimals, observed))
 
     def merged(self, other: TableCodec) -> TableCodec:
         """The codec of two parts of one table together (SPEC section 10), this part first: the modalities of
@@ -148,16 +156,42 @@ class TableCodec:
         )
 
     def steps(self) -> list[float]:
-        """Per numeric column, the step its decoded values are written with: ``10^-decimals``, a date's or a
-        duration's resolution in seconds, 0 when kept in full precision."""
-        return [(column.datetime_resolution_s or 0.0) if column.is_datetime or column.duration_unit
-                else 0.0 if column.decimals is None else 10.0 ** -column.decimals for column in self.numeric_columns_]
+        """Per numeric column, the regular step its decoded values are written with: ``10^-decimals`` or the
+        originals' own step, a date's or a duration's resolution in seconds, 0 when kept in full precision."""
+        return [0.0 if column.grid is None else column.grid.regular_step / column.grid.scale
+                for column in self.numeric_columns_]
 
-    def decode(self, table: EncodedTable) -> pd.DataFrame:
-        """A frame with the fitted columns, in their order and types."""
+    def grids(self, plain: bool = False) -> list[ValueGrid | None]:
+        """Per numeric column, the grid its decoded values are written on (None: in full precision); ``plain``:
+        a number's decimals only."""
+        return [_plain(column) if plain else column.grid for column in self.numeric_columns_]
+
+    def departs(self) -> bool:
+        """Whether a number's grid writes values other than its decimals do (a step, few values)."""
+        return any(column.grid is not None and not column.is_datetime and not column.duration_unit
+                   and column.grid.departs for column in self.numeric_columns_)
+
+    def written(self, table: EncodedTable, plain: np.ndarray | None = None) -> np.ndarray:
+        """The numbers of ``table`` as decoding writes them, on each column's grid (rows ``plain``: with their
+        decimals only, a date's resolution)."""
+        return np.column_stack([_written(table.numeric[:, position], column, plain)
+                                for position, column in enumerate(self.numeric_columns_)]
+                               ) if self.numeric_columns_ else table.numeric
+
+    def made_rare(self, table: EncodedTable, originals: EncodedTable) -> np.ndarray:
+        """The rows of ``table`` that their grid would write as a row fewer than ``RARE_HOLDERS`` of the
+        ``originals`` hold (their indicators restored), to be written with their decimals only (the module
+        :mod:`core.engine.value_grid`)."""
+        everyone = np.ones(originals.n_rows, dtype=bool)
+        rare = rare_rows(row_hashes(self.written(originals, everyone), originals.codes))
+        return np.isin(row_hashes(self.written(table), table.codes), rare)
+
+    def decode(self, table: EncodedTable, plain: np.ndarray | None = None) -> pd.DataFrame:
+        """A frame with the fitted columns, in their order and types; the numbers of rows ``plain`` written with
+        their decimals only (:meth:`made_rare`)."""
         columns: dict[str, pd.Series] = {}
         for position, column in enumerate(self.numeric_columns_):
-            columns[column.name] = _decode_numeric(table.numeric[:, position], column)
+            columns[column.name] = _decode_numeric(_written(table.numeric[:, position], column, plain), column)
         for position, (name, modalities) in enumerate(self.categories_.items()):
             columns[name] = _decode_categorical(table.codes[:, position], modalities)
         return pd.DataFrame({name: columns[name] for name in self.columns_}, copy=False)
@@ -167,11 +201,22 @@ def _merged_numeric(first: _NumericColumn, second: _NumericColumn) -> _NumericCo
     if first.is_datetime or first.duration_unit:
         ours, theirs = first.datetime_resolution_s, second.datetime_resolution_s
         finest = None if ours is None or theirs is None else min(ours, theirs)  # nested: a day is whole hours
-        return replace(first, datetime_resolution_s=finest)
+        return replace(first, datetime_resolution_s=finest, grid=_resolution_grid(finest))
     needed = np.concatenate([first.needed_decimals, second.needed_decimals])[:_DECIMALS_SAMPLE]
     largest = max(first.largest, second.largest)
-    return replace(first, decimals=_usual_decimals(needed, largest), needed_decimals=needed, largest=largest,
-                   whole_type=first.whole_type and second.whole_type)
+    decimals = _usual_decimals(needed, largest)
+    grid = None
+    if decimals is not None:  # each part's grid counted in the table's decimals (a coarser part's values lie on it)
+        scale = 10.0**decimals
+        grids = [part.grid.rescaled(scale) if part.grid is not None and part.grid.scale <= scale else ValueGrid(scale)
+                 for part in (first, second)]
+        grid = grids[0].merged(grids[1])
+    return replace(first, decimals=decimals, needed_decimals=needed, largest=largest,
+                   whole_type=first.whole_type and second.whole_type, grid=grid)
+
+
+def _resolution_grid(resolution: float | None) -> ValueGrid | None:
+    return None if resolution is None else ValueGrid.of_resolution(resolution)
 
 
 def _modalities(column: pd.Series) -> np.ndarray:
@@ -245,12 +290,30 @@ def _usual_decimals(needed: np.ndarray, largest: float) -> int | None:
     return None if usual > MAX_DECIMALS else usual
 
 
-def _decode_numeric(values: np.ndarray, column: _NumericColumn) -> pd.Series:
-    missing = np.isnan(values)
+def _written(values: np.ndarray, column: _NumericColumn, plain: np.ndarray | None) -> np.ndarray:
+    """A column's values on its grid; the rows ``plain`` with its decimals only."""
+    if column.grid is None:
+        return values
+    written = column.grid.written(values)
+    if plain is not None and plain.any():
+        decimals = _plain(column)
+        assert decimals is not None  # column.grid is set
+        written[plain] = decimals.written(values[plain])
+    return written
+
+
+def _plain(column: _NumericColumn) -> ValueGrid | None:
+    """A number's grid of its decimals alone (no step, no few values); a date's resolution."""
+    if column.grid is None or column.is_datetime or column.duration_unit:
+        return column.grid
+    return ValueGrid(column.grid.scale)
+
+
+def _decode_numeric(written: np.ndarray, column: _NumericColumn) -> pd.Series:
+    """A column's values written on its grid (:func:`_written`) in the column's type."""
+    missing = np.isnan(written)
     if column.is_datetime or column.duration_unit:
-        resolution = column.datetime_resolution_s
-        seconds = np.round(values / resolution) * resolution if resolution else values
-        microseconds = np.where(missing, 0, np.round(seconds * _SECOND_US)).astype(np.int64)
+        microseconds = np.where(missing, 0, np.round(written * _SECOND_US)).astype(np.int64)
         if column.duration_unit:
             decoded = pd.Series(microseconds.view("timedelta64[us]")).astype(column.duration_unit)
             decoded[missing] = pd.NaT
@@ -260,14 +323,11 @@ def _decode_numeric(values: np.ndarray, column: _NumericColumn) -> pd.Series:
         if column.timezone is not None:
             decoded = decoded.dt.tz_localize("UTC").dt.tz_convert(column.timezone)
         return decoded
-    if column.decimals is None:
-        return pd.Series(values)
-    rounded = np.round(values, column.decimals)
     if column.decimals == 0 and column.whole_type:  # 70.0 read as a float stays 70.0, never 70
         if missing.any():
-            return pd.Series(pd.array(np.where(missing, 0, rounded).astype(np.int64), dtype="Int64")).mask(missing)
-        return pd.Series(rounded.astype(np.int64))
-    return pd.Series(rounded)
+            return pd.Series(pd.array(np.where(missing, 0, written).astype(np.int64), dtype="Int64")).mask(missing)
+        return pd.Series(written.astype(np.int64))
+    return pd.Series(written)
 
 
 def _decode_categorical(codes: np.ndarray, modalities: np.ndarray) -> pd.Series:

@@ -31,6 +31,7 @@ from core.engine.neighbours import NeighbourTree
 from core.engine.projection import Projection
 from core.engine.reduction import CategoricalReduction
 from core.engine.schema import MANY_MODALITIES
+from core.engine.value_grid import ValueGrid
 
 N_NEIGHBOURS = 5
 IMPUTATION_AXES = 5
@@ -171,13 +172,14 @@ def add_indicators(table: EncodedTable, layout: Indicators | None = None) -> tup
     return extended, layout
 
 
-def restore_indicated(table: EncodedTable, layout: Indicators, steps: Sequence[float] | None = None) -> EncodedTable:
+def restore_indicated(table: EncodedTable, layout: Indicators,
+                      grids: Sequence[ValueGrid | None] | None = None) -> EncodedTable:
     """Each spike put back where its indicator says so, then each value blanked whose indicator says missing, and
     the indicators dropped (inverse of :func:`add_indicators`).
 
-    ``steps``, per numeric column, the step its values are written with (``10^-decimals``, a date's resolution; 0
-    for full precision): a value whose indicator says "not the spike" but which would be written as the spike is
-    moved one step off it, to its own side, so that the spike's share is its indicator's (the originals' other
+    ``grids``, per numeric column, the grid its values are written on (:mod:`core.engine.value_grid`; None for
+    full precision): a value whose indicator says "not the spike" but which would be written as the spike is moved
+    to the grid's next value on its own side, so that the spike's share is its indicator's (the originals' other
     values never equal it; a smooth model's draws near a spike of 33 % rounded to 41 % of the avatars).
     ``table``'s arrays are overwritten (synthesised rows, used once): no copy of a million rows.
     """
@@ -185,9 +187,10 @@ def restore_indicated(table: EncodedTable, layout: Indicators, steps: Sequence[f
     codes = table.codes[:, :layout.n_categorical]
     for j, position, value in layout.spikes:
         spike = table.codes[:, position] == 1
-        step = steps[j] if steps is not None else 0.0
-        near = ~spike & (np.abs(numeric[:, j] - value) <= step / 2)
-        numeric[near, j] = value + np.where(numeric[near, j] < value, -step, step) if step else numeric[near, j]
+        grid = grids[j] if grids is not None else None
+        if grid is not None:
+            near = ~spike & (grid.written(numeric[:, j]) == value)
+            numeric[near, j] = grid.beside(value, numeric[near, j])
         numeric[spike, j] = value
     for j, position in layout.missing_numeric:
         numeric[table.codes[:, position] == 1, j] = np.nan

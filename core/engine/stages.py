@@ -287,23 +287,44 @@ def decode(
     assert complete is not None  # let go below (release), after its last use
     sources = _excluded_sources(synthetic, projected, parameters) if split.excluded else None  # before release
     decoded = synthetic if encoded.reduction is None else encoded.reduction.inverse_transform(synthetic, complete)
-    del synthetic, complete
+    restored, plain = _restored(decoded, encoded, complete)
+    del synthetic, complete, decoded
     if release:
         encoded.complete = encoded.model_table = projected.coordinates = None
-    restored = restore_indicated(decoded, encoded.indicators, encoded.codec.steps())
     paired_order = None
     if method.paired:  # shuffled before decoding: one frame, the pairing kept as an order
         order = rng.permutation(restored.n_rows)
         _permute_rows(restored, order)
         sources = None if sources is None else sources[order]
+        plain = None if plain is None else plain[order]
         paired_order = np.argsort(order)
-    avatars = encoded.codec.decode(restored)
+    avatars = encoded.codec.decode(restored, plain)
     if sources is not None:  # split.excluded
         avatars = _reattached(avatars, split, sources)
     for form in split.identifiers:
         avatars[form.name] = form.new_values(len(avatars), *numbering)
     avatars = as_text(split.relations.restored(avatars), split.texts)
     return Synthesized(as_given(avatars[split.columns], split.labels), paired_order)
+
+
+def _restored(decoded: EncodedTable, encoded: Encoded, complete: EncodedTable
+              ) -> tuple[EncodedTable, np.ndarray | None]:
+    """``decoded`` with its spikes and missing values restored on the originals' grid, and the rows to write
+    with their decimals only: those the grid would make a row fewer than 5 originals hold (``complete``, their
+    indicators restored; :meth:`~core.engine.encoding.TableCodec.made_rare`), their spikes restored as with the
+    decimals alone (None: no grid departs from the decimals). ``decoded`` is overwritten."""
+    codec = encoded.codec
+    if not codec.departs():
+        return restore_indicated(decoded, encoded.indicators, codec.grids()), None
+    unrestored = decoded.with_arrays(decoded.numeric.copy(), decoded.codes.copy())
+    restored = restore_indicated(decoded, encoded.indicators, codec.grids())
+    originals = restore_indicated(complete.with_arrays(complete.numeric.copy(), complete.codes.copy()),
+                                  encoded.indicators)
+    plain = codec.made_rare(restored, originals)
+    rows = np.flatnonzero(plain)
+    restored.numeric[rows] = restore_indicated(unrestored.take(rows), encoded.indicators,
+                                               codec.grids(plain=True)).numeric
+    return restored, plain
 
 
 def as_text(avatars: pd.DataFrame, texts: Mapping[str, Any]) -> pd.DataFrame:

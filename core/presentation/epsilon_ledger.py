@@ -4,6 +4,7 @@ on every surface that shows a FastDP run (the Generate page, the report, the JSO
 
 from __future__ import annotations
 
+from core.engine.value_grid import RARE_HOLDERS
 from core.i18n import N_, _, number, percent
 
 STATISTICS = {"mean": N_("mean of the latent coordinates"), "covariance": N_("covariance of the latent coordinates"),
@@ -14,7 +15,9 @@ PARTS = {"mean vector": N_("one noise scale for the whole vector"), "entry": N_(
          "component": N_("{parts} groups, {each} each"), "dimension": N_("{parts} axes, {each} each")}
 NOT_COVERED = {"projection": N_("the projection (fitted on the real values)"),
                "clipping bounds": N_("the clipping bounds (percentiles of the real coordinates)"),
-               "column types and decimals": N_("the column types, decimals and observed ranges"),
+               "column types and decimals": N_(
+                   "the column types, decimals and steps, the values a number with few values takes (each held by at least "
+                   "{holders} people) and the observed ranges"),
                "missing values and spikes": N_("the missing-value and spike indicators")}
 
 
@@ -31,7 +34,7 @@ def ledger_rows(ledger: dict) -> list[dict[str, str]]:
 def not_covered_sentence(ledger: dict) -> str:
     """What the budget does not cover, in one sentence (not end-to-end DP)."""
     return _("Not covered by the budget, computed on the real values without noise: {items}.").format(
-        items="; ".join(_(NOT_COVERED[item]) for item in ledger["not_covered"]))
+        items="; ".join(_(NOT_COVERED[item]).format(holders=RARE_HOLDERS) for item in ledger["not_covered"]))
 
 
 NEGLIGIBLE_NOISE = 0.01  # below 1 % of what it blurs, the noise changes nothing a reader could see

@@ -17,6 +17,7 @@ from core.engine.imputation import (
     summed_counts,
 )
 from core.engine.schema import apply_kinds, resolve_kinds
+from core.engine.value_grid import ValueGrid
 
 
 def encode(frame):
@@ -82,10 +83,10 @@ def test_a_value_not_marked_as_the_spike_is_moved_one_step_off_it():
     assert layout.spikes == ((0, 1, 12.0),)
     synthetic = extended.with_arrays(np.array([[12.0], [12.3], [11.6], [12.5], [11.4], [12.2]]),
                                      np.array([[0, 1], [0, 0], [0, 0], [0, 0], [0, 0], [0, 1]], dtype=np.int8))
-    restored = restore_indicated(synthetic, layout, steps=[1.0])  # written as whole numbers
+    restored = restore_indicated(synthetic, layout, grids=[ValueGrid(1.0)])  # written as whole numbers
     assert restored.numeric[:, 0].tolist() == [12.0, 13.0, 11.0, 13.0, 11.4, 12.0]  # the last: marked, at the spike
     unmoved = restore_indicated(extended.with_arrays(np.array([[12.3]]), np.array([[0, 0]], dtype=np.int8)), layout,
-                                steps=[0.0])  # full precision: 12.3 is not written as 12
+                                grids=[None])  # full precision: 12.3 is not written as 12
     assert unmoved.numeric[0, 0] == 12.3
 
 
