@@ -1,4 +1,4 @@
-"""The AIDS comparison of docs/metrics.md: `python -m benchmarks.aids` prints its two tables (markdown).
+"""The AIDS comparison of docs/metrics.md: `python -m benchmarks.aids` prints its three tables (markdown).
 
 Every generator's output in `../shared/reference/aids/` is scored as `python -m core evaluate original.csv AVATARS
 --seed 0` scores it (approximate holdout, default typing), with the attacker of docs/metrics.md: known variables `age,
@@ -43,6 +43,11 @@ def figures(evaluation: Evaluation) -> dict[str, float | None]:
     values["linkability_high"] = evaluation.privacy["linkability_risk"].breakdown.get("high")
     for entry in evaluation.privacy["inference_risk"].breakdown.get("per_variable", []):
         values[f"inference {entry['variable']}"] = entry["risk"]
+    identity = evaluation.privacy["replicated_uniques"].breakdown
+    values |= {"UiO": identity.get("UiO"), "repU": identity.get("repU")}
+    for name, measures in evaluation.privacy["disclosive_correct_original"].breakdown.get("per_variable", {}).items():
+        values |= {f"DiSCO {name}": measures["DiSCO"], f"Dorig {name}": measures["Dorig"]}
+    values["S_pMSE"] = evaluation.signal["propensity_mse"].value
     return values
 
 
@@ -80,8 +85,14 @@ def main() -> None:
     header_one = ["generator", *(label for label, _, _ in SIGNAL), *(label for label, _, _ in PRIVACY[:4])]
     header_two = ["generator", *(label for label, _, _ in PRIVACY[4:]), "linkability upper 95 %",
                   *(f"inference risk `{name}`" for name in ATTACKER.sensitive), "verdict"]
+    disclosure = [("", "UiO", "{:.1f} %"), ("", "repU", "{:.1f} %"),
+                  *(("", f"{measure} {name}", "{:.1f} %") for name in ATTACKER.sensitive for measure in ("Dorig", "DiSCO")),
+                  ("", "S_pMSE", "{:.1f}")]
+    header_three = ["generator", "UiO", "repU", *(f"{measure} `{name}`" for name in ATTACKER.sensitive
+                                                  for measure in ("Dorig", "DiSCO")), "S_pMSE"]
     for header, columns in ((header_one, [*SIGNAL, *PRIVACY[:4]]), (header_two, [
-            *PRIVACY[4:], ("", "linkability_high", "{:.1f} %"), *(("", name, "{:.1f} %") for name in inference)])):
+            *PRIVACY[4:], ("", "linkability_high", "{:.1f} %"), *(("", name, "{:.1f} %") for name in inference)]),
+            (header_three, disclosure)):
         print("| " + " | ".join(header) + " |")
         print("| " + " | ".join("---" for _ in header) + " |")
         for name, evaluations in rows.items():

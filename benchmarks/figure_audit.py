@@ -305,6 +305,69 @@ def audit_signal(audit: Audit, signal: dict, working: pd.DataFrame, holdout: pd.
     return kinds
 
 
+def audit_propensity(audit: Audit, propensity: dict | None, working: pd.DataFrame, avatars: pd.DataFrame,
+                     holdout: pd.DataFrame, kinds: dict[str, str]) -> None:
+    """The propensity score (issue 50) where each side has at most 20 000 rows and no category more than 30 levels
+    (the metric's own sample and pooling apart): a logistic regression fitted by scipy's Newton steps on a design
+    pandas builds (each number, 0 and an indicator where missing; each category's levels, missing one), its pMSE,
+    S_pMSE over the identified parameters, and the p-value; the holdout's beside it."""
+    if propensity is None or max(len(working), len(avatars), len(holdout)) > 20_000:
+        return
+    if any(working[name].nunique(dropna=False) > 30 for name, kind in kinds.items() if kind == "categorical"):
+        return
+    for label, other, key in (("avatars", avatars, "S_pMSE"), ("holdout", holdout, "holdout_S_pMSE")):
+        pmse, s_pmse, p_value = propensity_of(working, other, kinds)
+        if key == "S_pMSE":
+            audit.same("pMSE", round_to(propensity["pMSE"]), round_to(pmse))
+            audit.same("p-value of the propensity test", round_to(propensity["p_value"]), round_to(p_value))
+        audit.same(f"S_pMSE, {label}", round_to(propensity[key]), round_to(s_pmse))
+
+
+def round_to(value: float, digits: int = 5) -> float:
+    """A value to ``digits`` significant digits: two maximum-likelihood fits agree that far, not to the last bit."""
+    return float(f"{value:.{digits}g}")
+
+
+def propensity_of(real: pd.DataFrame, other: pd.DataFrame, kinds: dict[str, str]) -> tuple[float, float, float]:
+    from scipy import optimize, stats
+
+    stacked = pd.concat([real[list(kinds)], other[list(kinds)]], ignore_index=True)
+    parts = []
+    for name, kind in kinds.items():
+        if kind == "categorical":
+            parts.append(pd.get_dummies(canonical(stacked[name]).fillna("<missing>"), dtype=float))
+        else:
+            values = numbers(stacked[name], kind)
+            missing = np.isnan(values)
+            parts.append(pd.DataFrame({0: np.where(missing, 0.0, values), 1: missing.astype(float)}))
+    design = np.column_stack([part.to_numpy(dtype=float) for part in parts])
+    design = design - design.mean(axis=0)
+    design = design / np.where(design.std(axis=0) > 0, design.std(axis=0), 1.0)
+    u, singular, _ = np.linalg.svd(design, full_matrices=False)
+    rank = int(np.sum(singular > singular.max() * max(design.shape) * np.finfo(float).eps))
+    basis = np.column_stack([np.ones(len(design)), u[:, :rank]])  # the identified columns' span, and the intercept
+    labels = np.r_[np.zeros(len(real)), np.ones(len(other))]
+
+    def loss(beta: np.ndarray) -> float:
+        eta = basis @ beta
+        return float(np.sum(np.logaddexp(0.0, eta) - labels * eta))
+
+    def gradient(beta: np.ndarray) -> np.ndarray:
+        return basis.T @ (1 / (1 + np.exp(-(basis @ beta))) - labels)
+
+    def hessian(beta: np.ndarray) -> np.ndarray:
+        p = 1 / (1 + np.exp(-(basis @ beta)))
+        return (basis * (p * (1 - p))[:, None]).T @ basis
+
+    beta = optimize.minimize(loss, np.zeros(basis.shape[1]), jac=gradient, hess=hessian, method="trust-exact",
+                             options={"gtol": 1e-12}).x
+    scores = 1 / (1 + np.exp(-(basis @ beta)))
+    n, share = len(labels), len(other) / len(labels)
+    pmse = float(np.mean((scores - share) ** 2))
+    return pmse, pmse / (rank * (1 - share) ** 2 * share / n), float(stats.chi2.sf(n * pmse / (share * (1 - share)),
+                                                                                  rank))
+
+
 def coded(members: pd.DataFrame, variables: list[str], kinds: dict[str, str]) -> Callable[[pd.DataFrame], np.ndarray]:
     """SPEC 2's coding fitted on the members: numbers standardised (population deviation, 1 when constant; missing
     at 0), each modality ``(dummy - p) / sqrt(p)`` (missing: 0 on every one)."""
@@ -439,6 +502,59 @@ def audit_attacks(audit: Audit, attacks: dict, known: list[str], members: pd.Dat
         if r_c is not None:
             audit.same("linkability: controls linked", link["controls"], 100 * r_c)
         audit.same("linkability risk", link["risk"], 100 * excess(r_a, baseline if r_c is None else r_c))
+
+
+def audit_disclosure(audit: Audit, disclosure: dict | None, known: list[str], sensitive: list[str],
+                     members: pd.DataFrame, controls: pd.DataFrame, avatars: pd.DataFrame) -> None:
+    """synthpop's disclosure measures (issue 50), by pandas group sizes on the values as written (missing its own
+    level): UiO, UiS, UiOiS, repU and per sensitive variable Dorig, Dsyn, iS, DiS, DiSCO, DiSDiO, with the holdout in
+    place of the avatars for the references."""
+    if disclosure is None:
+        return
+    stated = disclosure["identity"]
+    for name, value in identity_measures(members, avatars, known).items():
+        audit.same(f"disclosure: {name}", stated[name], value)
+    audit.same("disclosure: the holdout's repU", stated.get("holdout_repU"),
+               identity_measures(members, controls, known)["repU"])
+    for target in sensitive:
+        keys = [name for name in known if name != target]
+        if target not in disclosure["attribute"] or not keys:
+            continue
+        measures = disclosure["attribute"][target]
+        for name, value in attribute_measures(members, avatars, keys, target).items():
+            audit.same(f"disclosure on {target}: {name}", measures[name], value)
+        audit.same(f"disclosure on {target}: the holdout's DiSCO", measures.get("holdout_DiSCO"),
+                   attribute_measures(members, controls, keys, target)["DiSCO"])
+
+
+def keyed(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
+    """The columns as text two writings of one value share, missing a level of its own."""
+    return pd.DataFrame({name: canonical(frame[name]).fillna("<missing>") for name in columns})
+
+
+def identity_measures(members: pd.DataFrame, synthetic: pd.DataFrame, known: list[str]) -> dict[str, float]:
+    real, made = keyed(members, known), keyed(synthetic, known)
+    in_real = real.groupby(known, dropna=False)[known[0]].transform("size").to_numpy()
+    made_sizes = made.value_counts(dropna=False)
+    in_made = pd.Series(list(real.itertuples(index=False, name=None))).map(made_sizes).fillna(0).to_numpy()
+    unique = in_real == 1
+    return {"UiO": 100 * unique.mean(), "UiOiS": 100 * (unique & (in_made > 0)).mean(),
+            "repU": 100 * (unique & (in_made == 1)).mean(),
+            "UiS": 100 * (made.groupby(known, dropna=False)[known[0]].transform("size") == 1).mean()}
+
+
+def attribute_measures(members: pd.DataFrame, synthetic: pd.DataFrame, keys: list[str], target: str
+                       ) -> dict[str, float]:
+    real, made = keyed(members, [*keys, target]), keyed(synthetic, [*keys, target])
+    made_values = made.groupby(keys, dropna=False)[target].agg(["nunique", "first"])
+    real_values = real.groupby(keys, dropna=False)[target].transform("nunique").to_numpy()
+    found = made_values.reindex(pd.MultiIndex.from_frame(real[keys]) if len(keys) > 1 else real[keys[0]])
+    present = found["nunique"].notna().to_numpy()
+    single = (found["nunique"] == 1).to_numpy()
+    right = single & (found["first"].to_numpy() == real[target].to_numpy())
+    return {"Dorig": 100 * (real_values == 1).mean(), "iS": 100 * present.mean(), "DiS": 100 * single.mean(),
+            "DiSCO": 100 * right.mean(), "DiSDiO": 100 * (right & (real_values == 1)).mean(),
+            "Dsyn": 100 * (made.groupby(keys, dropna=False)[target].transform("nunique") == 1).mean()}
 
 
 def audit_relations(audit: Audit, relations: list[dict], working: pd.DataFrame, avatars: pd.DataFrame) -> None:
@@ -610,6 +726,9 @@ def audit_table(audited: Audited, folder: Path) -> Audit:
         working = working_rows(originals, holdout)
         kinds = audit_signal(audit, document["signal"], working, holdout, paired)
         audit_relations(audit, document["signal"]["relations"], working, paired)
+        audit_disclosure(audit, document["privacy"]["disclosure"], list(audited.known), list(audited.sensitive),
+                         working, holdout, read(folder / "avatars.csv"))
+        audit_propensity(audit, document["signal"]["propensity"], working, paired, holdout, kinds)
     else:  # an approximate holdout: the halves drawn inside; what does not depend on them is checked
         kinds = {row["variable"]: row["kind"] for row in document["signal"]["hellinger_per_variable"]}
         working, holdout = originals, None

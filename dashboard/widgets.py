@@ -37,7 +37,14 @@ from core.metrics.registry import DEFINITIONS
 from core.metrics.result import MetricResult
 from core.metrics.risk_profile import default_step, risk_profile
 from core.presentation import figures
-from core.presentation.format import attack_readings, criterion_name, metric_text, target_text, uncertainty_note
+from core.presentation.format import (
+    criterion_name,
+    metric_readings,
+    metric_text,
+    propensity_reading,
+    target_text,
+    uncertainty_note,
+)
 from core.presentation.risk_profile_text import precision_sentence, removals_sentence
 from core.presentation.verdict_text import (
     DASHBOARD,
@@ -177,6 +184,8 @@ def _signal_card(column, result: MetricResult) -> None:
             if result.name == "correlation_difference_ratio" and result.value is not None:
                 st.write(plain(correlation_gaps(result)))
                 st.write(plain(correlation_direction(result)))
+            if reading := propensity_reading(result):
+                st.write(plain(reading))
             st.caption(_(result.not_applicable or result.interpretation))
             if result.computation:
                 with st.expander(_("How it is computed")):
@@ -207,7 +216,7 @@ def privacy_card(result: MetricResult) -> None:
         if interval is not None:
             st.caption(_("95 % interval: {low} to {high} %").format(low=number(result.breakdown["low"], ".1f"),
                                                                    high=number(interval, ".1f")))
-        for reading in attack_readings(result):
+        for reading in metric_readings(result):
             st.caption(plain(reading))
         if result.uncertain:
             st.caption(plain(uncertainty_note(result, with_rates=False)))  # the readings above give them

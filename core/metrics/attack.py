@@ -30,6 +30,8 @@ Z_95 = 1.959963984540054
 TIE_TOLERANCE = 1e-9  # relative: distances equal within it are a tie (as for the hidden rate, SPEC 6.1)
 CHOOSE_KNOWN = N_("Choose the variables an attacker could know (age, sex, postcode...): the attacks measure what "
                   "they reveal.")  # said of one metric or of several at once (the verdict's "Not assessed: ...")
+CHOOSE_SENSITIVE = N_("Choose the sensitive variables an attacker would want to learn (a diagnosis, an income): this "
+                      "metric measures how well the avatars reveal them.")
 NOT_A_COLUMN = {  # by option: the message when one of its variables is not a column scored
     "known": N_("The known variable '{name}' is not a column of the table scored: check its spelling (identifier-like "
                 "columns are left out of the metrics)."),
@@ -65,6 +67,13 @@ class Knowledge:
             if not (np.isfinite(step) and step > 0):
                 raise InputError(_("The precision of '{name}' must be a positive number, such as 1 or 0.5, got "
                                    "{step}.").format(name=name, step=step))
+
+    def missing_choice(self, sensitive: bool) -> str | None:
+        """What the user must still choose for a metric that needs the known variables (and, with ``sensitive``,
+        the sensitive ones), or None."""
+        if not self.known:
+            return CHOOSE_KNOWN
+        return CHOOSE_SENSITIVE if sensitive and not self.sensitive else None
 
     @property
     def halves(self) -> tuple[tuple[str, ...], tuple[str, ...]]:

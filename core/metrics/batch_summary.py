@@ -41,7 +41,8 @@ def batch_summary(batches: list[dict[str, Any]]) -> dict[str, Any]:
                                             "failing": [position + 1 for position, passed in enumerate(verdicts)
                                                         if passed is False]}
     summary["not_assessed"] = [name for name, target in batches[0]["privacy_targets"].items()
-                               if target.get("awaits_choice")]  # the attacks without known or sensitive variables
+                               if target.get("awaits_choice") and target.get("target") is not None]  # the attacks
+    # without known or sensitive variables (synthpop's measures, without a target, hold nothing back)
     summary["uncertain"] = {name: [position + 1 for position, batch in enumerate(batches)
                                    if batch["privacy_targets"][name].get("uncertain")]
                             for name in batches[0]["privacy_targets"]}

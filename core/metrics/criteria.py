@@ -55,8 +55,9 @@ class CriterionResult:
 
     @property
     def awaiting(self) -> list[MetricResult]:
-        """The metrics not assessed because the user has not chosen what they need."""
-        return [result for result in self.results if result.awaits_choice]
+        """The metrics with a target not assessed because the user has not chosen what they need (one without a
+        target, shown beside them, never holds the verdict back)."""
+        return [result for result in self.results if result.awaits_choice and result.target is not None]
 
     @property
     def state(self) -> str:

@@ -23,7 +23,7 @@ import pandas as pd
 from core.dataset import Kind
 from core.engine.encoding import numeric_values
 from core.i18n import N_
-from core.metrics.attack import CHOOSE_KNOWN, AttackRisk, KnownSpace, NearestAvatars
+from core.metrics.attack import AttackRisk, KnownSpace, NearestAvatars
 from core.metrics.definition import INFERENCE, MetricDefinition
 from core.metrics.result import MetricResult
 
@@ -46,12 +46,8 @@ TOLERANCE = 0.05
 def compute(context: PrivacyContext) -> MetricResult:
     """The largest risk over the sensitive variables, in %."""
     knowledge = context.knowledge
-    if not knowledge.known:
-        return DEFINITION.result(None, not_applicable=CHOOSE_KNOWN, awaits_choice=True)
-    if not knowledge.sensitive:
-        return DEFINITION.result(None, not_applicable=N_(
-            "Choose the sensitive variables an attacker would want to learn (a diagnosis, an income): this metric "
-            "measures how well the avatars reveal them."), awaits_choice=True)
+    if missing := knowledge.missing_choice(sensitive=True):
+        return DEFINITION.result(None, not_applicable=missing, awaits_choice=True)
     if context.sides is None:
         return DEFINITION.result(None, not_applicable=N_("Not applicable: the avatars were not scored against originals."))
     sides, kinds = context.sides, context.reference.kinds

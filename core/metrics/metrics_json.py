@@ -3,6 +3,7 @@ documents are built in :mod:`core.presentation.metrics_json`; a batch run's part
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -36,6 +37,7 @@ def evaluation_json(evaluation: Evaluation) -> dict[str, Any]:
             "multivariate_hellinger_seed_formula": multivariate.breakdown.get("seed_formula"),
             "multivariate_hellinger_per_axis": multivariate.breakdown.get("per_axis", []),
             "relations": relations_json(evaluation.signal.get("broken_relations")),
+            "propensity": propensity_json(evaluation.signal.get("propensity_mse")),
             "not_applicable": {name: r.not_applicable for name, r in evaluation.signal.items() if r.not_applicable},
             **{name: r.value for name, r in evaluation.signal.items() if name not in SECTION_7_SIGNAL},  # added metrics
         },
@@ -43,6 +45,7 @@ def evaluation_json(evaluation: Evaluation) -> dict[str, Any]:
             **{name: result.value for name, result in evaluation.privacy.items()},
             "criteria": {criterion: group.to_json() for criterion, group in evaluation.criteria().items()},
             "attacks": {name: _attack_detail(evaluation.privacy[name]) for name in ATTACKS if name in evaluation.privacy},
+            "disclosure": disclosure_json(evaluation.privacy),
         },
         "privacy_targets": {
             name: {"target": result.target, "target_text": result.target_text, "passed": result.passed,
@@ -83,6 +86,26 @@ def finite(value: Any) -> Any:
     if isinstance(value, np.bool_):
         return bool(value)
     return value
+
+
+def propensity_json(result: MetricResult | None) -> dict[str, Any] | None:
+    """pMSE, S_pMSE, its p-value and reading, the holdout's S_pMSE (issue 50); None when it did not run."""
+    if result is None or result.value is None:
+        return None
+    return finite({**result.breakdown, "reading": result.band})
+
+
+def disclosure_json(privacy: Mapping[str, MetricResult]) -> dict[str, Any] | None:
+    """synthpop's disclosure measures (issue 50): the keys, the identity measures (UiO, UiS, UiOiS, repU and the
+    holdout's repU) and, per sensitive variable, the attribute measures (Dorig, Dsyn, iS, DiS, DiSCO, DiSDiO and the
+    holdout's DiSCO), in %; None when the known variables are not chosen."""
+    identity, attribute = privacy.get("replicated_uniques"), privacy.get("disclosive_correct_original")
+    if identity is None or identity.value is None:
+        return None
+    return {"keys": identity.breakdown["keys"],
+            "identity": {name: value for name, value in identity.breakdown.items() if name != "keys"},
+            "attribute": attribute.breakdown["per_variable"] if attribute is not None and attribute.value is not None
+            else {}}
 
 
 def _attack_detail(result: MetricResult) -> dict[str, Any] | None:

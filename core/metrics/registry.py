@@ -21,6 +21,7 @@ from core.metrics import (
     correlation_difference_ratio,
     correlation_protection_rate,
     dcr_share,
+    disclosive_correct_original,
     distance_to_closest,
     hellinger_mean,
     hidden_rate,
@@ -29,6 +30,8 @@ from core.metrics import (
     linkability_risk,
     local_cloaking,
     multivariate_hellinger,
+    propensity_mse,
+    replicated_uniques,
     row_direct_match_protection,
 )
 from core.metrics.context import LinkContext, PrivacyContext, SeriesContext, SignalContext
@@ -43,11 +46,11 @@ from core.metrics.links import (
 from core.metrics.result import MetricResult
 from core.metrics.series import density_hellinger, pointwise_hellinger, series_dynamics, series_timing
 
-SIGNAL_METRICS = (hellinger_mean, correlation_difference_ratio, multivariate_hellinger, broken_relations)
+SIGNAL_METRICS = (hellinger_mean, correlation_difference_ratio, multivariate_hellinger, propensity_mse, broken_relations)
 PRIVACY_METRICS = (  # by the criterion they answer (SPEC 6.2), in its order
     hidden_rate, local_cloaking, row_direct_match_protection, closest_rate, identifier_protection,
-    linkability_risk, correlation_protection_rate, distance_to_closest, closest_distances_ratio, dcr_share,
-    inference_risk, column_direct_match_protection,
+    replicated_uniques, linkability_risk, correlation_protection_rate, distance_to_closest, closest_distances_ratio,
+    dcr_share, inference_risk, disclosive_correct_original, column_direct_match_protection,
 )
 # a link's, keyed by name: the join's two are the table metrics' on the join
 LINK_METRICS = {"referential_integrity": referential_integrity, "children_per_parent": children_per_parent,

@@ -113,6 +113,55 @@ def bands_text(definition: MetricDefinition) -> str:
     return "; ".join(parts)
 
 
+def metric_readings(result: MetricResult) -> list[str]:
+    """A privacy metric's figures beside its value, in words: an attack's (:func:`attack_readings`) or synthpop's
+    disclosure measures' (:func:`disclosure_readings`); empty for the others."""
+    return [*attack_readings(result), *disclosure_readings(result)]
+
+
+def propensity_reading(result: MetricResult) -> str | None:
+    """The propensity score's test and its holdout reference, in words (None when it did not run)."""
+    details = result.breakdown
+    if result.name != "propensity_mse" or result.value is None:
+        return None
+    said = dict(p=number(details["p_value"], ".3g"), parameters=number(details["parameters"]))
+    reading = (_("A model told to separate the avatars from the real rows does no better than chance would on two "
+                 "samples of one population (p-value {p}, {parameters} parameters).") if result.level == "good" else
+               _("A model told to separate the avatars from the real rows does better than chance would on two "
+                 "samples of one population (p-value {p}, {parameters} parameters).")).format(**said)
+    if "holdout_S_pMSE" in details:
+        reading += " " + _("Real rows never used, in place of the avatars: {holdout}.").format(
+            holdout=number(details["holdout_S_pMSE"], ".2f"))
+    return reading
+
+
+def disclosure_readings(result: MetricResult) -> list[str]:
+    """synthpop's measures beside repU and DiSCO, each with the same computed on real people never used when there
+    are some (what chance, or any sample of the population, gives)."""
+    details = result.breakdown
+    if result.value is None or result.name not in ("replicated_uniques", "disclosive_correct_original"):
+        return []
+    if result.name == "replicated_uniques":
+        reading = _("{unique} of the people are alone in having their known variables ({keys}) among the real rows "
+                    "(UiO); {replicated} are alone among the avatars too (repU).").format(
+            unique=percent(details["UiO"]), keys=", ".join(details["keys"]), replicated=percent(details["repU"]))
+        if "holdout_repU" in details:
+            reading += " " + _("With real people never used in place of the avatars: {holdout}.").format(
+                holdout=percent(details["holdout_repU"]))
+        return [reading]
+    readings = []
+    for variable, measures in details["per_variable"].items():
+        reading = _("{variable}: for {correct} of the people, every avatar with their known variables holds their "
+                    "own value (DiSCO); among the real rows, {original} share their known variables only with people "
+                    "of the same value (Dorig).").format(variable=variable, correct=percent(measures["DiSCO"]),
+                                                          original=percent(measures["Dorig"]))
+        if "holdout_DiSCO" in measures:
+            reading += " " + _("With real people never used in place of the avatars: {holdout}.").format(
+                holdout=percent(measures["holdout_DiSCO"]))
+        readings.append(reading)
+    return readings
+
+
 def attack_readings(result: MetricResult) -> list[str]:
     """What an attack achieved, in words: the links made (linkability) or, per sensitive variable, the right
     guesses, against the control (real people never used) and the baseline (random linkage, guessing the most

@@ -41,10 +41,11 @@ from core.presentation.analysis_text import (
 )
 from core.presentation.epsilon_ledger import ledger_rows, not_covered_sentence
 from core.presentation.format import (
-    attack_readings,
     criterion_name,
     holdout_sentence,
+    metric_readings,
     metric_text,
+    propensity_reading,
     relations_table,
     sequences_table,
     target_text,
@@ -140,7 +141,7 @@ def _blocks(run: GenerationRun, title: str) -> list[Block]:
         Heading("h1", title),
         *_verdict_blocks(run),
         Paragraph(run.summary()),
-        _fingerprint(run.fingerprint, run.avatarizer.seed_),
+        _fingerprint(run.fingerprint, run.avatarizer.seed_, run.made_on),
         *_ledger_blocks(run.avatarizer),
         Heading("h2", _("Parameters")), Table([_("parameter"), _("value")], _parameters(run)),
         *_utility_blocks(run), *_privacy_blocks(run.evaluation), *_analyses_blocks(run.evaluation),
@@ -150,9 +151,9 @@ def _blocks(run: GenerationRun, title: str) -> list[Block]:
     return blocks
 
 
-def _fingerprint(fingerprint: str, seed: int | None) -> Paragraph:
-    """What identifies the run: the input's fingerprint (none given: the seed alone), the seed, the date."""
-    when = date_time(dt.datetime.now())
+def _fingerprint(fingerprint: str, seed: int | None, made_on: dt.datetime) -> Paragraph:
+    """What identifies the run: the input's fingerprint (none given: the seed alone), the seed, when it was made."""
+    when = date_time(made_on)
     if not fingerprint:
         return Paragraph(_("Seed: {seed}. Made on {date}.").format(seed=seed, date=when), "muted")
     return Paragraph(escape(_("Data fingerprint (SHA-256, first 16 digits): {fingerprint}. Seed: {seed}. Made on "
@@ -198,7 +199,7 @@ def _linked_blocks(run: LinkedRun, title: str) -> list[Block]:
     if verdict.broken_links:
         blocks.append(Paragraph(_("Links whose foreign keys do not all resolve: {links}.").format(
             links=", ".join(verdict.broken_links)), "verdict fail"))
-    blocks += [Paragraph(run.summary()), _fingerprint(run.fingerprint, run.fitted.seed_),
+    blocks += [Paragraph(run.summary()), _fingerprint(run.fingerprint, run.fitted.seed_, run.made_on),
                *(block for name, avatarizer in run.fitted.avatarizers_.items()
                  for block in _ledger_blocks(avatarizer, name)),
                Heading("h2", _("Parameters")),
@@ -276,7 +277,8 @@ def _signal_blocks(evaluation: Evaluation) -> list[Block]:
     if relations:
         blocks.append(Table(headers, relations))
     said = [correlation_gaps(signal["correlation_difference_ratio"]),
-            correlation_direction(signal["correlation_difference_ratio"])]
+            correlation_direction(signal["correlation_difference_ratio"]),
+            *([propensity_reading(signal["propensity_mse"])] if "propensity_mse" in signal else [])]
     if any(said):
         blocks.append(Paragraph(" ".join(filter(None, said))))
     blocks += [Paragraph(hellinger_spread(evaluation)),
@@ -299,7 +301,7 @@ def _privacy_blocks(evaluation: Evaluation) -> list[Block]:
             state=_span(_(STATES[group.state]), CRITERION_CSS[group.state]))))
         blocks.append(Table([_("metric"), _("value"), _("target"), _("verdict"), _("what it means")], [
             [_shown(result.label), metric_text(result, result.unit), target_text(result), _verdict(result),
-             " ".join([*attack_readings(result), *filter(None, [uncertainty_note(result, with_rates=False)]),
+             " ".join([*metric_readings(result), *filter(None, [uncertainty_note(result, with_rates=False)]),
                        _shown(result.not_applicable or result.note or result.interpretation)])]
             for result in group.results]))
     return blocks + [_figure(figure) for figure in figures.privacy_figures(evaluation.privacy).values()]

@@ -3,10 +3,11 @@ verdict covering each individual-level table with its descendants."""
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 import warnings
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -81,6 +82,7 @@ class LinkedRun(Run):
     knowledge: Knowledge
     fingerprint: str
     elapsed_s: float
+    made_on: dt.datetime = field(default_factory=dt.datetime.now, compare=False)
 
     @property
     def held_out(self) -> bool:

@@ -8,11 +8,12 @@ from the returned :class:`GenerationRun`.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pandas as pd
@@ -64,6 +65,7 @@ class GenerationRun(Run):
     latent: LatentView | None
     elapsed_s: float  # the whole: the avatars, their metrics and the fix search (see made_s)
     verdict: Verdict | None = None  # given by :func:`judged`
+    made_on: dt.datetime = field(default_factory=dt.datetime.now, compare=False)
 
     @property
     def plan(self) -> ColumnPlan:

@@ -6,6 +6,7 @@ the same settings. A run is never changed once built: each of these gives anothe
 
 from __future__ import annotations
 
+import datetime as dt
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -39,12 +40,14 @@ class ScoredTable:
 
 class Run(ABC):
     """A scored and judged run: its input's ``fingerprint``, the ``parameters`` chosen, the attacker's ``knowledge``
-    the attacks assumed, its whole time ``elapsed_s`` (the fix search included)."""
+    the attacks assumed, its whole time ``elapsed_s`` (the fix search included), the moment it was ``made_on``
+    (what its report says, however often it is written)."""
 
     fingerprint: str
     parameters: Parameters
     knowledge: Knowledge
     elapsed_s: float
+    made_on: dt.datetime
 
     @property
     @abstractmethod

@@ -37,7 +37,7 @@ def test_batches_write_one_part_each_and_score_each_against_its_holdout(table_cs
     saved = json.loads(metrics.read_text())
     assert saved["batches"]["count"] == 2 and sum(saved["batches"]["rows"]) == 4_000
     assert set(saved["batches"]["mean"]["signal"]) == {"hellinger_mean", "correlation_difference_ratio",
-                                                       "multivariate_hellinger_distance"}
+                                                       "multivariate_hellinger_distance", "propensity_mse"}
     worst = saved["batches"]["worst"]["privacy"]["hidden_rate"]
     assert worst["value"] == min(batch["privacy"]["hidden_rate"] for batch in saved["per_batch"])
     assert "inference_risk" in saved["batches"]["mean"]["privacy"] and saved["parameters"]["batch_rows"] == 2_000

@@ -84,7 +84,7 @@ def test_smoke_every_page_after_a_run(generations):
             f"the avatars, by {correlation['reference_difference'] / 50:.3f} between two halves")  # not half-points
     assert any(gaps in markdown.value for markdown in app.markdown)
     visit(app, "pages/privacy.py")
-    assert len(app.metric) == 12 and len(app.get("plotly_chart")) == 4  # a card per privacy metric; the exposure map, three histograms
+    assert len(app.metric) == 14 and len(app.get("plotly_chart")) == 4  # a card per privacy metric; the exposure map, three histograms
     assert [header.value.split(":")[0] for header in app.header][1:4] == ["Singling out", "Linkability", "Inference"]
     assert any(headline in element.value for element in [*app.success, *app.error])
     visit(app, "pages/report.py")

@@ -7,9 +7,13 @@ def batch(hellinger, hidden, distance, passed_distance, linkability=None):
     return {
         "holdout": "real",
         "signal": {"hellinger_mean": hellinger, "correlation_difference_ratio": None},
-        "privacy": {"hidden_rate": hidden, "distance_to_closest": distance, "linkability_risk": linkability},
-        "privacy_targets": {"hidden_rate": {"passed": hidden > 90}, "distance_to_closest": {"passed": passed_distance},
-                            "linkability_risk": {"passed": None, "awaits_choice": linkability is None}},
+        "privacy": {"hidden_rate": hidden, "distance_to_closest": distance, "linkability_risk": linkability,
+                    "replicated_uniques": None},
+        "privacy_targets": {"hidden_rate": {"passed": hidden > 90, "target": 90.0},
+                            "distance_to_closest": {"passed": passed_distance, "target": 0.2},
+                            "linkability_risk": {"passed": None, "awaits_choice": linkability is None, "target": 10.0},
+                            # synthpop's measure awaits the known variables too, with no target: never held back
+                            "replicated_uniques": {"passed": None, "awaits_choice": True, "target": None}},
     }
 
 

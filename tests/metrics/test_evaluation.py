@@ -22,6 +22,7 @@ PRIVACY_KEYS = {
     "closest_rate", "correlation_protection_rate", "linkability_risk", "inference_risk",  # 6.2
     "identifier_protection",  # issue 28: no real identifier in the avatars
     "dcr_share",  # issue 49: a peer's test, read for avatars
+    "replicated_uniques", "disclosive_correct_original",  # issue 50: synthpop's repU and DiSCO
 }
 VARIABLE_KEYS = {"variable", "kind", "bins", "binning", "reference_distance", "avatar_distance", "score"}
 
@@ -35,7 +36,7 @@ def fitted(frame, **parameters):
 def assert_spec_json(data):
     assert data["holdout"] in ("real", "given", "approximate")
     assert set(data["rows"]) == {"working", "holdout", "avatars"}
-    assert SIGNAL_KEYS <= set(data["signal"]) and set(data["privacy"]) == PRIVACY_KEYS | {"criteria", "attacks"}
+    assert SIGNAL_KEYS <= set(data["signal"]) and set(data["privacy"]) == PRIVACY_KEYS | {"criteria", "attacks", "disclosure"}
     assert list(data["privacy"]["criteria"]) == ["singling out", "linkability", "inference"]
     for row in data["signal"]["hellinger_per_variable"]:
         assert set(row) == VARIABLE_KEYS

@@ -22,7 +22,7 @@ PASSING = {"hidden_rate": 95.0, "local_cloaking": 10.0, "row_direct_match_protec
            "identifier_protection": 100.0,
            "linkability_risk": 1.0, "correlation_protection_rate": 99.0, "distance_to_closest": 0.5,
            "closest_distances_ratio": 0.6, "dcr_share": 60.0, "inference_risk": 2.0,
-           "column_direct_match_protection": 90.0}
+           "column_direct_match_protection": 90.0, "replicated_uniques": 0.5, "disclosive_correct_original": 3.0}
 
 
 def evaluation_with_values(**values):
@@ -51,9 +51,9 @@ def test_not_ready_names_each_criterion_and_metric():
 
 def test_attacks_not_run_are_said():
     evaluation = evaluation_with_values()
-    for name in ("linkability_risk", "inference_risk"):
+    for name in ("linkability_risk", "inference_risk", "replicated_uniques", "disclosive_correct_original"):
         evaluation.privacy[name] = DEFINITIONS[name].result(None, not_applicable="choose", awaits_choice=True)
-    verdict = verdict_of(evaluation)
+    verdict = verdict_of(evaluation)  # synthpop's measures, without a target, await the choice but hold nothing back
     assert not verdict.ready and [result.name for result in verdict.not_assessed] == ["linkability_risk",
                                                                                       "inference_risk"]
     assert "Not assessed: linkability risk and inference risk. Name the variables an attacker could know and the " \
