@@ -64,10 +64,12 @@ def design(frames: list[pd.DataFrame], kinds: Mapping[str, Kind]) -> list[np.nda
     columns: list[list[np.ndarray]] = [[] for _ in frames]
     for j in range(first.numeric.shape[1]):
         observed = first.numeric[:, j][np.isfinite(first.numeric[:, j])]
-        mean, scale = (float(observed.mean()), float(observed.std()) or 1.0) if observed.size else (0.0, 1.0)
+        size = float(np.abs(observed).max(initial=0.0)) or 1.0  # numbers near 1e200 square beyond float64
+        mean, scale = (float((observed / size).mean()), float((observed / size).std()) or 1.0) if observed.size \
+            else (0.0, 1.0)
         missing_any = any(np.isnan(table.numeric[:, j]).any() for table in tables)
         for out, table in zip(columns, tables, strict=True):
-            values = table.numeric[:, j]
+            values = table.numeric[:, j] / size
             finite = np.isfinite(values)
             out.append(np.where(finite, (np.where(finite, values, mean) - mean) / scale, 0.0))
             if missing_any:

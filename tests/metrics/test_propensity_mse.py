@@ -1,6 +1,8 @@
 """pMSE and S_pMSE (Snoke et al., 2018; issue 50): by hand, against statsmodels' logistic fit, and calibrated: two
 samples of one population read about 1 and indistinguishable."""
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -28,8 +30,8 @@ def test_the_design_codes_numbers_categories_and_missing_values():
     first, second = design([originals, avatars], {"x": Kind.NUMERIC, "c": Kind.CATEGORICAL})
     # x standardised on the originals' observed values (mean 2, sd 1), 0 where missing, and its missing indicator;
     # c: a (the most frequent) the reference, then b, the pooled level (none here) and missing
-    assert first.tolist() == [[-1.0, 0.0, 0.0, 0.0, 0.0], [1.0, 0.0, 1.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0, 0.0]]
-    assert second.tolist() == [[0.0, 0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 0.0, 0.0, 0.0]]
+    np.testing.assert_allclose(first, [[-1, 0, 0, 0, 0], [1, 0, 1, 0, 0], [0, 1, 0, 0, 0]], atol=1e-12)
+    np.testing.assert_allclose(second, [[0, 0, 1, 0, 0], [0, 0, 0, 0, 1], [0, 0, 0, 0, 0]], atol=1e-12)
 
 
 def test_the_fit_is_statsmodels_maximum_likelihood():
@@ -63,3 +65,15 @@ def test_a_column_the_others_sum_to_counts_once_as_in_rs_glm():
                          np.column_stack([synthetic, synthetic.sum(axis=1)]))
     assert doubled["parameters"] == alone["parameters"] == 3  # the sum is aliased: glm's NA coefficient
     assert doubled["pMSE"] == pytest.approx(alone["pMSE"], rel=1e-6)
+
+
+def test_numbers_near_the_largest_floats_are_standardised_without_overflow():
+    rng = np.random.default_rng(0)
+    huge = [pd.DataFrame({"x": rng.normal(size=50) * 1e200}) for _ in range(2)]
+    plain = [frame / 1e200 for frame in huge]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # numpy's "overflow encountered in square" was a line on the command line
+        first, second = design(huge, {"x": Kind.NUMERIC})
+    expected = design(plain, {"x": Kind.NUMERIC})
+    np.testing.assert_allclose(first, expected[0])
+    np.testing.assert_allclose(second, expected[1])
