@@ -27,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from scipy import optimize, stats
 from scipy.spatial import cKDTree
 from scipy.stats import skew
 
@@ -329,8 +330,6 @@ def round_to(value: float, digits: int = 5) -> float:
 
 
 def propensity_of(real: pd.DataFrame, other: pd.DataFrame, kinds: dict[str, str]) -> tuple[float, float, float]:
-    from scipy import optimize, stats
-
     stacked = pd.concat([real[list(kinds)], other[list(kinds)]], ignore_index=True)
     parts = []
     for name, kind in kinds.items():

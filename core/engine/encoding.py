@@ -18,7 +18,7 @@ import pandas as pd
 
 from core.dataset import Kind
 from core.engine.schema import EXACT_WHOLE_LIMIT, written_whole
-from core.engine.value_grid import ValueGrid, rare_rows, row_hashes
+from core.engine.value_grid import ValueGrid, rare_rows, written_row_hashes
 
 MAX_DECIMALS = 6
 USUAL_SHARE = 0.99
@@ -183,8 +183,8 @@ class TableCodec:
         ``originals`` hold (their indicators restored), to be written with their decimals only (the module
         :mod:`core.engine.value_grid`)."""
         everyone = np.ones(originals.n_rows, dtype=bool)
-        rare = rare_rows(row_hashes(self.written(originals, everyone), originals.codes))
-        return np.isin(row_hashes(self.written(table), table.codes), rare)
+        rare = rare_rows(written_row_hashes(self.written(originals, everyone), originals.codes))
+        return np.isin(written_row_hashes(self.written(table), table.codes), rare)
 
     def decode(self, table: EncodedTable, plain: np.ndarray | None = None) -> pd.DataFrame:
         """A frame with the fitted columns, in their order and types; the numbers of rows ``plain`` written with

@@ -28,7 +28,8 @@ import math
 from dataclasses import dataclass, replace
 
 import numpy as np
-import pandas as pd
+
+from core.engine.neighbours import row_hashes
 
 FEW_VALUES = 20
 RARE_HOLDERS = 5
@@ -168,10 +169,9 @@ def _nearest(targets: np.ndarray, values: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(values), np.nan, nearest)
 
 
-def row_hashes(numeric: np.ndarray, codes: np.ndarray) -> np.ndarray:
+def written_row_hashes(numeric: np.ndarray, codes: np.ndarray) -> np.ndarray:
     """A 64-bit hash of each row of written values (missing: NaN and code -1; -0.0 counted as 0.0)."""
-    return pd.util.hash_pandas_object(pd.DataFrame(np.column_stack([numeric + 0.0, codes]), copy=False),
-                                      index=False).to_numpy()
+    return row_hashes(np.column_stack([numeric + 0.0, codes]))
 
 
 def rare_rows(hashes: np.ndarray) -> np.ndarray:

@@ -77,12 +77,15 @@ def compute(context: PrivacyContext) -> MetricResult:
     holdout = None if sides is None or sides.approximate or not len(sides.controls) else comparable(
         sides.controls[columns], kinds)
     frames = [context.reference.rows, context.avatar_rows, *([holdout] if holdout is not None else [])]
-    per_variable = {}
+    per_variable: dict[str, dict[str, float]] = {}
+    coded: dict[tuple[str, ...], list[np.ndarray]] = {}  # the key codes of each set of keys, once
     for name in knowledge.sensitive:
-        keys = [key for key in knowledge.known if key != name]  # a variable is never its own key (synthpop)
+        keys = tuple(key for key in knowledge.known if key != name)  # a variable is never its own key (synthpop)
         if not keys:
             continue
-        codes = key_codes(frames, keys)
+        if keys not in coded:
+            coded[keys] = key_codes(frames, keys)
+        codes = coded[keys]
         values = np.split(pd.factorize(pd.concat([frame[name] for frame in frames], ignore_index=True))[0],
                           np.cumsum([len(frame) for frame in frames])[:-1])
         measures = attribute_measures(codes[0], values[0], codes[1], values[1])

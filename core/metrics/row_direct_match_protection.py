@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from core.engine.value_grid import RARE_HOLDERS
 from core.i18n import N_
 from core.metrics.definition import SINGLING_OUT, MetricDefinition
 from core.metrics.result import MetricResult
@@ -23,7 +24,7 @@ DEFINITION = MetricDefinition(
                                            "not appear, identical in every column, among the avatars."),
     criterion=SINGLING_OUT, target=90.0,
 )
-RARE_GROUP = 5
+RARE_GROUP = RARE_HOLDERS  # the engine's: the grid never makes an avatar equal to such a row (value_grid)
 
 
 def compute(context: PrivacyContext) -> MetricResult:
