@@ -104,9 +104,10 @@ def table_form(loaded: LoadedTable, current: GenerationRun | None, version: int,
         if not submit_button(running):
             return None
     parameters = Parameters(**asked)
-    made = state.generation_plan()
+    made, release = state.generation_plan(), state.release_context()
     return _("Avatars with {settings}").format(settings=describe(parameters)), lambda progress: generate_judged(
-        loaded.frame, made, parameters, table_name=loaded.name, fingerprint=loaded.fingerprint, progress=progress)
+        loaded.frame, made, parameters, table_name=loaded.name, fingerprint=loaded.fingerprint, progress=progress,
+        release=release)
 
 
 def _method_settings(method: str, mechanism: str, chosen: Parameters, n_rows: int, version: int
@@ -204,8 +205,10 @@ def dataset_form(loaded: LoadedDataset, dataset: Dataset, current: LinkedRun | N
         if not submit_button(running, refused=method == FAST_DP and refused is not None):
             return None
     asked, knowledge, frames = state.described_dataset(chosen, methods), state.attacker(), loaded.frames
+    release = state.release_context()
     return _("Avatars of {tables}").format(tables=", ".join(frames)), lambda progress: generate_linked(
-        asked, frames, parameters, knowledge=knowledge, fingerprint=loaded.fingerprint, progress=progress)
+        asked, frames, parameters, knowledge=knowledge, fingerprint=loaded.fingerprint, progress=progress,
+        release=release)
 
 
 def _own(current: LinkedRun | None, name: str) -> dict[str, object]:

@@ -156,7 +156,8 @@ def _taken(job: Job) -> None:
 
 
 def _rescored(job: Job) -> None:
-    state.set_attacker(job.result.knowledge)
+    """The run attacked again: the attacker as chosen (not as the recipient widened it, decisions 6.7) is kept."""
+    state.set_attacker(job.context.get("chosen", job.result.knowledge))
     state.set_run(job.result)
 
 

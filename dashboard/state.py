@@ -25,6 +25,7 @@ from core.i18n import N_, _, current_language
 from core.metrics.attack import Knowledge
 from core.workflows.plan import ColumnPlan
 from core.workflows.latent import LatentView
+from core.workflows.release import Release
 from core.workflows.run import TableRelations, data_fingerprint, table_relations
 from core.workflows.runs import Run, ScoredTable
 from dashboard import sessions
@@ -296,6 +297,22 @@ def attacker() -> Knowledge:
 
 def set_attacker(knowledge: Knowledge) -> None:
     st.session_state["attacker_knowledge"] = knowledge
+
+
+def release_context() -> Release:
+    """The release the avatars are for (its context, its recipient, the controller's decision), as stated on the
+    Privacy and Report pages: every run of the session is made and reported for it."""
+    return st.session_state.get("release_context", Release())
+
+
+def set_release_context(release: Release) -> None:
+    """Hold ``release``; the current run and its avatars of every row carry it, their files built again (their
+    attacks stay: a recipient that changes the attacker is set with *Run the attacks*, on the Privacy page)."""
+    st.session_state["release_context"] = release
+    for key in ("run", "release_run"):
+        held = st.session_state.get(key)
+        if held is not None:
+            st.session_state[key] = replace(held, release=replace(release, recipient=held.release.recipient))
 
 
 def generation_plan() -> ColumnPlan:

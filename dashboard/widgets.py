@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
@@ -21,6 +22,7 @@ from core.engine.split import working_rows
 from core.errors import InputError
 from core.i18n import Message, _, number, percent
 from core.metrics.attack import Knowledge
+from core.workflows.release import FIELD_LABELS, NOT_STATED, RECIPIENTS, SENSITIVITIES, Decision, Release
 from core.metrics.correlation_difference_ratio import correlation_direction, correlation_gaps
 from core.metrics.criteria import (
     MET,
@@ -337,12 +339,20 @@ def live_sweep(total: int, privacy: str, labels: dict[str, str], number_of_sweep
     return show
 
 
-def attacker_form(chosen: Knowledge, scored: Sequence[str], known_help: str) -> Knowledge | None:
-    """What an attacker could know (SPEC 6.2), one form for one table or many: the variables known of a person
-    (``known_help`` says what they may be), the sensitive ones and the linkability attack's first part, among
-    ``scored``; the attacker chosen when *Run the attacks* is pressed (the precision of each known variable kept),
-    else None."""
+def attacker_form(chosen: Knowledge, recipient: str, scored: Sequence[str], known_help: str
+                  ) -> tuple[Knowledge, str] | None:
+    """What an attacker could know (SPEC 6.2), one form for one table or many: who receives the avatars (the
+    ``recipient``, which sets the attacker: decisions 6.7), the variables known of a person (``known_help`` says
+    what they may be), the sensitive ones and the linkability attack's first part, among ``scored``; the attacker
+    and recipient chosen when *Run the attacks* is pressed (the precision of each known variable kept), else
+    None."""
     with st.form("attacker"):
+        choices = ["", *RECIPIENTS]
+        recipient = st.selectbox(
+            _("Who receives the avatars"), choices, index=choices.index(recipient), key="attacker_recipient",
+            format_func=lambda name: _(RECIPIENTS[name]) if name else _(NOT_STATED),
+            help=_("Open data: the attacks assume the attacker knows every variable that is not sensitive. Any "
+                   "other recipient: the variables chosen below."))
         known = choose(_("Variables an attacker could know of a person (quasi-identifiers)"), scored,
                        default=[name for name in chosen.known if name in scored], key="attacker_known",
                        help=known_help)
@@ -360,7 +370,35 @@ def attacker_form(chosen: Knowledge, scored: Sequence[str], known_help: str) -> 
             return None
     groups = (tuple(first_part), tuple(name for name in known if name not in first_part)) if first_part else None
     precision = tuple((name, step) for name, step in chosen.precision if name in known)
-    return Knowledge(tuple(known), tuple(sensitive), groups, precision)
+    return Knowledge(tuple(known), tuple(sensitive), groups, precision), recipient
+
+
+def release_form(release: Release) -> Release | None:
+    """The release the report documents (SPEC 6.5): its purpose, controller, data subjects, kind of data and
+    sensitivity, then the controller's decision on the residual risk (left blank: "not yet decided"); the recipient
+    is the Privacy page's (it sets the attacker). The release as filled in when *Save* is pressed, else None."""
+    with st.form("release"):
+        texts = {name: st.text_input(_(FIELD_LABELS[name]), getattr(release, name), key=f"release_{name}")
+                 for name in ("purpose", "controller", "data_subjects", "data_kind")}
+        choices = ["", *SENSITIVITIES]
+        sensitivity = st.selectbox(_(FIELD_LABELS["sensitivity"]), choices, index=choices.index(release.sensitivity),
+                                   format_func=lambda name: _(SENSITIVITIES[name]) if name else _(NOT_STATED),
+                                   key="release_sensitivity")
+        st.markdown(_("**The controller's decision**"))
+        decision = release.decision
+        residual = st.text_area(_(FIELD_LABELS["residual_risk"]), decision.residual_risk, key="release_residual_risk",
+                                help=_("The risk that remains and why it is acceptable for this recipient, in your "
+                                       "words (the figures of the Privacy page, the attack's control)."))
+        accepted_by = st.text_input(_(FIELD_LABELS["accepted_by"]), decision.accepted_by, key="release_accepted_by")
+        left, right = st.columns(2)
+        dates = {name: column.date_input(_(FIELD_LABELS[name]), dt.date.fromisoformat(getattr(decision, name))
+                                         if getattr(decision, name) else None, key=f"release_{name}", format="YYYY-MM-DD")
+                 for column, name in ((left, "date"), (right, "review_date"))}
+        if not st.form_submit_button(_("Save into the report"), icon=":material/save:"):
+            return None
+    return Release(**texts, recipient=release.recipient, sensitivity=sensitivity, decision=Decision(
+        residual_risk=residual, accepted_by=accepted_by,
+        **{name: value.isoformat() if value else "" for name, value in dates.items()}))
 
 
 def exposure_section(evaluation: Evaluation, originals: pd.DataFrame, kinds: dict[str, Kind],

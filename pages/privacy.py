@@ -2,14 +2,18 @@
 its figures and targets, the attacker's knowledge, and who is most exposed; for linked tables, each person with
 everything about them (their own columns and what their rows in the other tables add up to), or each table alone."""
 
+from dataclasses import replace
+
 import streamlit as st
 
 from core.engine.split import Holdout
 from core.i18n import _
 from core.metrics.attack import Knowledge
 from core.presentation import figures
+from core.presentation.release_text import scenario_sentences
 from core.workflows.run import GenerationRun
 from dashboard import jobs, language, state
+from dashboard.text import plain
 from dashboard.widgets import attacker_form, criteria_sections, exposure_section, plot, scored_choice, verdict_box
 
 language.use_session_language()  # first: this run's messages in the session's language
@@ -28,17 +32,22 @@ verdict_box(run)
 st.header(_("What an attacker could know"))
 made_with = run.knowledge
 chosen = state.attacker() if state.attacker() != Knowledge() else made_with
-if chosen != made_with:
+if run.release.attacker(chosen, run.attacked_columns) != made_with:
     st.caption(_("The figures below were computed for the variables the run was scored with: press *Run the "
                  "attacks* to score the avatars for the choice shown."))
-knowledge = attacker_form(chosen, run.attacked_columns, _(
+for sentence in scenario_sentences(run.release, run.knowledge, run.held_out):
+    st.markdown(f"- {plain(sentence)}")
+asked = attacker_form(chosen, run.release.recipient, run.attacked_columns, _(
     "What someone could learn elsewhere: age, sex, postcode, dates of admission... Used to link records to avatars "
     "and to guess the sensitive variables.") if one_table else _(
     "Columns of a person's table, or what their rows in another table add up to (such as \"stays: number\"). All of "
     "them must belong to one person table."))
-if knowledge is not None:
-    frames = state.frames()
-    jobs.wait(jobs.start("rescored", _("The attacks"), lambda progress: run.rescored(knowledge, frames, progress)))
+if asked is not None:
+    knowledge, recipient = asked
+    frames, release = state.frames(), replace(state.release_context(), recipient=recipient)
+    state.set_release_context(release)
+    jobs.wait(jobs.start("rescored", _("The attacks"), lambda progress: replace(run, release=release).rescored(
+        knowledge, frames, progress), chosen=knowledge))
 jobs.show_error()  # a bad choice: its one-line message, and nothing kept
 state.show_what_was_said()
 

@@ -1,19 +1,22 @@
-"""Report: download the avatars to share (one table's as a CSV, linked tables' in one zip), the metrics and a
-self-contained HTML report; of the assessed avatars, and of every row's when made."""
+"""Report: download the avatars to share (one table's as a CSV, linked tables' in one zip), the metrics and the
+report (an A4 PDF to file, a self-contained HTML page); of the assessed avatars, and of every row's when made. The
+release the report documents (its purpose, controller, data subjects, the controller's decision) is filled in
+here."""
 
 import streamlit as st
 
 from core.i18n import N_, _, number
 from core.presentation.format import formula_warning
-from core.presentation.run_files import metrics_text, report_text, shared_file
+from core.errors import InputError
+from core.presentation.run_files import metrics_text, report_bytes, shared_file
 from core.workflows.run import GenerationRun
 from core.workflows.runs import Run
 from dashboard import language, state
 from dashboard.text import plain
-from dashboard.widgets import paired_avatars_section, verdict_box
+from dashboard.widgets import paired_avatars_section, release_form, verdict_box
 
-ZIP_HELP = N_("One CSV per table (shuffled, new keys, the links written from the linkage), metrics.json and "
-              "report.html.")
+ZIP_HELP = N_("One CSV per table (shuffled, new keys, the links written from the linkage), metrics.json, "
+              "report.pdf and report.html.")
 CSV_HELP = N_("The avatars in random order: no row is linked to a real person's row.")
 
 language.use_session_language()  # first: this run's messages in the session's language
@@ -29,7 +32,7 @@ def files_of(made: Run) -> dict:
     with st.spinner(_("Preparing the files…")):
         return state.run_files(made, {
             "avatars": lambda: shared_file(made), "metrics": lambda: metrics_text(made),
-            "report": lambda: report_text(made),
+            "report": lambda: report_bytes(made, ".html"), "pdf": lambda: report_bytes(made, ".pdf"),
             "formula_note": lambda: (  # once per run: it reads every text value
                 formula_warning(made.avatars) or "" if isinstance(made, GenerationRun) else "")})
 
@@ -50,7 +53,7 @@ def contents(made: Run) -> str | None:
         return None
     tables = ", ".join(_("{table} ({rows} rows)").format(table=plain(name), rows=number(len(avatars), ","))
                        for name, avatars in made.fitted.avatars_.items())
-    return _("In the zip: {tables}, metrics.json and report.html.").format(tables=tables)
+    return _("In the zip: {tables}, metrics.json, report.pdf and report.html.").format(tables=tables)
 
 
 def download_avatars(made: Run, every_row: bool, *, primary: bool, allowed: bool) -> None:
@@ -95,8 +98,24 @@ if files["formula_note"]:
     st.caption(plain(files["formula_note"]))
 st.download_button(_("Metrics (JSON)"), files["metrics"], file_name=f"{stem}metrics.json", mime="application/json",
                    icon=":material/data_object:", on_click="ignore", key="download_metrics")
+st.download_button(_("Report (PDF, A4)"), files["pdf"], file_name=f"{stem}report.pdf", mime="application/pdf",
+                   icon=":material/picture_as_pdf:", on_click="ignore", key="download_pdf",
+                   help=_("The report to file: the release, the data, the attacker, the method, the three criteria, "
+                          "the verdict and the controller's decision, with the figures."))
 st.download_button(_("Report (HTML, opens offline)"), files["report"], file_name=f"{stem}report.html",
                    mime="text/html", icon=":material/description:", on_click="ignore", key="download_report",
-                   help=_("Parameters, metrics with their meaning, and the figures, in one file."))
+                   help=_("The same report as one web page, its figures interactive."))
 if one_table and run.avatarizer.method_.paired:  # paired with the originals (without building the paired frame)
     paired_avatars_section(run, stem)
+
+st.subheader(_("For the data-protection officer"))
+st.write(_("What the report says of the release. The recipient is chosen on the Privacy page, where it sets what the "
+           "attacker is assumed to know."))
+try:
+    filled = release_form(run.release)
+except InputError as error:
+    filled = None
+    st.error(plain(error))
+if filled is not None:
+    state.set_release_context(filled)
+    st.rerun()

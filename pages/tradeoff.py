@@ -123,13 +123,16 @@ if st.button(_("Make {setting} the current run").format(setting=labels[pick]), i
         made, frames = swept_dataset(linked, swept, setting), state.dataset().frames
         jobs.wait(jobs.start("run", _("Avatars of {table} with {setting}").format(table=swept, setting=labels[
             pick]), lambda progress: generate_linked(made, frames, linked.parameters, knowledge=linked.knowledge,
-                                                     fingerprint=linked.fingerprint, progress=progress), said=said))
+                                                     fingerprint=linked.fingerprint, progress=progress,
+                                                     release=linked.release), said=said))
     else:
         plan, base = sweep["base"]
+        release = state.release_context()
         chosen = replace_method(base, setting.method, setting.value, setting.mechanism)
         jobs.wait(jobs.start("run", _("Avatars with {settings}").format(settings=describe(chosen)),
                              lambda progress: generate_judged(loaded.frame, plan, chosen, table_name=loaded.name,
-                                                              fingerprint=loaded.fingerprint, progress=progress),
+                                                              fingerprint=loaded.fingerprint, progress=progress,
+                                                              release=release),
                              said=said))
 jobs.show_error()
 state.show_what_was_said()

@@ -13,6 +13,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.cli.options import (
+    release_of,
+    report_path,
+    write_all,
     column_plan,
     given_parameters,
     knowledge,
@@ -26,7 +29,7 @@ from core.cli.parser import say
 from core.dataset import Dataset, LinkMethod
 from core.dataset.keys import check_keys
 from core.engine.dataset_avatarizer import DatasetAvatarizer, check_supported, dataset_frames, table_path
-from core.engine.io import TABLE_SUFFIXES, check_writable, read_table, together, write_json, write_table, write_text
+from core.engine.io import TABLE_SUFFIXES, check_writable, read_table, write_bytes, write_json, write_table, write_text
 from core.engine.methods import Method, method_of
 from core.engine.parameters import Parameters
 from core.engine.schema import column_warning_lines, drop_columns
@@ -55,6 +58,7 @@ if TYPE_CHECKING:
     from core.metrics.attack import Knowledge
     from core.workflows.linked_run import LinkedRun
     from core.workflows.plan import ColumnPlan
+    from core.workflows.release import Release
     from core.workflows.run import GenerationRun
     from core.workflows.runs import Run
 
@@ -84,8 +88,10 @@ class Outputs:
         def given(option: str, text: str | None) -> Path | None:
             return checked(option, text) if text else None
 
-        outputs = cls(checked("--out", avatars), given("--json", arguments.json),
-                      given("--report", arguments.report), given("--paired-out", arguments.paired_out),
+        out, metrics = checked("--out", avatars), given("--json", arguments.json)
+        report = report_path(arguments, taken)
+        taken.extend([str(report)] if report else [])
+        outputs = cls(out, metrics, report, given("--paired-out", arguments.paired_out),
                       given("--holdout-out", arguments.holdout_out))
         if outputs.holdout and arguments.holdout is False:
             raise InputError("--holdout-out writes the rows set aside, and --no-holdout sets none aside: leave one out.")
@@ -149,13 +155,12 @@ def _avatarize_linked(arguments: argparse.Namespace, dataset: Dataset, frames: d
                   ("--scheduler", arguments.scheduler)),
                  "{option} is not available yet for linked tables (" + ", ".join(dataset.tables) + "): leave it "
                  "out; the avatars of every table are written to --out.")
-    if arguments.report_language and not arguments.report:
-        raise InputError("--report-language goes with --report REPORT.html: add it, or leave --report-language out.")
     inputs = [Path(arguments.tables), *(table_path(dataset, name) for name in dataset.tables)]
     paths = {name: Path(arguments.out) / f"{name}.{arguments.part_format or 'csv'}" for name in dataset.tables}
     taken = [*map(str, [*inputs, *paths.values()])]
     metrics = output_path("--json", arguments.json, taken) if arguments.json else None
-    report = output_path("--report", arguments.report, [*taken, str(metrics)]) if arguments.report else None
+    report = report_path(arguments, [*taken, str(metrics)])
+    release = release_of(arguments)
     attacker = knowledge(arguments)
     attacked_tables(dataset, frames, attacker)  # every variable named checked before any work
     asked = linked_analysis(dataset, frames, arguments.analysis) if arguments.analysis else None
@@ -165,7 +170,7 @@ def _avatarize_linked(arguments: argparse.Namespace, dataset: Dataset, frames: d
         for path in paths.values():
             check_writable(path, "--out")
         start = time.perf_counter()
-        fitted, run = _linked_outputs(arguments, dataset, frames, attacker, asked, paths, metrics, report)
+        fitted, run = _linked_outputs(arguments, dataset, frames, attacker, asked, paths, metrics, report, release)
     except InputError:
         if made_folder and not any(Path(arguments.out).iterdir()):
             Path(arguments.out).rmdir()  # refused: nothing left behind
@@ -192,14 +197,15 @@ def _avatarize_linked(arguments: argparse.Namespace, dataset: Dataset, frames: d
 
 def _linked_outputs(arguments: argparse.Namespace, dataset: Dataset, frames: dict[str, pd.DataFrame],
                     attacker: Knowledge, asked: TrendRequest | PersonAnalysis | None, paths: dict[str, Path], metrics: Path | None,
-                    report: Path | None) -> tuple[DatasetAvatarizer, LinkedRun | None]:
+                    report: Path | None, release: Release) -> tuple[DatasetAvatarizer, LinkedRun | None]:
     """The work of :func:`_avatarize_linked`: the avatars made, scored and judged when asked (the analysis asked
     too), then written."""
     parameters = Parameters.of(given_parameters(arguments))
     run = None
     if metrics is not None or report is not None or asked is not None:  # scored and judged, a fix checked
         run = generate_linked(dataset, frames, parameters, knowledge=attacker, search=not arguments.no_fix,
-                              fingerprint=file_fingerprint([table_path(dataset, name) for name in dataset.tables]))
+                              fingerprint=file_fingerprint([table_path(dataset, name) for name in dataset.tables]),
+                              release=release)
         fitted = run.fitted
         if asked is not None:
             analysed_linked(run.evaluation, dataset, asked)
@@ -228,9 +234,8 @@ def _avatarize_table(arguments: argparse.Namespace, source: Path, avatars: Path,
     report asked for."""
     refuse_given((("--scheduler", arguments.scheduler), ("--part-format", arguments.part_format)),
                  "{option} goes with --batch-rows N (avatars made in batches): add it, or leave {option} out.")
-    if arguments.report_language and not arguments.report:
-        raise InputError("--report-language goes with --report REPORT.html: add it, or leave --report-language out.")
     outputs = Outputs.of(arguments, source, avatars)
+    release = release_of(arguments)
     if outputs.paired and parameters.k is None:
         raise InputError("--paired-out needs the Avatar method (--k): AvatarFastDP avatars are not paired with "
                          "originals.")
@@ -245,7 +250,7 @@ def _avatarize_table(arguments: argparse.Namespace, source: Path, avatars: Path,
     _fit(arguments, avatarizer, plan, outputs, request, read, low_memory=not (scored or outputs.holdout))
     run = judged(scored_run(
         avatarizer, plan, parameters, table_name=source.name, fingerprint=file_fingerprint([source]),
-        start=start, with_latent=bool(outputs.report),
+        start=start, with_latent=bool(outputs.report), release=release,
     ), lambda: read_table(source), search=not arguments.no_fix) if scored else None
     if request is not None:
         from core.metrics.evaluation import analyse
@@ -327,6 +332,9 @@ def _in_batches(arguments: argparse.Namespace) -> int:
                   ("--analysis", arguments.analysis)),
                  "{option} needs every avatar in memory: leave it out with --batch-rows (--json scores each batch "
                  "against its own holdout half).")
+    refuse_given((("--release", arguments.release), ("--recipient", arguments.recipient)),
+                 "{option} describes the release a report documents, and batches write no report: leave it out "
+                 "with --batch-rows, or give --known the variables the recipient could know.")
     out = Path(arguments.out)
     files, _ = input_files(arguments.input)
     if out.resolve() in {Path(arguments.input).resolve(), *(path.resolve() for path in files)}:
@@ -378,28 +386,15 @@ def _run_files(run: Run, metrics: Path | None, report: Path | None, report_langu
                ) -> list[tuple[Path, Callable[[], None]]]:
     """The writers of a scored run's metrics and report, one table's or linked tables' alike (the report in
     ``report_language``, the command line staying English)."""
-    from core.presentation.run_files import metrics_text, report_text  # here: plotly's import costs the others
+    from core.presentation.run_files import metrics_text, report_bytes  # here: plotly's import costs the others
 
     writers: list[tuple[Path, Callable[[], None]]] = []
     if metrics is not None:
         writers.append((metrics, partial(write_text, metrics_text(run), metrics)))
     if report is not None:
         with language(report_language or SOURCE_LANGUAGE):
-            writers.append((report, partial(write_text, report_text(run), report)))
+            writers.append((report, partial(write_bytes, report_bytes(run, report.suffix.lower()), report)))
     return writers
-
-
-def write_all(writers: list[tuple[Path, Callable[[], None]]]) -> None:
-    """Every output, or none: written beside their destinations, then moved in together (:func:`together`)."""
-    path = None
-    try:
-        with together():
-            for destination, write in writers:
-                path = destination
-                write()
-    except OSError as error:
-        raise InputError(f"{error.filename or path}: could not be written ({error.strerror}); no output was "
-                         "kept.") from None
 
 
 def _method_text(method: Method) -> str:

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.cli.options import knowledge, output_path, refuse_given
+from core.cli.options import knowledge, output_path, refuse_given, release_of, report_path, write_all
 from core.cli.parser import say
 from core.dataset import Dataset
 from core.dataset.keys import check_keys, key_values
 from core.engine.dataset_avatarizer import dataset_frames
-from core.engine.io import read_table, write_json
+from core.engine.io import read_table, write_bytes, write_json
 from core.errors import InputError
+from core.i18n import SOURCE_LANGUAGE, language
 from core.metrics.analysis.request import AnalysisRequest
 from core.metrics.evaluation import evaluate
 from core.metrics.linked_evaluation import person_columns
@@ -24,8 +27,10 @@ from core.workflows.linked_run import (
     analysed_linked,
     evaluated_files,
     linked_analysis,
+    linked_attacker,
     linked_verdict,
 )
+from core.workflows.run import file_fingerprint
 from core.workflows.verdict import verdict_of
 
 if TYPE_CHECKING:
@@ -37,23 +42,38 @@ def evaluate_command(arguments: argparse.Namespace) -> int:
         return _evaluate_linked(arguments)
     if not (arguments.original and arguments.avatars):
         raise InputError("give ORIGINAL and AVATARS, or --tables SCHEMA.json --avatars FOLDER for linked tables.")
-    metrics_path = output_path("--json", arguments.json, [arguments.original, arguments.avatars]) if arguments.json else None
+    inputs = [arguments.original, arguments.avatars, *([arguments.holdout] if arguments.holdout else [])]
+    metrics_path = output_path("--json", arguments.json, inputs) if arguments.json else None
+    report = report_path(arguments, [*inputs, *([metrics_path] if metrics_path else [])])
+    release = release_of(arguments)
     request = AnalysisRequest.from_options(arguments.analysis) if arguments.analysis else None
     originals = read_table(arguments.original)
     avatars = read_table(arguments.avatars)
     holdout = read_table(arguments.holdout) if arguments.holdout else None
+    attacker = release.attacker(knowledge(arguments), [name for name in originals.columns if name in avatars.columns])
     evaluation = evaluate(
         originals, avatars, holdout=holdout, paired=False if arguments.not_paired else None,
-        column_kinds=dict(arguments.column_kind), ncp=arguments.ncp, seed=arguments.seed,
-        knowledge=knowledge(arguments),
+        column_kinds=dict(arguments.column_kind), ncp=arguments.ncp, seed=arguments.seed, knowledge=attacker,
         analysis=request,
     )
     verdict = verdict_of(evaluation)  # made elsewhere: no fix can be checked by a re-run here
     _say_left_out(evaluation.left_out_columns)
     for message in evaluation.warnings:
         say("warning", message)
+    writers: list[tuple[Path, Callable[[], None]]] = []
     if metrics_path:
-        write_json(evaluation_document(evaluation, verdict), metrics_path)
+        writers.append((metrics_path, partial(write_json, evaluation_document(evaluation, verdict, release),
+                                              metrics_path)))
+    if report:
+        from core.presentation.report import EvaluatedFiles, evaluated_document  # plotly: only for a report
+        from core.presentation.run_files import rendered
+
+        with language(arguments.report_language or SOURCE_LANGUAGE):
+            data = rendered(evaluated_document(evaluation, verdict, release, attacker, EvaluatedFiles(
+                Path(arguments.original).name, Path(arguments.avatars).name,
+                file_fingerprint([Path(arguments.original)]))), report.suffix.lower())
+        writers.append((report, partial(write_bytes, data, report)))
+    write_all(writers)
     print("\n".join([*summary_lines(evaluation), *analysis_lines(evaluation), verdict_line(verdict)]))
     return 0
 
@@ -63,6 +83,10 @@ def _evaluate_linked(arguments: argparse.Namespace) -> int:
     table named after it, scored against the schema's tables (not paired; halves of the families as reference)."""
     if not (arguments.tables and arguments.avatars_folder):
         raise InputError("--tables SCHEMA.json and --avatars FOLDER go together: give both.")
+    refuse_given((("--report", arguments.report), ("--report-language", arguments.report_language)),
+                 "{option}: the report of linked avatars made by another tool is not written yet; leave it out "
+                 "(--json writes their metrics).")
+    release = release_of(arguments)
     refuse_given((("ORIGINAL", arguments.original), ("--holdout", arguments.holdout),
                   ("--not-paired", arguments.not_paired), ("--column-kind", arguments.column_kind)),
                  "{option} concerns one table: with --tables, leave it out (linked avatars are scored unpaired, "
@@ -98,14 +122,16 @@ def _evaluate_linked(arguments: argparse.Namespace) -> int:
                 say("warning", f"Table '{name}': {int(real.sum()):,} of the avatars' primary keys are keys of the "
                                "originals; a real key joins an avatar to a real person's rows elsewhere: give the "
                                "avatars new keys before sharing them.")
-    evaluation = evaluated_files(dataset, originals, avatars, seed=arguments.seed or 0, knowledge=knowledge(arguments))
+    evaluation = evaluated_files(dataset, originals, avatars, seed=arguments.seed or 0,
+                                 knowledge=linked_attacker(release, dataset, originals, knowledge(arguments)))
     for name, scored in evaluation.tables.items():  # issue 47: the linked avatars' missing columns went unsaid
         _say_left_out(scored.left_out_columns, f"Table '{name}', ")
     if asked is not None:
         analysed_linked(evaluation, dataset, asked)
     verdict = linked_verdict(dataset, evaluation)
     if metrics_path:
-        write_json(linked_json(evaluation, verdict, {"seed": arguments.seed or 0, "paired": False}), metrics_path)
+        write_json(linked_json(evaluation, verdict, {"seed": arguments.seed or 0, "paired": False}, release),
+                   metrics_path)
     print("\n".join(linked_summary_lines(evaluation, verdict)))
     return 0
 

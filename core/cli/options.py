@@ -4,16 +4,18 @@ the column plan and the parameters of a run."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterable, Sequence
+import json
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from core.dataset import Kind, Role, Table
 from core.dataset.relations import RelationsAsked
-from core.engine.io import check_writable
+from core.engine.io import check_writable, together
 from core.engine.parameters import Parameters
 from core.errors import InputError
 from core.metrics.attack import Knowledge
 from core.workflows.plan import ColumnPlan
+from core.workflows.release import Release
 
 
 def refuse_given(options: Iterable[tuple[str, object]], message: str) -> None:
@@ -52,6 +54,41 @@ def knowledge(arguments: argparse.Namespace) -> Knowledge:
             raise InputError(f"--known-precision {name}={text}: the step must be a number, such as "
                              f"{name}=1 or {name}=0.5.") from None
     return Knowledge(known=known, sensitive=tuple(arguments.sensitive), groups=groups, precision=tuple(precision))
+
+
+def release_of(arguments: argparse.Namespace) -> Release:
+    """The release the options describe: ``--release``'s file (its JSON; a metrics JSON's ``release``), then
+    ``--recipient`` over it; a file that cannot be read or a field that is not one refused in one line."""
+    release = Release()
+    if arguments.release:
+        path = Path(arguments.release)
+        try:
+            document = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise InputError(f"--release {path}: no such file; give the JSON file that describes the release.") from None
+        except (OSError, UnicodeDecodeError) as error:
+            raise InputError(f"--release {path}: cannot be read ({getattr(error, 'strerror', None) or error}).") from None
+        except json.JSONDecodeError as error:
+            raise InputError(f"--release {path}: not valid JSON (line {error.lineno}, column {error.colno}: "
+                             f"{error.msg}).") from None
+        release = Release.from_json(document, f"--release {path}")
+    return release.with_recipient(arguments.recipient)
+
+
+def report_path(arguments: argparse.Namespace, inputs: Sequence[str | Path]) -> Path | None:
+    """``--report``'s path (None: not asked), checked as an output whose name ends in .pdf or .html;
+    ``--report-language`` without it refused."""
+    if not arguments.report:
+        if arguments.report_language:
+            raise InputError("--report-language goes with --report REPORT.pdf: add it, or leave --report-language out.")
+        return None
+    from core.presentation.run_files import REPORT_SUFFIXES  # a report asked: its modules are needed anyway
+
+    path = output_path("--report", arguments.report, inputs)
+    if path.suffix.lower() not in REPORT_SUFFIXES:
+        raise InputError(f"--report {path}: the report is written as PDF (.pdf) or HTML (.html); name the file with "
+                         "one of these.")
+    return path
 
 
 def table_of_options(arguments: argparse.Namespace, source: Path) -> Table:
@@ -126,3 +163,16 @@ def _weight(name: str, text: str) -> float:
         return float(text)
     except ValueError:
         raise InputError(f"--column-weight {name}: expected a number greater than 0, got {text!r}.") from None
+
+
+def write_all(writers: list[tuple[Path, Callable[[], None]]]) -> None:
+    """Every output, or none: written beside their destinations, then moved in together (:func:`together`)."""
+    path = None
+    try:
+        with together():
+            for destination, write in writers:
+                path = destination
+                write()
+    except OSError as error:
+        raise InputError(f"{error.filename or path}: could not be written ({error.strerror}); no output was "
+                         "kept.") from None

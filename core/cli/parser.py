@@ -12,6 +12,7 @@ from typing import NoReturn, TypeVar
 
 from core.engine.parameters import PART_FORMATS, Parameters
 from core.i18n import LANGUAGES
+from core.workflows.release import DECISION_FIELDS, FIELD_LABELS, OPEN_DATA, RECIPIENTS
 
 EXIT_INPUT_ERROR = 2
 Parsed = TypeVar("Parsed")
@@ -93,9 +94,7 @@ def _add_avatarize(commands: argparse._SubParsersAction) -> None:
                                 "an outside audit (`evaluate --holdout`) attacks with the same control; real people's "
                                 "rows: keep it private")
     avatarize.add_argument("--json", metavar="METRICS.json", help="also compute the metrics and write them as JSON")
-    avatarize.add_argument("--report", metavar="REPORT.html", help="also write a self-contained HTML report")
-    avatarize.add_argument("--report-language", choices=list(LANGUAGES), metavar="LANGUAGE",
-                           help="with --report: the report's language, en (default) or fr")
+    _add_report_options(avatarize)
     avatarize.add_argument("--no-fix", action="store_true",
                            help="when the avatars miss a privacy target, do not look for a fix (each setting tried "
                                 "re-runs the synthesis and the metrics, the preparation shared)")
@@ -160,8 +159,26 @@ def _add_evaluate(commands: argparse._SubParsersAction) -> None:
     evaluate.add_argument("--column-kind", type=assignment, action="append", default=[], metavar="NAME=KIND",
                           help="override a column's kind: numeric, categorical or datetime (repeatable)")
     evaluate.add_argument("--json", metavar="METRICS.json", help="write every metric as JSON")
+    _add_report_options(evaluate)
     _add_analysis_option(evaluate)
     _add_attacker_options(evaluate)
+
+
+def _add_report_options(command: argparse.ArgumentParser) -> None:
+    """The report, and the release it documents (SPEC 6.5): its context, its recipient, the controller's decision."""
+    command.add_argument("--report", metavar="REPORT.pdf",
+                         help="also write the report: an A4 PDF (REPORT.pdf) or a self-contained HTML page "
+                              "(REPORT.html), by its name's ending")
+    command.add_argument("--report-language", choices=list(LANGUAGES), metavar="LANGUAGE",
+                         help="with --report: the report's language, en (default) or fr")
+    command.add_argument("--release", metavar="RELEASE.json",
+                         help="the release the avatars are for, as JSON: " + ", ".join(
+                             f'"{name}"' for name in FIELD_LABELS if name not in DECISION_FIELDS) +
+                         ', and the controller\'s "decision" (' + ", ".join(f'"{name}"' for name in DECISION_FIELDS) +
+                         ", dates as YYYY-MM-DD); a metrics JSON's \"release\" is read as well")
+    command.add_argument("--recipient", choices=list(RECIPIENTS), metavar="RECIPIENT",
+                         help="who receives the avatars: " + ", ".join(RECIPIENTS) + f" (over --release's); "
+                              f"{OPEN_DATA}: the attacks assume every variable that is not sensitive is known")
 
 
 def _add_analysis_option(command: argparse.ArgumentParser) -> None:

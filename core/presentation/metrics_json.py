@@ -13,6 +13,7 @@ from core.metrics.evaluation import Evaluation
 from core.presentation.format import in_english
 from core.presentation.verdict_text import LINKED_TABLES, noise_of, relationships, verdict_json
 from core.workflows.plan import ColumnPlan
+from core.workflows.release import Release
 from core.workflows.linked_run import LinkedRun, LinkedVerdict
 from core.workflows.run import GenerationRun
 from core.workflows.runs import Run
@@ -29,7 +30,7 @@ def run_json(run: Run) -> dict[str, Any]:
     """A run's metrics: one table's (SPEC section 7) with its full parameters, timings, AvatarFastDP's epsilon
     ledger, the verdict and what the correlations say; linked tables' (:func:`linked_json`)."""
     if isinstance(run, LinkedRun):
-        return linked_json(run.evaluation, run.verdict, run.parameters_json())
+        return linked_json(run.evaluation, run.verdict, run.parameters_json(), run.release)
     assert isinstance(run, GenerationRun)  # the other kind of run
     avatarizer, verdict = run.avatarizer, run.table_verdict
     metrics = run.evaluation.to_json()
@@ -39,25 +40,30 @@ def run_json(run: Run) -> dict[str, Any]:
         synthesizer = avatarizer.synthesizer_
         assert synthesizer is not None  # AvatarFastDP: its fitted synthesizer
         metrics["epsilon_ledger"] = {**synthesizer.ledger(), "reading": noise_of(run)}
-    metrics = {**metrics, "verdict": verdict_json(verdict), "relationships": relationships(run.evaluation)}
+    metrics = {**metrics, "verdict": verdict_json(verdict), "relationships": relationships(run.evaluation),
+               "release": run.release.to_json()}
     if verdict.searched:  # the seconds with the other timings: the rest is the same for the same seed
         metrics["timings_s"] = {**metrics["timings_s"], "fix search": verdict.search_seconds}
     return metrics
 
 
 @in_english
-def evaluation_document(evaluation: Evaluation, verdict: Verdict) -> dict[str, Any]:
-    """The metrics of avatars made by any tool, with the verdict (no fix: nothing here can re-run them)."""
-    return {**evaluation.to_json(), "verdict": verdict_json(verdict)}
+def evaluation_document(evaluation: Evaluation, verdict: Verdict, release: Release) -> dict[str, Any]:
+    """The metrics of avatars made by any tool, with the verdict (no fix: nothing here can re-run them) and the
+    release they are judged for."""
+    return {**evaluation.to_json(), "verdict": verdict_json(verdict), "release": release.to_json()}
 
 
 @in_english
-def linked_json(evaluation: LinkedEvaluation, verdict: LinkedVerdict, parameters: dict[str, Any]) -> dict[str, Any]:
+def linked_json(evaluation: LinkedEvaluation, verdict: LinkedVerdict, parameters: dict[str, Any], release: Release
+                ) -> dict[str, Any]:
     """Linked tables' metrics (SPEC 12): per table the JSON of section 7, per link its metrics, per individual-level
-    table with children its enriched scoring, and the one verdict (each person table's, the links that break)."""
+    table with children its enriched scoring, the one verdict (each person table's, the links that break) and the
+    release."""
     return {**evaluation.to_json(), "parameters": parameters, "verdict": {
         "ready": verdict.ready, "status": verdict.status, "broken_links": verdict.broken_links,
-        "persons": {name: verdict_json(person, LINKED_TABLES) for name, person in verdict.persons.items()}}}
+        "persons": {name: verdict_json(person, LINKED_TABLES) for name, person in verdict.persons.items()}},
+        "release": release.to_json()}
 
 
 def batch_json(run: BatchRun, params: dict, settings: BatchSettings) -> dict[str, Any]:

@@ -12,8 +12,13 @@ from __future__ import annotations
 import contextvars
 import datetime as dt
 import itertools
+import platform
+import tomllib
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, overload
 
 import jinja2
@@ -26,6 +31,7 @@ from core.i18n import _, current_language, date_time, number
 from core.metrics.analysis.request import TITLES
 from core.metrics.correlation_difference_ratio import correlation_direction, correlation_gaps
 from core.metrics.criteria import MET, NOT_ASSESSED, NOT_MET, PARTLY_ASSESSED, QUESTIONS, STATES, UNCERTAIN
+from core.metrics.attack import Knowledge
 from core.metrics.evaluation import Evaluation
 from core.metrics.linked_evaluation import LinkedEvaluation
 from core.metrics.result import MetricResult
@@ -52,6 +58,8 @@ from core.presentation.format import (
     uncertainty_note,
 )
 from core.presentation.parameter_labels import EXCLUSION_LABELS, IMPUTATION_LABELS, LINK_METHOD_LABELS
+from core.presentation.release_text import context_rows, decision_rows, not_yet_decided, scenario_sentences
+from core.presentation.risk_profile_text import profile_lines
 from core.presentation.verdict_text import (
     DASHBOARD,
     caveat,
@@ -64,9 +72,10 @@ from core.presentation.verdict_text import (
     subject,
 )
 from core.workflows.linked_run import LinkedRun
+from core.workflows.release import Release
 from core.workflows.run import GenerationRun
 from core.workflows.runs import Run
-from core.workflows.verdict import NOT_READY, READY
+from core.workflows.verdict import NOT_READY, READY, Verdict
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go
@@ -109,56 +118,188 @@ class Table:
 
 @dataclass(frozen=True)
 class Figure:
-    html: Markup  # plotly's
+    figure: go.Figure
+    number: int  # in the report's order, from 1: the HTML's id (plotly's own is random) and script placement
     kind: ClassVar[str] = "figure"
 
 
 Block = Heading | Paragraph | Bullets | Table | Figure
 
 
-def build_html_report(run: Run) -> str:
-    """The report of ``run``, of one table or of linked tables, as one HTML document; its figures numbered in order
-    (``figure-1``...), so that the same run makes the same file, its date apart (plotly draws a random id per
-    figure)."""
+@dataclass(frozen=True)
+class ReportDocument:
+    """A report as neutral blocks, which each renderer writes: HTML (:func:`build_html_report`) or PDF
+    (:func:`core.presentation.report_pdf.pdf_report`)."""
+
+    title: str
+    blocks: list[Block]
+
+
+def report_document(run: Run) -> ReportDocument:
+    """The report of ``run``, of one table or of linked tables, in the current language; its figures numbered in
+    order, so that the same run makes the same document, its date apart."""
     numbering = _FIGURE_NUMBERS.set(itertools.count(1))
     try:
         if isinstance(run, LinkedRun):
             title = _("Avatar report: {name}").format(name=", ".join(run.dataset.tables))
-            blocks = _linked_blocks(run, title)
-        else:
-            assert isinstance(run, GenerationRun)  # the other kind of run
-            title = _("Avatar report: {name}").format(name=run.table_name)
-            blocks = _blocks(run, title)
-        return _TEMPLATES.get_template("report.html").render(language=current_language(), title=title, blocks=blocks)
+            return ReportDocument(title, _linked_blocks(run, title))
+        assert isinstance(run, GenerationRun)  # the other kind of run
+        title = _("Avatar report: {name}").format(name=run.table_name)
+        return ReportDocument(title, _blocks(run, title))
     finally:
         _FIGURE_NUMBERS.reset(numbering)
 
 
+@dataclass(frozen=True)
+class EvaluatedFiles:
+    """The files ``evaluate`` scored: the originals' and the avatars' names, the originals' SHA-256."""
+
+    originals: str
+    avatars: str
+    fingerprint: str
+
+
+def evaluated_document(evaluation: Evaluation, verdict: Verdict, release: Release, knowledge: Knowledge,
+                       files: EvaluatedFiles) -> ReportDocument:
+    """The report of avatars made by any tool (``evaluate``), scored with the attacker's ``knowledge``, in the
+    sections of a run's (:func:`_blocks`): what made them is not known here, and no fix can be checked by a
+    re-run."""
+    numbering = _FIGURE_NUMBERS.set(itertools.count(1))
+    try:
+        title = _("Avatar report: {name}").format(name=files.avatars)
+        held_out = evaluation.holdout is not Holdout.APPROXIMATE
+        blocks: list[Block] = [
+            Heading("h1", title), Paragraph(headline(verdict), f"verdict {VERDICT_CSS[verdict.status]}"),
+            *_release_blocks(release),
+            *_data_blocks([*_rows_and_kinds(evaluation), [_("originals"), files.originals],
+                           [_("avatars (made by another tool)"), files.avatars]], files.fingerprint, dt.datetime.now()),
+            *_attacker_blocks(release, knowledge, held_out),
+            Heading("h2", _("4. Method and parameters")),
+            Paragraph(_("The avatars were made by another tool: its method and parameters are not known here. The "
+                        "metrics were computed with these settings.")),
+            Table([_("parameter"), _("value")], [[name, str(value)] for name, value in evaluation.parameters.items()
+                                                 if name in ("ncp", "seed", "paired")]),
+            _fingerprint(evaluation.parameters.get("seed")),
+            *_risk_profile_blocks(evaluation),
+            Heading("h2", _("6. Privacy: the three criteria")), *_privacy_blocks(evaluation),
+            Heading("h2", _("7. Verdict, fix and utility kept")),
+            Paragraph(headline(verdict), f"verdict {VERDICT_CSS[verdict.status]}"),
+            Bullets([*reasons(verdict), *doubts(verdict),
+                     _("No fix is checked: the avatars were made elsewhere, so no setting can be re-run here.")]),
+            Heading("h3", _("Utility: how much signal the avatars keep")), *_signal_blocks(evaluation),
+            *_analyses_blocks(evaluation), *_closing_blocks(release, [])]
+        return ReportDocument(title, blocks)
+    finally:
+        _FIGURE_NUMBERS.reset(numbering)
+
+
+def build_html_report(run: Run) -> str:
+    """The report of ``run`` as one self-contained HTML document (``figure-1``... as its figures' ids: plotly draws
+    a random id per figure)."""
+    return html_report(report_document(run))
+
+
+def html_report(document: ReportDocument) -> str:
+    return _TEMPLATES.get_template("report.html").render(language=current_language(), title=document.title,
+                                                         blocks=document.blocks, figure_html=figure_html)
+
+
 def _blocks(run: GenerationRun, title: str) -> list[Block]:
-    """One table's report, in order: its ``title``, the verdict, the run, the epsilon ledger, the parameters,
-    utility, privacy, the analyses."""
-    blocks: list[Block] = [
-        Heading("h1", title),
-        *_verdict_blocks(run),
-        Paragraph(run.summary()),
-        _fingerprint(run.fingerprint, run.avatarizer.seed_, run.made_on),
-        *_ledger_blocks(run.avatarizer),
-        Heading("h2", _("Parameters")), Table([_("parameter"), _("value")], _parameters(run)),
-        *_utility_blocks(run), *_privacy_blocks(run.evaluation), *_analyses_blocks(run.evaluation),
-        Paragraph(_("Metric definitions: Hellinger Mean, multivariate Hellinger distance and Correlation "
-                    "Difference Ratio against a holdout half of the data; privacy metrics in the latent space "
-                    "of a projection fitted on the originals."), "muted")]
+    """One table's report: its ``title`` and verdict (the first line, SPEC 6.3), then the sections of ISO/IEC
+    27559's order (decisions 6.7): the release, the data, the attacker, the method, who stood out before, the three
+    criteria, the verdict with its fix and the utility kept, the limitations and the controller's decision."""
+    evaluation, avatarizer = run.evaluation, run.avatarizer
+    return [
+        Heading("h1", title), *_first_screen(run),
+        *_release_blocks(run.release),
+        *_data_blocks([
+            *_rows_and_kinds(evaluation),
+            [_("columns left out (dropped)"), ", ".join(run.plan.dropped) or _("none")],
+            [_("columns set aside and re-attached"), _("{columns} ({strategy})").format(
+                columns=", ".join(run.plan.excluded),
+                strategy=_(EXCLUSION_LABELS[run.parameters.exclude_replacement_strategy]))
+             if run.plan.excluded else _("none")],
+            [_("identifiers replaced by new values"), ", ".join(avatarizer.identifier_columns_) or _("none")]],
+            run.fingerprint, run.made_on),
+        *_attacker_blocks(run.release, run.knowledge, evaluation.holdout is not Holdout.APPROXIMATE),
+        Heading("h2", _("4. Method and parameters")), Paragraph(run.summary()),
+        _fingerprint(avatarizer.seed_), *_ledger_blocks(avatarizer),
+        Table([_("parameter"), _("value")], _parameters(run)),
+        *_risk_profile_blocks(evaluation),
+        Heading("h2", _("6. Privacy: the three criteria")), *_privacy_blocks(evaluation),
+        Heading("h2", _("7. Verdict, fix and utility kept")), *_verdict_blocks(run), *_utility_blocks(run),
+        *_analyses_blocks(evaluation),
+        *_closing_blocks(run.release, [not_covered_sentence(avatarizer.synthesizer_.ledger())]
+                         if avatarizer.synthesizer_ is not None else []),
+    ]
+
+
+def _first_screen(run: GenerationRun) -> list[Block]:
+    """What the report's first lines say (SPEC 6.3): the verdict, which avatars it is about, and relationships the
+    avatars distort, which no privacy target would name (section 7 says why and the fix)."""
+    blocks: list[Block] = [Paragraph(headline(run.table_verdict), f"verdict {VERDICT_CSS[run.table_verdict.status]}"),
+                           Paragraph(subject(run))]
+    said = relationships(run.evaluation)
+    if said and run.evaluation.signal["correlation_difference_ratio"].level == "poor":
+        blocks.append(Paragraph(said, "note"))
     return blocks
 
 
-def _fingerprint(fingerprint: str, seed: int | None, made_on: dt.datetime) -> Paragraph:
-    """What identifies the run: the input's fingerprint (none given: the seed alone), the seed, when it was made."""
-    when = date_time(made_on)
-    if not fingerprint:
-        return Paragraph(_("Seed: {seed}. Made on {date}.").format(seed=seed, date=when), "muted")
-    return Paragraph(escape(_("Data fingerprint (SHA-256, first 16 digits): {fingerprint}. Seed: {seed}. Made on "
-                              "{date}.")).format(fingerprint=Markup("<code>{}</code>").format(fingerprint), seed=seed,
-                                                 date=when), "muted")
+def _release_blocks(release: Release) -> list[Block]:
+    """Section 1: why, by whom, with whom and about whom the avatars are shared."""
+    return [Heading("h2", _("1. Purpose, recipient and data subjects")),
+            Table([_("item"), _("as stated")], context_rows(release))]
+
+
+def _data_blocks(described: list[list[str]], fingerprint: str, made_on: dt.datetime) -> list[Block]:
+    """Section 2: the data ``described`` (its rows, its columns by kind, how identifiers were handled), the input's
+    SHA-256, the day the run was made."""
+    return [Heading("h2", _("2. The data")), Table([_("item"), _("value")], [
+        *described, [_("input file (SHA-256)"), Markup("<code>{}</code>").format(fingerprint) if fingerprint else
+                     _("not given")], [_("made on"), date_time(made_on)]])]
+
+
+def _rows_and_kinds(evaluation: Evaluation) -> list[list[str]]:
+    """The rows avatarized, held as the reference and made; the columns scored, counted by kind."""
+    kinds = Counter(kind.value for kind in evaluation.kinds.values())
+    return [[_("rows"), _("{working} avatarized, {holdout} as the reference, {avatars} avatars").format(
+                **{name: number(count, ",") for name, count in evaluation.rows.items()})],
+            [_("columns scored, by kind"), ", ".join(f"{_(kind)}: {number(count)}" for kind, count in
+                                                      sorted(kinds.items())) or _("none")]]
+
+
+def _attacker_blocks(release: Release, knowledge: Knowledge, held_out: bool) -> list[Block]:
+    """Section 3: what the attacker is assumed to know and why, as the recipient implies (decisions 6.7), and
+    whether real people kept apart (``held_out``) served as the control."""
+    return [Heading("h2", _("3. The attacker")), Bullets(scenario_sentences(release, knowledge, held_out))]
+
+
+def _risk_profile_blocks(evaluation: Evaluation) -> list[Block]:
+    """Section 5: who the known variables single out among the real people, before any avatar (SPEC 6.4)."""
+    profile = evaluation.risk_profile
+    return [Heading("h2", _("5. Who stood out before")),
+            Bullets(profile_lines(profile)) if profile is not None else
+            Paragraph(_("Not measured: choose the variables an attacker could know."), "muted")]
+
+
+def _closing_blocks(release: Release, uncovered: list[str]) -> list[Block]:
+    """Section 8: what the figures do not cover (``uncovered``: FastDP's ledger's), then the controller's
+    decision, or "not yet decided"."""
+    limits = [*uncovered, _("Metric definitions: Hellinger Mean, multivariate Hellinger distance and Correlation "
+                            "Difference Ratio against a holdout half of the data; privacy metrics in the latent space "
+                            "of a projection fitted on the originals."),
+              _("The attacks assume the attacker of section 3; an attacker who knows more (another variable, the "
+                "person's presence in the data) may learn more than the figures say.")]
+    decided = decision_rows(release)
+    return [Heading("h2", _("8. Limitations and the controller's decision")), Bullets(limits),
+            Heading("h3", _("The controller's decision")),
+            Table([_("item"), _("as decided")], decided) if decided else Paragraph(not_yet_decided(), "note")]
+
+
+def _fingerprint(seed: int | None) -> Paragraph:
+    """What reproduces the run beside its parameters: the seed and the software's versions."""
+    return Paragraph(_("Seed {seed}; software: {versions}.").format(seed=seed, versions=software_versions()),
+                     "muted")
 
 
 def _ledger_blocks(avatarizer: Avatarizer, table: str | None = None) -> list[Block]:
@@ -183,28 +324,50 @@ def _ledger_blocks(avatarizer: Avatarizer, table: str | None = None) -> list[Blo
 
 
 def _linked_blocks(run: LinkedRun, title: str) -> list[Block]:
-    """The report of linked tables (SPEC 12), in order: its ``title``, the verdict of each person table with its fix, the
-    run (its fingerprint, seed, each FastDP table's epsilon ledger, the parameters of every table and link), the
-    relations between the tables, each time series (SPEC 13), each person with everything about them, then each
-    table alone."""
-    evaluation, verdict = run.evaluation, run.verdict
-    blocks: list[Block] = [Heading("h1", title)]
+    """The report of linked tables (SPEC 12) in the sections of one table's (:func:`_blocks`): each person table's
+    verdict first; the data of every table; the method of every table and link; each person table's risk profile
+    and criteria with everything about its people; each verdict with its fix, the relations between the tables,
+    each time series (SPEC 13) and each table alone; the limitations and the controller's decision."""
+    evaluation, verdict, dataset = run.evaluation, run.verdict, run.dataset
+    blocks: list[Block] = [Heading("h1", title), *(
+        Paragraph(_("{table}: {headline}").format(table=name, headline=headline(person)),
+                  f"verdict {VERDICT_CSS[person.status]}") for name, person in verdict.persons.items())]
+    blocks += [*_release_blocks(run.release), *_data_blocks([
+        [_("tables"), ", ".join(_("{table} ({rows} rows)").format(table=name, rows=number(len(frame), ","))
+                                for name, frame in run.fitted.avatars_.items())],
+        [_("columns set aside and re-attached"), ", ".join(
+            f"{name}.{column}" for name in dataset.tables for column in dataset.tables[name].with_role(
+                Role.SET_APART)) or _("none")],
+        [_("keys replaced by new values"), ", ".join(
+            f"{name}.{key}" for name in dataset.tables for key in dataset.tables[name].keys) or _("none")]],
+        run.fingerprint, run.made_on), *_attacker_blocks(run.release, run.knowledge, run.held_out)]
+    blocks += [Heading("h2", _("4. Method and parameters")), Paragraph(run.summary()), _fingerprint(run.fitted.seed_),
+               *(block for name, avatarizer in run.fitted.avatarizers_.items()
+                 for block in _ledger_blocks(avatarizer, name)),
+               Table([_("table or link"), _("parameter"), _("value")], _linked_parameters(run)),
+               Heading("h2", _("5. Who stood out before"))]
+    for name, enriched in evaluation.persons.items():
+        profile = enriched.risk_profile
+        blocks += [Heading("h3", name), Bullets(profile_lines(profile)) if profile is not None else
+                   Paragraph(_("Not measured: choose the variables an attacker could know."), "muted")]
+    blocks.append(Heading("h2", _("6. Privacy: the three criteria")))
+    for name, enriched in evaluation.persons.items():
+        blocks += [Heading("h3", _("{table}, with everything about each person").format(table=name)),
+                   Paragraph(_("Each row of {table} with its descendants' aggregates (their number, the mean of "
+                               "each numeric column, the share of each frequent modality): what an attacker "
+                               "knowing a person's whole record would match.").format(table=name), "muted"),
+                   *_privacy_blocks(enriched)]
+    blocks.append(Heading("h2", _("7. Verdict, fix and utility kept")))
     for name, person in verdict.persons.items():
-        colour = VERDICT_CSS[person.status]
         blocks += [Paragraph(_("{table}: {headline}").format(table=name, headline=headline(person)),
-                             f"verdict {colour}"),
+                             f"verdict {VERDICT_CSS[person.status]}"),
                    Bullets([*reasons(person), *doubts(person), *(
                        # in the words of one table's report (the Privacy page, not the command line's options)
                        text for text in (fix_sentence(person, DASHBOARD), caveat(person, DASHBOARD)) if text)])]
     if verdict.broken_links:
         blocks.append(Paragraph(_("Links whose foreign keys do not all resolve: {links}.").format(
             links=", ".join(verdict.broken_links)), "verdict fail"))
-    blocks += [Paragraph(run.summary()), _fingerprint(run.fingerprint, run.fitted.seed_, run.made_on),
-               *(block for name, avatarizer in run.fitted.avatarizers_.items()
-                 for block in _ledger_blocks(avatarizer, name)),
-               Heading("h2", _("Parameters")),
-               Table([_("table or link"), _("parameter"), _("value")], _linked_parameters(run)),
-               Heading("h2", _("Relations between the tables")),
+    blocks += [Heading("h3", _("Relations between the tables")),
                Table([_("link"), _("metric"), _("value"), _("reading"), _("what it means")], [
                    [link, _shown(result.label), metric_text(result, result.unit),
                     _verdict(result) if result.target is not None else _band(result),
@@ -216,16 +379,14 @@ def _linked_blocks(run: LinkedRun, title: str) -> list[Block]:
         blocks.append(_figure(figures.children_per_parent_figure(metrics["children_per_parent"], link)))
     for link, metrics in evaluation.series.items():
         blocks += _series_blocks(link, metrics, evaluation)
-    for name, enriched in evaluation.persons.items():
-        blocks += [Heading("h2", _("{table}, with everything about each person").format(table=name)),
-                   Paragraph(_("Each row of {table} with its descendants' aggregates (their number, the mean of "
-                               "each numeric column, the share of each frequent modality): what an attacker "
-                               "knowing a person's whole record would match.").format(table=name), "muted"),
-                   *_privacy_blocks(enriched), *_analyses_blocks(enriched)]
+    for enriched in evaluation.persons.values():
+        blocks += _analyses_blocks(enriched)
     for name, alone in evaluation.tables.items():
-        blocks += [Heading("h2", _("Table {table}").format(table=name)), *_signal_blocks(alone),
+        blocks += [Heading("h3", _("Table {table}").format(table=name)), *_signal_blocks(alone),
                    *_privacy_blocks(alone), *([] if name in evaluation.persons else _analyses_blocks(alone))]
-    return blocks
+    uncovered = [not_covered_sentence(avatarizer.synthesizer_.ledger())
+                 for avatarizer in run.fitted.avatarizers_.values() if avatarizer.synthesizer_ is not None]
+    return blocks + _closing_blocks(run.release, uncovered)
 
 
 SERIES_FIGURED = 3  # a series' numeric variables drawn in the report, at most
@@ -255,7 +416,7 @@ def _series_blocks(link: str, metrics: dict[str, MetricResult], evaluation: Link
 
 def _utility_blocks(run: GenerationRun) -> list[Block]:
     """Utility (SPEC section 5): the signal metrics, their readings and figures, the latent map."""
-    blocks = [Heading("h2", _("Utility: how much signal the avatars keep")), *_signal_blocks(run.evaluation)]
+    blocks = [Heading("h3", _("Utility: how much signal the avatars keep")), *_signal_blocks(run.evaluation)]
     assert run.latent is not None  # a run reported is scored with its latent view
     if run.latent.originals.shape[1] >= 2:
         blocks.append(_figure(figures.latent_figure(run.latent, (0, 1))))
@@ -294,7 +455,7 @@ def _signal_blocks(evaluation: Evaluation) -> list[Block]:
 
 def _privacy_blocks(evaluation: Evaluation) -> list[Block]:
     """Privacy (SPEC section 6): by criterion, its metrics against their targets, then the privacy figures."""
-    blocks: list[Block] = [Heading("h2", _("Privacy: how well individuals are protected"))]
+    blocks: list[Block] = []
     for criterion, group in evaluation.criteria().items():
         blocks.append(Heading("h3", escape(_("{criterion}: {question} {state}")).format(
             criterion=criterion_name(criterion), question=_(QUESTIONS[criterion]),
@@ -312,7 +473,7 @@ def _analyses_blocks(evaluation: Evaluation) -> list[Block]:
     if not evaluation.analyses:
         return []
     blocks: list[Block] = [
-        Heading("h2", _("Does the analysis still hold")),
+        Heading("h3", _("Does the analysis still hold")),
         Paragraph(_("Each analysis is run on the real rows and on the avatars. The holdout, real rows kept apart, "
                     "shows how much two real samples of the same population differ: the avatars do as well as real "
                     "data when their gap is no larger than that.")),
@@ -386,10 +547,10 @@ def _linked_parameters(run: LinkedRun) -> list[list[str]]:
 
 
 def _verdict_blocks(run: GenerationRun) -> list[Block]:
-    """The verdict first (SPEC 6.3): ready or not, why, the fix checked by a re-run, what is not assessed."""
+    """The verdict in full (section 7): ready or not, why, the fix checked by a re-run, what is not assessed, the
+    relationships kept and what epsilon buys."""
     verdict = run.table_verdict
-    colour = VERDICT_CSS[verdict.status]
-    blocks: list[Block] = [Paragraph(headline(verdict), f"verdict {colour}"), Paragraph(subject(run))]
+    blocks: list[Block] = [Paragraph(headline(verdict), f"verdict {VERDICT_CSS[verdict.status]}")]
     details = [*reasons(verdict), *doubts(verdict),
                *(text for text in (fix_sentence(verdict), caveat(verdict, DASHBOARD)) if text)]
     if details:
@@ -428,11 +589,24 @@ def _span(text: str, css: str) -> Markup:
 
 
 def _figure(figure: go.Figure) -> Figure:
-    """The figure's HTML, numbered; plotly's JavaScript with the first figure only."""
-    position = next(_FIGURE_NUMBERS.get())
-    return Figure(Markup(pio.to_html(  # plotly's own HTML: the data it holds is JSON-encoded
-        figure, full_html=False, include_plotlyjs=position == 1, config={"displaylogo": False},
-        div_id=f"figure-{position}")))
+    """The figure, numbered in the report's order."""
+    return Figure(figure, next(_FIGURE_NUMBERS.get()))
+
+
+def figure_html(block: Figure) -> Markup:
+    """A figure's HTML; plotly's JavaScript with the first figure only."""
+    return Markup(pio.to_html(  # plotly's own HTML: the data it holds is JSON-encoded
+        block.figure, full_html=False, include_plotlyjs=block.number == 1, config={"displaylogo": False},
+        div_id=f"figure-{block.number}"))
+
+
+def software_versions() -> str:
+    """This workbench's version (its ``pyproject.toml``), Python's and those of the libraries the figures depend on,
+    as installed: what reproduces a run beside its parameters and seed."""
+    with (Path(__file__).resolve().parents[2] / "pyproject.toml").open("rb") as stream:
+        project = tomllib.load(stream)["project"]
+    return ", ".join([f"{project['name']} {project['version']}", f"Python {platform.python_version()}",
+                      *(f"{name} {metadata.version(name)}" for name in ("numpy", "pandas", "scipy", "scikit-learn"))])
 
 
 @overload

@@ -1,6 +1,7 @@
 """A run's files, of one table or of linked tables alike (the Report page's downloads, the zip of SPEC 12): its
-metrics as JSON text, its report, and its avatars to share: one table's as a CSV (shuffled), linked tables' in one
-zip of each table's avatars as ``<table>.csv`` (shuffled, new keys), ``metrics.json`` and ``report.html``.
+metrics as JSON text, its report (HTML or PDF), and its avatars to share: one table's as a CSV (shuffled), linked
+tables' in one zip of each table's avatars as ``<table>.csv`` (shuffled, new keys), ``metrics.json``,
+``report.html`` and ``report.pdf``.
 
 The zip's members carry a fixed date, so that the same run gives the same bytes.
 """
@@ -13,12 +14,13 @@ from dataclasses import dataclass
 
 from core.engine.io import csv_bytes, json_text
 from core.presentation.metrics_json import run_json
-from core.presentation.report import build_html_report
+from core.presentation.report import ReportDocument, html_report, report_document
 from core.workflows.linked_run import LinkedRun
 from core.workflows.run import GenerationRun
 from core.workflows.runs import Run
 
-METRICS_FILE, REPORT_FILE = "metrics.json", "report.html"
+METRICS_FILE, REPORT_NAME = "metrics.json", "report"
+REPORT_SUFFIXES = (".html", ".pdf")  # the report's formats, by the name's ending
 _FIXED_DATE = (1980, 1, 1, 0, 0, 0)  # the earliest a zip member can carry
 
 
@@ -36,9 +38,19 @@ def metrics_text(run: Run) -> str:
     return json_text(run_json(run))
 
 
-def report_text(run: Run) -> str:
-    """The self-contained HTML report of ``run`` (in the current language)."""
-    return build_html_report(run)
+def report_bytes(run: Run, suffix: str) -> bytes:
+    """The report of ``run`` in the current language, as the ``suffix`` (one of :data:`REPORT_SUFFIXES`) asks: a
+    self-contained HTML page or an A4 PDF."""
+    return rendered(report_document(run), suffix)
+
+
+def rendered(document: ReportDocument, suffix: str) -> bytes:
+    """``document`` as an HTML page (``.html``) or an A4 PDF (``.pdf``)."""
+    if suffix == ".pdf":
+        from core.presentation.report_pdf import pdf_report  # reportlab and matplotlib: only for a PDF
+
+        return pdf_report(document)
+    return html_report(document).encode("utf-8")
 
 
 def shared_file(run: Run) -> SharedFile:
@@ -53,7 +65,8 @@ def linked_archive(run: LinkedRun) -> bytes:
     """The zip of every table's avatars, the metrics and the report of ``run`` (in the current language)."""
     members = {f"{name}.csv": csv_bytes(run.fitted.avatars_[name]) for name in run.dataset.top_down()}
     members[METRICS_FILE] = metrics_text(run).encode("utf-8")
-    members[REPORT_FILE] = report_text(run).encode("utf-8")
+    document = report_document(run)
+    members.update({f"{REPORT_NAME}{suffix}": rendered(document, suffix) for suffix in REPORT_SUFFIXES})
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for name, data in members.items():

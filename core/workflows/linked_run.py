@@ -23,11 +23,12 @@ from core.metrics.aggregates import number_name
 from core.metrics.analysis.mixed_model import MixedModelResult
 from core.metrics.attack import Knowledge
 from core.metrics.evaluation import Evaluation
-from core.metrics.linked_evaluation import LinkedEvaluation, evaluate_linked, person_columns
+from core.metrics.linked_evaluation import LinkedEvaluation, attacked_tables, evaluate_linked, person_columns
 from core.metrics.links.join import PARENT_COLUMN
 from core.metrics.series.series_table import series_mixed_model
 from core.workflows.latent import LatentView, latent_of
 from core.workflows.plan import ColumnPlan
+from core.workflows.release import OPEN_DATA, Release
 from core.workflows.runs import Run, ScoredTable
 from core.workflows.verdict import (
     NOT_READY,
@@ -83,6 +84,7 @@ class LinkedRun(Run):
     fingerprint: str
     elapsed_s: float
     made_on: dt.datetime = field(default_factory=dt.datetime.now, compare=False)
+    release: Release = field(default_factory=Release)
 
     @property
     def held_out(self) -> bool:
@@ -143,6 +145,7 @@ class LinkedRun(Run):
         trends held are kept."""
         report = progress or (lambda step, share: None)
         report(_("Running the attacks"), 0.1)
+        knowledge = linked_attacker(self.release, self.dataset, self.fitted.working_data_, knowledge)
         earlier = self.evaluation
         evaluation = replace(scored(self.fitted, knowledge), trends=dict(earlier.trends))  # what was run stays
         for side, held in ((evaluation.tables, earlier.tables), (evaluation.persons, earlier.persons)):
@@ -158,7 +161,8 @@ class LinkedRun(Run):
 
     def every_row(self, frames: Mapping[str, pd.DataFrame], progress: Progress | None = None) -> LinkedRun:
         return generate_linked(self.dataset, frames, replace(self.parameters, holdout=False),
-                               knowledge=self.knowledge, fingerprint=self.fingerprint, progress=progress)
+                               knowledge=self.knowledge, fingerprint=self.fingerprint, progress=progress,
+                               release=self.release)
 
     def short_summary(self) -> str:
         methods = {avatarizer.method_.describe() for avatarizer in self.fitted.avatarizers_.values()}
@@ -192,7 +196,7 @@ class LinkedRun(Run):
 
 def generate_linked(dataset: Dataset, frames: Mapping[str, pd.DataFrame], parameters: Parameters, *,
                     knowledge: Knowledge = Knowledge(), fingerprint: str = "", search: bool = True,
-                    progress: Callable[[str, float], None] | None = None) -> LinkedRun:
+                    progress: Callable[[str, float], None] | None = None, release: Release = Release()) -> LinkedRun:
     """Linked tables avatarized (:class:`~core.engine.dataset_avatarizer.DatasetAvatarizer`), scored with the
     attacker's ``knowledge`` and judged, with a fix checked for each person table that misses a target (unless
     ``search`` is off; see :func:`judged_linked`), the progress told at each table, at the scoring and at each
@@ -201,9 +205,10 @@ def generate_linked(dataset: Dataset, frames: Mapping[str, pd.DataFrame], parame
     start = time.perf_counter()
     fitted = DatasetAvatarizer(dataset, parameters).fit(frames, progress=lambda step, share: report(step, 0.6 * share))
     report(_("Measuring the avatars of every table and link"), 0.6)
+    knowledge = linked_attacker(release, dataset, frames, knowledge)
     evaluation = scored(fitted, knowledge)
     run = LinkedRun(fitted, evaluation, linked_verdict(fitted.dataset_, evaluation), parameters, knowledge,
-                    fingerprint, time.perf_counter() - start)
+                    fingerprint, time.perf_counter() - start, release=release)
     if search:
         report(_("Checking whether the avatars can be shared"), 0.75)
         run = judged_linked(run, frames, progress=search_progress(report, 0.75))
@@ -300,6 +305,18 @@ def linked_parameters(fitted: DatasetAvatarizer) -> dict[str, Any]:
                        for name, avatarizer in fitted.avatarizers_.items()} | series,
             "links": {link.describe(): link.method.value for link in fitted.dataset_.links},
             "timings_s": fitted.timings_s_}
+
+
+def linked_attacker(release: Release, dataset: Dataset, frames: Mapping[str, pd.DataFrame],
+                    knowledge: Knowledge) -> Knowledge:
+    """What the attacks on linked tables assume, as ``release``'s recipient implies
+    (:meth:`~core.workflows.release.Release.attacker`): open data, every column of the attacked person table (the
+    one the variables named are in, else the first individual-level table) with everything about its people."""
+    if release.recipient != OPEN_DATA:  # the recipient keeps the user's choice
+        return knowledge
+    people = attacked_tables(dataset, frames, knowledge) or [
+        name for name in dataset.tables if dataset.is_individual_level(name)]
+    return release.attacker(knowledge, person_columns(dataset, frames, people[0])) if people else knowledge
 
 
 def scored(fitted: DatasetAvatarizer, knowledge: Knowledge = Knowledge()) -> LinkedEvaluation:

@@ -33,6 +33,7 @@ from core.metrics.attack import Knowledge
 from core.metrics.evaluation import Evaluation, evaluate_avatarization
 from core.workflows.latent import LatentView, latent_view
 from core.workflows.plan import ColumnPlan
+from core.workflows.release import Release
 from core.workflows.runs import Run, ScoredTable
 from core.workflows.search_space import K_STEPS
 from core.workflows.verdict import (
@@ -66,6 +67,7 @@ class GenerationRun(Run):
     elapsed_s: float  # the whole: the avatars, their metrics and the fix search (see made_s)
     verdict: Verdict | None = None  # given by :func:`judged`
     made_on: dt.datetime = field(default_factory=dt.datetime.now, compare=False)
+    release: Release = field(default_factory=Release)
 
     @property
     def plan(self) -> ColumnPlan:
@@ -127,12 +129,13 @@ class GenerationRun(Run):
         return GenerationRun(table_name=self.table_name, fingerprint=self.fingerprint, parameters=fix.parameters,
                              table=fix.plan.table, knowledge=fix.plan.knowledge, avatarizer=fix.made,
                              evaluation=fix.evaluation, latent=latent_view(fix.made), elapsed_s=fix.seconds,
-                             verdict=verdict_of(fix.evaluation))
+                             verdict=verdict_of(fix.evaluation), release=self.release)
 
     def rescored(self, knowledge: Knowledge, frames: Mapping[str, pd.DataFrame], progress: Progress | None = None
                  ) -> GenerationRun:
         report = progress or (lambda step, share: None)
         report(_("Running the attacks"), 0.1)
+        knowledge = self.release.attacker(knowledge, self.attacked_columns)
         evaluation = with_analyses(evaluate_avatarization(self.avatarizer, self.evaluation.spaces,
                                                           knowledge=knowledge), self.evaluation)
         report(_("Checking whether the avatars can be shared"), 0.5)
@@ -143,7 +146,8 @@ class GenerationRun(Run):
 
     def every_row(self, frames: Mapping[str, pd.DataFrame], progress: Progress | None = None) -> GenerationRun:
         return generate_judged(frames[self.table_name], self.plan, replace(self.parameters, holdout=False),
-                               table_name=self.table_name, fingerprint=self.fingerprint, progress=progress)
+                               table_name=self.table_name, fingerprint=self.fingerprint, progress=progress,
+                               release=self.release)
 
     def short_summary(self) -> str:
         return _("Avatars: {settings}, seed {seed}").format(settings=self.avatarizer.method_.describe(),
@@ -170,8 +174,8 @@ class GenerationRun(Run):
 
 
 def data_fingerprint(data: bytes) -> str:
-    """A short SHA-256 of the input file, so that a report names the exact data it describes."""
-    return hashlib.sha256(data).hexdigest()[:16]
+    """The SHA-256 of the input file, so that a report names the exact data it describes."""
+    return hashlib.sha256(data).hexdigest()
 
 
 def file_fingerprint(paths: Sequence[Path]) -> str:
@@ -182,7 +186,7 @@ def file_fingerprint(paths: Sequence[Path]) -> str:
         with path.open("rb") as stream:
             while piece := stream.read(1 << 20):
                 digest.update(piece)
-    return digest.hexdigest()[:16]
+    return digest.hexdigest()
 
 
 def replace_method(parameters: Parameters, method: str, value: float, mechanism: str) -> Parameters:
@@ -244,15 +248,17 @@ def generate(
     table_name: str,
     fingerprint: str,
     progress: Callable[[str, float], None] | None = None,
+    release: Release = Release(),
 ) -> GenerationRun:
-    """Avatarize ``frame`` as planned and score the avatars with every metric."""
+    """Avatarize ``frame`` as planned and score the avatars with every metric, for ``release`` (its recipient
+    sets the attacker)."""
     start = time.perf_counter()
     report = progress or (lambda step, share: None)
     avatarizer = fitted(frame, plan, parameters,
                         progress=lambda step, share: report(_(_STEP_LABELS[step]), share * GENERATION_SHARE))
     report(_("Measuring utility and privacy"), GENERATION_SHARE)
     run = scored_run(avatarizer, plan, parameters, table_name=table_name, fingerprint=fingerprint, start=start,
-                     progress=lambda: report(_("Preparing the figures"), 0.97))
+                     progress=lambda: report(_("Preparing the figures"), 0.97), release=release)
     report(_("Done"), 1.0)
     return run
 
@@ -267,9 +273,13 @@ def scored_run(
     start: float,
     with_latent: bool = True,
     progress: Callable[[], None] | None = None,
+    release: Release = Release(),
 ) -> GenerationRun:
     """The :class:`GenerationRun` of a fitted ``avatarizer``: every metric and (``with_latent``) the latent view;
-    ``start`` is when the work began (``time.perf_counter``). ``progress`` is told when the metrics are done."""
+    ``start`` is when the work began (``time.perf_counter``). ``progress`` is told when the metrics are done. The
+    attacks assume what ``release``'s recipient implies (:meth:`~core.workflows.release.Release.attacker`)."""
+    plan = replace(plan, knowledge=release.attacker(plan.knowledge, [
+        name for name in avatarizer.kinds_ if name not in avatarizer.identifier_columns_]))
     evaluation = evaluate_avatarization(avatarizer, knowledge=plan.knowledge)
     if progress is not None:
         progress()
@@ -277,7 +287,7 @@ def scored_run(
         table_name=table_name, fingerprint=fingerprint, parameters=parameters, table=plan.table, knowledge=plan.knowledge,
         avatarizer=avatarizer,
         evaluation=evaluation, latent=latent_view(avatarizer) if with_latent else None,
-        elapsed_s=time.perf_counter() - start,
+        elapsed_s=time.perf_counter() - start, release=release,
     )
 
 
@@ -328,13 +338,14 @@ def judged(run: GenerationRun, table: Callable[[], pd.DataFrame], search: bool =
 
 
 def generate_judged(frame: pd.DataFrame, plan: ColumnPlan, parameters: Parameters, *, table_name: str, fingerprint: str,
-                    progress: Callable[[str, float], None] | None = None) -> GenerationRun:
+                    progress: Callable[[str, float], None] | None = None, release: Release = Release()
+                    ) -> GenerationRun:
     """:func:`~core.workflows.run.generate`, then the verdict, with a fix checked when a target is missed: each
     setting tried is a step of the progress bar, with its name; the run's time is the whole."""
     report = progress or (lambda step, share: None)
     start = time.perf_counter()
     run = generate(frame, plan, parameters, table_name=table_name, fingerprint=fingerprint,
-                   progress=lambda step, share: report(step, 0.75 * share))
+                   progress=lambda step, share: report(step, 0.75 * share), release=release)
     report(_("Checking whether the avatars can be shared"), 0.75)
     run = judged(run, lambda: frame, progress=search_progress(report, 0.75))
     report(_("Done"), 1.0)

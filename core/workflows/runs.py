@@ -19,6 +19,7 @@ from core.i18n import ngettext, number
 from core.metrics.attack import Knowledge
 from core.metrics.evaluation import Evaluation
 from core.workflows.latent import LatentView
+from core.workflows.release import Release
 from core.workflows.verdict import Progress, Verdict
 
 
@@ -41,13 +42,15 @@ class ScoredTable:
 class Run(ABC):
     """A scored and judged run: its input's ``fingerprint``, the ``parameters`` chosen, the attacker's ``knowledge``
     the attacks assumed, its whole time ``elapsed_s`` (the fix search included), the moment it was ``made_on``
-    (what its report says, however often it is written)."""
+    (what its report says, however often it is written), the ``release`` it is made for (its recipient sets the
+    attacker: :meth:`~core.workflows.release.Release.attacker`)."""
 
     fingerprint: str
     parameters: Parameters
     knowledge: Knowledge
     elapsed_s: float
     made_on: dt.datetime
+    release: Release
 
     @property
     @abstractmethod

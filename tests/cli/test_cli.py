@@ -113,7 +113,11 @@ BAD_ARGUMENTS = {
     "unknown excluded column": (["--k", 5, "--exclude", "nope"], "exclude_variable_names names column 'nope'"),
     "report in missing folder": (["--k", 5, "--report", "no/r.html"], "--report no/r.html: the folder no does not exist"),
     "report language alone": (["--k", 5, "--report-language", "fr"],
-                              "--report-language goes with --report REPORT.html"),
+                              "--report-language goes with --report REPORT.pdf"),
+    "report as a word file": (["--k", 5, "--report", "r.docx"],
+                              "--report r.docx: the report is written as PDF (.pdf) or HTML (.html)"),
+    "release not found": (["--k", 5, "--release", "nope.json"], "--release nope.json: no such file"),
+    "unknown recipient": (["--k", 5, "--recipient", "everyone"], "argument --recipient: invalid choice: 'everyone'"),
     "unknown report language": (["--k", 5, "--report", "r.html", "--report-language", "de"],
                                 "argument --report-language: invalid choice: 'de'"),
     "paired out with fast dp": (["--fast-dp-epsilon", 1, "--paired-out", "p.csv"], "--paired-out needs the Avatar method"),
@@ -134,6 +138,46 @@ def test_bad_arguments(table_csv, tmp_path, case):
     result = run("avatarize", table_csv, *arguments, "--out", out)
     assert_plain_error(result, message)
     assert not out.exists()
+
+
+def test_the_pdf_report_documents_the_release_and_the_decision_round_trips_through_the_json(table_csv, tmp_path):
+    release = {"purpose": "a course", "controller": "Office", "recipient": "contract", "data_subjects": "pupils",
+               "data_kind": "marks", "sensitivity": "personal",
+               "decision": {"residual_risk": "low", "accepted_by": "J. Doe", "date": "2026-12-06",
+                            "review_date": "2027-12-06"}}
+    (tmp_path / "release.json").write_text(json.dumps(release))
+    options = ["--k", 10, "--seed", 1, "--known", "age", "--sensitive", "colour", "--release", tmp_path / "release.json"]
+    result = run("avatarize", table_csv, *options, "--out", tmp_path / "a.csv", "--json", tmp_path / "m.json",
+                 "--report", tmp_path / "r.pdf")
+    assert result.returncode == 0, result.stderr
+    first = json.loads((tmp_path / "m.json").read_text())
+    assert first["release"] == release and first["parameters"]["attacker"]["known"] == ["age"]
+    assert (tmp_path / "r.pdf").read_bytes().startswith(b"%PDF")
+    # the metrics JSON read back as the release: the same release, with another recipient over it
+    again = run("avatarize", table_csv, *options[:-2], "--release", tmp_path / "m.json", "--recipient", "open_data",
+                "--out", tmp_path / "b.csv", "--json", tmp_path / "n.json")
+    assert again.returncode == 0, again.stderr
+    second = json.loads((tmp_path / "n.json").read_text())
+    assert second["release"] == {**release, "recipient": "open_data"}
+    assert len(second["parameters"]["attacker"]["known"]) > 1 and "colour" not in second["parameters"]["attacker"]["known"]
+    (tmp_path / "bad.json").write_text('{"purpose": "x", }')
+    bad = run("avatarize", table_csv, "--k", 5, "--release", tmp_path / "bad.json", "--out", tmp_path / "c.csv")
+    assert_plain_error(bad, "bad.json: not valid JSON (line 1, column 18")
+    assert not (tmp_path / "c.csv").exists()
+
+
+def test_evaluate_writes_the_report_of_another_tools_avatars(table_csv, tmp_path):
+    from pypdf import PdfReader
+
+    made = run("avatarize", table_csv, "--k", 10, "--seed", 1, "--out", tmp_path / "a.csv")
+    assert made.returncode == 0, made.stderr
+    result = run("evaluate", table_csv, tmp_path / "a.csv", "--not-paired", "--known", "age", "--sensitive", "colour",
+                 "--report", tmp_path / "e.pdf", "--recipient", "open_data", "--json", tmp_path / "e.json")
+    assert result.returncode == 0, result.stderr
+    text = " ".join(" ".join(page.extract_text() for page in PdfReader(tmp_path / "e.pdf").pages).split())
+    assert "made by another tool" in text and "8. Limitations and the controller's decision" in text
+    assert "The avatars are open data" in text
+    assert json.loads((tmp_path / "e.json").read_text())["release"]["recipient"] == "open_data"
 
 
 def test_avatarize_json_and_paired_output(table_csv, tmp_path):

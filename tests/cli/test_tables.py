@@ -142,7 +142,7 @@ def test_linked_tables_metrics_and_verdict_go_to_the_json(tmp_path):
                  "--seed", 3, "--out", tmp_path / "out", "--json", tmp_path / "m.json")
     assert result.returncode == 0, result.stderr
     document = json.loads((tmp_path / "m.json").read_text())
-    assert set(document) == {"tables", "links", "persons", "parameters", "verdict"}
+    assert set(document) == {"tables", "links", "persons", "parameters", "verdict", "release"}
     link = document["links"]["patients.patient_id -> stays.patient_id"]
     assert link["referential_integrity"]["value"] == 100.0 and link["referential_integrity"]["passed"] is True
     assert 0 <= link["children_per_parent"]["value"] <= 100

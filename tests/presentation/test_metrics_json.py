@@ -8,6 +8,7 @@ from core.dataset import Role, Table
 from core.engine.parameters import Parameters
 from core.i18n import language
 from core.presentation.metrics_json import evaluation_document, run_json, sweep_json
+from core.workflows.release import Release
 from core.workflows.plan import ColumnPlan
 from core.workflows.sweep import run_sweep, sweep_settings
 from core.workflows.run import generate_judged
@@ -43,8 +44,10 @@ def test_a_fast_dp_runs_document_says_where_epsilon_goes():
 
 def test_an_evaluations_document_is_its_section_7_and_its_verdict():
     evaluation = made(Parameters(k=10, seed=1)).evaluation
-    document = evaluation_document(evaluation, verdict_of(evaluation))
-    assert {name: value for name, value in document.items() if name != "verdict"} == evaluation.to_json()
+    document = evaluation_document(evaluation, verdict_of(evaluation), Release(purpose="a study"))
+    assert {name: value for name, value in document.items() if name not in ("verdict", "release")} == \
+        evaluation.to_json()
+    assert document["release"]["purpose"] == "a study" and document["release"]["decision"]["accepted_by"] == ""
     assert document["verdict"]["fix_settings"] is None  # nothing here re-runs avatars made elsewhere
 
 

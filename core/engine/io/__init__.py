@@ -13,8 +13,8 @@ from core.engine.io.excel_reader import read_workbook
 from core.engine.io.memory import release_freed_memory, use_system_memory_pool
 from core.engine.io.parquet_reader import normalised_parquet_frame
 from core.engine.io.read import read_table
-from core.engine.io.write import TABLE_SUFFIXES, json_text, write_csv, write_json, write_table, write_text
+from core.engine.io.write import TABLE_SUFFIXES, json_text, write_csv, write_json, write_bytes, write_table, write_text
 
 __all__ = ["TABLE_SUFFIXES", "CsvDialect", "check_writable", "csv_bytes", "csv_dialect", "formula_like", "json_text",
            "normalised_parquet_frame", "read_csv_columns", "read_table", "read_workbook", "release_freed_memory",
-           "together", "use_system_memory_pool", "write_csv", "write_json", "write_table", "write_text"]
+           "together", "use_system_memory_pool", "write_csv", "write_json", "write_bytes", "write_table", "write_text"]

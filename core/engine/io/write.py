@@ -28,6 +28,11 @@ def write_text(text: str, path: str | os.PathLike[str]) -> None:
     write_atomically(lambda stream: stream.write(text.encode()), Path(path))
 
 
+def write_bytes(data: bytes, path: str | os.PathLike[str]) -> None:
+    """Write ``data`` as they are, atomically."""
+    write_atomically(lambda stream: stream.write(data), Path(path))
+
+
 def _json_default(value: object) -> object:
     if isinstance(value, np.ndarray):
         return value.tolist()
