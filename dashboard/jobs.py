@@ -156,9 +156,11 @@ def _taken(job: Job) -> None:
 
 
 def _rescored(job: Job) -> None:
-    """The run attacked again: the attacker as chosen (not as the recipient widened it, decisions 6.7) is kept."""
+    """The run attacked again, for its release (its recipient, decisions 6.7): the attacker as chosen (not as the
+    recipient widened it) is kept."""
     state.set_attacker(job.context.get("chosen", job.result.knowledge))
     state.set_run(job.result)
+    state.set_release_context(job.result.release)
 
 
 APPLY: dict[str, Callable[[Job], None]] = {  # what each kind of result becomes in the session

@@ -89,7 +89,7 @@ def load_files(files: list[tuple[str, bytes]], source_id: str) -> LoadedTable | 
         sheets = read_workbook(data, name) if name.lower().endswith(".xlsx") else {}
         if len(sheets) < 2:
             return load(data, name, source_id)
-        return LoadedDataset({sheet: described_table(frame, sheet, data_fingerprint(data + sheet.encode()),
+        return LoadedDataset({sheet: described_table(frame, sheet, data_fingerprint(data),  # the workbook's
                                                      f"{source_id}:{sheet}") for sheet, frame in sheets.items()},
                              source_id, data_fingerprint(data))
     tables: dict[str, LoadedTable] = {}

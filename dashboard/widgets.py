@@ -374,7 +374,7 @@ def attacker_form(chosen: Knowledge, recipient: str, scored: Sequence[str], know
 
 
 def release_form(release: Release) -> Release | None:
-    """The release the report documents (SPEC 6.5): its purpose, controller, data subjects, kind of data and
+    """The release the report documents (decisions 6.7): its purpose, controller, data subjects, kind of data and
     sensitivity, then the controller's decision on the residual risk (left blank: "not yet decided"); the recipient
     is the Privacy page's (it sets the attacker). The release as filled in when *Save* is pressed, else None."""
     with st.form("release"):

@@ -45,7 +45,6 @@ asked = attacker_form(chosen, run.release.recipient, run.attacked_columns, _(
 if asked is not None:
     knowledge, recipient = asked
     frames, release = state.frames(), replace(state.release_context(), recipient=recipient)
-    state.set_release_context(release)
     jobs.wait(jobs.start("rescored", _("The attacks"), lambda progress: replace(run, release=release).rescored(
         knowledge, frames, progress), chosen=knowledge))
 jobs.show_error()  # a bad choice: its one-line message, and nothing kept

@@ -165,7 +165,7 @@ def _add_evaluate(commands: argparse._SubParsersAction) -> None:
 
 
 def _add_report_options(command: argparse.ArgumentParser) -> None:
-    """The report, and the release it documents (SPEC 6.5): its context, its recipient, the controller's decision."""
+    """The report, and the release it documents (decisions 6.7): its context, its recipient, the controller's decision."""
     command.add_argument("--report", metavar="REPORT.pdf",
                          help="also write the report: an A4 PDF (REPORT.pdf) or a self-contained HTML page "
                               "(REPORT.html), by its name's ending")

@@ -10,6 +10,7 @@ Text is never read as mathematics (a ``$`` in a column name stays a ``$``).
 
 from __future__ import annotations
 
+import html
 import io
 import re
 from collections.abc import Sequence
@@ -49,8 +50,9 @@ def figure_png(figure: go.Figure) -> bytes:
 
 
 def plain(text: object) -> str:
-    """Plotly's text without its HTML tags (``<br>``: a new line)."""
-    return _TAGS.sub("", re.sub(r"<br\s*/?>", "\n", str(text or ""))).strip()
+    """Plotly's text as read: its HTML tags left out (``<br>``: a new line), its entities (``&lt;``, a user's ``<``
+    escaped for plotly) as the characters they stand for."""
+    return html.unescape(_TAGS.sub("", re.sub(r"<br\s*/?>", "\n", str(text or "")))).strip()
 
 
 class _Drawing:
@@ -157,7 +159,7 @@ class _Drawing:
         places, values = (trace.y, trace.x) if horizontal else (trace.x, trace.y)
         places, labels = _positions(places)
         values = np.asarray(values, dtype=float)
-        grouped = self.layout.barmode == "group" and count > 1
+        grouped = self.layout.barmode in (None, "group") and count > 1  # plotly groups bars by default
         size = np.asarray(trace.width, dtype=float) if trace.width is not None else np.full(len(values), 0.8)
         if grouped:
             size = size / count

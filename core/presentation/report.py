@@ -71,7 +71,7 @@ from core.presentation.verdict_text import (
     relationships,
     subject,
 )
-from core.workflows.linked_run import LinkedRun
+from core.workflows.linked_run import LinkedRun, LinkedVerdict
 from core.workflows.release import Release
 from core.workflows.run import GenerationRun
 from core.workflows.runs import Run
@@ -177,7 +177,8 @@ def evaluated_document(evaluation: Evaluation, verdict: Verdict, release: Releas
             Heading("h2", _("4. Method and parameters")),
             Paragraph(_("The avatars were made by another tool: its method and parameters are not known here. The "
                         "metrics were computed with these settings.")),
-            Table([_("parameter"), _("value")], [[name, str(value)] for name, value in evaluation.parameters.items()
+            Table([_("parameter"), _("value")], [[name, _("not set") if value is None else str(value)]
+                                                 for name, value in evaluation.parameters.items()
                                                  if name in ("ncp", "seed", "paired")]),
             _fingerprint(evaluation.parameters.get("seed")),
             *_risk_profile_blocks(evaluation),
@@ -251,12 +252,14 @@ def _release_blocks(release: Release) -> list[Block]:
             Table([_("item"), _("as stated")], context_rows(release))]
 
 
-def _data_blocks(described: list[list[str]], fingerprint: str, made_on: dt.datetime) -> list[Block]:
-    """Section 2: the data ``described`` (its rows, its columns by kind, how identifiers were handled), the input's
-    SHA-256, the day the run was made."""
+def _data_blocks(described: list[list[str]], fingerprint: str, made_on: dt.datetime, files: int = 1) -> list[Block]:
+    """Section 2: the data ``described`` (its rows, its columns by kind, how identifiers were handled), the
+    SHA-256 of the input's ``files`` (several: read one after the other, as ``sha256sum`` of their concatenation
+    gives it), the day the run was made."""
+    label = _("input file (SHA-256)") if files == 1 else _("input files, one after the other (SHA-256)")
     return [Heading("h2", _("2. The data")), Table([_("item"), _("value")], [
-        *described, [_("input file (SHA-256)"), Markup("<code>{}</code>").format(fingerprint) if fingerprint else
-                     _("not given")], [_("made on"), date_time(made_on)]])]
+        *described, [label, Markup("<code>{}</code>").format(fingerprint) if fingerprint else _("not given")],
+        [_("made on"), date_time(made_on)]])]
 
 
 def _rows_and_kinds(evaluation: Evaluation) -> list[list[str]]:
@@ -298,8 +301,8 @@ def _closing_blocks(release: Release, uncovered: list[str]) -> list[Block]:
 
 def _fingerprint(seed: int | None) -> Paragraph:
     """What reproduces the run beside its parameters: the seed and the software's versions."""
-    return Paragraph(_("Seed {seed}; software: {versions}.").format(seed=seed, versions=software_versions()),
-                     "muted")
+    return Paragraph(_("Seed {seed}; software: {versions}.").format(
+        seed=_("not set") if seed is None else seed, versions=software_versions()), "muted")
 
 
 def _ledger_blocks(avatarizer: Avatarizer, table: str | None = None) -> list[Block]:
@@ -340,7 +343,7 @@ def _linked_blocks(run: LinkedRun, title: str) -> list[Block]:
                 Role.SET_APART)) or _("none")],
         [_("keys replaced by new values"), ", ".join(
             f"{name}.{key}" for name in dataset.tables for key in dataset.tables[name].keys) or _("none")]],
-        run.fingerprint, run.made_on), *_attacker_blocks(run.release, run.knowledge, run.held_out)]
+        run.fingerprint, run.made_on, len(dataset.tables)), *_attacker_blocks(run.release, run.knowledge, run.held_out)]
     blocks += [Heading("h2", _("4. Method and parameters")), Paragraph(run.summary()), _fingerprint(run.fitted.seed_),
                *(block for name, avatarizer in run.fitted.avatarizers_.items()
                  for block in _ledger_blocks(avatarizer, name)),
@@ -357,17 +360,8 @@ def _linked_blocks(run: LinkedRun, title: str) -> list[Block]:
                                "each numeric column, the share of each frequent modality): what an attacker "
                                "knowing a person's whole record would match.").format(table=name), "muted"),
                    *_privacy_blocks(enriched)]
-    blocks.append(Heading("h2", _("7. Verdict, fix and utility kept")))
-    for name, person in verdict.persons.items():
-        blocks += [Paragraph(_("{table}: {headline}").format(table=name, headline=headline(person)),
-                             f"verdict {VERDICT_CSS[person.status]}"),
-                   Bullets([*reasons(person), *doubts(person), *(
-                       # in the words of one table's report (the Privacy page, not the command line's options)
-                       text for text in (fix_sentence(person, DASHBOARD), caveat(person, DASHBOARD)) if text)])]
-    if verdict.broken_links:
-        blocks.append(Paragraph(_("Links whose foreign keys do not all resolve: {links}.").format(
-            links=", ".join(verdict.broken_links)), "verdict fail"))
-    blocks += [Heading("h3", _("Relations between the tables")),
+    blocks += [Heading("h2", _("7. Verdict, fix and utility kept")), *_linked_verdicts(verdict),
+               Heading("h3", _("Relations between the tables")),
                Table([_("link"), _("metric"), _("value"), _("reading"), _("what it means")], [
                    [link, _shown(result.label), metric_text(result, result.unit),
                     _verdict(result) if result.target is not None else _band(result),
@@ -387,6 +381,21 @@ def _linked_blocks(run: LinkedRun, title: str) -> list[Block]:
     uncovered = [not_covered_sentence(avatarizer.synthesizer_.ledger())
                  for avatarizer in run.fitted.avatarizers_.values() if avatarizer.synthesizer_ is not None]
     return blocks + _closing_blocks(run.release, uncovered)
+
+
+def _linked_verdicts(verdict: LinkedVerdict) -> list[Block]:
+    """Each person table's verdict with its reasons and its fix, the links that break."""
+    blocks: list[Block] = []
+    for name, person in verdict.persons.items():
+        blocks += [Paragraph(_("{table}: {headline}").format(table=name, headline=headline(person)),
+                             f"verdict {VERDICT_CSS[person.status]}"),
+                   Bullets([*reasons(person), *doubts(person), *(
+                       # in the words of one table's report (the Privacy page, not the command line's options)
+                       text for text in (fix_sentence(person, DASHBOARD), caveat(person, DASHBOARD)) if text)])]
+    if verdict.broken_links:
+        blocks.append(Paragraph(_("Links whose foreign keys do not all resolve: {links}.").format(
+            links=", ".join(verdict.broken_links)), "verdict fail"))
+    return blocks
 
 
 SERIES_FIGURED = 3  # a series' numeric variables drawn in the report, at most

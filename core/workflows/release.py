@@ -1,4 +1,4 @@
-"""The release a report describes (ISO/IEC 27559's context; SPEC 6.5, decisions 6.7): why the avatars are shared,
+"""The release a report describes (ISO/IEC 27559's context; decisions 6.7): why the avatars are shared,
 by whom, with whom and how, about whom, what kind of data; the attacker the recipient implies; and the controller's
 decision on the residual risk, which the user fills in once the figures are read.
 

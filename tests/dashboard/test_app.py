@@ -1,5 +1,6 @@
 """The dashboard under Streamlit's AppTest: every page, uploads, the form, and what does not recompute."""
 
+import datetime as dt
 from dataclasses import replace
 from pathlib import Path
 
@@ -88,8 +89,16 @@ def test_smoke_every_page_after_a_run(generations):
     assert [header.value.split(":")[0] for header in app.header][1:4] == ["Singling out", "Linkability", "Inference"]
     assert any(headline in element.value for element in [*app.success, *app.error])
     visit(app, "pages/report.py")
-    assert len(app.get("download_button")) == 4
-    assert generations == ["demo_clinical.csv"]  # visiting pages recomputes nothing
+    buttons = {button.key: button for button in app.get("download_button")}
+    assert set(buttons) == {"download_avatars", "download_metrics", "download_pdf", "download_report",
+                            "download_paired"}
+    assert app.text_input(key="release_purpose").value == "" and not app.exception
+    app.text_input(key="release_purpose").set_value("a course")
+    app.date_input(key="release_date").set_value(dt.date(2026, 12, 6))
+    app.button[-1].click().run()  # Save into the report
+    assert app.session_state["run"].release.purpose == "a course"
+    assert app.session_state["run"].release.decision.date == "2026-12-06"
+    assert generations == ["demo_clinical.csv"]  # visiting pages, saving the release: nothing recomputed
 
 
 def test_upload_of_a_file():
@@ -371,6 +380,24 @@ def test_a_variable_both_known_and_sensitive_is_refused_in_one_line_and_nothing_
     assert not app.exception
     assert any("'age' is both known and sensitive" in error.value for error in app.error)
     assert app.session_state["run"] is run and "attacker_knowledge" not in app.session_state
+
+
+def test_open_data_on_the_privacy_page_widens_the_attacker_and_says_why(generations):
+    app = generate(start())
+    visit(app, "pages/privacy.py")
+    app.multiselect[0].set_value(["age"])
+    app.multiselect[1].set_value(["diabetes"])
+    app.selectbox(key="attacker_recipient").set_value("open_data")
+    app.button(key="FormSubmitter:attacker-Run the attacks").click().run()
+    assert not app.exception
+    run = app.session_state["run"]
+    assert run.release.recipient == "open_data" and app.session_state["release_context"].recipient == "open_data"
+    assert run.knowledge.known == tuple(name for name in run.attacked_columns if name != "diabetes")
+    assert app.session_state["attacker_knowledge"].known == ("age",)  # the choice kept, as chosen
+    assert any("The avatars are open data" in as_read(markdown.value) for markdown in app.markdown)
+    app.selectbox(key="attacker_recipient").set_value("contract")
+    app.button(key="FormSubmitter:attacker-Run the attacks").click().run()
+    assert app.session_state["run"].knowledge.known == ("age",)
 
 
 def test_the_analysis_page_answers_the_suggested_study_and_reruns_one_analysis_alone(monkeypatch, generations):
