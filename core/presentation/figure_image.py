@@ -20,10 +20,11 @@ import numpy as np
 import pandas as pd
 from matplotlib import rc_context
 from matplotlib.axes import Axes
+from matplotlib.axis import Axis
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.figure import Figure
-from matplotlib.ticker import PercentFormatter
+from matplotlib.ticker import FuncFormatter, PercentFormatter
 from matplotlib.transforms import blended_transform_factory
 from plotly import colors as plotly_colors
 from plotly import graph_objects as go
@@ -61,6 +62,8 @@ class _Drawing:
     def __init__(self, source: go.Figure, drawing: Figure) -> None:
         self.source, self.drawing, self.layout = source, drawing, source.layout
         self.axes: dict[tuple[str, str], Axes] = {}
+        self.decimal = (self.layout.separators or ".")[0]
+        self.labelled: set[tuple[int, str]] = set()  # the axes ("x" or "y" of each) whose ticks are categories
         title = plain(self.layout.title.text) if self.layout.title else ""
         lines = title.count("\n") + 1 if title else 0
         height = drawing.get_figheight()
@@ -128,7 +131,10 @@ class _Drawing:
         return any(trace.type == "heatmap" for trace in self.source.data)
 
     def _style(self, axes: Axes, x_name: str, y_name: str) -> None:
-        for axis, setting, name in ((axes.xaxis, self._axis(x_name), "x"), (axes.yaxis, self._axis(y_name), "y")):
+        sides: list[tuple[Axis, Any, str]] = [(axes.yaxis, self._axis(y_name), "y")]
+        if not self._axis(y_name).overlaying:  # a secondary axis shares its x axis: styled once, by its base
+            sides.insert(0, (axes.xaxis, self._axis(x_name), "x"))
+        for axis, setting, name in sides:
             title = setting.title.text if setting.title else None
             if title:
                 (axes.set_xlabel if name == "x" else axes.set_ylabel)(plain(title))
@@ -143,6 +149,10 @@ class _Drawing:
                                if setting.ticktext is not None else None)
             if setting.tickformat and setting.tickformat.endswith("%"):
                 axis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+            elif self.decimal != "." and (id(axes), name) not in self.labelled and setting.tickvals is None and \
+                    setting.type not in ("log", "date", "category"):  # numbers, not labels
+                axis.set_major_formatter(FuncFormatter(  # the language's decimal symbol, as plotly's separators
+                    lambda value, _position: f"{value:.6g}".replace(".", self.decimal)))
             if setting.showticklabels is False:
                 axis.set_tick_params(labelleft=False, labelbottom=False)
             if setting.tickangle and name == "x":
@@ -169,6 +179,7 @@ class _Drawing:
         drawn = (axes.barh(places, values, height=size, color=colour, alpha=alpha, label=_label(trace)) if horizontal
                  else axes.bar(places, values, width=size, color=colour, alpha=alpha, label=_label(trace)))
         if labels is not None:
+            self.labelled.add((id(axes), "y" if horizontal else "x"))
             if horizontal:
                 axes.set_yticks(np.arange(len(labels)), labels)
             else:  # many categories slanted, so that their labels never run into each other
@@ -227,6 +238,7 @@ class _Drawing:
         image = axes.imshow(z, cmap=_colour_map(palette, reverse), vmin=low, vmax=high, aspect="auto")
         labels = [plain(name) for name in trace.x] if trace.x is not None else None
         if labels:
+            self.labelled.update({(id(axes), "x"), (id(axes), "y")})
             axes.set_xticks(np.arange(len(labels)), labels, rotation=45, ha="right", fontsize=6.5)
             axes.set_yticks(np.arange(len(labels)), [plain(name) for name in trace.y], fontsize=6.5)
         if trace.texttemplate:

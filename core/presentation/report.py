@@ -177,9 +177,9 @@ def evaluated_document(evaluation: Evaluation, verdict: Verdict, release: Releas
             Heading("h2", _("4. Method and parameters")),
             Paragraph(_("The avatars were made by another tool: its method and parameters are not known here. The "
                         "metrics were computed with these settings.")),
-            Table([_("parameter"), _("value")], [[name, _("not set") if value is None else str(value)]
-                                                 for name, value in evaluation.parameters.items()
-                                                 if name in ("ncp", "seed", "paired")]),
+            Table([_("parameter"), _("value")], [[name, _("not set") if value is None else (
+                _("yes") if value else _("no")) if isinstance(value, bool) else str(value)]
+                for name, value in evaluation.parameters.items() if name in ("ncp", "seed", "paired")]),
             _fingerprint(evaluation.parameters.get("seed")),
             *_risk_profile_blocks(evaluation),
             Heading("h2", _("6. Privacy: the three criteria")), *_privacy_blocks(evaluation),

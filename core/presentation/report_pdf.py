@@ -48,6 +48,7 @@ MARGIN = 16 * mm
 TEXT_WIDTH = A4[0] - 2 * MARGIN
 STATE_COLOURS = {"pass": "#2e8540", "good": "#2e8540", "fail": "#c0392b", "poor": "#c0392b", "fair": "#a87a00",
                  "muted": "#616e7c"}
+SHORT_TABLE_ROWS = 12
 FONT, BOLD, ITALIC, MONO = "DejaVuSans", "DejaVuSans-Bold", "DejaVuSans-Oblique", "DejaVuSansMono"
 
 
@@ -135,8 +136,11 @@ def _block(block: Block) -> list[Flowable]:
     if isinstance(block, Bullets):
         return [ListFlowable([Paragraph(_markup(item), _BODY) for item in block.items], bulletType="bullet",
                              start="•", leftIndent=12, bulletFontName=FONT), Spacer(1, 3)]
-    if isinstance(block, Table):
-        return [_table(block.header, block.rows), Spacer(1, 6)]
+    if isinstance(block, Table):  # a short table kept on one page; a long one split, its header on each page
+        table = _table(block.header, block.rows)
+        short = len(block.rows) <= SHORT_TABLE_ROWS and all(len(_visible(cell)) <= 80 for row in block.rows
+                                                             for cell in row)
+        return [KeepTogether([table]) if short else table, Spacer(1, 6)]
     data = figure_png(block.figure)
     width, height = ImageReader(io.BytesIO(data)).getSize()
     shown = min(TEXT_WIDTH, (A4[1] - 2 * MARGIN - 20 * mm) * width / height)  # a tall figure fits the page
@@ -148,8 +152,7 @@ def _table(header: Any, rows: Any) -> LongTable:
     page it spans."""
     cells = [[Paragraph(_markup(cell), _STYLES["head"]) for cell in header],
              *([Paragraph(_markup(cell), _STYLES["cell"]) for cell in row] for row in rows)]
-    lengths = [max(min(len(_visible(row[column])), 60) for row in [header, *rows]) + 4 for column in range(len(header))]
-    widths = [TEXT_WIDTH * length / sum(lengths) for length in lengths]
+    widths = _column_widths([[_visible(cell) for cell in row] for row in [header, *rows]])
     table = LongTable(cells, colWidths=widths, repeatRows=1)
     table.setStyle(TableStyle([
         ("GRID", (0, 0), (-1, -1), 0.4, colors.HexColor("#cbd2d9")),
@@ -158,6 +161,22 @@ def _table(header: Any, rows: Any) -> LongTable:
         ("LEFTPADDING", (0, 0), (-1, -1), 3), ("RIGHTPADDING", (0, 0), (-1, -1), 3),
     ]))
     return table
+
+
+def _column_widths(texts: list[list[str]]) -> list[float]:
+    """Each column as wide as its text asks (up to 60 characters), never narrower than its longest word (in the
+    header's bold), the whole as wide as the page's text."""
+    padding = 8.0
+    least = [max(pdfmetrics.stringWidth(word, BOLD, 7.5) for row in texts  # bold: a header, a state
+                 for word in [*row[column].split(), "-"]) + padding for column in range(len(texts[0]))]
+    asked = [max(pdfmetrics.stringWidth(row[column][:60], FONT, 7.5) for row in texts) + padding
+             for column in range(len(texts[0]))]
+    widths = [max(low, want * TEXT_WIDTH / sum(asked)) for low, want in zip(least, asked, strict=True)]
+    spare = sum(width - low for width, low in zip(widths, least, strict=True))
+    excess = sum(widths) - TEXT_WIDTH
+    if excess > 0 and spare > 0:  # taken back from the columns wider than their least, in proportion
+        widths = [width - excess * (width - low) / spare for width, low in zip(widths, least, strict=True)]
+    return widths
 
 
 _SPAN = re.compile(r"<span class='([a-z ]+)'>(.*?)</span>", re.DOTALL)

@@ -106,7 +106,7 @@ def test_the_report_of_linked_tables_says_where_each_fast_dp_table_s_epsilon_goe
         run = generate_linked(Dataset.from_dict(described), clinical(300), Parameters(seed=1), search=False)
         report = build_html_report(run)
     assert report.count("where epsilon = 0.5 goes") == 1 and "<h2>patients: where epsilon = 0.5 goes</h2>" in report
-    assert "not end-to-end" in report and re.search(r"<td>input file \(SHA-256\)</td>\s*<td>not given</td>", report)
+    assert "not end-to-end" in report and re.search(r"<td>input files, one after the other \(SHA-256\)</td>\s*<td>not given</td>", report)
     assert "Not covered by the budget" in report.split("<h2>8. Limitations")[1]  # among the limitations too
 
 
