@@ -10,12 +10,15 @@ Text is never read as mathematics (a ``$`` in a column name stays a ``$``).
 
 from __future__ import annotations
 
+import functools
 import html
 import io
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
+import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib import rc_context
@@ -24,6 +27,7 @@ from matplotlib.axis import Axis
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.figure import Figure
+from matplotlib.ft2font import FT2Font
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 from matplotlib.transforms import blended_transform_factory
 from plotly import colors as plotly_colors
@@ -52,8 +56,25 @@ def figure_png(figure: go.Figure) -> bytes:
 
 def plain(text: object) -> str:
     """Plotly's text as read: its HTML tags left out (``<br>``: a new line), its entities (``&lt;``, a user's ``<``
-    escaped for plotly) as the characters they stand for."""
-    return html.unescape(_TAGS.sub("", re.sub(r"<br\s*/?>", "\n", str(text or "")))).strip()
+    escaped for plotly) as the characters they stand for, each the fonts cannot draw as its code point."""
+    return drawable(html.unescape(_TAGS.sub("", re.sub(r"<br\s*/?>", "\n", str(text or "")))).strip())
+
+
+@functools.cache
+def _drawn_characters() -> frozenset[int]:
+    """The code points the DejaVu fonts (matplotlib's, which the PDF writes with too) have a glyph for."""
+    folder = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
+    regular, bold = (FT2Font(str(folder / name)).get_charmap() for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"))
+    return frozenset(code for code in regular if code in bold and code <= 0xFFFF)  # reportlab: the first plane
+
+
+def drawable(text: str) -> str:
+    """``text`` with each character the fonts have no glyph for (an emoji, a Chinese character) or that draws
+    nothing (a control character) written as its code point, ``[U+1F600]``: shown, never dropped unseen."""
+    drawn = _drawn_characters()
+    return "".join(character if character in "\n\t" or (ord(character) in drawn and character.isprintable()
+                                                         or character in "\u00a0\u202f") else
+                   f"[U+{ord(character):04X}]" for character in text)
 
 
 class _Drawing:

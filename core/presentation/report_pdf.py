@@ -40,7 +40,7 @@ from reportlab.platypus import (
 )
 
 from core.i18n import _, current_language
-from core.presentation.figure_image import figure_png
+from core.presentation.figure_image import drawable, figure_png
 from core.presentation.report import Block, Bullets, Heading, ReportDocument, Table
 from core.presentation.report import Paragraph as ReportParagraph
 
@@ -85,7 +85,7 @@ class _NumberedCanvas(Canvas):
             self.__dict__.update(page)
             self.setFont(FONT, 7.5)
             self.setFillColor(colors.HexColor("#616e7c"))
-            self.drawString(MARGIN, MARGIN - 2 * mm, self._footer[:110])
+            self.drawString(MARGIN, MARGIN - 2 * mm, drawable(self._footer[:110]))
             self.drawRightString(A4[0] - MARGIN, MARGIN - 2 * mm, _("page {page} of {pages}").format(
                 page=self.getPageNumber(), pages=total))
             super().showPage()
@@ -186,6 +186,7 @@ def _markup(text: object) -> str:
     """A block's text as reportlab's paragraph markup: plain text escaped, the report's own markup (bold, a
     coloured state, code) translated."""
     html = str(text) if isinstance(text, Markup) else str(escape("" if text is None else str(text)))
+    html = drawable(html)  # the tags and entities are ASCII: only the text's own characters can change
     html = _SPAN.sub(lambda found: f'<font color="{STATE_COLOURS.get(found.group(1), "#1f2933")}"><b>'
                                    f'{found.group(2)}</b></font>', html)
     html = html.replace("<code>", f'<font face="{MONO}">').replace("</code>", "</font>")

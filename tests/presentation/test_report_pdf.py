@@ -15,7 +15,7 @@ from pypdf import PdfReader
 from core.engine.parameters import Parameters
 from core.i18n import language
 from core.metrics.attack import Knowledge
-from core.presentation.figure_image import figure_png
+from core.presentation.figure_image import drawable, figure_png
 from core.presentation.report import Figure, report_document
 from core.presentation.report_pdf import pdf_report
 from core.workflows.plan import ColumnPlan
@@ -93,6 +93,19 @@ def test_each_kind_of_trace_is_drawn():
     assert png.startswith(b"\x89PNG") and len(png) > 10_000
     with pytest.raises(ValueError, match="a pie trace is not drawn"):
         figure_png(go.Figure(go.Pie(values=[1, 2])))
+
+
+def test_a_character_the_fonts_cannot_draw_is_written_as_its_code_point_never_dropped():
+    assert drawable("é Ω Ж\u00a0x\u202f;") == "é Ω Ж\u00a0x\u202f;"
+    assert drawable("中 😀 \x00") == "[U+4E2D] [U+1F600] [U+0000]"
+    frame = mixed_table(300, seed=8).rename(columns={"colour": "病名 😀"})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        run = generate_judged(frame, ColumnPlan(), Parameters(k=5, seed=1), table_name="病名 😀.csv", fingerprint="")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # matplotlib's "Glyph missing from font" (the column in the figures) among them
+        _reader, text = text_of(pdf_report(report_document(run)))
+    assert "Avatar report: [U+75C5][U+540D] [U+1F600].csv" in text
 
 
 def test_no_request_leaves_the_machine_while_the_reports_are_made(tmp_path):
