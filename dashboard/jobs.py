@@ -159,8 +159,7 @@ def _rescored(job: Job) -> None:
     """The run attacked again, for its release (its recipient, decisions 6.7): the attacker as chosen (not as the
     recipient widened it) is kept."""
     state.set_attacker(job.context.get("chosen", job.result.knowledge))
-    state.set_run(job.result)
-    state.set_release_context(job.result.release)
+    state.set_run(job.result)  # with the recipient its attacks were run for
 
 
 APPLY: dict[str, Callable[[Job], None]] = {  # what each kind of result becomes in the session

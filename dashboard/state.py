@@ -25,7 +25,7 @@ from core.i18n import N_, _, current_language
 from core.metrics.attack import Knowledge
 from core.workflows.plan import ColumnPlan
 from core.workflows.latent import LatentView
-from core.workflows.release import Release
+from core.workflows.release import Decision, Release
 from core.workflows.run import TableRelations, data_fingerprint, table_relations
 from core.workflows.runs import Run, ScoredTable
 from dashboard import sessions
@@ -167,6 +167,7 @@ def _hold(loaded: LoadedTable | LoadedDataset) -> None:
     st.session_state.pop("plan_problems", None)
     st.session_state.pop("analysis_request", None)
     st.session_state.pop("attacker_knowledge", None)
+    st.session_state.pop("release_context", None)  # other tables: another release
 
 
 @dataclass(frozen=True)
@@ -263,6 +264,7 @@ def set_table(loaded: LoadedTable) -> None:
     sweep are forgotten."""
     st.session_state["table"] = loaded
     st.session_state.pop("attacker_knowledge", None)
+    st.session_state.pop("release_context", None)  # another table: another release
     st.session_state.pop("analysis_request", None)
     st.session_state["plan_table"] = plan_table(loaded.profiles)
     set_plan(plan_from_table(st.session_state["plan_table"], loaded.profiles, loaded.name))
@@ -337,11 +339,15 @@ def run() -> Run | None:
 
 def set_run(current: Run | None) -> None:
     """The one place the current run changes: the Generate form then shows its settings (its widgets' keys
-    carry :func:`run_version`), and the avatars made from all rows for the previous run are forgotten."""
+    carry :func:`run_version`), and the avatars made from all rows for the previous run are forgotten. The run
+    carries the session's release as it is now, with the run's own recipient (its attacks were run for it) and no
+    controller's decision: a decision is taken on figures, and these are new."""
     if current is None:
         st.session_state.pop("run", None)
     else:
-        st.session_state["run"] = current
+        context = replace(release_context(), recipient=current.release.recipient, decision=Decision())
+        st.session_state["release_context"] = context
+        st.session_state["run"] = replace(current, release=context)
     st.session_state["run_version"] = run_version() + 1
     st.session_state.pop("release_run", None)
     st.session_state.pop("exposure", None)
@@ -369,7 +375,9 @@ def release_run() -> Run | None:
 
 
 def set_release_run(release: Run) -> None:
-    st.session_state["release_run"] = release
+    """The avatars of every row, with the session's release as it is now (their attacks' recipient kept)."""
+    st.session_state["release_run"] = replace(release, release=replace(
+        release_context(), recipient=release.release.recipient))
 
 
 def say_after_rerun(message: str) -> None:

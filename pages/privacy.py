@@ -32,7 +32,7 @@ verdict_box(run)
 st.header(_("What an attacker could know"))
 made_with = run.knowledge
 chosen = state.attacker() if state.attacker() != Knowledge() else made_with
-if run.release.attacker(chosen, run.attacked_columns) != made_with:
+if run.attacker_for(chosen) != made_with:
     st.caption(_("The figures below were computed for the variables the run was scored with: press *Run the "
                  "attacks* to score the avatars for the choice shown."))
 for sentence in scenario_sentences(run.release, run.knowledge, run.held_out):

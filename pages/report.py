@@ -5,7 +5,8 @@ here."""
 
 import streamlit as st
 
-from core.i18n import N_, _, number
+from core.i18n import N_, _, current_language, number
+from core.i18n import language as language_of
 from core.presentation.format import formula_warning
 from core.errors import InputError
 from core.presentation.run_files import metrics_text, report_bytes, shared_file
@@ -27,14 +28,16 @@ one_table = isinstance(run, GenerationRun)
 stem = run.table_name.rsplit(".", 1)[0] + "_" if one_table else ""
 
 
-def files_of(made: Run) -> dict:
-    """``made``'s files, built once (per language) for the session."""
+def files_of(made: Run, every_row: bool = False) -> dict:
+    """``made``'s files, built once (per language) for the session: of the avatars of every row, only those the
+    page offers (the avatars and their metrics). The PDF is drawn when its button is pressed."""
+    builders = {"avatars": lambda: shared_file(made), "metrics": lambda: metrics_text(made)}
+    if not every_row:
+        builders |= {"report": lambda: report_bytes(made, ".html"),
+                     "formula_note": lambda: (  # once per run: it reads every text value
+                         formula_warning(made.avatars) or "" if isinstance(made, GenerationRun) else "")}
     with st.spinner(_("Preparing the files…")):
-        return state.run_files(made, {
-            "avatars": lambda: shared_file(made), "metrics": lambda: metrics_text(made),
-            "report": lambda: report_bytes(made, ".html"), "pdf": lambda: report_bytes(made, ".pdf"),
-            "formula_note": lambda: (  # once per run: it reads every text value
-                formula_warning(made.avatars) or "" if isinstance(made, GenerationRun) else "")})
+        return state.run_files(made, builders)
 
 
 def label(made: Run, every_row: bool) -> str:
@@ -57,7 +60,7 @@ def contents(made: Run) -> str | None:
 
 
 def download_avatars(made: Run, every_row: bool, *, primary: bool, allowed: bool) -> None:
-    shared = files_of(made)["avatars"]
+    shared = files_of(made, every_row)["avatars"]
     name = f"{stem}avatars{'_all_rows' if every_row else ''}{shared.suffix}"
     st.download_button(label(made, every_row), shared.data, file_name=name, mime=shared.mime,
                        icon=":material/download:", type="primary" if primary else "secondary", on_click="ignore",
@@ -79,7 +82,7 @@ if release is not None:
         "**Avatars of every row**, made with the same settings; their privacy is measured on every person (the "
         "verdict above)."))
     download_avatars(release, True, primary=True, allowed=confirmed)
-    st.download_button(_("Their metrics (JSON)"), files_of(release)["metrics"],
+    st.download_button(_("Their metrics (JSON)"), files_of(release, True)["metrics"],
                        file_name=f"{stem}metrics_all_rows.json", mime="application/json",
                        icon=":material/data_object:", on_click="ignore", key="download_release_metrics")
     st.write(_("**The assessed avatars** ({rows} rows, made from half of the rows and measured against the other "
@@ -98,7 +101,15 @@ if files["formula_note"]:
     st.caption(plain(files["formula_note"]))
 st.download_button(_("Metrics (JSON)"), files["metrics"], file_name=f"{stem}metrics.json", mime="application/json",
                    icon=":material/data_object:", on_click="ignore", key="download_metrics")
-st.download_button(_("Report (PDF, A4)"), files["pdf"], file_name=f"{stem}report.pdf", mime="application/pdf",
+spoken = current_language()  # the PDF is drawn on the click, outside this script: in the page's language
+
+
+def pdf() -> bytes:
+    with language_of(spoken):
+        return report_bytes(run, ".pdf")
+
+
+st.download_button(_("Report (PDF, A4)"), pdf, file_name=f"{stem}report.pdf", mime="application/pdf",
                    icon=":material/picture_as_pdf:", on_click="ignore", key="download_pdf",
                    help=_("The report to file: the release, the data, the attacker, the method, the three criteria, "
                           "the verdict and the controller's decision, with the figures."))

@@ -199,6 +199,13 @@ class _ReportText(HTMLParser):
             self.texts.append(data.strip())
 
 
+def html_of(run) -> str:
+    """The HTML report of ``run``, as the Report page and ``--report report.html`` write it."""
+    from core.presentation.report import html_report, report_document
+
+    return html_report(report_document(run))
+
+
 def report_texts(html: str) -> list[str]:
     parser = _ReportText()
     parser.feed(html)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.cli.options import (
+    refuse_release_unscored,
     release_of,
     report_path,
     write_all,
@@ -160,6 +161,7 @@ def _avatarize_linked(arguments: argparse.Namespace, dataset: Dataset, frames: d
     taken = [*map(str, [*inputs, *paths.values()])]
     metrics = output_path("--json", arguments.json, taken) if arguments.json else None
     report = report_path(arguments, [*taken, str(metrics)])
+    refuse_release_unscored(arguments, bool(metrics or report or arguments.analysis))
     release = release_of(arguments)
     attacker = knowledge(arguments)
     attacked_tables(dataset, frames, attacker)  # every variable named checked before any work
@@ -235,6 +237,7 @@ def _avatarize_table(arguments: argparse.Namespace, source: Path, avatars: Path,
     refuse_given((("--scheduler", arguments.scheduler), ("--part-format", arguments.part_format)),
                  "{option} goes with --batch-rows N (avatars made in batches): add it, or leave {option} out.")
     outputs = Outputs.of(arguments, source, avatars)
+    refuse_release_unscored(arguments, bool(outputs.metrics or outputs.report or arguments.analysis))
     release = release_of(arguments)
     if outputs.paired and parameters.k is None:
         raise InputError("--paired-out needs the Avatar method (--k): AvatarFastDP avatars are not paired with "

@@ -17,7 +17,7 @@ from core.engine.io import read_table, write_bytes, write_json
 from core.errors import InputError
 from core.i18n import SOURCE_LANGUAGE, language
 from core.metrics.analysis.request import AnalysisRequest
-from core.metrics.evaluation import evaluate
+from core.metrics.evaluation import attackable_kinds, evaluate
 from core.metrics.linked_evaluation import person_columns
 from core.presentation.metrics_json import evaluation_document, linked_json
 from core.presentation.summary import analysis_lines, linked_summary_lines, summary_lines
@@ -50,7 +50,10 @@ def evaluate_command(arguments: argparse.Namespace) -> int:
     originals = read_table(arguments.original)
     avatars = read_table(arguments.avatars)
     holdout = read_table(arguments.holdout) if arguments.holdout else None
-    attacker = release.attacker(knowledge(arguments), [name for name in originals.columns if name in avatars.columns])
+    attacker = knowledge(arguments)
+    if release.widens:  # to the columns scored, the user's choice checked first
+        kinds = attackable_kinds(originals, avatars, dict(arguments.column_kind))
+        attacker = release.attacker(attacker.checked(kinds), kinds)
     evaluation = evaluate(
         originals, avatars, holdout=holdout, paired=False if arguments.not_paired else None,
         column_kinds=dict(arguments.column_kind), ncp=arguments.ncp, seed=arguments.seed, knowledge=attacker,
@@ -71,7 +74,8 @@ def evaluate_command(arguments: argparse.Namespace) -> int:
         with language(arguments.report_language or SOURCE_LANGUAGE):
             data = rendered(evaluated_document(evaluation, verdict, release, attacker, EvaluatedFiles(
                 Path(arguments.original).name, Path(arguments.avatars).name,
-                file_fingerprint([Path(arguments.original)]))), report.suffix.lower())
+                file_fingerprint([Path(arguments.original)]), file_fingerprint([Path(arguments.avatars)]))),
+                report.suffix.lower())
         writers.append((report, partial(write_bytes, data, report)))
     write_all(writers)
     print("\n".join([*summary_lines(evaluation), *analysis_lines(evaluation), verdict_line(verdict)]))

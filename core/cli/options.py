@@ -75,6 +75,14 @@ def release_of(arguments: argparse.Namespace) -> Release:
     return release.with_recipient(arguments.recipient)
 
 
+def refuse_release_unscored(arguments: argparse.Namespace, scored: bool) -> None:
+    """``--release`` and ``--recipient`` refused in one line when nothing is measured (no ``--json``, ``--report``
+    or ``--analysis``): they describe the attacks and the report, which are then not made."""
+    refuse_given((("--release", arguments.release), ("--recipient", arguments.recipient)) if not scored else (),
+                 "{option} describes the release the metrics and the report are made for: add --json or --report, "
+                 "or leave {option} out.")
+
+
 def report_path(arguments: argparse.Namespace, inputs: Sequence[str | Path]) -> Path | None:
     """``--report``'s path (None: not asked), checked as an output whose name ends in .pdf or .html;
     ``--report-language`` without it refused."""

@@ -149,6 +149,16 @@ def evaluate(
     return evaluation
 
 
+def attackable_kinds(originals: pd.DataFrame, avatars: pd.DataFrame, column_kinds: Mapping[str, str] | None = None
+                     ) -> dict[str, Kind]:
+    """The kinds of the columns :func:`evaluate` scores that an attacker may know or want: those of both tables, the
+    identifier-like apart (what the recipient's attacker may be widened to, decisions 6.7)."""
+    common = [name for name in originals.columns if name in set(avatars.columns)]
+    kinds = resolve_kinds(originals[common], column_kinds)
+    identifiers = set(identifier_like(profile_columns(apply_kinds(originals[common], kinds), kinds)))
+    return {name: kind for name, kind in kinds.items() if name not in identifiers}
+
+
 def analyse(evaluation: Evaluation, request: AnalysisRequest, names: Iterable[str] | None = None,
             progress: Callable[[str], None] | None = None) -> None:
     """Add to ``evaluation`` the analyses of SPEC section 9 that ``request`` asks for (or only ``names``), run on

@@ -14,6 +14,7 @@ import functools
 import html
 import io
 import re
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,7 @@ from matplotlib.transforms import blended_transform_factory
 from plotly import colors as plotly_colors
 from plotly import graph_objects as go
 
+_DRAWING = threading.Lock()  # matplotlib's settings are global: two sessions' reports drawn one after the other
 WIDTH_INCHES = 7.2  # the PDF's text width
 PLOTLY_WIDTH_PX = 1000  # the width plotly figures are drawn at on a page: their heights are read against it
 DPI = 170
@@ -45,7 +47,7 @@ def figure_png(figure: go.Figure) -> bytes:
     """``figure`` as PNG bytes, ``WIDTH_INCHES`` wide and as tall as its layout asks."""
     height_px = figure.layout.height or 450
     size = (WIDTH_INCHES, float(np.clip(WIDTH_INCHES * height_px / PLOTLY_WIDTH_PX, 2.4, 9.5)))
-    with rc_context({"text.parse_math": False, "font.family": "DejaVu Sans", "font.size": 8,
+    with _DRAWING, rc_context({"text.parse_math": False, "font.family": "DejaVu Sans", "font.size": 8,
                      "axes.spines.top": False, "axes.spines.right": False}):
         drawing = Figure(figsize=size, dpi=DPI, layout=None)
         _Drawing(figure, drawing).draw()

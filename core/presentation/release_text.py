@@ -52,6 +52,8 @@ def scenario_sentences(release: Release, knowledge: Knowledge, held_out: bool) -
         said.append(_("No variable was chosen as known: the linkability and inference attacks were not run."))
     if knowledge.sensitive:
         said.append(_("The attacker wants to learn: {names}.").format(names=enumeration(list(knowledge.sensitive))))
+    if not knowledge.known:
+        return said
     said.append(_("Real people kept apart from the synthesis (the holdout) served as the attacks' control: a risk "
                   "counts only beyond what the avatars tell about people they were not made from.") if held_out else
                 _("No real people were kept apart: the attacks' control is drawn from the originals the avatars were "

@@ -128,7 +128,7 @@ Block = Heading | Paragraph | Bullets | Table | Figure
 
 @dataclass(frozen=True)
 class ReportDocument:
-    """A report as neutral blocks, which each renderer writes: HTML (:func:`build_html_report`) or PDF
+    """A report as neutral blocks, which each renderer writes: HTML (:func:`html_report`) or PDF
     (:func:`core.presentation.report_pdf.pdf_report`)."""
 
     title: str
@@ -152,11 +152,12 @@ def report_document(run: Run) -> ReportDocument:
 
 @dataclass(frozen=True)
 class EvaluatedFiles:
-    """The files ``evaluate`` scored: the originals' and the avatars' names, the originals' SHA-256."""
+    """The files ``evaluate`` scored: the originals' and the avatars' names and SHA-256."""
 
     originals: str
     avatars: str
     fingerprint: str
+    avatars_fingerprint: str
 
 
 def evaluated_document(evaluation: Evaluation, verdict: Verdict, release: Release, knowledge: Knowledge,
@@ -172,7 +173,9 @@ def evaluated_document(evaluation: Evaluation, verdict: Verdict, release: Releas
             Heading("h1", title), Paragraph(headline(verdict), f"verdict {VERDICT_CSS[verdict.status]}"),
             *_release_blocks(release),
             *_data_blocks([*_rows_and_kinds(evaluation), [_("originals"), files.originals],
-                           [_("avatars (made by another tool)"), files.avatars]], files.fingerprint, dt.datetime.now()),
+                           [_("avatars (made by another tool)"), files.avatars],
+                           [_("avatars file (SHA-256)"), Markup("<code>{}</code>").format(files.avatars_fingerprint)]],
+                          files.fingerprint, dt.datetime.now()),
             *_attacker_blocks(release, knowledge, held_out),
             Heading("h2", _("4. Method and parameters")),
             Paragraph(_("The avatars were made by another tool: its method and parameters are not known here. The "
@@ -194,13 +197,9 @@ def evaluated_document(evaluation: Evaluation, verdict: Verdict, release: Releas
         _FIGURE_NUMBERS.reset(numbering)
 
 
-def build_html_report(run: Run) -> str:
-    """The report of ``run`` as one self-contained HTML document (``figure-1``... as its figures' ids: plotly draws
-    a random id per figure)."""
-    return html_report(report_document(run))
-
-
 def html_report(document: ReportDocument) -> str:
+    """``document`` as one self-contained HTML page, its figures ``figure-1``... (plotly draws a random id per
+    figure: the same run, the same page)."""
     return _TEMPLATES.get_template("report.html").render(language=current_language(), title=document.title,
                                                          blocks=document.blocks, figure_html=figure_html)
 
@@ -224,8 +223,8 @@ def _blocks(run: GenerationRun, title: str) -> list[Block]:
             run.fingerprint, run.made_on),
         *_attacker_blocks(run.release, run.knowledge, evaluation.holdout is not Holdout.APPROXIMATE),
         Heading("h2", _("4. Method and parameters")), Paragraph(run.summary()),
-        _fingerprint(avatarizer.seed_), *_ledger_blocks(avatarizer),
-        Table([_("parameter"), _("value")], _parameters(run)),
+        _fingerprint(avatarizer.seed_), Table([_("parameter"), _("value")], _parameters(run)),
+        *_ledger_blocks(avatarizer),
         *_risk_profile_blocks(evaluation),
         Heading("h2", _("6. Privacy: the three criteria")), *_privacy_blocks(evaluation),
         Heading("h2", _("7. Verdict, fix and utility kept")), *_verdict_blocks(run), *_utility_blocks(run),
@@ -252,11 +251,13 @@ def _release_blocks(release: Release) -> list[Block]:
             Table([_("item"), _("as stated")], context_rows(release))]
 
 
-def _data_blocks(described: list[list[str]], fingerprint: str, made_on: dt.datetime, files: int = 1) -> list[Block]:
+def _data_blocks(described: list[list[str]], fingerprint: str, made_on: dt.datetime, several: bool = False
+                 ) -> list[Block]:
     """Section 2: the data ``described`` (its rows, its columns by kind, how identifiers were handled), the
-    SHA-256 of the input's ``files`` (several: read one after the other, as ``sha256sum`` of their concatenation
-    gives it), the day the run was made."""
-    label = _("input file (SHA-256)") if files == 1 else _("input files, one after the other (SHA-256)")
+    input's SHA-256 (of ``several`` tables: of their file, or of their files read one after the other, as
+    ``sha256sum`` of their concatenation gives it), the day the run was made."""
+    label = _("input (SHA-256 of its file, or of its files one after the other)") if several else \
+        _("input file (SHA-256)")
     return [Heading("h2", _("2. The data")), Table([_("item"), _("value")], [
         *described, [label, Markup("<code>{}</code>").format(fingerprint) if fingerprint else _("not given")],
         [_("made on"), date_time(made_on)]])]
@@ -265,8 +266,12 @@ def _data_blocks(described: list[list[str]], fingerprint: str, made_on: dt.datet
 def _rows_and_kinds(evaluation: Evaluation) -> list[list[str]]:
     """The rows avatarized, held as the reference and made; the columns scored, counted by kind."""
     kinds = Counter(kind.value for kind in evaluation.kinds.values())
-    return [[_("rows"), _("{working} avatarized, {holdout} as the reference, {avatars} avatars").format(
-                **{name: number(count, ",") for name, count in evaluation.rows.items()})],
+    counts = {name: number(count, ",") for name, count in evaluation.rows.items()}
+    rows = _("{working} real rows the avatars were made from, {holdout} real rows kept apart as the reference, "
+             "{avatars} avatars").format(**counts) if evaluation.holdout is not Holdout.APPROXIMATE else _(
+        "{total} real rows, every one used; {holdout} of them drawn as the reference; {avatars} avatars").format(
+        total=number(evaluation.rows["working"] + evaluation.rows["holdout"], ","), **counts)
+    return [[_("rows"), rows],
             [_("columns scored, by kind"), ", ".join(f"{_(kind)}: {number(count)}" for kind, count in
                                                       sorted(kinds.items())) or _("none")]]
 
@@ -306,8 +311,8 @@ def _fingerprint(seed: int | None) -> Paragraph:
 
 
 def _ledger_blocks(avatarizer: Avatarizer, table: str | None = None) -> list[Block]:
-    """Where AvatarFastDP's epsilon goes (its ledger, what it leaves uncovered), none for Avatar; ``table`` named
-    in the heading (linked tables)."""
+    """Where AvatarFastDP's epsilon goes (its ledger; what it leaves uncovered is among the limitations), none for
+    Avatar; ``table`` named in the heading (linked tables)."""
     if avatarizer.method_.paired:
         return []
     synthesizer = avatarizer.synthesizer_
@@ -319,10 +324,9 @@ def _ledger_blocks(avatarizer: Avatarizer, table: str | None = None) -> list[Blo
         Paragraph(Markup(_("AvatarFastDP uses differential-privacy mechanisms but is <b>not end-to-end "
                            "differentially private</b>: the projection is fitted on the real data without noise.")),
                   "note"),
-        Heading("h2", _("Where epsilon = {epsilon} goes").format(epsilon=epsilon) if table is None else
+        Heading("h3", _("Where epsilon = {epsilon} goes").format(epsilon=epsilon) if table is None else
                 _("{table}: where epsilon = {epsilon} goes").format(table=table, epsilon=epsilon)),
         Table(list(rows[0]), [list(row.values()) for row in rows]),
-        Paragraph(not_covered_sentence(ledger), "muted"),
     ]
 
 
@@ -336,14 +340,15 @@ def _linked_blocks(run: LinkedRun, title: str) -> list[Block]:
         Paragraph(_("{table}: {headline}").format(table=name, headline=headline(person)),
                   f"verdict {VERDICT_CSS[person.status]}") for name, person in verdict.persons.items())]
     blocks += [*_release_blocks(run.release), *_data_blocks([
-        [_("tables"), ", ".join(_("{table} ({rows} rows)").format(table=name, rows=number(len(frame), ","))
-                                for name, frame in run.fitted.avatars_.items())],
+        [_("tables"), ", ".join(_("{table} ({rows} rows)").format(table=name, rows=number(sum(
+            len(frame) for frame in (run.fitted.working_data_.get(name), run.fitted.holdout_data_.get(name))
+            if frame is not None), ",")) for name in run.dataset.tables)],
         [_("columns set aside and re-attached"), ", ".join(
             f"{name}.{column}" for name in dataset.tables for column in dataset.tables[name].with_role(
                 Role.SET_APART)) or _("none")],
         [_("keys replaced by new values"), ", ".join(
             f"{name}.{key}" for name in dataset.tables for key in dataset.tables[name].keys) or _("none")]],
-        run.fingerprint, run.made_on, len(dataset.tables)), *_attacker_blocks(run.release, run.knowledge, run.held_out)]
+        run.fingerprint, run.made_on, several=True), *_attacker_blocks(run.release, run.knowledge, run.held_out)]
     blocks += [Heading("h2", _("4. Method and parameters")), Paragraph(run.summary()), _fingerprint(run.fitted.seed_),
                *(block for name, avatarizer in run.fitted.avatarizers_.items()
                  for block in _ledger_blocks(avatarizer, name)),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import re
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -93,12 +94,17 @@ class _NumberedCanvas(Canvas):
 
 
 def _register_fonts() -> None:
-    if FONT in pdfmetrics.getRegisteredFontNames():
-        return
-    folder = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
-    for name in (FONT, BOLD, ITALIC, MONO):
-        pdfmetrics.registerFont(TTFont(name, str(folder / f"{name}.ttf")))
-    pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=BOLD, italic=ITALIC, boldItalic=BOLD)
+    """The DejaVu fonts registered with reportlab, once (two sessions' first reports may be written at once)."""
+    with _REGISTERING:
+        if FONT in pdfmetrics.getRegisteredFontNames():
+            return
+        folder = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
+        for name in (FONT, BOLD, ITALIC, MONO):
+            pdfmetrics.registerFont(TTFont(name, str(folder / f"{name}.ttf")))
+        pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=BOLD, italic=ITALIC, boldItalic=BOLD)
+
+
+_REGISTERING = threading.Lock()
 
 
 _BODY = ParagraphStyle("body", fontName=FONT, fontSize=9, leading=12.5, alignment=TA_LEFT, spaceAfter=4)
@@ -153,7 +159,7 @@ def _table(header: Any, rows: Any) -> LongTable:
     cells = [[Paragraph(_markup(cell), _STYLES["head"]) for cell in header],
              *([Paragraph(_markup(cell), _STYLES["cell"]) for cell in row] for row in rows)]
     widths = _column_widths([[_visible(cell) for cell in row] for row in [header, *rows]])
-    table = LongTable(cells, colWidths=widths, repeatRows=1)
+    table = LongTable(cells, colWidths=widths, repeatRows=1, splitInRow=1)  # a cell taller than a page splits
     table.setStyle(TableStyle([
         ("GRID", (0, 0), (-1, -1), 0.4, colors.HexColor("#cbd2d9")),
         ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#f5f7fa")),

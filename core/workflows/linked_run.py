@@ -28,7 +28,7 @@ from core.metrics.links.join import PARENT_COLUMN
 from core.metrics.series.series_table import series_mixed_model
 from core.workflows.latent import LatentView, latent_of
 from core.workflows.plan import ColumnPlan
-from core.workflows.release import OPEN_DATA, Release
+from core.workflows.release import Release
 from core.workflows.runs import Run, ScoredTable
 from core.workflows.verdict import (
     NOT_READY,
@@ -113,6 +113,9 @@ class LinkedRun(Run):
         return sorted({column for name in self.verdict.persons
                        for column in person_evaluation(self.evaluation, name).kinds})
 
+    def attacker_for(self, knowledge: Knowledge) -> Knowledge:
+        return linked_attacker(self.release, self.dataset, self.fitted.working_data_, knowledge)
+
     def scored_tables(self) -> list[ScoredTable]:
         sides = [(self.evaluation.persons, True), (self.evaluation.tables, False)]
         return [ScoredTable(name, evaluation, person=person, key=f"{'person' if person else 'table'}:{name}",
@@ -145,7 +148,7 @@ class LinkedRun(Run):
         trends held are kept."""
         report = progress or (lambda step, share: None)
         report(_("Running the attacks"), 0.1)
-        knowledge = linked_attacker(self.release, self.dataset, self.fitted.working_data_, knowledge)
+        knowledge = self.attacker_for(knowledge)
         earlier = self.evaluation
         evaluation = replace(scored(self.fitted, knowledge), trends=dict(earlier.trends))  # what was run stays
         for side, held in ((evaluation.tables, earlier.tables), (evaluation.persons, earlier.persons)):
@@ -267,7 +270,7 @@ def linked_rerun(run: LinkedRun, frames: Mapping[str, pd.DataFrame], person: str
             fitted = DatasetAvatarizer(dataset, defaults).fit(frames)
         evaluation = scored(fitted, run.knowledge)
         remade = LinkedRun(fitted, evaluation, linked_verdict(fitted.dataset_, evaluation), defaults, run.knowledge,
-                           run.fingerprint, time.perf_counter() - start)
+                           run.fingerprint, time.perf_counter() - start, release=run.release)
         return Remade(person_evaluation(evaluation, person), remade)
 
     return rerun
@@ -312,7 +315,7 @@ def linked_attacker(release: Release, dataset: Dataset, frames: Mapping[str, pd.
     """What the attacks on linked tables assume, as ``release``'s recipient implies
     (:meth:`~core.workflows.release.Release.attacker`): open data, every column of the attacked person table (the
     one the variables named are in, else the first individual-level table) with everything about its people."""
-    if release.recipient != OPEN_DATA:  # the recipient keeps the user's choice
+    if not release.widens:  # the recipient keeps the user's choice
         return knowledge
     people = attacked_tables(dataset, frames, knowledge) or [
         name for name in dataset.tables if dataset.is_individual_level(name)]

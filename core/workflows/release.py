@@ -2,14 +2,15 @@
 by whom, with whom and how, about whom, what kind of data; the attacker the recipient implies; and the controller's
 decision on the residual risk, which the user fills in once the figures are read.
 
-Written once here and read everywhere: the command line's ``--release`` file and ``--recipient``, the Data and
-Report pages' fields, the JSON's ``release`` (which :meth:`Release.from_json` reads back), the report's first and
+Written once here and read everywhere: the command line's ``--release`` file and ``--recipient``, the Privacy
+page's recipient and the Report page's fields, the JSON's ``release`` (which :meth:`Release.from_json` reads back), the report's first and
 last sections.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
@@ -20,6 +21,7 @@ from core.i18n import N_
 if TYPE_CHECKING:  # the command line's parser reads the choices: no numerical library imported here
     from core.metrics.attack import Knowledge
 
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 OPEN_DATA = "open_data"
 RECIPIENTS = {  # the release models of ISO/IEC 27559 and the commercial engine's privacy-impact report
     OPEN_DATA: N_("open data: anyone may obtain the avatars"),
@@ -79,15 +81,19 @@ class Decision:
     review_date: str = ""
 
     def __post_init__(self) -> None:
+        days: dict[str, dt.date] = {}
         for name in ("date", "review_date"):
             text = getattr(self, name)
-            if text:
-                try:
-                    dt.date.fromisoformat(text)
-                except ValueError:
-                    raise InputError(f"The decision's {name} '{text}' is not a date: write it as YYYY-MM-DD, such as "
-                                     "2026-12-31.") from None
-        if self.date and self.review_date and self.review_date < self.date:
+            if not text:
+                continue
+            try:
+                days[name] = dt.date.fromisoformat(text)
+            except ValueError:
+                pass
+            if name not in days or not _ISO_DATE.fullmatch(text):
+                raise InputError(f"The decision's {name} '{text}' is not a date: write it as YYYY-MM-DD, such as "
+                                 "2026-12-31.")
+        if len(days) == 2 and days["review_date"] < days["date"]:
             raise InputError(f"The decision's review_date {self.review_date} comes before its date {self.date}: "
                              "review it on or after the day it is taken.")
 
@@ -143,6 +149,11 @@ class Release:
             said = str(error)
             raise InputError(said if said.startswith(source) else f"{source}: {said}") from None
 
+    @property
+    def widens(self) -> bool:
+        """Whether the recipient widens the attacker beyond the user's choice (open data)."""
+        return self.recipient == OPEN_DATA
+
     def with_recipient(self, recipient: str | None) -> Release:
         """The release with another recipient (``--recipient``), this one when None."""
         return self if recipient is None else replace(self, recipient=recipient)
@@ -150,12 +161,12 @@ class Release:
     def attacker(self, knowledge: Knowledge, columns: Iterable[str]) -> Knowledge:
         """What the attacks assume the attacker knows, as the recipient implies (decisions 6.7): open data, every
         one of ``columns`` (the variables scored) that is not sensitive; otherwise the user's ``knowledge``."""
-        if self.recipient != OPEN_DATA:
+        if not self.widens:
             return knowledge
         from core.metrics.attack import Knowledge
 
         known = tuple(name for name in columns if name not in knowledge.sensitive)
-        return Knowledge(known=known, sensitive=knowledge.sensitive,
+        return Knowledge(known=known, sensitive=knowledge.sensitive, groups=knowledge.groups,
                          precision=tuple((name, step) for name, step in knowledge.precision if name in known))
 
 

@@ -103,7 +103,10 @@ class GenerationRun(Run):
 
     @property
     def attacked_columns(self) -> list[str]:
-        return [name for name in self.avatarizer.kinds_ if name not in self.avatarizer.identifier_columns_]
+        return scored_columns(self.avatarizer)
+
+    def attacker_for(self, knowledge: Knowledge) -> Knowledge:
+        return self.release.attacker(knowledge, self.attacked_columns)
 
     def scored_tables(self) -> list[ScoredTable]:
         working = self.avatarizer.working_data_
@@ -135,7 +138,7 @@ class GenerationRun(Run):
                  ) -> GenerationRun:
         report = progress or (lambda step, share: None)
         report(_("Running the attacks"), 0.1)
-        knowledge = self.release.attacker(knowledge, self.attacked_columns)
+        knowledge = self.attacker_for(knowledge)
         evaluation = with_analyses(evaluate_avatarization(self.avatarizer, self.evaluation.spaces,
                                                           knowledge=knowledge), self.evaluation)
         report(_("Checking whether the avatars can be shared"), 0.5)
@@ -278,8 +281,7 @@ def scored_run(
     """The :class:`GenerationRun` of a fitted ``avatarizer``: every metric and (``with_latent``) the latent view;
     ``start`` is when the work began (``time.perf_counter``). ``progress`` is told when the metrics are done. The
     attacks assume what ``release``'s recipient implies (:meth:`~core.workflows.release.Release.attacker`)."""
-    plan = replace(plan, knowledge=release.attacker(plan.knowledge, [
-        name for name in avatarizer.kinds_ if name not in avatarizer.identifier_columns_]))
+    plan = replace(plan, knowledge=release.attacker(plan.knowledge, scored_columns(avatarizer)))
     evaluation = evaluate_avatarization(avatarizer, knowledge=plan.knowledge)
     if progress is not None:
         progress()
@@ -289,6 +291,12 @@ def scored_run(
         evaluation=evaluation, latent=latent_view(avatarizer) if with_latent else None,
         elapsed_s=time.perf_counter() - start, release=release,
     )
+
+
+def scored_columns(avatarizer: Avatarizer) -> list[str]:
+    """The columns a fitted ``avatarizer``'s metrics score that an attacker may know or want: its identifiers
+    apart (they hold new values in the avatars)."""
+    return [name for name in avatarizer.kinds_ if name not in avatarizer.identifier_columns_]
 
 
 _STEP_LABELS = {

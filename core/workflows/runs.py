@@ -74,6 +74,11 @@ class Run(ABC):
         of each person table with everything about its people."""
 
     @abstractmethod
+    def attacker_for(self, knowledge: Knowledge) -> Knowledge:
+        """What the attacks assume when the user chose ``knowledge``, as the run's recipient implies
+        (:meth:`~core.workflows.release.Release.attacker`, decisions 6.7)."""
+
+    @abstractmethod
     def scored_tables(self) -> list[ScoredTable]:
         """The run's evaluations, person tables first: what the Utility, Analysis and Privacy pages choose among."""
 

@@ -1,5 +1,6 @@
 """The command line, run as a user runs it: a subprocess, its exit code, its stderr and its files."""
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -116,8 +117,10 @@ BAD_ARGUMENTS = {
                               "--report-language goes with --report REPORT.pdf"),
     "report as a word file": (["--k", 5, "--report", "r.docx"],
                               "--report r.docx: the report is written as PDF (.pdf) or HTML (.html)"),
-    "release not found": (["--k", 5, "--release", "nope.json"], "--release nope.json: no such file"),
+    "release not found": (["--k", 5, "--json", "m.json", "--release", "nope.json"], "--release nope.json: no such file"),
     "unknown recipient": (["--k", 5, "--recipient", "everyone"], "argument --recipient: invalid choice: 'everyone'"),
+    "recipient with nothing measured": (["--k", 5, "--recipient", "open_data"],
+                                        "--recipient describes the release the metrics and the report are made for"),
     "unknown report language": (["--k", 5, "--report", "r.html", "--report-language", "de"],
                                 "argument --report-language: invalid choice: 'de'"),
     "paired out with fast dp": (["--fast-dp-epsilon", 1, "--paired-out", "p.csv"], "--paired-out needs the Avatar method"),
@@ -152,7 +155,11 @@ def test_the_pdf_report_documents_the_release_and_the_decision_round_trips_throu
     assert result.returncode == 0, result.stderr
     first = json.loads((tmp_path / "m.json").read_text())
     assert first["release"] == release and first["parameters"]["attacker"]["known"] == ["age"]
-    assert (tmp_path / "r.pdf").read_bytes().startswith(b"%PDF")
+    from pypdf import PdfReader
+
+    text = " ".join(" ".join(page.extract_text() for page in PdfReader(tmp_path / "r.pdf").pages).split())
+    assert hashlib.sha256(table_csv.read_bytes()).hexdigest() in text  # the input's SHA-256, as sha256sum gives it
+    assert "a course" in text and "J. Doe" in text and "2027-12-06" in text and "personal data" in text
     # the metrics JSON read back as the release: the same release, with another recipient over it
     again = run("avatarize", table_csv, *options[:-2], "--release", tmp_path / "m.json", "--recipient", "open_data",
                 "--out", tmp_path / "b.csv", "--json", tmp_path / "n.json")
@@ -161,7 +168,8 @@ def test_the_pdf_report_documents_the_release_and_the_decision_round_trips_throu
     assert second["release"] == {**release, "recipient": "open_data"}
     assert len(second["parameters"]["attacker"]["known"]) > 1 and "colour" not in second["parameters"]["attacker"]["known"]
     (tmp_path / "bad.json").write_text('{"purpose": "x", }')
-    bad = run("avatarize", table_csv, "--k", 5, "--release", tmp_path / "bad.json", "--out", tmp_path / "c.csv")
+    bad = run("avatarize", table_csv, "--k", 5, "--release", tmp_path / "bad.json", "--out", tmp_path / "c.csv",
+              "--json", tmp_path / "c.json")
     assert_plain_error(bad, "bad.json: not valid JSON (line 1, column 18")
     assert not (tmp_path / "c.csv").exists()
 
@@ -178,6 +186,9 @@ def test_evaluate_writes_the_report_of_another_tools_avatars(table_csv, tmp_path
     assert "made by another tool" in text and "8. Limitations and the controller's decision" in text
     assert "The avatars are open data" in text
     assert json.loads((tmp_path / "e.json").read_text())["release"]["recipient"] == "open_data"
+    assert hashlib.sha256((tmp_path / "a.csv").read_bytes()).hexdigest() in text  # the avatars' file too
+    misspelt = run("evaluate", table_csv, tmp_path / "a.csv", "--known", "agee", "--recipient", "open_data")
+    assert_plain_error(misspelt, "The known variable 'agee' is not a column of the table scored")
 
 
 def test_avatarize_json_and_paired_output(table_csv, tmp_path):

@@ -98,6 +98,10 @@ def test_smoke_every_page_after_a_run(generations):
     app.button[-1].click().run()  # Save into the report
     assert app.session_state["run"].release.purpose == "a course"
     assert app.session_state["run"].release.decision.date == "2026-12-06"
+    visit(app, "pages/privacy.py")  # new figures: the decision taken on the earlier ones is not carried over
+    app.button(key="FormSubmitter:attacker-Run the attacks").click().run()
+    assert not app.session_state["run"].release.decision.decided
+    assert app.session_state["run"].release.purpose == "a course"
     assert generations == ["demo_clinical.csv"]  # visiting pages, saving the release: nothing recomputed
 
 

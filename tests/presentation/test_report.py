@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from core.engine.parameters import Parameters
-from core.presentation.report import build_html_report
+from tests.support import html_of as build_html_report
 from core.workflows.plan import ColumnPlan
 from core.workflows.run import generate_judged
 from tests.support import mixed_table
@@ -59,7 +59,7 @@ def test_markup_in_a_column_name_is_text_in_the_figures_too():
 def test_the_report_of_linked_tables_has_every_part_once_and_hostile_names_as_text():
     from core.dataset import Dataset
     from core.engine.parameters import Parameters
-    from core.presentation.report import build_html_report
+    from tests.support import html_of as build_html_report
     from core.workflows.linked_run import generate_linked
     from tests.engine.test_linked_tables import clinical, schema
 
@@ -94,7 +94,7 @@ def test_the_report_of_linked_tables_has_every_part_once_and_hostile_names_as_te
 def test_the_report_of_linked_tables_says_where_each_fast_dp_table_s_epsilon_goes():
     from core.dataset import Dataset
     from core.engine.parameters import Parameters
-    from core.presentation.report import build_html_report
+    from tests.support import html_of as build_html_report
     from core.workflows.linked_run import generate_linked
     from tests.engine.test_linked_tables import clinical, schema
 
@@ -105,8 +105,8 @@ def test_the_report_of_linked_tables_says_where_each_fast_dp_table_s_epsilon_goe
         warnings.simplefilter("ignore")
         run = generate_linked(Dataset.from_dict(described), clinical(300), Parameters(seed=1), search=False)
         report = build_html_report(run)
-    assert report.count("where epsilon = 0.5 goes") == 1 and "<h2>patients: where epsilon = 0.5 goes</h2>" in report
-    assert "not end-to-end" in report and re.search(r"<td>input files, one after the other \(SHA-256\)</td>\s*<td>not given</td>", report)
+    assert report.count("where epsilon = 0.5 goes") == 1 and "<h3>patients: where epsilon = 0.5 goes</h3>" in report
+    assert "not end-to-end" in report and re.search(r"<td>input \(SHA-256 of its file, or of its files one after the other\)</td>\s*<td>not given</td>", report)
     assert "Not covered by the budget" in report.split("<h2>8. Limitations")[1]  # among the limitations too
 
 
@@ -114,7 +114,7 @@ def test_the_report_of_a_time_series_names_its_link_s_method():
     # a time series' link is set by its time column, not chosen: the parameters' table said it with a KeyError
     from core.dataset import Dataset
     from core.engine.parameters import Parameters
-    from core.presentation.report import build_html_report
+    from tests.support import html_of as build_html_report
     from core.workflows.linked_run import generate_linked
     from tests.engine.test_series_tables import longitudinal
     from tests.engine.test_series_tables import schema as series_schema

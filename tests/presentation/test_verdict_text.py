@@ -7,7 +7,7 @@ from core.engine.parameters import Parameters
 from core.metrics.criteria import criteria_of
 from core.metrics.registry import DEFINITIONS
 from core.presentation.format import uncertainty_note
-from core.presentation.report import build_html_report
+from tests.support import html_of as build_html_report
 from core.presentation.verdict_text import relationships, subject
 from core.workflows.plan import ColumnPlan
 from core.workflows.run import generate_judged

@@ -32,6 +32,8 @@ def test_the_release_round_trips_through_its_json_and_a_metrics_document():
     ({"sensitivity": "high"}, "sensitivity 'high' is not one of personal"),
     ({"decision": {"date": "06/12/2026"}}, "date '06/12/2026' is not a date: write it as YYYY-MM-DD"),
     ({"decision": {"date": "2026-12-06", "review_date": "2026-01-01"}}, "comes before its date"),
+    ({"decision": {"date": "20260601"}}, "date '20260601' is not a date: write it as YYYY-MM-DD"),
+    ({"decision": {"date": "2026-02-30"}}, "date '2026-02-30' is not a date"),
     ({"decision": {"by": "me"}}, "'by' is not a field of the release"),
     ({"purpose": 3}, "'purpose' must be text"),
     ({"decision": "yes"}, "'decision' must be an object"),
@@ -55,7 +57,7 @@ def test_open_data_widens_the_attacker_to_every_variable_not_sensitive_and_the_o
 
 
 def test_the_recipient_changes_the_attacks_of_a_run_and_its_report_says_so():
-    from core.presentation.report import build_html_report
+    from tests.support import html_of as build_html_report
 
     frame = mixed_table(600, seed=4)
     chosen = ColumnPlan(knowledge=Knowledge(known=("age",), sensitive=("colour",)))
@@ -77,3 +79,21 @@ def test_the_recipient_changes_the_attacks_of_a_run_and_its_report_says_so():
     # the fix search and a re-run of the attacks keep the recipient's attacker
     again = runs[OPEN_DATA].rescored(Knowledge(known=("age",), sensitive=("colour",)), {"t.csv": frame})
     assert again.knowledge == runs[OPEN_DATA].knowledge and again.release.recipient == OPEN_DATA
+    assert runs[OPEN_DATA].attacker_for(chosen.knowledge) == runs[OPEN_DATA].knowledge  # the one rule, read back
+
+
+def test_a_linked_fix_keeps_the_release_it_was_searched_for():
+    # a helper's review: a linked run's fix came back with no release ("No recipient stated" in its report)
+    from core.dataset import Dataset
+    from core.workflows.linked_run import generate_linked, linked_rerun
+    from tests.engine.test_linked_tables import clinical, schema
+
+    release = Release(purpose="a study", recipient="internal")
+    frames = clinical(200)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        run = generate_linked(Dataset.from_dict(schema()), frames, Parameters(seed=1), search=False, release=release)
+        person = next(iter(run.verdict.persons))
+        remade = linked_rerun(run, frames, person)(run.parameters.for_table(run.dataset.tables[person]),
+                                                   ColumnPlan(run.dataset.tables[person], run.knowledge))
+    assert run.release == release and remade.made.release == release
