@@ -347,7 +347,7 @@ def set_run(current: Run | None) -> None:
     else:
         context = replace(release_context(), recipient=current.release.recipient, decision=Decision())
         st.session_state["release_context"] = context
-        st.session_state["run"] = replace(current, release=context)
+        st.session_state["run"] = current if current.release == context else replace(current, release=context)
     st.session_state["run_version"] = run_version() + 1
     st.session_state.pop("release_run", None)
     st.session_state.pop("exposure", None)
