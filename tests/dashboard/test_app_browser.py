@@ -809,7 +809,7 @@ def test_linked_tables_from_two_uploaded_files_to_the_zip(dashboard, tmp_path):
         started.value.save_as(tmp_path / "avatars.zip")
         browser.close()
     with zipfile.ZipFile(tmp_path / "avatars.zip") as archive:
-        assert archive.namelist() == ["patients.csv", "visits.csv", "metrics.json", "report.html"]
+        assert archive.namelist() == ["patients.csv", "visits.csv", "metrics.json", "report.html", "report.pdf"]
         made = {name: pd.read_csv(io.BytesIO(archive.read(f"{name}.csv"))) for name in ("patients", "visits")}
     assert made["visits"]["patient_id"].dropna().isin(made["patients"]["patient_id"]).all()
     assert not set(made["patients"]["patient_id"]) & set(patients["patient_id"])
