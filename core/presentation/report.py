@@ -170,7 +170,7 @@ def evaluated_document(evaluation: Evaluation, verdict: Verdict, release: Releas
         title = _("Avatar report: {name}").format(name=files.avatars)
         held_out = evaluation.holdout is not Holdout.APPROXIMATE
         blocks: list[Block] = [
-            Heading("h1", title), Paragraph(headline(verdict), f"verdict {VERDICT_CSS[verdict.status]}"),
+            Heading("h1", title), _headline(verdict),
             *_release_blocks(release),
             *_data_blocks([*_rows_and_kinds(evaluation), [_("originals"), files.originals],
                            [_("avatars (made by another tool)"), files.avatars],
@@ -187,7 +187,7 @@ def evaluated_document(evaluation: Evaluation, verdict: Verdict, release: Releas
             *_risk_profile_blocks(evaluation),
             Heading("h2", _("6. Privacy: the three criteria")), *_privacy_blocks(evaluation),
             Heading("h2", _("7. Verdict, fix and utility kept")),
-            Paragraph(headline(verdict), f"verdict {VERDICT_CSS[verdict.status]}"),
+            _headline(verdict),
             Bullets([*reasons(verdict), *doubts(verdict),
                      _("No fix is checked: the avatars were made elsewhere, so no setting can be re-run here.")]),
             Heading("h3", _("Utility: how much signal the avatars keep")), *_signal_blocks(evaluation),
@@ -237,10 +237,10 @@ def _blocks(run: GenerationRun, title: str) -> list[Block]:
 def _first_screen(run: GenerationRun) -> list[Block]:
     """What the report's first lines say (SPEC 6.3): the verdict, which avatars it is about, and relationships the
     avatars distort, which no privacy target would name (section 7 says why and the fix)."""
-    blocks: list[Block] = [Paragraph(headline(run.table_verdict), f"verdict {VERDICT_CSS[run.table_verdict.status]}"),
+    blocks: list[Block] = [_headline(run.table_verdict),
                            Paragraph(subject(run))]
     said = relationships(run.evaluation)
-    if said and run.evaluation.signal["correlation_difference_ratio"].level == "poor":
+    if said and _distorted(run.evaluation):
         blocks.append(Paragraph(said, "note"))
     return blocks
 
@@ -337,8 +337,7 @@ def _linked_blocks(run: LinkedRun, title: str) -> list[Block]:
     each time series (SPEC 13) and each table alone; the limitations and the controller's decision."""
     evaluation, verdict, dataset = run.evaluation, run.verdict, run.dataset
     blocks: list[Block] = [Heading("h1", title), *(
-        Paragraph(_("{table}: {headline}").format(table=name, headline=headline(person)),
-                  f"verdict {VERDICT_CSS[person.status]}") for name, person in verdict.persons.items())]
+        _headline(person, name) for name, person in verdict.persons.items())]
     blocks += [*_release_blocks(run.release), *_data_blocks([
         [_("tables"), ", ".join(_("{table} ({rows} rows)").format(table=name, rows=number(sum(
             len(frame) for frame in (run.fitted.working_data_.get(name), run.fitted.holdout_data_.get(name))
@@ -392,8 +391,7 @@ def _linked_verdicts(verdict: LinkedVerdict) -> list[Block]:
     """Each person table's verdict with its reasons and its fix, the links that break."""
     blocks: list[Block] = []
     for name, person in verdict.persons.items():
-        blocks += [Paragraph(_("{table}: {headline}").format(table=name, headline=headline(person)),
-                             f"verdict {VERDICT_CSS[person.status]}"),
+        blocks += [_headline(person, name),
                    Bullets([*reasons(person), *doubts(person), *(
                        # in the words of one table's report (the Privacy page, not the command line's options)
                        text for text in (fix_sentence(person, DASHBOARD), caveat(person, DASHBOARD)) if text)])]
@@ -564,19 +562,30 @@ def _verdict_blocks(run: GenerationRun) -> list[Block]:
     """The verdict in full (section 7): ready or not, why, the fix checked by a re-run, what is not assessed, the
     relationships kept and what epsilon buys."""
     verdict = run.table_verdict
-    blocks: list[Block] = [Paragraph(headline(verdict), f"verdict {VERDICT_CSS[verdict.status]}")]
+    blocks: list[Block] = [_headline(verdict)]
     details = [*reasons(verdict), *doubts(verdict),
                *(text for text in (fix_sentence(verdict), caveat(verdict, DASHBOARD)) if text)]
     if details:
         blocks.append(Bullets(details))
     said = relationships(run.evaluation)
     if said:
-        distorted = run.evaluation.signal["correlation_difference_ratio"].level == "poor"
-        blocks.append(Paragraph(said, "note" if distorted else "muted"))
+        blocks.append(Paragraph(said, "note" if _distorted(run.evaluation) else "muted"))
     noise = noise_of(run)
     if noise:
         blocks.append(Paragraph(noise, "muted"))
     return blocks
+
+
+def _headline(verdict: Verdict, table: str | None = None) -> Paragraph:
+    """A verdict's headline in its colour; of linked tables, the person ``table``'s, named."""
+    said = headline(verdict) if table is None else _("{table}: {headline}").format(table=table,
+                                                                                 headline=headline(verdict))
+    return Paragraph(said, f"verdict {VERDICT_CSS[verdict.status]}")
+
+
+def _distorted(evaluation: Evaluation) -> bool:
+    """Whether the avatars distort the relationships between variables (said beside the verdict, SPEC 6.3)."""
+    return evaluation.signal["correlation_difference_ratio"].level == "poor"
 
 
 def _verdict(result: MetricResult) -> Markup | str:
