@@ -127,6 +127,28 @@ class NeighbourTree:
         return out_distances, out_rows
 
 
+BOUNDED_CHUNK = 2**16  # queries searched at a time under one bound
+SMALLEST_BOUND = 1e-150  # its square is still positive: a bound of 0 would find nothing (the tree compares squares)
+
+
+def nearest_within(tree: NeighbourTree, queries: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    """Each query's distance to its nearest point of ``tree`` where that is at most ``bounds[i]``, else ``inf``.
+
+    Exactly the distance an unbounded search gives where it is within the bound (the bound only prunes the
+    search): queries taken by increasing bound, ``BOUNDED_CHUNK`` at a time, each chunk's search stopped at its
+    largest bound.
+    """
+    queries = _as_rows(np.asarray(queries, dtype=float))
+    nearest = np.full(len(queries), np.inf)
+    order = np.argsort(bounds, kind="stable")
+    for start in range(0, len(order), BOUNDED_CHUNK):
+        rows = order[start: start + BOUNDED_CHUNK]
+        reach = max(float(np.nextafter(bounds[rows[-1]], np.inf)), SMALLEST_BOUND)
+        nearest[rows] = tree.query(queries[rows], 1, distance_upper_bound=reach, rows=False)[0][:, 0]
+    nearest[nearest > bounds] = np.inf
+    return nearest
+
+
 def _as_rows(points: np.ndarray) -> np.ndarray:
     return points[:, None] if points.ndim == 1 else points
 

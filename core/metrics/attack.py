@@ -225,7 +225,7 @@ class KnownSpace:
     def coordinates(self, frame: pd.DataFrame) -> np.ndarray:
         """``frame``'s rows in the coded space of the known variables (every axis: coded distances kept)."""
         projection = self.space.projection
-        return projection.transform(self.space.encode(frame[self.variables]), projection.n_components_ or None)
+        return projection.transform(self.space.coded(frame[self.variables]), projection.n_components_ or None)
 
     def nearest(self, frame: pd.DataFrame) -> NearestAvatars:
         """Per row of ``frame``, the avatar points at the least distance on the known variables."""

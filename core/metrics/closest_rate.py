@@ -3,7 +3,8 @@ person naturally is.
 
 An avatar is *at risk* when both its distance to the nearest original and its closest distances ratio are below
 the 5th percentile of the same two quantities for the holdout's real persons against the originals (each control
-apart from itself when it is one of them). Closest rate = 100 x (1 - share at risk).
+apart from itself when it is one of them; at most ``CONTROL_SAMPLE`` of them, drawn once, see
+:mod:`core.metrics.context`). Closest rate = 100 x (1 - share at risk).
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ DEFINITION = MetricDefinition(
     interpretation=N_("Share of avatars that are no closer to a real person than a new real person usually is: an "
                       "avatar closer than 95 % of newcomers points at someone."), criterion=SINGLING_OUT, target=90.0,
     computation=N_("At risk: an avatar whose distance to the nearest real person and whose ratio of the two nearest "
-                   "distances are both below the 5th percentile of the same figures for real people of the holdout."),
+                   "distances are both below the 5th percentile of the same figures for real people of the holdout (a "
+                   "sample drawn once when they are many)."),
 )
 CONTROL_PERCENTILE = 5.0
 
@@ -42,4 +44,5 @@ def compute(context: PrivacyContext) -> MetricResult:
     at_risk = (nearest < distance_limit) & (distance_ratios(nearest, second) < ratio_limit)
     return DEFINITION.result(float(100 * (1 - at_risk.mean())), breakdown={
         "avatars_at_risk": int(at_risk.sum()), "distance_limit": float(distance_limit),
-        "ratio_limit": float(ratio_limit), "approximate_control": context.sides.approximate})
+        "ratio_limit": float(ratio_limit), "approximate_control": context.sides.approximate,
+        "controls_read": len(control_nearest)})

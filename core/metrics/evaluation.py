@@ -9,8 +9,8 @@ privacy metrics always compare the originals the avatars were made from with all
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -34,10 +34,10 @@ from core.metrics.holdout import HoldoutSplit, avatarization_split, outside_spli
 from core.metrics.identifier_protection import identifier_like
 from core.metrics.inputs import known_values_only, typed_like, unseen_modalities
 from core.metrics.metrics_json import evaluation_json
-from core.metrics.registry import privacy_metrics, signal_metrics
+from core.metrics.registry import SIGNAL_NAMES, privacy_metrics, signal_metrics
 from core.metrics.result import MetricResult
 from core.metrics.risk_profile import RiskProfile, risk_profile
-from core.metrics.space import MetricSpaces
+from core.metrics.space import MetricSpace, MetricSpaces
 from core.validation import check_seed
 
 if TYPE_CHECKING:  # the analyses (scikit-learn, statsmodels) are imported when one is asked for
@@ -190,11 +190,13 @@ def score(
     knowledge: Knowledge = Knowledge(),
     identifiers: Mapping[str, tuple[pd.Series, pd.Series]] | None = None,
     relations: Sequence[Relation] = (),
+    signal_names: Collection[str] | None = None,
 ) -> Evaluation:
     """Every metric of the registry on typed frames: signal on ``split`` (WO / HO / WA), privacy on ``originals``
     and all their ``avatars``; the attacks of SPEC 6.2 on WO (members) and HO (controls) with the attacker's
     ``knowledge``; ``identifiers``, each identifier-like column's real values and the avatars' (none: no such
-    column); ``relations``, those between the originals' columns that the avatars should keep.
+    column); ``relations``, those between the originals' columns that the avatars should keep; ``signal_names``,
+    the signal metrics computed (None: every one; the others added by :func:`completed` when asked).
 
     ``spaces`` keeps the projections fitted on WO and on the originals for the next call
     with the same frames (a sweep). With ``ncp_at_most_axes``, an ``ncp`` beyond the originals' axes is refused
@@ -204,24 +206,22 @@ def score(
     if len(split.holdout) == 0 or len(split.working) == 0:
         raise InputError(_("The metrics need at least two original rows, to compare two halves of the data."))
     timings: dict[str, float] = {}
-    signal = signal_metrics(SignalContext(split.working, split.holdout, split.working_avatars, kinds,
-                                          spaces.of(split.working, kinds), relations), timings)
+    signal_space = spaces.of(split.working, kinds)  # the originals' space too, with a real holdout
+    signal = signal_metrics(SignalContext(split.working, split.holdout, split.working_avatars, kinds, signal_space,
+                                          relations), timings, signal_names)
     with timed(timings, "privacy projection"):
         space = spaces.of(originals, kinds)
         n_axes = min(ncp or DEFAULT_NCP, len(space.projection.components_))
         if ncp_at_most_axes and ncp is not None and ncp > n_axes:
             raise InputError(_("ncp must be at most {n_axes}, the number of scaled columns of the originals, got "
                                "{ncp}.").format(n_axes=n_axes, ncp=ncp))
-        reference = space.kept(("privacy", n_axes), lambda: PrivacyReference.of(
-            space.projection.transform(space.table, n_axes), originals, kinds
-        ))
-        avatar_coordinates = space.projection.transform(space.encode(avatars), n_axes)
-        members = originals if split.holdout_rows is not None else split.working  # approximate: every original
-        sides = AttackSides(members, split.holdout, space.projection.transform(space.encode(split.holdout), n_axes),
-                            split.holdout_rows, knowledge.checked(kinds, originals))
+        reference, avatar_coordinates, sides = _privacy_sides(split, originals, avatars, kinds, space, n_axes,
+                                                              knowledge)
     with timed(timings, "privacy"):
         privacy = privacy_metrics(PrivacyContext(reference, avatar_coordinates, avatars, paired, unpaired_reason,
                                                  sides, identifiers), timings)
+    for fitted in {id(space): space, id(signal_space): signal_space}.values():
+        fitted.forget_encoded()
     profile = _profile(sides, kinds, timings) if knowledge.known else None
     return Evaluation(
         holdout=split.kind,
@@ -236,6 +236,37 @@ def score(
     )
 
 
+def _privacy_sides(split: HoldoutSplit, originals: pd.DataFrame, avatars: pd.DataFrame, kinds: Mapping[str, Kind],
+                   space: MetricSpace, n_axes: int, knowledge: Knowledge
+                   ) -> tuple[PrivacyReference, np.ndarray, AttackSides]:
+    """The originals' side (kept in ``space`` for every set of avatars), the avatars' coordinates, and the members
+    and controls of the attacks (the controls' coordinates kept too) on the first ``n_axes`` axes of ``space``."""
+    reference = space.kept(("privacy", n_axes), lambda: PrivacyReference.of(
+        space.projection.transform(space.table, n_axes), originals, kinds))
+    avatar_coordinates = space.projection.transform(space.encode(avatars), n_axes)
+    members = originals if split.holdout_rows is not None else split.working  # approximate: every original
+    controls = space.kept_for(split.holdout, ("coordinates", n_axes), lambda: space.projection.transform(
+        space.coded(split.holdout), n_axes))
+    return reference, avatar_coordinates, AttackSides(members, split.holdout, controls, split.holdout_rows,
+                                                      knowledge.checked(kinds, originals))
+
+
+def completed(evaluation: Evaluation, relations: Sequence[Relation]) -> Evaluation:
+    """``evaluation`` with every signal metric: those :func:`score` left out (its ``signal_names``) computed now,
+    on the same halves in the same space, in the registry's order (``relations``: those it was scored with)."""
+    split, spaces = evaluation.split, evaluation.spaces
+    missing = [name for name in SIGNAL_NAMES if name not in evaluation.signal]
+    if not missing:
+        return evaluation
+    assert split is not None and spaces is not None  # an avatarization's evaluation (evaluate_avatarization)
+    timings = dict(evaluation.timings_s)
+    added = signal_metrics(SignalContext(split.working, split.holdout, split.working_avatars, evaluation.kinds,
+                                         spaces.of(split.working, evaluation.kinds), relations), timings, missing)
+    return replace(evaluation, signal={name: evaluation.signal[name] if name in evaluation.signal else added[name]
+                                                  for name in SIGNAL_NAMES},
+                   timings_s=timings)
+
+
 def _profile(sides: AttackSides, kinds: Mapping[str, Kind], timings: dict[str, float]) -> RiskProfile:
     """Who the known variables single out among every real person of the table (SPEC 6.4): the originals, and the
     holdout when it is apart from them."""
@@ -246,13 +277,14 @@ def _profile(sides: AttackSides, kinds: Mapping[str, Kind], timings: dict[str, f
 
 
 def evaluate_avatarization(avatarizer: Avatarizer, spaces: MetricSpaces | None = None,
-                           knowledge: Knowledge = Knowledge()) -> Evaluation:
+                           knowledge: Knowledge = Knowledge(), signal_names: Collection[str] | None = None
+                           ) -> Evaluation:
     """Every metric of a fitted :class:`~core.engine.pipeline.Avatarizer`: a real holdout when it set one aside.
 
     The approximate holdout, when needed, is drawn from a generator seeded by the run's
     seed, apart from the one that made the avatars, so that every run with that seed
-    (each setting of a sweep) is scored against the same halves. ``spaces`` and the attacker's ``knowledge`` are
-    passed on to :func:`score`.
+    (each setting of a sweep) is scored against the same halves. ``spaces``, the attacker's ``knowledge`` and the
+    ``signal_names`` computed are passed on to :func:`score`.
     """
     spaces = spaces or MetricSpaces()
     paired = avatarizer.method_.paired
@@ -269,7 +301,7 @@ def evaluate_avatarization(avatarizer: Avatarizer, spaces: MetricSpaces | None =
                    for name in identifier_like(avatarizer.profiles_) if name in made.columns}
     evaluation = score(split, originals, avatars, kinds, paired=paired, ncp=avatarizer.ncp_,
                        unpaired_reason=NOT_MADE_FROM_ONE_PERSON, spaces=spaces, knowledge=knowledge,
-                       identifiers=identifiers, relations=avatarizer.relations_)
+                       identifiers=identifiers, relations=avatarizer.relations_, signal_names=signal_names)
     evaluation.parameters = {**evaluation.parameters, "ncp": avatarizer.ncp_, "seed": avatarizer.seed_,
                              "paired": paired}
     evaluation.left_out_columns = list(left_out)

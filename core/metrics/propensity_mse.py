@@ -24,6 +24,7 @@ import pandas as pd
 from scipy import linalg, stats
 from scipy.linalg import LinAlgWarning
 from sklearn.exceptions import ConvergenceWarning
+from threadpoolctl import threadpool_limits
 from sklearn.linear_model import LogisticRegression
 
 from core.dataset import Kind
@@ -31,6 +32,7 @@ from core.engine.encoding import TableCodec
 from core.i18n import N_
 from core.metrics.definition import SIGNAL, MetricDefinition
 from core.metrics.result import MetricResult
+from core.metrics.sampling import PROPENSITY_STREAMS, fixed_sample
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -87,7 +89,14 @@ def design(frames: list[pd.DataFrame], kinds: Mapping[str, Kind]) -> list[np.nda
 
 
 def propensity(originals: np.ndarray, synthetic: np.ndarray) -> dict[str, float]:
-    """``pMSE``, ``S_pMSE`` and the p-value of a logistic regression separating the two designs' rows."""
+    """``pMSE``, ``S_pMSE`` and the p-value of a logistic regression separating the two designs' rows; on one BLAS
+    thread: products of tens of columns are quicker on one (0.13 s against 0.25 s on two cores at 20 000 rows a
+    side), and a second thread waiting for a busy core made them 30 times slower (4.5 s)."""
+    with threadpool_limits(1, user_api="blas"):
+        return _propensity(originals, synthetic)
+
+
+def _propensity(originals: np.ndarray, synthetic: np.ndarray) -> dict[str, float]:
     features = _identified(np.vstack([originals, synthetic]))
     labels = np.r_[np.zeros(len(originals)), np.ones(len(synthetic))]
     n, share = len(labels), len(synthetic) / len(labels)
@@ -122,8 +131,10 @@ def _identified(features: np.ndarray) -> np.ndarray:
 
 def compute(context: SignalContext) -> MetricResult:
     """S_pMSE of the avatars against the originals, the holdout's beside it."""
-    sides = [_sample(context.working, 0), _sample(context.avatars, 1)]
-    holdout = _sample(context.holdout, 2) if context.holdout is not None and len(context.holdout) else None
+    working, avatars, holdout_stream = PROPENSITY_STREAMS
+    sides = [_sample(context.working, working), _sample(context.avatars, avatars)]
+    holdout = _sample(context.holdout, holdout_stream) if context.holdout is not None and len(context.holdout) \
+        else None
     columns = [name for name in context.working.columns if name in context.kinds]
     designs = design([frame[columns] for frame in [*sides, *([holdout] if holdout is not None else [])]],
                      {name: context.kinds[name] for name in columns})
@@ -141,7 +152,5 @@ def compute(context: SignalContext) -> MetricResult:
 
 def _sample(frame: pd.DataFrame, stream: int) -> pd.DataFrame:
     """At most ``SAMPLE_ROWS`` rows of ``frame``, drawn with seed ``(0, stream)``: the same rows every run."""
-    if len(frame) <= SAMPLE_ROWS:
-        return frame
-    rows = np.sort(np.random.default_rng([0, stream]).choice(len(frame), SAMPLE_ROWS, replace=False))
-    return frame.iloc[rows]
+    rows = fixed_sample(len(frame), SAMPLE_ROWS, stream)
+    return frame if rows is None else frame.iloc[rows]

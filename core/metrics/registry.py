@@ -9,7 +9,7 @@ command line's table, the JSON, the pages, the report, the sweep's axes and targ
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from types import ModuleType
 
 from core.engine.timing import timed
@@ -58,14 +58,18 @@ LINK_METRICS = {"referential_integrity": referential_integrity, "children_per_pa
                 "join_correlation_difference_ratio": join_correlation_difference_ratio,
                 "broken_sequences": broken_sequences}
 SERIES_METRICS = (pointwise_hellinger, density_hellinger, series_timing, series_dynamics)
+SIGNAL_NAMES = tuple(module.DEFINITION.name for module in SIGNAL_METRICS)
 DEFINITIONS: dict[str, MetricDefinition] = {module.DEFINITION.name: module.DEFINITION
                                             for module in (*SIGNAL_METRICS, *PRIVACY_METRICS)}
 TARGETS = {module.DEFINITION.name: module.DEFINITION.target for module in PRIVACY_METRICS}
 
 
-def signal_metrics(context: SignalContext, timings: dict[str, float] | None = None) -> dict[str, MetricResult]:
-    """Every signal metric of SPEC section 5, keyed by its JSON name (seconds per metric into ``timings``)."""
-    return _computed(SIGNAL_METRICS, context, timings)
+def signal_metrics(context: SignalContext, timings: dict[str, float] | None = None,
+                   names: Collection[str] | None = None) -> dict[str, MetricResult]:
+    """Every signal metric of SPEC section 5 (or those ``names``), keyed by its JSON name (seconds per metric into
+    ``timings``)."""
+    return _computed([module for module in SIGNAL_METRICS if names is None or module.DEFINITION.name in names],
+                     context, timings)
 
 
 def privacy_metrics(context: PrivacyContext, timings: dict[str, float] | None = None) -> dict[str, MetricResult]:

@@ -16,6 +16,7 @@ from core.engine.reduction import CategoricalReduction
 from core.engine.schema import MANY_MODALITIES, with_text_names
 from core.metrics.binning import SortedColumns
 
+LAST_ENCODED = "last encoded"
 AXIS_BLOCK_VALUES = 2**22  # coordinates transformed at a time per sample (32 MB), whatever the row count
 
 
@@ -46,9 +47,32 @@ class MetricSpace:
         return cls(codec, reduction, Projection(weights).fit(table), table)
 
     def encode(self, frame: pd.DataFrame) -> EncodedTable:
-        """Other rows (avatars) coded as this space's own."""
+        """Avatars coded as this space's own rows; the last frame's coding kept, read again when the same frame
+        comes back (the signal and the privacy metrics score the same avatars in the originals' space)."""
+        last = self._kept.get(LAST_ENCODED)
+        if last is not None and last[0] is frame:
+            return last[1]
+        table = self.coded(frame)
+        self._kept[LAST_ENCODED] = (frame, table)  # the frame held, so that ``is`` compares it and not a new one
+        return table
+
+    def coded(self, frame: pd.DataFrame) -> EncodedTable:
+        """Other rows coded as this space's own, nothing kept."""
         table = self.codec.encode(frame)
         return self.reduction.transform(table) if self.reduction else table
+
+    def forget_encoded(self) -> None:
+        """The last frame's coding let go (:meth:`encode`), once its metrics are computed."""
+        self._kept.pop(LAST_ENCODED, None)
+
+    def kept_for(self, frame: pd.DataFrame, key: Hashable, compute: Callable[[], Any]) -> Any:
+        """What ``compute`` returns about ``frame``, other rows than the space's own (the holdout), computed once
+        while the same frame comes back (every setting of a fix search, of a sweep)."""
+        held = self._kept.get((key, id(frame)))
+        if held is None or held[0] is not frame:  # the frame held, so that its id stays its own
+            held = (frame, compute())
+            self._kept[(key, id(frame))] = held
+        return held[1]
 
     def kept(self, key: Hashable, compute: Callable[[], Any]) -> Any:
         """What ``compute`` returns about these rows, computed once: a sweep scores many avatar sets against them."""

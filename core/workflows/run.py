@@ -30,18 +30,19 @@ from core.engine.split import Holdout
 from core.engine.stages import type_table
 from core.i18n import N_, _, number
 from core.metrics.attack import Knowledge
-from core.metrics.evaluation import Evaluation, evaluate_avatarization
+from core.metrics.evaluation import Evaluation, completed, evaluate_avatarization
 from core.workflows.latent import LatentView, latent_view
 from core.workflows.plan import ColumnPlan
 from core.workflows.release import Release
 from core.workflows.runs import Run, ScoredTable
-from core.workflows.search_space import K_STEPS
 from core.workflows.verdict import (
+    SEARCH_SIGNAL,
     Progress,
     Remade,
     Rerun,
     Verdict,
     checked_verdict,
+    largest_k_tried,
     search_budget,
     search_progress,
     verdict_of,
@@ -129,10 +130,11 @@ class GenerationRun(Run):
         assert verdict.fix is not None  # judged, with a fix to apply
         fix = verdict.fix
         assert isinstance(fix.made, Avatarizer)  # a fix meets every target: what made it is kept (FixSearch._attempt)
+        evaluation = completed(fix.evaluation, fix.made.relations_)  # the signal the search did not read
         return GenerationRun(table_name=self.table_name, fingerprint=self.fingerprint, parameters=fix.parameters,
                              table=fix.plan.table, knowledge=fix.plan.knowledge, avatarizer=fix.made,
-                             evaluation=fix.evaluation, latent=latent_view(fix.made), elapsed_s=fix.seconds,
-                             verdict=verdict_of(fix.evaluation), release=self.release)
+                             evaluation=evaluation, latent=latent_view(fix.made), elapsed_s=fix.seconds,
+                             verdict=verdict_of(evaluation), release=self.release)
 
     def rescored(self, knowledge: Knowledge, frames: Mapping[str, pd.DataFrame], progress: Progress | None = None
                  ) -> GenerationRun:
@@ -308,11 +310,13 @@ _STEP_LABELS = {
 }
 
 
-def shared_rerun(run: GenerationRun, table: Callable[[], pd.DataFrame]) -> Rerun:
+def shared_rerun(run: GenerationRun, table: Callable[[], pd.DataFrame], largest_k: int) -> Rerun:
     """Re-runs of ``run``'s table that share its preparation: another method or ``ncp`` starts from the run's own
     typing, split, encoding and projection (:class:`~core.engine.pipeline.Variants`, the neighbours searched once
-    per ``ncp``), scored against the same halves with the metric spaces fitted once; another column plan needs a
-    fresh fit of the table (``table()``, read only then)."""
+    per ``ncp``, never beyond ``largest_k``, the largest the caller will ask), scored against the same halves with
+    the metric spaces fitted once; another column plan needs a fresh fit of the table (``table()``, read only
+    then). Each is scored on what the fix search reads (:data:`~core.workflows.verdict.SEARCH_SIGNAL`: the privacy
+    metrics and the signal it ranks by); the rest when a fix is applied (:meth:`GenerationRun.with_fix`)."""
     variants: list[Variants] = []
     spaces = run.evaluation.spaces
     frames: list[pd.DataFrame] = []
@@ -320,17 +324,17 @@ def shared_rerun(run: GenerationRun, table: Callable[[], pd.DataFrame]) -> Rerun
     def rerun(parameters: Parameters, plan: ColumnPlan) -> Remade:
         variant = parameters_variant(run.parameters, parameters)
         if plan == run.plan and variant is not None:
-            variants[:] = variants or [Variants(run.avatarizer, largest_k=max(
-                (k for k in K_STEPS if k < len(run.avatars)), default=0))]
+            variants[:] = variants or [Variants(run.avatarizer, largest_k=largest_k)]
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # what the run said about its columns and k is not said again
                 variant_fit = variants[0].fit(variant)
-            return Remade(evaluate_avatarization(variant_fit, spaces, plan.knowledge), variant_fit)
+            return Remade(evaluate_avatarization(variant_fit, spaces, plan.knowledge, SEARCH_SIGNAL), variant_fit)
         frames[:] = frames or [table()]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             fitted_table = fitted(frames[0], plan, parameters)
-        return Remade(evaluate_avatarization(fitted_table, knowledge=plan.knowledge), fitted_table)
+        return Remade(evaluate_avatarization(fitted_table, knowledge=plan.knowledge, signal_names=SEARCH_SIGNAL),
+                      fitted_table)
 
     return rerun
 
@@ -340,8 +344,9 @@ def judged(run: GenerationRun, table: Callable[[], pd.DataFrame], search: bool =
     """A copy of ``run`` with its verdict; when a target is missed (and ``search``), a fix checked by re-running on the
     table the run was made from (see :func:`shared_rerun`), with the budget of :func:`search_budget`."""
     budget = search_budget(len(run.avatars))
-    verdict = checked_verdict(run.evaluation, run.parameters, run.plan, len(run.avatars), shared_rerun(run, table),
-                              progress, budget) if search else verdict_of(run.evaluation)
+    rerun = shared_rerun(run, table, largest_k_tried(run.parameters.k, len(run.avatars), budget))
+    verdict = checked_verdict(run.evaluation, run.parameters, run.plan, len(run.avatars), rerun, progress,
+                              budget) if search else verdict_of(run.evaluation)
     return replace(run, verdict=verdict, elapsed_s=run.made_s + (verdict.search_seconds if verdict.searched else 0.0))
 
 

@@ -8,6 +8,11 @@ from __future__ import annotations
 K_STEPS = (2, 3, 5, 10, 15, 20, 30, 50, 100)
 EPSILON_STEPS = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0)
 
+
+def larger_k(k: int | None, n_avatarized: int) -> list[int]:
+    """The steps of ``K_STEPS`` above ``k`` (None: all) that ``n_avatarized`` rows allow (``k`` below the rows)."""
+    return [step for step in K_STEPS if (k or 0) < step < n_avatarized]
+
 # How far a setting's signal may fall below another's and still "keep the signal": about twice the seed-to-seed
 # standard deviation of the avatars at a fixed holdout split, measured with 6 seeds on the demo, AIDS, Wage and
 # birthwt tables (Hellinger Mean 0.2 to 0.7, 2.3 on birthwt's 95 rows; Correlation Difference Ratio 2 to 6 for

@@ -25,7 +25,7 @@ from core.metrics.criteria import PARTLY_ASSESSED, UNCERTAIN
 from core.metrics.evaluation import Evaluation
 from core.metrics.result import MetricResult
 from core.workflows.plan import ColumnPlan
-from core.workflows.search_space import EPSILON_STEPS, K_STEPS, SIGNAL_SPREAD
+from core.workflows.search_space import EPSILON_STEPS, SIGNAL_SPREAD, larger_k
 
 if TYPE_CHECKING:
     from core.workflows.runs import Run
@@ -39,6 +39,7 @@ SMALLEST_NCP = 2
 # one; in settings, not seconds, so that the verdict never depends on the machine's speed (the same seed, the same
 # verdict, byte for byte).
 SEARCH_ROWS = 200_000
+SEARCH_SIGNAL = tuple(SIGNAL_SPREAD)  # the signal metrics each setting tried is scored on: those fixes are ranked by
 SEARCH_MIN_SETTINGS = 2
 Progress = Callable[[str, float], None]
 
@@ -160,7 +161,7 @@ class FixSearch:
         self.evaluation, self.parameters, self.plan, self.rerun = evaluation, parameters, plan, rerun
         self.report = progress or (lambda step, share: None)
         self.budget, self.settable, self.fallback, self.table = budget, settable, fallback, table
-        self.larger_k = [k for k in K_STEPS if (parameters.k or 0) < k < n_avatarized]
+        self.larger_k = larger_k(parameters.k, n_avatarized)
         self.ncp = parameters.ncp or evaluation.parameters.get("ncp")
         self.tried: dict[str, Fix] = {}
         self.found: list[Fix] = []  # each group's least change that meets every target
@@ -269,6 +270,13 @@ def search_progress(report: Callable[[str, float], None], start: float) -> Progr
 def search_budget(n_avatarized: int) -> int:
     """The settings the fix search may try for a run of ``n_avatarized`` rows (see :data:`SEARCH_ROWS`)."""
     return max(SEARCH_MIN_SETTINGS, SEARCH_ROWS // max(n_avatarized, 1))
+
+
+def largest_k_tried(k: int | None, n_avatarized: int, budget: int) -> int:
+    """The largest ``k`` a fix search of ``budget`` settings can try (0: none): the ``budget``-th step above ``k``,
+    since the search raises ``k`` step by step before it tries any other setting at a larger one."""
+    steps = larger_k(k, n_avatarized)
+    return steps[min(budget, len(steps)) - 1] if steps else 0
 
 
 def with_analyses(evaluation: Evaluation, earlier: Evaluation) -> Evaluation:

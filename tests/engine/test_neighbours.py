@@ -1,8 +1,11 @@
+from unittest import mock
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.spatial import cKDTree
 
+from core.engine import neighbours
 from core.engine.neighbours import NeighbourTree
 
 
@@ -82,3 +85,17 @@ def test_a_copy_short_of_k_takes_the_next_point():
     distances, found = NeighbourTree(points).query_excluding_self(np.array([0, 3]), 2)
     np.testing.assert_array_equal(found, [[2, 1], [1, 2]])  # row 3 takes the origin's copies from its 3rd (mod 2)
     np.testing.assert_array_equal(distances, [[0.0, 1.0], [1.0, 2.0]])
+
+
+@settings(max_examples=100, deadline=None)
+@given(repeated_points(), st.integers(0, 2**32 - 1), st.sampled_from([1, 2, 2**16]))
+def test_the_nearest_within_a_bound_is_the_unbounded_nearest_where_it_is_within(points, seed, chunk):
+    """Bounds at 0, on the distance itself (ties), below and above it; chunks of one, two or all queries."""
+    rng = np.random.default_rng(seed)
+    queries = np.vstack([points, rng.integers(0, 4, size=(5, points.shape[1])).astype(float) + 0.5])
+    nearest = brute_distances(points, queries).min(axis=1)
+    bounds = nearest * rng.choice([0.0, 0.5, 1.0, 2.0], size=len(queries)) + rng.choice([0.0, 1.0], size=len(queries))
+    with mock.patch.object(neighbours, "BOUNDED_CHUNK", chunk):
+        found = neighbours.nearest_within(NeighbourTree(points), queries, bounds)
+    np.testing.assert_array_equal(found, np.where(nearest <= bounds, found, np.inf))
+    np.testing.assert_allclose(found[nearest <= bounds], nearest[nearest <= bounds], rtol=0, atol=1e-12)

@@ -1,5 +1,7 @@
 """Closest rate (SPEC 6.2): avatars closer to a real person than 95 % of real newcomers are at risk."""
 
+from unittest import mock
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -8,7 +10,10 @@ from hypothesis import strategies as st
 
 from core.metrics import closest_rate
 from core.metrics.attack import Knowledge
+from core.metrics import context as context_module
+from core.metrics.closest_distances_ratio import distance_ratios
 from core.metrics.context import AttackSides, PrivacyContext, PrivacyReference
+from core.metrics.sampling import CONTROLS_STREAM, fixed_sample
 from tests.support import typed
 
 
@@ -48,9 +53,16 @@ def test_without_controls_it_does_not_apply():
 
 
 @settings(max_examples=40, deadline=None)
-@given(n=st.integers(4, 40), seed=st.integers(0, 10_000), inside=st.booleans(), levels=st.integers(0, 3))
-def test_the_tree_equals_the_brute_force_definition(n, seed, inside, levels):
-    """Controls outside the originals (a real holdout) or among them (approximate: each apart from itself)."""
+@given(n=st.integers(4, 40), seed=st.integers(0, 10_000), inside=st.booleans(), levels=st.integers(0, 3),
+       sample=st.sampled_from([None, 3, 7]))
+def test_the_tree_equals_the_brute_force_definition(n, seed, inside, levels, sample):
+    """Controls outside the originals (a real holdout) or among them (approximate: each apart from itself); beyond
+    ``CONTROL_SAMPLE`` controls, the limits read on the controls :func:`fixed_sample` draws."""
+    with mock.patch.object(context_module, "CONTROL_SAMPLE", sample or context_module.CONTROL_SAMPLE):
+        check_against_brute_force(n, seed, inside, levels)
+
+
+def check_against_brute_force(n, seed, inside, levels):
     rng = np.random.default_rng(seed)
     draw = (lambda size: rng.integers(0, levels + 1, size).astype(float)) if levels else (lambda size: rng.normal(size=size))
     originals, avatars = draw(n), draw(n)
@@ -60,7 +72,8 @@ def test_the_tree_equals_the_brute_force_definition(n, seed, inside, levels):
     to_originals = np.abs(controls[:, None] - originals[None, :])
     if inside:
         to_originals[np.arange(len(rows)), rows] = np.inf  # each control apart from itself
-    control_sorted = np.sort(to_originals, axis=1)
+    drawn = fixed_sample(len(controls), context_module.CONTROL_SAMPLE, CONTROLS_STREAM)
+    control_sorted = np.sort(to_originals if drawn is None else to_originals[drawn], axis=1)
     avatar_sorted = np.sort(np.abs(avatars[:, None] - originals[None, :]), axis=1)
 
     def ratios(first, second):
@@ -70,3 +83,22 @@ def test_the_tree_equals_the_brute_force_definition(n, seed, inside, levels):
     ratio_limit = np.percentile(ratios(control_sorted[:, 0], control_sorted[:, 1]), 5)
     at_risk = (avatar_sorted[:, 0] < distance_limit) & (ratios(avatar_sorted[:, 0], avatar_sorted[:, 1]) < ratio_limit)
     assert result.value == pytest.approx(100 * (1 - at_risk.mean()))
+    assert result.breakdown["controls_read"] == len(control_sorted)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_sampled_limits_are_within_the_stated_precision(seed):
+    """60 000 controls, 30 000 of them read: each limit falls between the 4.75th and the 5.25th percentiles of all
+    of them (docs/decisions.md, "The controls' distances on a sample"; 1.96 standard errors)."""
+    rng = np.random.default_rng(seed)
+    originals, controls = rng.normal(size=(20_000, 3)), rng.normal(size=(60_000, 3))
+    frame, kinds = typed(pd.DataFrame({"x": originals[:, 0]}))
+    reference = PrivacyReference.of(originals, frame[0], kinds)
+    sides = AttackSides(frame[0], frame[0].iloc[:0], controls, None, Knowledge())
+    sampled = PrivacyContext(reference, originals[:10], frame[0].iloc[:10], paired=False, sides=sides)
+    assert len(sampled.control_nearest_two[0]) == context_module.CONTROL_SAMPLE
+    every, _ = reference.tree.query(controls, 2, rows=False)
+    for sampled_values, all_values in ((sampled.control_nearest_two[0], every[:, 0]),
+                                       (distance_ratios(*sampled.control_nearest_two), distance_ratios(*every.T))):
+        rank = 100 * np.mean(all_values < np.percentile(sampled_values, 5))
+        assert 4.75 <= rank <= 5.25

@@ -12,9 +12,9 @@ from tests.support import brute_force, brute_force_ties
 
 
 def test_local_cloaking_cap_bounds_the_query():
-    assert local_cloaking.local_cloaking_cap(2_000) == 256
+    assert local_cloaking.local_cloaking_cap(2_000) == 64
     assert local_cloaking.local_cloaking_cap(1_000_000) == 16
-    assert local_cloaking.local_cloaking_cap(200_000) == 83
+    assert local_cloaking.local_cloaking_cap(200_000) == 64 and local_cloaking.local_cloaking_cap(500_000) == 33
 
 
 @pytest.mark.parametrize("exact_pairs", [0, local_cloaking.EXACT_COUNT_PAIRS])
@@ -28,18 +28,22 @@ def test_both_counting_paths_equal_the_brute_force_counts(monkeypatch, exact_pai
     avatars[:5] = originals[:5]  # copies: nothing is strictly closer
     closer = count_closer_avatars(originals, avatars)
     expected, tied = brute_force_ties(originals, avatars)
-    assert (closer.censored_at is None) == (exact_pairs > 0) and not closer.at_least
+    assert (closer.censored_at is None) == (exact_pairs > 0) and (closer.at_least <= (exact_pairs == 0))
     exact = np.ones(len(expected), bool) if closer.censored_at is None else expected + tied + 1 < closer.censored_at
     assert np.array_equal(closer.counts[exact], expected[exact]) and np.array_equal(closer.tied[exact], tied[exact])
     # growing queries: an original whose k nearest are all as close as its own avatar is "at least"
     if closer.censored_at is not None:
         assert np.all(closer.counts[~exact] + closer.tied[~exact] >= closer.censored_at - 1)
-    assert closer.median == np.median(expected + tied / 2)
+    if closer.at_least:  # more than half reach the cap: the median said as the cap, "at least"
+        assert closer.median == closer.censored_at and np.median(expected + tied / 2) >= closer.censored_at - 1
+    else:
+        assert closer.median == np.median(expected + tied / 2)
 
 
 @pytest.mark.parametrize(("spread", "expected_levels"), [(0.2, [16, 64]), (30.0, [16, 256])])
 def test_growing_queries_go_straight_to_the_cap_when_the_median_lies_beyond(monkeypatch, spread, expected_levels):
     monkeypatch.setattr(local_cloaking, "EXACT_COUNT_PAIRS", 0)
+    monkeypatch.setattr(local_cloaking, "LOCAL_CLOAKING_MAX_CAP", 256)  # a cap beyond four times the first query
     levels = []
 
     class RecordingTree(NeighbourTree):

@@ -6,11 +6,18 @@ import pytest
 
 from core.engine.parameters import Parameters
 from core.metrics.evaluation import Evaluation, evaluate_avatarization
-from core.metrics.registry import DEFINITIONS, TARGETS
+from core.metrics.registry import DEFINITIONS, SIGNAL_NAMES, TARGETS
 from core.presentation.verdict_text import verdict_json, verdict_line
 from core.workflows.plan import ColumnPlan
 from core.workflows.run import fitted, generate, judged
-from core.workflows.verdict import Remade, checked_verdict, search_budget, verdict_of
+from core.workflows.verdict import (
+    SEARCH_SIGNAL,
+    Remade,
+    checked_verdict,
+    largest_k_tried,
+    search_budget,
+    verdict_of,
+)
 from tests.support import mixed_table
 
 
@@ -222,6 +229,15 @@ def test_the_search_tries_no_more_settings_than_its_budget_for_the_rows():
     assert verdict_line(verdict).endswith("The sweep (`python -m core sweep`) tries more.")
 
 
+def test_the_neighbours_are_searched_no_farther_than_the_largest_k_the_budget_tries():
+    """Issue 51: a search of 2 settings from k = 10 tries k = 15 and 20, so its shared search stops at 20, not 100;
+    the steps stop below the rows."""
+    assert largest_k_tried(10, 500_000, 2) == 20
+    assert largest_k_tried(10, 500_000, 133) == 100
+    assert largest_k_tried(2, 40, 133) == 30 and largest_k_tried(None, 4, 1) == 2
+    assert largest_k_tried(100, 500_000, 2) == 0
+
+
 def test_not_assessed_is_never_shown_as_met():
     """SPEC 6.3, revised: "Inference: met" above "Inference risk n/a" read as assessed."""
     evaluation = evaluation_with_values(linkability_risk=None, inference_risk=None, correlation_protection_rate=None)
@@ -333,6 +349,15 @@ def test_a_fix_checked_by_a_re_run_is_applied_without_making_its_avatars_again()
     assert applied.avatarizer is fix.made and applied.parameters == fix.parameters
     assert applied.verdict.status in ("ready", "uncertain", "partly assessed") and not applied.verdict.failing
     assert applied.avatars.equals(fix.made.avatars_)
+    # issue 51: each setting tried was scored on what the search reads; the fix applied, on every metric, as a full
+    # scoring of the same avatars gives them
+    assert set(fix.evaluation.signal) == set(SEARCH_SIGNAL)
+    full = evaluate_avatarization(fix.made, knowledge=fix.plan.knowledge)
+    assert list(applied.evaluation.signal) == list(full.signal) == list(SIGNAL_NAMES)
+    for name, result in full.signal.items():
+        assert applied.evaluation.signal[name].value == pytest.approx(result.value), name
+    for name, result in full.privacy.items():
+        assert applied.evaluation.privacy[name].value == pytest.approx(result.value), name
 
 
 def test_a_setting_that_gains_nothing_is_never_advised():
