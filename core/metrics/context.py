@@ -9,9 +9,10 @@ comparable, a link's joins) are computed once, on first use.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -60,19 +61,28 @@ class PrivacyReference:
     row_hashes: np.ndarray
     unique_shares: dict[str, float]  # u_v: distinct values of v / originals
     row_group_sizes: np.ndarray  # per original, how many originals share its exact row (itself included)
-    _control_distances: dict[int, tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]] = field(
-        default_factory=dict, repr=False, compare=False)
+    _of_controls: dict[tuple[str, int], tuple[np.ndarray, Any]] = field(default_factory=dict, repr=False,
+                                                                         compare=False)
 
     def control_nearest_two(self, coordinates: np.ndarray, control_rows: np.ndarray | None
                             ) -> tuple[np.ndarray, np.ndarray]:
         """The distances of the controls at ``coordinates`` (:data:`CONTROL_SAMPLE` of them at most, drawn by
         :func:`~core.metrics.sampling.fixed_sample`) to their nearest and second-nearest originals, each apart from
-        itself when it is one (``control_rows``: their rows among the originals). They do not depend on the
-        avatars: computed once for the same controls (every setting of a fix search, of a sweep)."""
-        held = self._control_distances.get(id(coordinates))
+        itself when it is one (``control_rows``: their rows among the originals)."""
+        return self._kept_for_controls("nearest two", coordinates, lambda: self._nearest_two_of(coordinates,
+                                                                                                control_rows))
+
+    def control_tree(self, coordinates: np.ndarray) -> NeighbourTree:
+        """A tree over the controls at ``coordinates``."""
+        return self._kept_for_controls("tree", coordinates, lambda: NeighbourTree(coordinates))
+
+    def _kept_for_controls(self, name: str, coordinates: np.ndarray, compute: Callable[[], Any]) -> Any:
+        """What the controls at ``coordinates`` give, which does not depend on the avatars: computed once for the
+        same controls (every setting of a fix search, every run of a sweep)."""
+        held = self._of_controls.get((name, id(coordinates)))
         if held is None or held[0] is not coordinates:  # the array held, so that its id stays its own
-            held = (coordinates, self._nearest_two_of(coordinates, control_rows))
-            self._control_distances[id(coordinates)] = held
+            held = (coordinates, compute())
+            self._of_controls[(name, id(coordinates))] = held
         return held[1]
 
     def _nearest_two_of(self, coordinates: np.ndarray, control_rows: np.ndarray | None

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from core.engine.neighbours import NeighbourTree, nearest_within
+from core.engine.neighbours import nearest_within
 from core.i18n import N_
 from core.metrics.definition import LINKABILITY, MetricDefinition
 from core.metrics.result import MetricResult
@@ -47,7 +47,7 @@ def compute(context: PrivacyContext) -> MetricResult:
             "Not applicable: it needs a real holdout (people never used to make avatars) and two originals."))
     to_used, _ = context.nearest_two
     # only whether the holdout is nearer, as near or farther matters: searched no farther than the nearest used
-    to_holdout = nearest_within(NeighbourTree(sides.coordinates), context.avatar_coordinates, to_used)
+    to_holdout = nearest_within(context.reference.control_tree(sides.coordinates), context.avatar_coordinates, to_used)
     n_used, n_holdout = len(context.reference.coordinates), len(sides.coordinates)
     return DEFINITION.result(dcr_share(to_used, to_holdout), breakdown={
         "as_near_as_new_people": 100 * n_used / (n_used + n_holdout), "people_used": n_used,

@@ -4,12 +4,15 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.engine.io import read_table
 from core.engine.pipeline import Avatarizer
 from core.errors import InputError
 from core.metrics.evaluation import evaluate, evaluate_avatarization
-from core.metrics.space import MetricSpace
+from core.metrics.attack import Knowledge
+from core.metrics.space import MetricSpace, MetricSpaces
 from tests.support import mixed_table, typed
 
 SIGNAL_KEYS = {
@@ -188,3 +191,21 @@ def test_evaluate_refuses_empty_avatars_says_unseen_values_and_refuses_a_too_lar
     assert evaluation.to_json()["warnings"] == evaluation.warnings
     with pytest.raises(InputError, match="ncp must be at most"):
         evaluate(originals, originals.copy(), ncp=500, seed=0)
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 1_000), n_rows=st.integers(60, 300), holdout=st.booleans(), missing=st.sampled_from([0.0, 0.1]))
+def test_what_the_metrics_keep_for_the_next_avatars_gives_the_figures_of_a_fresh_scoring(seed, n_rows, holdout, missing):
+    """Issue 51: the originals' tree, the controls' coordinates and distances, the coded avatars are computed once
+    and kept for every setting a fix search tries (and a sweep's runs): each figure equals that of a scoring that
+    shares nothing (exactly, the controls being fewer than ``CONTROL_SAMPLE``)."""
+    frame = mixed_table(n_rows, seed=seed, missing=missing)
+    knowledge = Knowledge(known=("age", "group"), sensitive=("weight",))
+    shared = MetricSpaces()
+    for k in (3, 5):
+        avatarizer = fitted(frame, k=k, seed=seed, holdout=holdout, holdout_min_rows=50)
+        kept, fresh = (evaluate_avatarization(avatarizer, spaces, knowledge) for spaces in (shared, MetricSpaces()))
+        for side in ("signal", "privacy"):
+            for name, result in getattr(fresh, side).items():
+                assert getattr(kept, side)[name].value == result.value, (k, name)
+                assert getattr(kept, side)[name].breakdown.keys() == result.breakdown.keys()
