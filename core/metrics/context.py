@@ -9,7 +9,7 @@ comparable, a link's joins) are computed once, on first use.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -27,7 +27,7 @@ from core.metrics.links.join import Joins, typed_joins
 from core.metrics.local_cloaking import CloserAvatars, count_closer_avatars
 from core.metrics.sampling import CONTROLS_STREAM, fixed_sample
 from core.metrics.series.trajectories import Trajectories
-from core.metrics.space import MetricSpace
+from core.metrics.space import MetricSpace, kept_by_identity
 
 NOT_PAIRED = N_("Not applicable: it needs each avatar paired with the original it was made from.")
 REPEATED_ROWS_SHARE = 0.5  # beyond, the distance metrics are shown with a note and leave the verdict (SPEC 6.1)
@@ -61,7 +61,7 @@ class PrivacyReference:
     row_hashes: np.ndarray
     unique_shares: dict[str, float]  # u_v: distinct values of v / originals
     row_group_sizes: np.ndarray  # per original, how many originals share its exact row (itself included)
-    _of_controls: dict[tuple[str, int], tuple[np.ndarray, Any]] = field(default_factory=dict, repr=False,
+    _of_controls: dict[Hashable, tuple[Any, Any]] = field(default_factory=dict, repr=False,
                                                                          compare=False)
 
     def control_nearest_two(self, coordinates: np.ndarray, control_rows: np.ndarray | None
@@ -79,11 +79,7 @@ class PrivacyReference:
     def _kept_for_controls(self, name: str, coordinates: np.ndarray, compute: Callable[[], Any]) -> Any:
         """What the controls at ``coordinates`` give, which does not depend on the avatars: computed once for the
         same controls (every setting of a fix search, every run of a sweep)."""
-        held = self._of_controls.get((name, id(coordinates)))
-        if held is None or held[0] is not coordinates:  # the array held, so that its id stays its own
-            held = (coordinates, compute())
-            self._of_controls[(name, id(coordinates))] = held
-        return held[1]
+        return kept_by_identity(self._of_controls, name, coordinates, compute)
 
     def _nearest_two_of(self, coordinates: np.ndarray, control_rows: np.ndarray | None
                         ) -> tuple[np.ndarray, np.ndarray]:

@@ -24,8 +24,8 @@ import pandas as pd
 from scipy import linalg, stats
 from scipy.linalg import LinAlgWarning
 from sklearn.exceptions import ConvergenceWarning
-from threadpoolctl import threadpool_limits
 from sklearn.linear_model import LogisticRegression
+from threadpoolctl import threadpool_limits
 
 from core.dataset import Kind
 from core.engine.encoding import TableCodec

@@ -17,6 +17,17 @@ from core.engine.schema import MANY_MODALITIES, with_text_names
 from core.metrics.binning import SortedColumns
 
 LAST_ENCODED = "last encoded"
+
+
+def kept_by_identity(store: dict[Hashable, tuple[Any, Any]], key: Hashable, thing: object,
+                     compute: Callable[[], Any]) -> Any:
+    """What ``compute`` returns about ``thing`` (a frame, an array), computed once while that same object comes back:
+    kept in ``store`` under ``key`` and the object's id, the object held beside it so that its id stays its own."""
+    held = store.get((key, id(thing)))
+    if held is None or held[0] is not thing:
+        held = (thing, compute())
+        store[(key, id(thing))] = held
+    return held[1]
 AXIS_BLOCK_VALUES = 2**22  # coordinates transformed at a time per sample (32 MB), whatever the row count
 
 
@@ -68,11 +79,7 @@ class MetricSpace:
     def kept_for(self, frame: pd.DataFrame, key: Hashable, compute: Callable[[], Any]) -> Any:
         """What ``compute`` returns about ``frame``, other rows than the space's own (the holdout), computed once
         while the same frame comes back (every setting of a fix search, of a sweep)."""
-        held = self._kept.get((key, id(frame)))
-        if held is None or held[0] is not frame:  # the frame held, so that its id stays its own
-            held = (frame, compute())
-            self._kept[(key, id(frame))] = held
-        return held[1]
+        return kept_by_identity(self._kept, key, frame, compute)
 
     def kept(self, key: Hashable, compute: Callable[[], Any]) -> Any:
         """What ``compute`` returns about these rows, computed once: a sweep scores many avatar sets against them."""
@@ -95,37 +102,27 @@ class MetricSpaces:
     """Spaces already fitted, by frame: a sweep scores many avatar sets against the same originals."""
 
     def __init__(self) -> None:
-        self._fitted: dict[int, tuple[pd.DataFrame, MetricSpace]] = {}
-        self._splits: dict[tuple, tuple[pd.DataFrame, ...]] = {}
+        self._held: dict[Hashable, tuple[Any, Any]] = {}
 
     def approximate_split(
         self, originals: pd.DataFrame, n_avatars: int, paired: bool, draw: Callable[[], tuple[np.ndarray, ...]]
     ) -> tuple[pd.DataFrame, pd.DataFrame, np.ndarray, np.ndarray]:
         """WO and HO frames (the same objects on every call, so their spaces are reused), WA's rows and HO's."""
-        key = (id(originals), n_avatars, paired)
-        if key not in self._splits or self._splits[key][0] is not originals:
+        def split() -> tuple[pd.DataFrame, pd.DataFrame, np.ndarray, np.ndarray]:
             working_rows, holdout_rows, avatar_rows = draw()
-            self._splits[key] = (
-                originals,
-                originals.iloc[working_rows].reset_index(drop=True),
-                originals.iloc[holdout_rows].reset_index(drop=True),
-                avatar_rows,
-                holdout_rows,
-            )
-        return self._splits[key][1:]
+            return (originals.iloc[working_rows].reset_index(drop=True),
+                    originals.iloc[holdout_rows].reset_index(drop=True), avatar_rows, holdout_rows)
+
+        return kept_by_identity(self._held, ("split", n_avatars, paired), originals, split)
 
     def without(self, frame: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
         """``frame``, its columns named as the engine names them, without ``columns``: the same object for the same
         frame and columns on every call, so that the spaces fitted on it are reused."""
-        key = ("without", id(frame), tuple(columns))
-        if key not in self._splits or self._splits[key][0] is not frame:
-            derived = with_text_names(frame)
-            self._splits[key] = (frame, derived.drop(columns=list(columns)) if columns else derived)
-        return self._splits[key][1]
+        def derived() -> pd.DataFrame:
+            named = with_text_names(frame)
+            return named.drop(columns=list(columns)) if columns else named
+
+        return kept_by_identity(self._held, ("without", tuple(columns)), frame, derived)
 
     def of(self, frame: pd.DataFrame, kinds: Mapping[str, Kind]) -> MetricSpace:
-        held = self._fitted.get(id(frame))
-        if held is None or held[0] is not frame:
-            held = (frame, MetricSpace.fit(frame, kinds))  # the frame is held so that its id stays its own
-            self._fitted[id(frame)] = held
-        return held[1]
+        return kept_by_identity(self._held, "space", frame, lambda: MetricSpace.fit(frame, kinds))
