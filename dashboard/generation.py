@@ -36,7 +36,7 @@ from core.presentation.parameter_labels import (
     UNALIGNMENT_LABELS,
 )
 from core.workflows.linked_run import LinkedRun, generate_linked
-from core.workflows.run import GenerationRun, describe, generate_judged
+from core.workflows.run import GenerationRun, describe, generate
 from core.workflows.runs import Run
 from core.workflows.search_space import EPSILON_STEPS
 from dashboard import state
@@ -105,7 +105,7 @@ def table_form(loaded: LoadedTable, current: GenerationRun | None, version: int,
             return None
     parameters = Parameters(**asked)
     made, release = state.generation_plan(), state.release_context()
-    return _("Avatars with {settings}").format(settings=describe(parameters)), lambda progress: generate_judged(
+    return _("Avatars with {settings}").format(settings=describe(parameters)), lambda progress: generate(
         loaded.frame, made, parameters, table_name=loaded.name, fingerprint=loaded.fingerprint, progress=progress,
         release=release)
 
@@ -207,8 +207,8 @@ def dataset_form(loaded: LoadedDataset, dataset: Dataset, current: LinkedRun | N
     asked, knowledge, frames = state.described_dataset(chosen, methods), state.attacker(), loaded.frames
     release = state.release_context()
     return _("Avatars of {tables}").format(tables=", ".join(frames)), lambda progress: generate_linked(
-        asked, frames, parameters, knowledge=knowledge, fingerprint=loaded.fingerprint, progress=progress,
-        release=release)
+        asked, frames, parameters, knowledge=knowledge, fingerprint=loaded.fingerprint, search=False,
+        progress=progress, release=release)
 
 
 def _own(current: LinkedRun | None, name: str) -> dict[str, object]:

@@ -6,7 +6,10 @@ stops the page's script, not the work. The page that starts it waits on it with 
 the seconds so far); the sidebar shows it on every other page, refreshed every second, and when it ends the result
 is applied to the session (the new run, or its one-line error, said on the next page shown), unless other data were
 loaded meanwhile: a run belongs to the data it was made from, and is then set aside, said. A session whose tab is
-closed stops its job at the next step.
+closed stops its job at the next step, and so does a job another one replaces.
+
+A run that misses a target is shown at once, its fix searched by a second job (issue 51: the avatars and their
+figures in seconds, the fix after them, each setting tried said): :func:`start_fix_search`.
 """
 
 from __future__ import annotations
@@ -24,11 +27,13 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from core.errors import InputError
 from core.i18n import _, number
+from core.workflows.runs import Run
 from dashboard import state
 from dashboard.text import plain
 
 Progress = Callable[[str, float], None]
 JOB_KEY = "job"
+FIX_SEARCH = "fix search"  # the kind of the job that looks for a run's fix
 POLL_S = 0.25
 
 
@@ -49,6 +54,7 @@ class Job:
     result: Any = None
     error: str | None = None
     done: bool = False
+    cancelled: bool = False  # another job replaced it: it stops at its next step
     context: dict[str, Any] = field(default_factory=dict)  # what the page needs to apply the result
 
     @property
@@ -65,12 +71,16 @@ class Job:
 
 
 def start(kind: str, label: str, make: Callable[[Progress], Any], **context: Any) -> Job:
-    """``make(progress)`` started in a thread, as the session's job (the session's language carried over)."""
+    """``make(progress)`` started in a thread, as the session's job (the session's language carried over); the job
+    it replaces, if still going, is stopped."""
     job = Job(kind, label, context={"source": state.source_id(), **context})
     session = _session_id()
+    replaced = current()
+    if replaced is not None:
+        replaced.cancelled = True
 
     def progress(step: str, share: float) -> None:
-        if session is not None and not _alive(session):
+        if job.cancelled or session is not None and not _alive(session):
             raise Cancelled
         job.progress(step, share)
 
@@ -93,10 +103,23 @@ def current() -> Job | None:
     return st.session_state.get(JOB_KEY)
 
 
-def wait(job: Job) -> None:
+def start_fix_search(run: Run) -> Job:
+    """The fix search of ``run`` (shown already) on the originals loaded, as the session's job."""
+    frames = state.frames()
+    return start(FIX_SEARCH, _("The fix search"), lambda progress: run.with_fix_search(frames, progress), judged=run)
+
+
+def fix_search_of(run: Run) -> Job | None:
+    """The job searching ``run``'s fix, if one is going."""
+    job = current()
+    return job if job is not None and job.kind == FIX_SEARCH and state.same_figures(job.context["judged"], run) else None
+
+
+def wait(job: Job, where: Any = st) -> None:
     """Wait on ``job`` with a progress bar (a rerun of this page, the user going elsewhere, leaves the job going),
-    then apply its result: the page reruns the app, so that the sidebar and every page show it."""
-    bar = st.progress(job.share, text=job.text())
+    then apply its result: the page reruns the app, so that the sidebar and every page show it. ``where``: the
+    container the bar is drawn in (the page's end, by default)."""
+    bar = where.progress(job.share, text=job.text())
     while not job.done:
         time.sleep(POLL_S)
         bar.progress(min(max(job.share, 0.0), 1.0), text=job.text())
@@ -117,6 +140,14 @@ def finish(job: Job) -> None:
     else:
         APPLY[job.kind](job)
     st.rerun()
+
+
+def apply_ended() -> None:
+    """The session's job, when it has ended since the last run (a fix search ends while the user reads a page),
+    applied before the page is drawn: each page calls it first."""
+    job = current()
+    if job is not None and job.done:
+        finish(job)
 
 
 def show_error() -> None:
@@ -149,19 +180,29 @@ def _alive(session: str) -> bool:
 
 
 def _taken(job: Job) -> None:
-    """A run made to be the current one (of one table or of linked tables), and what to say of it, if anything."""
+    """A run made to be the current one (of one table or of linked tables), and what to say of it, if anything;
+    its fix searched next when it misses a target."""
     state.set_run(job.result)
     if job.context.get("said"):
         state.say_after_rerun(job.context["said"])
+    _search_if_needed()
 
 
 def _rescored(job: Job) -> None:
     """The run attacked again, for its release (its recipient, decisions 6.7): the attacker as chosen (not as the
-    recipient widened it) is kept."""
+    recipient widened it) is kept; its fix searched next when it misses a target."""
     state.set_attacker(job.context.get("chosen", job.result.knowledge))
     state.set_run(job.result)  # with the recipient its attacks were run for
+    _search_if_needed()
+
+
+def _search_if_needed() -> None:
+    run = state.run()
+    if run is not None and run.awaits_fix_search:
+        start_fix_search(run)
 
 
 APPLY: dict[str, Callable[[Job], None]] = {  # what each kind of result becomes in the session
     "run": _taken, "release": lambda job: state.set_release_run(job.result), "rescored": _rescored,
+    FIX_SEARCH: lambda job: state.set_fix_search(job.context["judged"], job.result),
 }

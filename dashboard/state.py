@@ -354,6 +354,21 @@ def set_run(current: Run | None) -> None:
     sessions.let_go()  # only the current run is held
 
 
+def same_figures(one: Run, other: Run) -> bool:
+    """Whether two runs judge the same figures (one may carry another release, or its fix search)."""
+    return {name: id(verdict.evaluation) for name, verdict in one.person_verdicts.items()} == {
+        name: id(verdict.evaluation) for name, verdict in other.person_verdicts.items()}
+
+
+def set_fix_search(judged: Run, searched: Run) -> None:
+    """The run ``judged`` with the fix its search found (``searched``), made the current run while it still shows
+    the same figures (what the search judged), with the current run's release; else set aside: it judged figures
+    no longer shown. The Generate form's settings stay (no new version: the avatars are the same)."""
+    current = run()
+    if current is not None and same_figures(current, judged):
+        st.session_state["run"] = replace(searched, release=current.release)
+
+
 def exposure(current: Run, scored: ScoredTable) -> tuple[pd.DataFrame | None, LatentView | None]:
     """Who is most exposed among ``scored``'s people: their rows (:meth:`~core.workflows.runs.Run.people`) and their
     map (:meth:`~core.workflows.runs.Run.exposure_latent`), computed once per table of the current run and held for the

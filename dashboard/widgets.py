@@ -65,7 +65,7 @@ from core.workflows.latent import LatentView
 from core.workflows.run import GenerationRun
 from core.workflows.sweep import SweepPoint
 from core.workflows.runs import Run, ScoredTable
-from core.workflows.verdict import READY, Verdict
+from core.workflows.verdict import NOT_READY, READY, Verdict
 from dashboard import jobs, state
 from dashboard.plan import KIND_LABELS, ROLE_LABELS, described_columns, role_label
 from dashboard.text import plain
@@ -241,9 +241,10 @@ def holdout_plan(n_rows: int, holdout: bool) -> str:
              "holdout.)").format(rows=number(n_rows, ","))
 
 
-def verdict_message(verdict: Verdict, about: str) -> None:
+def verdict_message(verdict: Verdict, about: str, searching: Callable[[], None] | None = None) -> None:
     """One verdict: its headline and ``about`` (which avatars, in markdown), why (a missed target in red, an uncertain
-    one in amber), the fix, what is not assessed."""
+    one in amber), the fix (or, while it is searched, ``searching`` draws where the search is), what is not
+    assessed."""
     missed, uncertain = (["\n".join(f"- {plain(reason)}" for reason in lines)] if lines else []
                          for lines in (reasons(verdict), doubts(verdict)))
     if verdict.status == READY:
@@ -261,7 +262,10 @@ def verdict_message(verdict: Verdict, about: str) -> None:
         st.error("\n\n".join([f"**{headline(verdict)}**. {about}", *missed]), icon=":material/gpp_bad:")
         if uncertain:
             st.warning("\n\n".join([_("Uncertain, neither met nor missed:"), *uncertain]), icon=":material/help:")
-        st.info(plain(fix_sentence(verdict, DASHBOARD)), icon=":material/build:")
+        if searching is None:
+            st.info(plain(fix_sentence(verdict, DASHBOARD)), icon=":material/build:")
+        else:
+            searching()
     if caveat(verdict, DASHBOARD):
         st.warning(plain(caveat(verdict, DASHBOARD)), icon=":material/help:")
 
@@ -286,7 +290,8 @@ def verdict_box(run: Run) -> None:
             "**{table}**, each person with everything about them ({tables}).").format(
             table=plain(name), tables=", ".join(plain(member) for member in run.dataset.top_down()
                                                 if member in run.dataset.family(name)))
-        verdict_message(verdict, about)
+        searched = verdict.status != NOT_READY or verdict.searched or run is not state.run()
+        verdict_message(verdict, about, None if searched else lambda: fix_search_box(run))
         if verdict.fix is not None and verdict.fix.made is not None and run is state.run():
             apply_fix_button(verdict.fix.instruction, lambda name=name: state.set_run(run.with_fix(name)), key=name)
     if isinstance(run, GenerationRun):
@@ -308,6 +313,31 @@ def verdict_box(run: Run) -> None:
         st.warning(_("{link} was linked in the original order: the avatars keep each real family's structure "
                      "(who has how many children, and which). Check it before sharing.").format(link=plain(link)),
                    icon=":material/warning:")
+
+
+def fix_search_box(run: Run) -> None:
+    """Where the fix of the current ``run`` stands while none was found yet: searched (each setting tried said, the
+    verdict redrawn when it ends), or, when its search was stopped (another job replaced it), one click to search
+    it."""
+    if jobs.fix_search_of(run) is None:
+        st.info(_("No fix was looked for yet: the search was stopped before its end."), icon=":material/build:")
+        if st.button(_("Look for a fix"), icon=":material/build:", key="fix_search"):
+            jobs.start_fix_search(run)
+            st.rerun()
+        return
+    st.info(_("Looking for a fix: each more protective setting is made again and measured, in turn. The avatars and "
+              "figures on every page are these; the verdict says the fix when the search ends."),
+            icon=":material/build:")
+    _fix_search_progress(run)
+
+
+@st.fragment(run_every=1.0)
+def _fix_search_progress(run: Run) -> None:
+    """The fix search's progress, redrawn each second; the page redrawn once the sidebar has applied its end."""
+    job = jobs.fix_search_of(run)
+    if job is None:  # ended and applied, or stopped
+        st.rerun()
+    st.progress(1.0 if job.done else min(max(job.share, 0.0), 1.0), text=job.text())
 
 
 LIVE_REDRAW_S = 2.0  # the live chart of a sweep redrawn at most this often (plotly needs time)

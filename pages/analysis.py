@@ -5,12 +5,13 @@ import streamlit as st
 
 from core.i18n import _
 from core.workflows.linked_run import LinkedRun
-from dashboard import language, state
+from dashboard import jobs, language, state
 from dashboard.analysis import analysis_sections
 from dashboard.linked import trend_section
 from dashboard.widgets import scored_choice
 
 language.use_session_language()  # first: this run's messages in the session's language
+jobs.apply_ended()  # a job ended since the last run: its result first
 st.title(_("Does my analysis still hold?"))
 run = state.require_run()
 if isinstance(run, LinkedRun):

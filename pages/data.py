@@ -17,6 +17,7 @@ from dashboard.text import plain
 from dashboard.widgets import column_editor, preview_columns, relations_section, risk_profile_section, table
 
 language.use_session_language()  # first: this run's messages in the session's language
+jobs.apply_ended()  # a job ended since the last run: its result first
 st.title(_("Data"))
 jobs.show_error()  # a run that ended after other data were loaded here: said, set aside
 source_section()

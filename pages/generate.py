@@ -12,11 +12,13 @@ from dashboard.text import plain
 from dashboard.widgets import avatars_of_every_row, verdict_box
 
 language.use_session_language()  # first: this run's messages in the session's language
+jobs.apply_ended()  # a job ended since the last run: its result first
 st.title(_("Generate avatars"))
 current, version, running = state.run(), state.run_version(), jobs.current()
 linked = state.dataset()
+busy = running is not None and running.kind != jobs.FIX_SEARCH  # a new run may replace a fix search
 if linked is None:
-    asked = table_form(state.require_table(), current, version, running is not None)
+    asked = table_form(state.require_table(), current, version, busy)
 else:
     problem = next(iter(state.plan_problems().values()), None)
     try:
@@ -29,11 +31,11 @@ else:
         st.error(plain(problem))
         st.page_link("pages/data.py", label=_("Go to Data"), icon=":material/table:")
         st.stop()
-    asked = dataset_form(linked, dataset, current, version, running is not None)
+    asked = dataset_form(linked, dataset, current, version, busy)
 
 jobs.show_error()
 state.show_what_was_said()
-if running is not None:  # started here or elsewhere, and still going: this page waits on it too
+if busy:  # started here or elsewhere, and still going: this page waits on it too
     st.info(_("Working on: {job}. It goes on whatever page you open; its progress is in the sidebar.").format(
         job=running.label), icon=":material/hourglass_top:")
     jobs.wait(running)

@@ -17,6 +17,7 @@ from dashboard.text import plain
 from dashboard.widgets import attacker_form, criteria_sections, exposure_section, plot, scored_choice, verdict_box
 
 language.use_session_language()  # first: this run's messages in the session's language
+jobs.apply_ended()  # a job ended since the last run: its result first
 st.title(_("Privacy"))
 run = state.require_run()
 one_table = isinstance(run, GenerationRun)
@@ -46,7 +47,7 @@ if asked is not None:
     knowledge, recipient = asked
     frames, release = state.frames(), replace(state.release_context(), recipient=recipient)
     jobs.wait(jobs.start("rescored", _("The attacks"), lambda progress: replace(run, release=release).rescored(
-        knowledge, frames, progress), chosen=knowledge))
+        knowledge, frames, progress, search=False), chosen=knowledge))
 jobs.show_error()  # a bad choice: its one-line message, and nothing kept
 state.show_what_was_said()
 

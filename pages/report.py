@@ -12,7 +12,7 @@ from core.errors import InputError
 from core.presentation.run_files import metrics_text, report_bytes, shared_file
 from core.workflows.run import GenerationRun
 from core.workflows.runs import Run
-from dashboard import language, state
+from dashboard import jobs, language, state
 from dashboard.text import plain
 from dashboard.widgets import paired_avatars_section, release_form, verdict_box
 
@@ -21,6 +21,7 @@ ZIP_HELP = N_("One CSV per table (shuffled, new keys, the links written from the
 CSV_HELP = N_("The avatars in random order: no row is linked to a real person's row.")
 
 language.use_session_language()  # first: this run's messages in the session's language
+jobs.apply_ended()  # a job ended since the last run: its result first
 st.title(_("Report and downloads"))
 run = state.require_run()
 release = state.release_run()
@@ -74,6 +75,9 @@ st.subheader(_("Share"))
 shared_run = release or run
 st.write(plain(shared_run.summary()))  # what the verdict below is about (a helper's pass: it was the other run's)
 verdict_box(shared_run)
+if jobs.fix_search_of(run) is not None:  # the files say the verdict: offered with its fix
+    st.caption(_("The avatars, the metrics and the report are offered when the fix search ends: they say the fix."))
+    st.stop()
 confirmed = shared_run.ready or st.checkbox(
     _("I have read the verdict: these avatars are not ready to share, and I take them anyway."), key="not_ready_ok")
 if release is not None:

@@ -9,7 +9,7 @@ from core.metrics.registry import DEFINITIONS, TARGETS
 from core.presentation import figures
 from core.presentation.sweep_table import comparison_table, sweep_rows
 from core.workflows.linked_run import generate_linked
-from core.workflows.run import describe, generate_judged, replace_method
+from core.workflows.run import describe, generate, replace_method
 from core.workflows.search_space import EPSILON_STEPS, K_STEPS
 from core.workflows.sweep import (
     PRIVACY_METRICS,
@@ -31,6 +31,7 @@ SPREAD_NOTE = N_("Each marker is the mean over the seeds; its bars reach the low
                  "Filled marker: every seed meets every privacy target. Hollow marker: at least one seed misses one.")
 
 language.use_session_language()  # first: this run's messages in the session's language
+jobs.apply_ended()  # a job ended since the last run: its result first
 st.title(_("Trade-off explorer"))
 linked = state.require_run() if state.dataset() is not None else None  # linked tables: one table's setting swept
 loaded = state.require_table() if linked is None else None
@@ -123,16 +124,16 @@ if st.button(_("Make {setting} the current run").format(setting=labels[pick]), i
         made, frames = swept_dataset(linked, swept, setting), state.dataset().frames
         jobs.wait(jobs.start("run", _("Avatars of {table} with {setting}").format(table=swept, setting=labels[
             pick]), lambda progress: generate_linked(made, frames, linked.parameters, knowledge=linked.knowledge,
-                                                     fingerprint=linked.fingerprint, progress=progress,
-                                                     release=linked.release), said=said))
+                                                     fingerprint=linked.fingerprint, search=False,
+                                                     progress=progress, release=linked.release), said=said))
     else:
         plan, base = sweep["base"]
         release = state.release_context()
         chosen = replace_method(base, setting.method, setting.value, setting.mechanism)
         jobs.wait(jobs.start("run", _("Avatars with {settings}").format(settings=describe(chosen)),
-                             lambda progress: generate_judged(loaded.frame, plan, chosen, table_name=loaded.name,
-                                                              fingerprint=loaded.fingerprint, progress=progress,
-                                                              release=release),
+                             lambda progress: generate(loaded.frame, plan, chosen, table_name=loaded.name,
+                                                       fingerprint=loaded.fingerprint, progress=progress,
+                                                       release=release),
                              said=said))
 jobs.show_error()
 state.show_what_was_said()

@@ -12,12 +12,13 @@ from core.presentation import figures
 from core.presentation.analysis_text import hellinger_spread
 from core.presentation.format import bands_text, holdout_sentence, metric_text, relations_table
 from core.workflows.linked_run import LinkedRun
-from dashboard import language, state
+from dashboard import jobs, language, state
 from dashboard.linked import measures_over_time, relations_between_tables
 from dashboard.text import plain
 from dashboard.widgets import plot, scored_choice, signal_cards, table
 
 language.use_session_language()  # first: this run's messages in the session's language
+jobs.apply_ended()  # a job ended since the last run: its result first
 st.title(_("Utility"))
 run = state.require_run()
 if isinstance(run, LinkedRun):

@@ -142,10 +142,10 @@ class LinkedRun(Run):
         assert fix is not None and isinstance(fix.made, LinkedRun)  # a fix meets every target: its run is kept
         return fix.made
 
-    def rescored(self, knowledge: Knowledge, frames: Mapping[str, pd.DataFrame], progress: Progress | None = None
-                 ) -> LinkedRun:
-        """Each person table that misses a target has a fix checked (:func:`judged_linked`); the analyses and
-        trends held are kept."""
+    def rescored(self, knowledge: Knowledge, frames: Mapping[str, pd.DataFrame], progress: Progress | None = None,
+                 search: bool = True) -> LinkedRun:
+        """Each person table that misses a target has a fix checked (:func:`judged_linked`; ``search`` off: later,
+        :meth:`with_fix_search`); the analyses and trends held are kept."""
         report = progress or (lambda step, share: None)
         report(_("Running the attacks"), 0.1)
         knowledge = self.attacker_for(knowledge)
@@ -158,9 +158,13 @@ class LinkedRun(Run):
         report(_("Checking whether the avatars can be shared"), 0.5)
         scored_again = replace(self, evaluation=evaluation, verdict=linked_verdict(self.dataset, evaluation),
                                knowledge=knowledge, elapsed_s=self.made_s)  # the earlier search's seconds left out
-        again = judged_linked(scored_again, frames, progress=search_progress(report, 0.5))
+        again = judged_linked(scored_again, frames, progress=search_progress(report, 0.5)) if search else scored_again
         report(_("Done"), 1.0)
         return replace(again, elapsed_s=scored_again.elapsed_s + again.searched_s)
+
+    def with_fix_search(self, frames: Mapping[str, pd.DataFrame], progress: Progress | None = None) -> LinkedRun:
+        again = judged_linked(self, frames, progress=None if progress is None else search_progress(progress, 0.0))
+        return replace(again, elapsed_s=self.made_s + again.searched_s)
 
     def every_row(self, frames: Mapping[str, pd.DataFrame], progress: Progress | None = None) -> LinkedRun:
         return generate_linked(self.dataset, frames, replace(self.parameters, holdout=False),

@@ -136,8 +136,8 @@ class GenerationRun(Run):
                              evaluation=evaluation, latent=latent_view(fix.made), elapsed_s=fix.seconds,
                              verdict=verdict_of(evaluation), release=self.release)
 
-    def rescored(self, knowledge: Knowledge, frames: Mapping[str, pd.DataFrame], progress: Progress | None = None
-                 ) -> GenerationRun:
+    def rescored(self, knowledge: Knowledge, frames: Mapping[str, pd.DataFrame], progress: Progress | None = None,
+                 search: bool = True) -> GenerationRun:
         report = progress or (lambda step, share: None)
         report(_("Running the attacks"), 0.1)
         knowledge = self.attacker_for(knowledge)
@@ -145,9 +145,13 @@ class GenerationRun(Run):
                                                           knowledge=knowledge), self.evaluation)
         report(_("Checking whether the avatars can be shared"), 0.5)
         again = judged(replace(self, knowledge=knowledge, evaluation=evaluation, verdict=None, elapsed_s=self.made_s),
-                       lambda: frames[self.table_name], progress=search_progress(report, 0.5))
+                       lambda: frames[self.table_name], search, search_progress(report, 0.5))
         report(_("Done"), 1.0)
         return again
+
+    def with_fix_search(self, frames: Mapping[str, pd.DataFrame], progress: Progress | None = None) -> GenerationRun:
+        return judged(self, lambda: frames[self.table_name],
+                      progress=None if progress is None else search_progress(progress, 0.0))
 
     def every_row(self, frames: Mapping[str, pd.DataFrame], progress: Progress | None = None) -> GenerationRun:
         return generate_judged(frames[self.table_name], self.plan, replace(self.parameters, holdout=False),

@@ -20,7 +20,7 @@ from core.metrics.attack import Knowledge
 from core.metrics.evaluation import Evaluation
 from core.workflows.latent import LatentView
 from core.workflows.release import Release
-from core.workflows.verdict import Progress, Verdict
+from core.workflows.verdict import NOT_READY, Progress, Verdict
 
 
 @dataclass(frozen=True)
@@ -99,10 +99,16 @@ class Run(ABC):
         again)."""
 
     @abstractmethod
-    def rescored(self, knowledge: Knowledge, frames: Mapping[str, pd.DataFrame], progress: Progress | None = None
-                 ) -> Run:
+    def rescored(self, knowledge: Knowledge, frames: Mapping[str, pd.DataFrame], progress: Progress | None = None,
+                 search: bool = True) -> Run:
         """The run scored again for another attacker (the avatars do not change), judged, a fix checked on the
-        originals ``frames`` when a target is missed, the analyses it held kept."""
+        originals ``frames`` when a target is missed (unless ``search`` is off: :meth:`with_fix_search` later), the
+        analyses it held kept."""
+
+    @abstractmethod
+    def with_fix_search(self, frames: Mapping[str, pd.DataFrame], progress: Progress | None = None) -> Run:
+        """The run (its avatars and figures unchanged) with a fix checked on the originals ``frames`` for each person
+        table that misses a target: what the dashboard does once it has shown the avatars (issue 51)."""
 
     @abstractmethod
     def every_row(self, frames: Mapping[str, pd.DataFrame], progress: Progress | None = None) -> Run:
@@ -121,6 +127,11 @@ class Run(ABC):
     def ready(self) -> bool:
         """Whether the run's avatars can be shared: every person table ready."""
         return all(verdict.ready for verdict in self.person_verdicts.values())
+
+    @property
+    def awaits_fix_search(self) -> bool:
+        """Whether a person table misses a target and no fix was looked for yet (see :meth:`with_fix_search`)."""
+        return any(verdict.status == NOT_READY and not verdict.searched for verdict in self.person_verdicts.values())
 
     @property
     def searched_s(self) -> float:

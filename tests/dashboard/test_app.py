@@ -1,6 +1,7 @@
 """The dashboard under Streamlit's AppTest: every page, uploads, the form, and what does not recompute."""
 
 import datetime as dt
+import threading
 from dataclasses import replace
 from pathlib import Path
 
@@ -9,8 +10,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import core.workflows.run
+import dashboard.generation
+from core.workflows.run import GenerationRun
 from core.workflows.sweep import advised
-from tests.support import ROOT, as_read, mixed_table
+from tests.support import ROOT, as_read, mixed_table, settled
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGES = [
@@ -21,7 +24,8 @@ PAGES = [
 
 @pytest.fixture
 def generations(monkeypatch):
-    """Counts the generations the pages make (core.workflows.run.generate, which generate_judged calls)."""
+    """Counts the generations the pages make (core.workflows.run.generate, as the Generate page's form calls it and
+    generate_judged does)."""
     calls = []
     original = core.workflows.run.generate
 
@@ -30,6 +34,7 @@ def generations(monkeypatch):
         return original(*arguments, **keywords)
 
     monkeypatch.setattr(core.workflows.run, "generate", counting)
+    monkeypatch.setattr(dashboard.generation, "generate", counting)
     return calls
 
 
@@ -47,7 +52,7 @@ def visit(app: AppTest, page: str) -> AppTest:
 
 def generate(app: AppTest) -> AppTest:
     visit(app, "pages/generate.py")
-    app.button(key="FormSubmitter:settings-Generate avatars").click().run()
+    settled(app.button(key="FormSubmitter:settings-Generate avatars").click().run())
     assert not app.exception
     return app
 
@@ -99,7 +104,7 @@ def test_smoke_every_page_after_a_run(generations):
     assert app.session_state["run"].release.purpose == "a course"
     assert app.session_state["run"].release.decision.date == "2026-12-06"
     visit(app, "pages/privacy.py")  # new figures: the decision taken on the earlier ones is not carried over
-    app.button(key="FormSubmitter:attacker-Run the attacks").click().run()
+    settled(app.button(key="FormSubmitter:attacker-Run the attacks").click().run())
     assert not app.session_state["run"].release.decision.decided
     assert app.session_state["run"].release.purpose == "a course"
     assert generations == ["demo_clinical.csv"]  # visiting pages, saving the release: nothing recomputed
@@ -138,7 +143,7 @@ def test_the_form_runs_the_engine_once_and_nothing_before_submit(generations):
     app.radio[0].set_value(app.radio[0].options[1]).run()
     assert generations == []
     assert "not end-to-end differentially private" in app.warning[0].value
-    app.button(key="FormSubmitter:settings-Generate avatars").click().run()
+    settled(app.button(key="FormSubmitter:settings-Generate avatars").click().run())
     assert generations == ["demo_clinical.csv"]
     assert app.session_state["run"].parameters.fast_dp_epsilon is not None
     assert app.metric[2].value.endswith(" of 5")  # FastDP: the three pairing metrics do not apply (4 + identifiers)
@@ -148,7 +153,7 @@ def test_the_spread_toggle_reaches_the_engine_and_the_summary(generations):
     app = start()
     visit(app, "pages/generate.py")
     app.toggle(key=f"spread_{app.session_state['run_version']}").set_value(True)
-    app.button(key="FormSubmitter:settings-Generate avatars").click().run()
+    settled(app.button(key="FormSubmitter:settings-Generate avatars").click().run())
     assert not app.exception and generations == ["demo_clinical.csv"]
     run = app.session_state["run"]
     assert run.parameters.spread == "restored" and run.avatarizer.method_.restore_spread
@@ -168,7 +173,7 @@ def test_a_bad_setting_is_a_message():
     app = start()
     visit(app, "pages/generate.py")
     app.number_input[0].set_value(40)  # ncp larger than the scaled columns
-    app.button(key="FormSubmitter:settings-Generate avatars").click().run()
+    settled(app.button(key="FormSubmitter:settings-Generate avatars").click().run())
     assert not app.exception
     assert "ncp must be at most" in app.error[0].value
 
@@ -195,7 +200,7 @@ def test_tradeoff_page_sweeps_advises_compares_and_takes_a_setting(generations):
     app.multiselect[0].set_value([3, 20])
     app.multiselect[1].set_value([1.0])
     app.slider[0].set_value(2)
-    app.button(key="FormSubmitter:sweep-Run the sweep").click().run()
+    settled(app.button(key="FormSubmitter:sweep-Run the sweep").click().run())
     assert not app.exception
     sweep = app.session_state["sweep_result"]
     assert sweep["done"] == sweep["total"] == 6 and len(sweep["points"]) == 3
@@ -256,7 +261,7 @@ def sweep(app: AppTest, k_values: list[int], seeds: int = 2) -> AppTest:
     app.multiselect[0].set_value(k_values)
     app.multiselect[1].set_value([])
     app.slider[0].set_value(seeds)
-    app.button(key="FormSubmitter:sweep-Run the sweep").click().run()
+    settled(app.button(key="FormSubmitter:sweep-Run the sweep").click().run())
     assert not app.exception
     return app
 
@@ -278,7 +283,8 @@ def test_taking_a_setting_makes_it_the_run_everywhere(generations):
     app.selectbox[2].set_value(1).run()  # k = 20
     app.button(key=f"take_{app.session_state['sweep_result']['number']}").click().run()
     assert app.session_state["run"].parameters.k == 20  # the sidebar's text: see the browser test
-    assert "k = 20 is now the current run" in app.success[-1].value
+    assert "k = 20 is now the current run" in app.success[-1].value  # said once, before its fix search ends
+    settled(app)
     visit(app, "pages/generate.py")
     assert app.slider[0].value == 20
     assert generations == ["demo_clinical.csv", "demo_clinical.csv"]
@@ -298,7 +304,7 @@ def test_the_sweep_shows_the_seeds_range_and_calls_a_tie_a_tie():
 def test_the_avatars_of_every_row_are_one_click_away(generations):
     app = generate(start())
     assert any("Half of the 2,000 rows (1,000) will be set aside" in caption.value for caption in app.caption)
-    app.button(key="release").click().run()  # "Make the avatars to share from all 2,000 rows with these settings"
+    settled(app.button(key="release").click().run())  # "Make the avatars to share from all 2,000 rows with these settings"
     release = app.session_state["release_run"]
     assert len(release.avatars) == 2_000 and release.evaluation.holdout == "approximate"
     assert release.evaluation.rows["avatars"] == 2_000  # privacy measured on all rows
@@ -314,7 +320,7 @@ def test_the_attacks_run_for_the_chosen_variables_without_a_new_generation(gener
     visit(app, "pages/privacy.py")
     app.multiselect[0].set_value(["age", "sex", "bmi"])
     app.multiselect[1].set_value(["diabetes"])
-    app.button(key="FormSubmitter:attacker-Run the attacks").click().run()
+    settled(app.button(key="FormSubmitter:attacker-Run the attacks").click().run())
     assert not app.exception
     run = app.session_state["run"]
     assert run.plan.knowledge.known == ("age", "sex", "bmi") and run.plan.knowledge.sensitive == ("diabetes",)
@@ -380,7 +386,7 @@ def test_a_variable_both_known_and_sensitive_is_refused_in_one_line_and_nothing_
     visit(app, "pages/privacy.py")
     app.multiselect[0].set_value(["age", "sex"])
     app.multiselect[1].set_value(["age"])
-    app.button(key="FormSubmitter:attacker-Run the attacks").click().run()
+    settled(app.button(key="FormSubmitter:attacker-Run the attacks").click().run())
     assert not app.exception
     assert any("'age' is both known and sensitive" in error.value for error in app.error)
     assert app.session_state["run"] is run and "attacker_knowledge" not in app.session_state
@@ -392,7 +398,7 @@ def test_open_data_on_the_privacy_page_widens_the_attacker_and_says_why(generati
     app.multiselect[0].set_value(["age"])
     app.multiselect[1].set_value(["diabetes"])
     app.selectbox(key="attacker_recipient").set_value("open_data")
-    app.button(key="FormSubmitter:attacker-Run the attacks").click().run()
+    settled(app.button(key="FormSubmitter:attacker-Run the attacks").click().run())
     assert not app.exception
     run = app.session_state["run"]
     assert run.release.recipient == "open_data" and app.session_state["release_context"].recipient == "open_data"
@@ -400,7 +406,7 @@ def test_open_data_on_the_privacy_page_widens_the_attacker_and_says_why(generati
     assert app.session_state["attacker_knowledge"].known == ("age",)  # the choice kept, as chosen
     assert any("The avatars are open data" in as_read(markdown.value) for markdown in app.markdown)
     app.selectbox(key="attacker_recipient").set_value("contract")
-    app.button(key="FormSubmitter:attacker-Run the attacks").click().run()
+    settled(app.button(key="FormSubmitter:attacker-Run the attacks").click().run())
     assert app.session_state["run"].knowledge.known == ("age",)
 
 
@@ -418,7 +424,7 @@ def test_the_analysis_page_answers_the_suggested_study_and_reruns_one_analysis_a
                                                        "Group statistics", "Missing values"]
     assert runs == ["missing_shares"]  # nothing else runs, nor reaches the report, before the user asks
     assert any("prediction, regression coefficients, group statistics" in caption.value for caption in app.caption)
-    app.button(key="run_suggested").click().run()
+    settled(app.button(key="run_suggested").click().run())
     assert runs == ["missing_shares", "prediction", "regression", "group_statistics"]  # no time and event named so
     readings = [info.value for info in app.info]
     assert len(readings) == 4 and not app.error and "predicting readmitted\\_30d on real people" in readings[0]
@@ -427,7 +433,7 @@ def test_the_analysis_page_answers_the_suggested_study_and_reruns_one_analysis_a
     kept = {name: evaluation.analyses[name] for name in ("prediction", "regression")}
     app.selectbox(key="group_group").set_value("smoker")
     app.selectbox(key="group_value").set_value("bmi")
-    app.button(key="FormSubmitter:group_form-Compare the groups").click().run()
+    settled(app.button(key="FormSubmitter:group_form-Compare the groups").click().run())
     assert not app.exception and runs[4:] == ["group_statistics"]  # only the section asked for runs again
     assert all(evaluation.analyses[name] is result for name, result in kept.items())
     assert evaluation.analyses["group_statistics"].tables[0].value == "bmi"
@@ -435,7 +441,7 @@ def test_the_analysis_page_answers_the_suggested_study_and_reruns_one_analysis_a
     app.selectbox(key="survival_time").set_value("length_of_stay_days")
     app.selectbox(key="survival_event").set_value("readmitted_30d")
     app.selectbox(key="survival_group").set_value("sex")
-    app.button(key="FormSubmitter:survival_form-Run the survival analysis").click().run()
+    settled(app.button(key="FormSubmitter:survival_form-Run the survival analysis").click().run())
     assert not app.exception and runs[5:] == ["survival"] and evaluation.analyses["survival"].group == "sex"
     assert app.selectbox(key="group_group").value == "smoker"  # each form shows what its result was run with
     assert app.selectbox(key="prediction_outcome").value == "readmitted_30d"
@@ -470,7 +476,7 @@ def test_the_relations_are_measured_on_generate_and_utility_and_a_found_one_repl
                                          "originals breaking it": "0.0 %", "avatars breaking it": "0.0 %"}]
     visit(app, "pages/data.py")
     app.text_input[0].set_value("low = bwt < 2400")
-    app.button(key="FormSubmitter:declare_relation-Keep this relation").click().run()
+    settled(app.button(key="FormSubmitter:declare_relation-Keep this relation").click().run())
     replaced = [toggle for toggle in app.toggle if toggle.key.startswith("relation_")]
     assert len(replaced) == 1 and replaced[0].key.endswith("_replaced") and not replaced[0].value
     assert replaced[0].disabled and "cannot hold beside the relation you declared" in app.caption[
@@ -492,14 +498,14 @@ def test_a_relation_found_is_listed_switched_off_and_a_declared_one_reaches_the_
     switches[0].set_value(False).run()
     assert app.session_state["plan"].table.relations.ignored == ("low",) and app.session_state.get("run") is None
     app.text_input[0].set_value("age <= lwt")
-    app.button(key="FormSubmitter:declare_relation-Keep this relation").click().run()
+    settled(app.button(key="FormSubmitter:declare_relation-Keep this relation").click().run())
     assert not app.exception and app.session_state["plan"].table.relations.declared == ("age <= lwt",)
     generate(app)
     relations = app.session_state["run"].avatarizer.relations_
     assert [relation.sentence() for relation in relations] == ["'age' <= 'lwt' on every row"]
     visit(app, "pages/data.py")
     app.text_input[0].set_value("age <= weight")
-    app.button(key="FormSubmitter:declare_relation-Keep this relation").click().run()
+    settled(app.button(key="FormSubmitter:declare_relation-Keep this relation").click().run())
     assert "names the column 'weight'" in app.error[0].value
     assert app.session_state["plan"].table.relations.declared == ("age <= lwt",)
 
@@ -543,16 +549,74 @@ def test_one_click_applies_the_fix_the_verdict_checked(generations):
     app = start()
     visit(app, "pages/generate.py")
     app.slider[0].set_value(2)  # k
-    app.button(key="FormSubmitter:settings-Generate avatars").click().run()
+    settled(app.button(key="FormSubmitter:settings-Generate avatars").click().run())
     assert not app.exception
     run = app.session_state["run"]
     if run.verdict.fix is None:
         pytest.skip("the demo at k = 2 needs no fix here")
     button = next(button for button in app.button if button.label.startswith("Apply the fix: "))
-    button.click().run()
+    settled(button.click().run())
     assert not app.exception
     applied = app.session_state["run"]
     assert applied.avatarizer is run.verdict.fix.made and not applied.verdict.failing
     assert generations == ["demo_clinical.csv"]  # nothing made again
     assert any("Fix applied:" in element.value for element in app.success)
     assert not any(button.label.startswith("Apply the fix") for button in app.button)
+
+
+@pytest.fixture
+def held_search(monkeypatch):
+    """The fix search of one table's run held until the test lets it go (``gate.set()``)."""
+    gate = threading.Event()
+    search = GenerationRun.with_fix_search
+
+    def held(run, frames, progress=None):
+        assert gate.wait(120)
+        return search(run, frames, progress)
+
+    monkeypatch.setattr(GenerationRun, "with_fix_search", held)
+    return gate
+
+
+def test_the_avatars_and_their_figures_are_shown_before_the_fix_search_ends(held_search):
+    """Issue 51: the verdict's fix search came before anything was shown (12 s at 100 000 rows, 2 s of it the
+    avatars). Now the avatars, their figures and the verdict's reasons first, the search under way said, the report
+    offered once it has ended, with the fix."""
+    app = start()
+    visit(app, "pages/generate.py")
+    app.slider[0].set_value(2)  # k: the demo then misses targets
+    app.button(key="FormSubmitter:settings-Generate avatars").click().run()
+    run = app.session_state["run"]
+    assert run.awaits_fix_search and app.session_state["job"].kind == "fix search"
+    assert "avatars of demo_clinical.csv made from" in as_read(app.success[0].value)
+    assert any("Not ready to share" in element.value for element in app.error)
+    assert any(info.value.startswith("Looking for a fix") for info in app.info)
+    assert len(app.metric) >= 3  # at a glance: the cards
+    assert not app.button(key="FormSubmitter:settings-Generate avatars").disabled  # a new run may replace it
+    visit(app, "pages/report.py")
+    assert not app.get("download_button") and any("when the fix search ends" in caption.value
+                                                   for caption in app.caption)
+    held_search.set()
+    settled(app)
+    searched = app.session_state["run"]
+    assert not searched.awaits_fix_search and searched.avatarizer is run.avatarizer
+    assert searched.verdict.searched and app.get("download_button")
+    visit(app, "pages/generate.py")
+    assert not any(info.value.startswith("Looking for a fix") for info in app.info)
+    assert any(info.value.startswith(("Fix: ", "No setting tried")) for info in app.info)
+
+
+def test_a_new_run_stops_the_fix_search_of_the_one_it_replaces(held_search):
+    app = start()
+    visit(app, "pages/generate.py")
+    app.slider[0].set_value(2)
+    app.button(key="FormSubmitter:settings-Generate avatars").click().run()
+    first = app.session_state["job"]
+    assert first.kind == "fix search"
+    app.slider[0].set_value(3)
+    app.button(key="FormSubmitter:settings-Generate avatars").click().run()
+    assert first.cancelled and app.session_state["run"].parameters.k == 3
+    held_search.set()
+    settled(app)
+    assert first.done and first.error is not None and first.result is None  # stopped at its first setting
+    assert app.session_state["run"].parameters.k == 3 and not app.session_state["run"].awaits_fix_search

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.i18n import _, language
 from tests.dashboard.test_app import APP, PAGES, visit
-from tests.support import english_fragments, english_left, mixed_table
+from tests.support import english_fragments, english_left, mixed_table, settled
 
 NOT_SHOWN = {"id", "formId", "key", "icon", "type", "url", "pageScriptHash", "dataType", "width", "height"}
 
@@ -70,7 +70,7 @@ def french_app() -> AppTest:
 def click(app: AppTest, label: str) -> AppTest:
     """The button whose label, in the current language, is ``label``'s translation."""
     [button] = [button for button in app.button if button.label == _(label)]
-    button.click().run()
+    settled(button.click().run())
     assert not app.exception, app.exception
     return app
 
@@ -97,7 +97,7 @@ def test_every_page_in_french_shows_no_english_message(in_french):
     app.number_input[0].set_value(5)
     click(app, "Generate avatars")
     check("generate")
-    app.button(key="release").click().run()
+    settled(app.button(key="release").click().run())
     check("generate, the avatars of every row")
     visit(app, "pages/privacy.py")
     app.multiselect[0].set_value(["age", "sex", "bmi"])
@@ -171,7 +171,7 @@ def test_switching_the_language_keeps_the_table_the_run_and_the_widgets():
     visit(app, "pages/generate.py")
     [k] = [slider for slider in app.slider if slider.key.startswith("k_")]
     k.set_value(7)
-    app.button(key="FormSubmitter:settings-Generate avatars").click().run()
+    settled(app.button(key="FormSubmitter:settings-Generate avatars").click().run())
     table, run = app.session_state["table"], app.session_state["run"]
     assert run.parameters.k == 7 and run.plan.excluded == ("department",)
     visit(app, "pages/utility.py")

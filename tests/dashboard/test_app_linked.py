@@ -9,7 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.metrics.attack import Knowledge
-from tests.support import as_read
+from tests.support import as_read, settled
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 DEMO = "Patients, stays, prescriptions (demo, 3 linked tables)"
@@ -17,7 +17,8 @@ PAGES = ["pages/utility.py", "pages/analysis.py", "pages/privacy.py", "pages/rep
 
 
 def ok(app: AppTest) -> AppTest:
-    assert not app.exception, app.exception
+    """``app`` without an exception, once its background job (a fix search) has ended."""
+    assert not settled(app).exception, app.exception
     return app
 
 

@@ -2,6 +2,7 @@
 among, each person table's verdict, a fix applied, the attacks run again and the avatars of every row."""
 
 import warnings
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -67,6 +68,36 @@ def test_a_fix_applied_is_the_run_its_kind_applies(table_run):
     assert applied.avatarizer is run.verdict.fix.made
 
 
+def test_the_fix_searched_after_the_avatars_are_shown_is_the_fix_of_a_run_judged_at_once(table_run):
+    """Issue 51: the dashboard shows the avatars and their figures, then searches their fix (``with_fix_search``):
+    the same fix, the same settings tried with the same figures, the avatars' own time unchanged, each setting
+    said on a bar that only moves forward."""
+    frame, run = table_run
+    shown = replace(run, verdict=None, elapsed_s=run.made_s)
+    assert shown.awaits_fix_search and not run.awaits_fix_search
+    said = []
+    searched = shown.with_fix_search({"t": frame}, lambda step, share: said.append((step, share)))
+    assert not searched.awaits_fix_search and searched.avatarizer is run.avatarizer
+    assert searched.made_s == pytest.approx(run.made_s) and searched.elapsed_s > searched.made_s
+    verdict, once = searched.verdict, run.verdict
+    assert verdict.fix.instruction == once.fix.instruction and verdict.fix.parameters == once.fix.parameters
+    assert [(fix.instruction, {name: result.value for name, result in fix.evaluation.privacy.items()})
+            for fix in verdict.tried] == [(fix.instruction, {name: result.value for name, result in
+                                                              fix.evaluation.privacy.items()}) for fix in once.tried]
+    shares = [share for _step, share in said]
+    assert len(said) == len(verdict.tried) and shares == sorted(shares) and 0 < shares[0] and shares[-1] < 1
+    assert all(step.startswith("Checking a fix: ") for step, _share in said)
+
+
+def test_linked_tables_searched_after_they_are_shown_keep_their_avatars_and_time(linked_run):
+    frames, run = linked_run
+    searched = run.with_fix_search(frames)
+    assert searched.fitted is run.fitted and not searched.awaits_fix_search
+    assert searched.made_s == pytest.approx(run.made_s)
+    assert searched.awaits_fix_search is False and run.awaits_fix_search == any(
+        verdict.status == "not ready" for verdict in run.verdict.persons.values())
+
+
 def test_the_attacks_run_again_take_the_new_attacker_and_keep_the_avatars(table_run, linked_run):
     frame, run = table_run
     known = Knowledge(known=tuple(run.attacked_columns[:2]), sensitive=(run.attacked_columns[2],))
@@ -76,6 +107,9 @@ def test_the_attacks_run_again_take_the_new_attacker_and_keep_the_avatars(table_
     known = Knowledge(known=("age", "stays: number"), sensitive=("sex",))
     again = linked.rescored(known, frames)
     assert again.knowledge == known and again.fitted is linked.fitted
+    for made in (run.rescored(Knowledge(known=tuple(run.attacked_columns[:2])), {"t": frame}, search=False),
+                 linked.rescored(known, frames, search=False)):  # the dashboard's: the fix searched after
+        assert not any(verdict.searched for verdict in made.person_verdicts.values())
 
 
 def test_the_avatars_of_every_row_keep_the_settings_without_a_holdout(table_run):
