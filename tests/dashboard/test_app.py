@@ -620,3 +620,20 @@ def test_a_new_run_stops_the_fix_search_of_the_one_it_replaces(held_search):
     settled(app)
     assert first.done and first.error is not None and first.result is None  # stopped at its first setting
     assert app.session_state["run"].parameters.k == 3 and not app.session_state["run"].awaits_fix_search
+
+
+def test_a_fix_search_stopped_by_another_job_is_said_and_one_click_searches_again(held_search):
+    app = start()
+    visit(app, "pages/generate.py")
+    app.slider[0].set_value(2)
+    app.button(key="FormSubmitter:settings-Generate avatars").click().run()
+    stopped = app.session_state["job"]
+    app.button(key="release").click().run()  # the avatars of every row: another job, which replaces the search
+    held_search.set()
+    settled(app)
+    assert stopped.cancelled and app.session_state["run"].awaits_fix_search
+    assert any(info.value.startswith("No fix was looked for yet") for info in app.info)
+    app.button(key="fix_search").click().run()
+    settled(app)
+    assert not app.session_state["run"].awaits_fix_search
+    assert any(info.value.startswith(("Fix: ", "No setting tried")) for info in app.info)
