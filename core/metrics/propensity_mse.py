@@ -21,10 +21,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
-from scipy import linalg, stats
+from scipy import linalg
 from scipy.linalg import LinAlgWarning
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.linear_model import LogisticRegression
 from threadpoolctl import threadpool_limits
 
 from core.dataset import Kind
@@ -97,6 +95,10 @@ def propensity(originals: np.ndarray, synthetic: np.ndarray) -> dict[str, float]
 
 
 def _propensity(originals: np.ndarray, synthetic: np.ndarray) -> dict[str, float]:
+    from scipy import stats  # here: a run that measures nothing does not import them (0.5 s of a plain run)
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.linear_model import LogisticRegression
+
     features = _identified(np.vstack([originals, synthetic]))
     labels = np.r_[np.zeros(len(originals)), np.ones(len(synthetic))]
     n, share = len(labels), len(synthetic) / len(labels)

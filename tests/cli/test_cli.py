@@ -601,3 +601,16 @@ def test_the_command_lines_start_imports_no_pandas_numpy_or_scipy():
     assert found.stdout.strip() == "[]"
     helped = run("avatarize", "--help")
     assert helped.returncode == 0 and "--known-precision" in helped.stdout
+
+
+def test_a_run_that_measures_nothing_imports_no_model_of_the_metrics(tmp_path):
+    """Issue 51: a plain avatarize imported scikit-learn's logistic regression and scipy.stats for the propensity
+    score it never computed: 0.9 s of its 2.2 s at 100 000 rows (1.5 s against 3.0 s on 12 000 rows now)."""
+    source = tmp_path / "t.csv"
+    mixed_table(300).to_csv(source, index=False)
+    found = subprocess.run([sys.executable, "-c", "import sys; from core.cli import main; main(['avatarize', "
+                            f"{str(source)!r}, '--k', '5', '--out', {str(tmp_path / 'a.csv')!r}]); print(sorted(name "
+                            "for name in ('sklearn.linear_model', 'scipy.stats') if name in sys.modules))"],
+                           capture_output=True, text=True, cwd=ROOT)
+    assert found.returncode == 0, found.stderr
+    assert found.stdout.strip().splitlines()[-1] == "[]"
