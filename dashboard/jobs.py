@@ -115,11 +115,10 @@ def fix_search_of(run: Run) -> Job | None:
     return job if job is not None and job.kind == FIX_SEARCH and state.same_figures(job.context["judged"], run) else None
 
 
-def wait(job: Job, where: Any = st) -> None:
+def wait(job: Job) -> None:
     """Wait on ``job`` with a progress bar (a rerun of this page, the user going elsewhere, leaves the job going),
-    then apply its result: the page reruns the app, so that the sidebar and every page show it. ``where``: the
-    container the bar is drawn in (the page's end, by default)."""
-    bar = where.progress(job.share, text=job.text())
+    then apply its result: the page reruns the app, so that the sidebar and every page show it."""
+    bar = st.progress(job.share, text=job.text())
     while not job.done:
         time.sleep(POLL_S)
         bar.progress(min(max(job.share, 0.0), 1.0), text=job.text())

@@ -291,7 +291,7 @@ def verdict_box(run: Run) -> None:
             table=plain(name), tables=", ".join(plain(member) for member in run.dataset.top_down()
                                                 if member in run.dataset.family(name)))
         searched = verdict.status != NOT_READY or verdict.searched or run is not state.run()
-        verdict_message(verdict, about, None if searched else lambda: fix_search_box(run))
+        verdict_message(verdict, about, None if searched else lambda name=name: fix_search_box(run, name))
         if verdict.fix is not None and verdict.fix.made is not None and run is state.run():
             apply_fix_button(verdict.fix.instruction, lambda name=name: state.set_run(run.with_fix(name)), key=name)
     if isinstance(run, GenerationRun):
@@ -315,13 +315,13 @@ def verdict_box(run: Run) -> None:
                    icon=":material/warning:")
 
 
-def fix_search_box(run: Run) -> None:
-    """Where the fix of the current ``run`` stands while none was found yet: searched (each setting tried said, the
-    verdict redrawn when it ends), or, when its search was stopped (another job replaced it), one click to search
-    it."""
+def fix_search_box(run: Run, table: str) -> None:
+    """Where the fix of the current ``run``'s person ``table`` stands while none was found yet: searched (each
+    setting tried said, the verdict redrawn when it ends), or, when its search was stopped (another job replaced it),
+    one click to search it (every person table that misses a target: one search)."""
     if jobs.fix_search_of(run) is None:
         st.info(_("No fix was looked for yet: the search was stopped before its end."), icon=":material/build:")
-        if st.button(_("Look for a fix"), icon=":material/build:", key="fix_search"):
+        if st.button(_("Look for a fix"), icon=":material/build:", key=f"fix_search_{table}"):
             jobs.start_fix_search(run)
             st.rerun()
         return

@@ -634,7 +634,7 @@ def test_a_fix_search_stopped_by_another_job_is_said_and_one_click_searches_agai
     settled(app)
     assert stopped.cancelled and app.session_state["run"].awaits_fix_search
     assert any(info.value.startswith("No fix was looked for yet") for info in app.info)
-    app.button(key="fix_search").click().run()
+    app.button(key="fix_search_demo_clinical.csv").click().run()
     settled(app)
     assert not app.session_state["run"].awaits_fix_search
     assert any(info.value.startswith(("Fix: ", "No setting tried")) for info in app.info)
