@@ -232,18 +232,22 @@ def settled(app, timeout: float = 300.0):
 
 def wait_until_idle(page, timeout: float = 180.0) -> None:
     """Until the app has stopped running for a second and a half (Streamlit's running indicator gone)."""
-    running = page.locator('[data-testid="stStatusWidget"]')
-    deadline, idle_since = time.monotonic() + timeout, None
     time.sleep(0.5)
+    gone_for(page.locator('[data-testid="stStatusWidget"]'), timeout, "the app was still running")
+
+
+def gone_for(shown, timeout: float, still: str, seconds: float = 1.5) -> None:
+    """Until nothing matches the locator ``shown`` for ``seconds`` in a row (``still``: the error after ``timeout``)."""
+    deadline, gone_since = time.monotonic() + timeout, None
     while time.monotonic() < deadline:
-        if running.count() == 0:
-            idle_since = idle_since or time.monotonic()
-            if time.monotonic() - idle_since >= 1.5:
+        if shown.count() == 0:
+            gone_since = gone_since or time.monotonic()
+            if time.monotonic() - gone_since >= seconds:
                 return
         else:
-            idle_since = None
+            gone_since = None
         time.sleep(0.25)
-    raise TimeoutError("the app was still running")
+    raise TimeoutError(still)
 
 
 def served(address: str) -> bool:

@@ -21,6 +21,7 @@ from tests.support import (
     CHROMIUM_FLAGS,
     excel_zip_bomb,
     free_port,
+    gone_for,
     mixed_table,
     served,
     start_dashboard,
@@ -286,17 +287,8 @@ def generate(page, expected: str) -> None:
 def searched(page, timeout: float = 300.0) -> None:
     """Until no fix search is under way (issue 51: it follows the avatars when they miss a target) for a second and
     a half: the verdict says its fix, the Report page offers its files."""
-    under_way = page.get_by_text(re.compile("^(Looking for a fix|The fix search)"))
-    deadline, clear_since = time.monotonic() + timeout, None
-    while time.monotonic() < deadline:
-        if under_way.count() == 0:
-            clear_since = clear_since or time.monotonic()
-            if time.monotonic() - clear_since >= 1.5:
-                return
-        else:
-            clear_since = None
-        time.sleep(0.2)
-    raise TimeoutError("a fix search was still under way")
+    gone_for(page.get_by_text(re.compile("^(Looking for a fix|The fix search)")), timeout,
+             "a fix search was still under way")
 
 
 def sidebar_text(page) -> str:
