@@ -3,7 +3,8 @@ RESULTS.md, ``python -m benchmarks.scoring_cost``.
 
 Each case is a table at a size, run as a user runs it (``--k 10 --seed 0``, the real holdout), each command a fresh
 process: *plain* (``avatarize``), *scored* (``--json --no-fix``: every metric) and *judged* (``--json``: the verdict,
-and the fix search when a target is missed). The three run in turn, round after round (paired runs: a drift of the
+and the fix search when a target is missed). When the search runs, its verdict is set beside that of a search with no
+budget (once per case, every setting it would try): the same status and fix, or what each gives. The three run in turn, round after round (paired runs: a drift of the
 machine's speed falls on all three), and each ratio is the median of the rounds' own ratios, in wall time and in
 CPU time (user + system, every thread). The floor is measured in its own process on the same rows: reading and
 writing the CSV with pyarrow, and a bare exact 11-nearest-neighbour search (scipy's cKDTree, every core) on the
@@ -80,6 +81,35 @@ def floor(path: Path) -> dict:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+UNBOUNDED = """
+import sys
+from core.cli import main
+from core.workflows import run
+run.search_budget = lambda n_avatarized: 1_000_000  # every setting the search would try
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def unbounded_verdict(command: list[str], folder: Path, code: Path) -> dict:
+    """The judged run's verdict with a fix search of no budget, in a fresh process of ``code``'s (once per case)."""
+    metrics = folder / "unbounded.json"
+    measured_process([sys.executable, "-c", UNBOUNDED, *command[3:], "--json", str(metrics)], code)
+    return json.loads(metrics.read_text())["verdict"]
+
+
+def same_verdict(bounded: dict, unbounded: dict) -> str:
+    """"same" when the budget's verdict is the unbounded one's (its status and its fix), else what each gives."""
+    def said(verdict: dict) -> str:
+        settings = verdict["fix_settings"]
+        fix = "no fix" if settings is None else ", ".join(f"{key} {value}" for key, value in settings.items()
+                                                         if value not in (None, []))
+        return f"{verdict['status']}, {fix}"
+
+    if said(bounded) == said(unbounded):
+        return f"same ({len(unbounded['tried'])} tried)"
+    return f"differs: {said(bounded)} against {said(unbounded)} ({len(unbounded['tried'])} tried)"
+
+
 def rounds_of(path: Path, rounds: int, folder: Path, code: Path) -> dict:
     """Plain, scored and judged in turn, ``rounds`` times; the floor once per round; the judged run's verdict."""
     command = [sys.executable, "-m", "core", "avatarize", str(path), "--k", "10", "--seed", "0",
@@ -93,7 +123,9 @@ def rounds_of(path: Path, rounds: int, folder: Path, code: Path) -> dict:
         runs["scored"].append(measured_process([*command, "--json", str(metrics), "--no-fix"], code))
         runs["judged"].append(measured_process([*command, "--json", str(metrics)], code))
     verdict = json.loads(metrics.read_text())["verdict"]
-    return {"runs": runs, "floors": floors, "status": verdict["status"], "tried": len(verdict["tried"])}
+    unbounded = unbounded_verdict(command, folder, code) if verdict["tried"] else verdict
+    return {"runs": runs, "floors": floors, "status": verdict["status"], "tried": len(verdict["tried"]),
+            "unbounded": same_verdict(verdict, unbounded)}
 
 
 def ratio(numerators: list[float], denominators: list[float]) -> float:
@@ -113,7 +145,7 @@ def line(name: str, n_rows: int, result: dict) -> str:
              f"{ratio(wall['plain'], floor_wall):.2f}x / {ratio(cpu['plain'], floor_cpu):.2f}x",
              f"{ratio(wall['scored'], wall['plain']):.2f}x / {ratio(cpu['scored'], cpu['plain']):.2f}x",
              f"{ratio(wall['judged'], wall['scored']):.2f}x / {ratio(cpu['judged'], cpu['scored']):.2f}x",
-             f"{result['status']}, {result['tried']} tried"]
+             f"{result['status']}, {result['tried']} tried", result["unbounded"]]
     return "| " + " | ".join(cells) + " |"
 
 
@@ -142,8 +174,8 @@ def main() -> None:
         "(pyarrow) and a bare exact 11-NN search (cKDTree, every core) on the table's own latent points (the working "
         "half as the run projects it). Goals: plain at most 1.5x the floor, scored at most 1.3x "
         "plain, judged at most 2x scored. `python -m benchmarks.scoring_cost`.", "",
-        "| table | floor | plain | scored | judged | plain / floor | scored / plain | judged / scored | verdict |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |", *lines])
+        "| table | floor | plain | scored | judged | plain / floor | scored / plain | judged / scored | verdict | "
+        "unbounded search |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |", *lines])
 
 
 if __name__ == "__main__":

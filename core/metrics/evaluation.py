@@ -34,7 +34,7 @@ from core.metrics.holdout import HoldoutSplit, avatarization_split, outside_spli
 from core.metrics.identifier_protection import identifier_like
 from core.metrics.inputs import known_values_only, typed_like, unseen_modalities
 from core.metrics.metrics_json import evaluation_json
-from core.metrics.registry import SIGNAL_NAMES, privacy_metrics, signal_metrics
+from core.metrics.registry import SIGNAL_NAMES, privacy_metrics, privacy_names, signal_metrics
 from core.metrics.result import MetricResult
 from core.metrics.risk_profile import RiskProfile, risk_profile
 from core.metrics.space import MetricSpace, MetricSpaces
@@ -70,6 +70,8 @@ class Evaluation:
     kinds: Mapping[str, Kind] = field(default_factory=dict, repr=False, compare=False)
     spaces: MetricSpaces | None = field(default=None, repr=False, compare=False)  # for more avatars of the same rows
     risk_profile: RiskProfile | None = None  # who the known variables single out among the real people (SPEC 6.4)
+    # what the privacy metrics left out are computed on (a fix search's setting that missed a target: see score())
+    privacy_pending: PrivacyContext | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.holdout = Holdout(self.holdout)  # its word ("real") taken, a wrong one refused
@@ -191,12 +193,15 @@ def score(
     identifiers: Mapping[str, tuple[pd.Series, pd.Series]] | None = None,
     relations: Sequence[Relation] = (),
     signal_names: Collection[str] | None = None,
+    until_failing: bool = False,
 ) -> Evaluation:
     """Every metric of the registry on typed frames: signal on ``split`` (WO / HO / WA), privacy on ``originals``
     and all their ``avatars``; the attacks of SPEC 6.2 on WO (members) and HO (controls) with the attacker's
     ``knowledge``; ``identifiers``, each identifier-like column's real values and the avatars' (none: no such
     column); ``relations``, those between the originals' columns that the avatars should keep; ``signal_names``,
-    the signal metrics computed (None: every one; the others added by :func:`completed` when asked).
+    the signal metrics computed (None: every one; the others added by :func:`completed` when asked);
+    ``until_failing``, the privacy metrics computed up to the first that misses its target, cheapest first (a fix
+    search's setting: the others added by :func:`with_every_privacy_metric` when its sentences read them).
 
     ``spaces`` keeps the projections fitted on WO and on the originals for the next call
     with the same frames (a sweep). With ``ncp_at_most_axes``, an ``ncp`` beyond the originals' axes is refused
@@ -217,9 +222,9 @@ def score(
                                "{ncp}.").format(n_axes=n_axes, ncp=ncp))
         reference, avatar_coordinates, sides = _privacy_sides(split, originals, avatars, kinds, space, n_axes,
                                                               knowledge)
+    context = PrivacyContext(reference, avatar_coordinates, avatars, paired, unpaired_reason, sides, identifiers)
     with timed(timings, "privacy"):
-        privacy = privacy_metrics(PrivacyContext(reference, avatar_coordinates, avatars, paired, unpaired_reason,
-                                                 sides, identifiers), timings)
+        privacy = privacy_metrics(context, timings, until_failing=until_failing)
     for fitted in {id(space): space, id(signal_space): signal_space}.values():
         fitted.forget_encoded()
     profile = _profile(sides, kinds, timings) if knowledge.known else None
@@ -233,6 +238,7 @@ def score(
         split=split,
         kinds=dict(kinds),
         risk_profile=profile,
+        privacy_pending=context if len(privacy) < len(privacy_names()) else None,
     )
 
 
@@ -254,6 +260,7 @@ def _privacy_sides(split: HoldoutSplit, originals: pd.DataFrame, avatars: pd.Dat
 def completed(evaluation: Evaluation, relations: Sequence[Relation]) -> Evaluation:
     """``evaluation`` with every signal metric: those :func:`score` left out (its ``signal_names``) computed now,
     on the same halves in the same space, in the registry's order (``relations``: those it was scored with)."""
+    evaluation = with_every_privacy_metric(evaluation)
     split, spaces = evaluation.split, evaluation.spaces
     missing = [name for name in SIGNAL_NAMES if name not in evaluation.signal]
     if not missing:
@@ -267,6 +274,20 @@ def completed(evaluation: Evaluation, relations: Sequence[Relation]) -> Evaluati
                    timings_s=timings)
 
 
+def with_every_privacy_metric(evaluation: Evaluation) -> Evaluation:
+    """``evaluation`` with the privacy metrics :func:`score` left out (its ``until_failing``) computed now on the same
+    originals and avatars, in the registry's order."""
+    context = evaluation.privacy_pending
+    if context is None:
+        return evaluation
+    timings = dict(evaluation.timings_s)
+    with timed(timings, "privacy"):
+        added = privacy_metrics(context, timings, [name for name in privacy_names() if name not in evaluation.privacy])
+    every = {**evaluation.privacy, **added}
+    return replace(evaluation, privacy={name: every[name] for name in privacy_names()}, timings_s=timings,
+                   privacy_pending=None)
+
+
 def _profile(sides: AttackSides, kinds: Mapping[str, Kind], timings: dict[str, float]) -> RiskProfile:
     """Who the known variables single out among every real person of the table (SPEC 6.4): the originals, and the
     holdout when it is apart from them."""
@@ -277,14 +298,14 @@ def _profile(sides: AttackSides, kinds: Mapping[str, Kind], timings: dict[str, f
 
 
 def evaluate_avatarization(avatarizer: Avatarizer, spaces: MetricSpaces | None = None,
-                           knowledge: Knowledge = Knowledge(), signal_names: Collection[str] | None = None
-                           ) -> Evaluation:
+                           knowledge: Knowledge = Knowledge(), signal_names: Collection[str] | None = None,
+                           until_failing: bool = False) -> Evaluation:
     """Every metric of a fitted :class:`~core.engine.pipeline.Avatarizer`: a real holdout when it set one aside.
 
     The approximate holdout, when needed, is drawn from a generator seeded by the run's
     seed, apart from the one that made the avatars, so that every run with that seed
-    (each setting of a sweep) is scored against the same halves. ``spaces``, the attacker's ``knowledge`` and the
-    ``signal_names`` computed are passed on to :func:`score`.
+    (each setting of a sweep) is scored against the same halves. ``spaces``, the attacker's ``knowledge``, the
+    ``signal_names`` computed and ``until_failing`` are passed on to :func:`score`.
     """
     spaces = spaces or MetricSpaces()
     paired = avatarizer.method_.paired
@@ -301,7 +322,8 @@ def evaluate_avatarization(avatarizer: Avatarizer, spaces: MetricSpaces | None =
                    for name in identifier_like(avatarizer.profiles_) if name in made.columns}
     evaluation = score(split, originals, avatars, kinds, paired=paired, ncp=avatarizer.ncp_,
                        unpaired_reason=NOT_MADE_FROM_ONE_PERSON, spaces=spaces, knowledge=knowledge,
-                       identifiers=identifiers, relations=avatarizer.relations_, signal_names=signal_names)
+                       identifiers=identifiers, relations=avatarizer.relations_, signal_names=signal_names,
+                       until_failing=until_failing)
     evaluation.parameters = {**evaluation.parameters, "ncp": avatarizer.ncp_, "seed": avatarizer.seed_,
                              "paired": paired}
     evaluation.left_out_columns = list(left_out)

@@ -40,6 +40,7 @@ from core.workflows.verdict import (
     checked_verdict,
     fallback_parameters,
     search_progress,
+    LINKED_SEARCH_ROWS,
     search_budget,
     verdict_of,
     with_analyses,
@@ -231,7 +232,7 @@ def judged_linked(run: LinkedRun, frames: Mapping[str, pd.DataFrame], progress: 
     each setting makes again: every table's avatars, once per table (a setting costs a whole run: 13 settings on the
     clinical demo's three tables, 39 when they were counted once)."""
     rows = sum(len(avatars) for avatars in run.fitted.avatars_.values()) * len(run.fitted.avatars_)  # every table
-    budget = search_budget(rows)  # re-run by each setting: counted once per table
+    budget = search_budget(rows, LINKED_SEARCH_ROWS)  # re-run by each setting: counted once per table
     persons = dict(run.verdict.persons)
     for name, verdict in run.verdict.persons.items():
         if verdict.status != NOT_READY:

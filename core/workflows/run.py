@@ -319,8 +319,9 @@ def shared_rerun(run: GenerationRun, table: Callable[[], pd.DataFrame], largest_
     typing, split, encoding and projection (:class:`~core.engine.pipeline.Variants`, the neighbours searched once
     per ``ncp``, never beyond ``largest_k``, the largest the caller will ask), scored against the same halves with
     the metric spaces fitted once; another column plan needs a fresh fit of the table (``table()``, read only
-    then). Each is scored on what the fix search reads (:data:`~core.workflows.verdict.SEARCH_SIGNAL`: the privacy
-    metrics and the signal it ranks by); the rest when a fix is applied (:meth:`GenerationRun.with_fix`)."""
+    then). Each is scored on what the fix search reads (:data:`~core.workflows.verdict.SEARCH_SIGNAL`: the signal it
+    ranks by; the privacy metrics up to the first that misses its target, cheapest first); the rest when a fix is
+    applied (:meth:`GenerationRun.with_fix`) or when no setting is enough (the verdict's sentences then read them)."""
     variants: list[Variants] = []
     spaces = run.evaluation.spaces
     frames: list[pd.DataFrame] = []
@@ -332,13 +333,14 @@ def shared_rerun(run: GenerationRun, table: Callable[[], pd.DataFrame], largest_
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # what the run said about its columns and k is not said again
                 variant_fit = variants[0].fit(variant)
-            return Remade(evaluate_avatarization(variant_fit, spaces, plan.knowledge, SEARCH_SIGNAL), variant_fit)
+            return Remade(evaluate_avatarization(variant_fit, spaces, plan.knowledge, SEARCH_SIGNAL, until_failing=True),
+                          variant_fit)
         frames[:] = frames or [table()]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             fitted_table = fitted(frames[0], plan, parameters)
-        return Remade(evaluate_avatarization(fitted_table, knowledge=plan.knowledge, signal_names=SEARCH_SIGNAL),
-                      fitted_table)
+        return Remade(evaluate_avatarization(fitted_table, knowledge=plan.knowledge, signal_names=SEARCH_SIGNAL,
+                                             until_failing=True), fitted_table)
 
     return rerun
 

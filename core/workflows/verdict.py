@@ -22,7 +22,7 @@ from core.engine.parameters import Parameters
 from core.engine.pipeline import Avatarizer
 from core.i18n import N_, Message, Number, _
 from core.metrics.criteria import PARTLY_ASSESSED, UNCERTAIN
-from core.metrics.evaluation import Evaluation
+from core.metrics.evaluation import Evaluation, with_every_privacy_metric
 from core.metrics.result import MetricResult
 from core.workflows.plan import ColumnPlan
 from core.workflows.search_space import EPSILON_STEPS, SIGNAL_SPREAD, larger_k
@@ -34,11 +34,14 @@ READY, NOT_READY = "ready", "not ready"  # and UNCERTAIN, PARTLY_ASSESSED, as a 
 FALLBACK_EPSILON = 1.0
 SMALLEST_NCP = 2
 # The fix search's budget, in settings: at most max(SEARCH_MIN_SETTINGS, SEARCH_ROWS / rows avatarized). A setting
-# costs about 0.2 to 0.6 of the scored run as a process (issue 51, RESULTS.md: 4 settings add 0.83x to 1.58x at
-# 50 000 rows avatarized, 2 settings 1.25x at 500 000), so the judged run stays within about 2.6x the scored one; in
-# settings, not seconds, so that the verdict never depends on the machine's speed (the same seed, the same verdict,
-# byte for byte).
-SEARCH_ROWS = 200_000
+# re-uses the run's preparation and its neighbours and stops its privacy metrics at the first that misses a target:
+# about 0.1 of the scored run as a process (issue 51, RESULTS.md: at 50 000 rows avatarized, 0.44 to 0.99 s each
+# against a scored process of about 5.6 s, 8 settings adding about 1x), so the judged run stays within about 2x the
+# scored one; in settings, not seconds, so that the verdict never depends on the machine's speed (the same seed, the
+# same verdict, byte for byte). Linked tables: a setting re-runs and scores every table (LINKED_SEARCH_ROWS, counted
+# on every table's avatars once per table).
+SEARCH_ROWS = 400_000
+LINKED_SEARCH_ROWS = 200_000
 SEARCH_SIGNAL = tuple(SIGNAL_SPREAD)  # the signal metrics each setting tried is scored on: those fixes are ranked by
 SEARCH_MIN_SETTINGS = 2
 Progress = Callable[[str, float], None]
@@ -183,7 +186,11 @@ class FixSearch:
         order = {id(fix): position for position, fix in enumerate(self.found)}
         best = max(self.found, key=lambda fix: (fix.keeps_signal(self.evaluation), fix.signal(), -order[id(fix)]),
                    default=None)
-        tried = [fix if fix is best else replace(fix, made=None) for fix in self.tried.values()]  # one kept
+        # one kept; when none is enough, every privacy figure of each (the verdict's sentences compare them)
+        finished = with_every_privacy_metric if best is None else lambda evaluation: replace(evaluation,
+                                                                                            privacy_pending=None)
+        tried = [fix if fix is best else replace(fix, made=None, evaluation=finished(fix.evaluation))
+                 for fix in self.tried.values()]
         return best, tried, stopped
 
     def _copied_column(self) -> None:
@@ -267,9 +274,10 @@ def search_progress(report: Callable[[str, float], None], start: float) -> Progr
     return lambda step, tries: report(step, start + (1 - start) * (1 - 0.7 ** (tries + 1)))
 
 
-def search_budget(n_avatarized: int) -> int:
-    """The settings the fix search may try for a run of ``n_avatarized`` rows (see :data:`SEARCH_ROWS`)."""
-    return max(SEARCH_MIN_SETTINGS, SEARCH_ROWS // max(n_avatarized, 1))
+def search_budget(n_avatarized: int, rows: int = SEARCH_ROWS) -> int:
+    """The settings the fix search may try for a run of ``n_avatarized`` rows (see :data:`SEARCH_ROWS`; ``rows``:
+    :data:`LINKED_SEARCH_ROWS` for linked tables)."""
+    return max(SEARCH_MIN_SETTINGS, rows // max(n_avatarized, 1))
 
 
 def largest_k_tried(k: int | None, n_avatarized: int, budget: int) -> int:

@@ -545,12 +545,13 @@ def test_variants_equal_separate_runs_with_the_same_seed(holdout):
         assert shared.method_.name == alone.method_.name and shared.get_params() == alone.get_params()
 
 
-@pytest.mark.parametrize("holdout", [True, False])
-def test_variants_of_a_fitted_run_equal_separate_runs(holdout):
-    """The fix search's variants start from the run itself: no second preparation."""
+@pytest.mark.parametrize(("holdout", "largest_k"), [(True, 0), (False, 0), (True, 20)])
+def test_variants_of_a_fitted_run_equal_separate_runs(holdout, largest_k):
+    """The fix search's variants start from the run itself: no second preparation. (Issue 51: another ncp's
+    neighbours are searched at the k first asked, then again at ``largest_k`` for a larger one.)"""
     frame = mixed_table(700, missing=0.1)
     base = avatarize(frame, k=5, seed=4, holdout=holdout)
-    shared = Variants(base)
+    shared = Variants(base, largest_k=largest_k)
     for variant in ({"k": 15}, {"k": 10, "ncp": 2}, {"k": None, "fast_dp_epsilon": 1.0}, {"k": 15, "ncp": 2}):
         alone = avatarize(frame, **{"k": 5, "seed": 4, "holdout": holdout, **variant})
         assert csv_bytes(shared.fit(variant).avatars_) == csv_bytes(alone.avatars_), variant

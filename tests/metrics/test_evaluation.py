@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from core.engine.io import read_table
 from core.engine.pipeline import Avatarizer
 from core.errors import InputError
-from core.metrics.evaluation import evaluate, evaluate_avatarization
+from core.metrics.evaluation import evaluate, evaluate_avatarization, with_every_privacy_metric
 from core.metrics.attack import Knowledge
 from core.metrics.space import MetricSpace, MetricSpaces
 from tests.support import mixed_table, typed
@@ -209,3 +209,28 @@ def test_what_the_metrics_keep_for_the_next_avatars_gives_the_figures_of_a_fresh
             for name, result in getattr(fresh, side).items():
                 assert getattr(kept, side)[name].value == result.value, (k, name)
                 assert getattr(kept, side)[name].breakdown.keys() == result.breakdown.keys()
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 1_000), n_rows=st.integers(60, 300), k=st.sampled_from([2, 4, 8]),
+       known=st.booleans())
+def test_a_fix_search_s_scoring_stops_at_the_first_failing_figure_and_completes_to_the_full_one(seed, n_rows, k, known):
+    """Issue 51: a setting the fix search tries stops its privacy metrics at the first that misses its target, the
+    two counts of closer avatars last; each figure it gives, and each it adds later, equals a full scoring's."""
+    frame = mixed_table(n_rows, seed=seed)
+    knowledge = Knowledge(known=("age", "group"), sensitive=("weight",)) if known else Knowledge()
+    avatarizer = fitted(frame, k=k, seed=seed, holdout_min_rows=50)
+    full = evaluate_avatarization(avatarizer, MetricSpaces(), knowledge)
+    partial = evaluate_avatarization(avatarizer, MetricSpaces(), knowledge, until_failing=True)
+    order = [name for name in full.privacy if name not in ("hidden_rate", "local_cloaking")] + [
+        "hidden_rate", "local_cloaking"]
+    failing = [name for name in order if full.privacy[name].passed is False]
+    expected = order[:order.index(failing[0]) + 1] if failing else order
+    assert sorted(partial.privacy) == sorted(expected)
+    assert list(partial.privacy) == [name for name in full.privacy if name in expected]  # the registry's order
+    assert (partial.privacy_pending is None) == (not failing or failing[0] == order[-1])
+    completed = with_every_privacy_metric(partial)
+    assert list(completed.privacy) == list(full.privacy) and completed.privacy_pending is None
+    for name, result in full.privacy.items():
+        assert completed.privacy[name].value == result.value and completed.privacy[name].passed == result.passed, name
+        assert completed.privacy[name].breakdown.keys() == result.breakdown.keys()

@@ -18,7 +18,7 @@ from core.workflows.linked_run import (
     takes_fast_dp,
     with_setting,
 )
-from core.workflows.verdict import NOT_READY, search_budget
+from core.workflows.verdict import LINKED_SEARCH_ROWS, NOT_READY, search_budget
 from tests.engine.test_linked_tables import clinical, schema
 
 DEMO = Path(__file__).resolve().parents[2] / "assets" / "demo_hospital"
@@ -132,7 +132,7 @@ def test_a_person_table_that_misses_a_target_gets_a_fix_checked_by_a_re_run(demo
     assert applied.verdict.persons["patients"].status != NOT_READY
     assert "checking 2 other settings for a fix" in run.summary()
     made = sum(len(avatars) for avatars in run.fitted.avatars_.values()) * 3  # each setting re-runs three tables
-    assert verdict.search_rows == made and verdict.search_budget == search_budget(made) == 13
+    assert verdict.search_rows == made and verdict.search_budget == search_budget(made, LINKED_SEARCH_ROWS) == 13
 
 
 def test_a_fix_s_settings_become_the_table_s_own_where_they_differ():

@@ -220,7 +220,7 @@ def test_a_larger_k_and_a_smaller_ncp_together_when_neither_alone_is_enough():
 
 def test_the_search_tries_no_more_settings_than_its_budget_for_the_rows():
     """In settings, not seconds: the verdict does not depend on the machine's speed."""
-    assert (search_budget(1_500), search_budget(50_000), search_budget(500_000)) == (133, 4, 2)
+    assert (search_budget(1_500), search_budget(50_000), search_budget(500_000)) == (266, 8, 2)
     verdict = checked_verdict(run_evaluation(hidden_rate=80.0), Parameters(k=10), ColumnPlan(), 1_000,
                               remade(lambda parameters, plan: run_evaluation(hidden_rate=80.0)), budget=3)
     assert verdict.search_stopped and len(verdict.tried) == 3 and verdict.fix is None
@@ -269,6 +269,32 @@ def test_a_real_run_not_ready_gets_a_fix_that_a_fresh_run_confirms():
     again = evaluate_avatarization(fitted(frame, fix.plan, fix.parameters), knowledge=fix.plan.knowledge)
     for name, result in fix.evaluation.privacy.items():
         assert again.privacy[name].value == pytest.approx(result.value), name  # the same seed: the same figures
+
+
+@pytest.mark.parametrize("budget", [2, 100])
+def test_a_search_whose_settings_stop_at_their_first_failing_figure_says_what_a_fully_scored_one_says(
+        budget, monkeypatch):
+    """Issue 51: each setting tried stops its privacy metrics at the first that misses a target (the costliest
+    last); the fix, the settings tried and every sentence of the verdict (the closest setting, what stays out of
+    reach, when none is enough) are those of a search that scores every setting in full."""
+    from core.workflows import run as run_module
+
+    frame = mixed_table(600, seed=3)
+    monkeypatch.setattr(run_module, "search_budget", lambda n_avatarized: budget)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        made = generate(frame, ColumnPlan(), Parameters(k=2, seed=1), table_name="t", fingerprint="f")
+        early = judged(made, lambda: frame).verdict
+        full_scoring = run_module.evaluate_avatarization
+        monkeypatch.setattr(run_module, "evaluate_avatarization",
+                            lambda *arguments, until_failing=False, **options: full_scoring(*arguments, **options))
+        full = judged(made, lambda: frame).verdict
+    assert early.tried and (early.fix is None) == (budget == 2)
+    assert verdict_line(early) == verdict_line(full) and verdict_json(early) == verdict_json(full)
+    assert [fix.ready for fix in early.tried] == [fix.ready for fix in full.tried]
+    assert any(len(fix.evaluation.privacy) < len(full.tried[0].evaluation.privacy) for fix in early.tried) == (
+        early.fix is not None)  # a setting that failed stopped early, unless none was enough (then completed)
+    assert all(fix.evaluation.privacy_pending is None for fix in early.tried)
 
 
 def test_an_uncertain_risk_makes_the_verdict_amber_and_is_never_chased():
