@@ -263,13 +263,18 @@ def _fills_from_neighbours(table: EncodedTable, fast: bool, rng: np.random.Gener
         rows_table = table.take(rows)
         return projection.transform(reduction.transform(rows_table) if reduction else rows_table, n_axes)
 
+    searched: dict[object, tuple[np.ndarray, np.ndarray]] = {}  # columns missing on the same rows: one search
+
     def nearest_donors(missing: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        candidates = donors[~missing[donors]]
-        if len(candidates) == 0:  # a sparse variable that no sampled donor observes
-            candidates = np.flatnonzero(~missing)
-        k = min(N_NEIGHBOURS, len(candidates))
-        _, found = NeighbourTree(coordinates(candidates)).query(coordinates(np.flatnonzero(missing)), k)
-        return candidates, found.reshape(int(missing.sum()), k)
+        rows = _rows_key(missing)
+        if rows not in searched:
+            candidates = donors[~missing[donors]]
+            if len(candidates) == 0:  # a sparse variable that no sampled donor observes
+                candidates = np.flatnonzero(~missing)
+            k = min(N_NEIGHBOURS, len(candidates))
+            _, found = NeighbourTree(coordinates(candidates)).query(coordinates(np.flatnonzero(missing)), k)
+            searched[rows] = candidates, found.reshape(int(missing.sum()), k)
+        return searched[rows]
 
     numeric_fills: Fills = []
     categorical_fills: Fills = []
@@ -280,6 +285,11 @@ def _fills_from_neighbours(table: EncodedTable, fast: bool, rng: np.random.Gener
         candidates, found = nearest_donors(missing)
         categorical_fills.append((j, missing, most_frequent(table.codes[candidates[found], j])))
     return numeric_fills, categorical_fills
+
+
+def _rows_key(missing: np.ndarray) -> object:
+    """The rows a column misses, as a key: columns missing on the same rows share their search of donors."""
+    return np.packbits(missing).tobytes()
 
 
 def most_frequent(codes: np.ndarray) -> np.ndarray:

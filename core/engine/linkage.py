@@ -16,11 +16,11 @@ child's parent context (where its parent should be) and the slot's parent avatar
   certified (9 896 children, 3 per parent: 6 s; the dense solver takes 11 s on 6 000); at
   :data:`SPARSE_WIDEST` slots per child uncertified, the least on that graph (the clinical demo's 3 498
   prescriptions: 3.5 s, 4 % above the least, which the dense solver reaches in 16 s; the greedy method 15 %). Beyond, or with many children per parent (flights per plane, where that graph
-  grows with the fan-out and HiGHS's network LP on 286 682 flights x 8 planes each took over 900 s), the parents
-  are halved into blocks of nearby parents and the children that gain most by them, each block of
-  :data:`BLOCK_MAX` children at most solved exactly: least cost within each block, close to the least over all
-  (5 to 6 % above it from 10 000 to 30 000 children, 3 per parent; 12 % below ``minimum_distance`` on the flights,
-  in 5 s);
+  grows with the fan-out and HiGHS's network LP on 286 682 flights x 8 planes each took over 900 s),
+  ``minimum_distance``'s links improved block by block (:func:`_least_cost_blocks`): never above its cost; 3 to
+  5 % above the least on 6 000 to 10 000 children of 3 to 20 per parent (``minimum_distance``: 7 to 16 %); on the
+  flights 0.5 % below ``minimum_distance``, where the former blocks (the children split by their gain) were 44 %
+  above it, in a third of their time;
 - ``minimum_distance``: each child to its nearest parent avatar with a slot left, in rounds (each parent takes the
   closest of the children that chose it, as many as its slots left; the others choose again among the parents with
   slots left): faster, a larger total cost.
@@ -46,7 +46,9 @@ SPANNED_PARENTS = 4  # the sparse graph is certified when each child's nearest s
 SPARSE_MAX_SLOTS = 64  # ...so it serves while that many parents' slots are this many per child at most
 SPARSE_MAX = 10_000  # children solved on the sparse graph (its widening grows faster than the children)
 SPARSE_WIDEST = 256  # the widest graph searched: slots per child
-BLOCK_MAX = 500  # beyond, blocks of nearby parents and the children nearest them, solved dense, this many at most
+BLOCK_MAX = 250  # beyond, blocks of nearby parents, their children re-linked on a dense matrix of this many at most
+BLOCK_CUTS = (0.5, 0.25, 0.75, 0.375, 0.625)  # each pass's first cut of the parents' slots: the blocks' borders move
+BLOCK_GAIN = 0.002  # the passes stop at one that lowers the total cost by less than this share
 
 
 def children_per_parent(estimated: np.ndarray, observed: np.ndarray, total: int) -> np.ndarray:
@@ -164,36 +166,43 @@ def _certified(linked: np.ndarray, distances: np.ndarray, found: np.ndarray, joi
 
 
 def _least_cost_blocks(contexts: np.ndarray, parents: np.ndarray, slots: np.ndarray) -> np.ndarray:
-    """Blocks of nearby parents solved exactly: the parents (their slots) halved at the slot-weighted median of
-    their widest coordinate, the children that gain most by the first half (their distance to its nearest parent
-    minus that to the second half's) sent to it, as many as its slots, until a block has :data:`BLOCK_MAX` children
-    at most or a single parent; each block then solved on its dense cost matrix (a single parent's takes them all,
-    no matrix: memory grows with the children, never with a family squared). Least cost within each block, not over
-    all."""
-    linked = np.empty(len(contexts), dtype=np.int64)
-    pending = [(np.arange(len(contexts)), np.flatnonzero(slots > 0), slots[slots > 0])]
+    """The nearest parent with a slot left (:func:`_nearest_with_slot_left`), then improved block by block, a pass
+    per share in :data:`BLOCK_CUTS` until one lowers the total cost by less than :data:`BLOCK_GAIN`: the parents
+    grouped into blocks of nearby parents (:func:`_parent_blocks`) and the children linked to each block's parents
+    re-linked at the least cost among them (their dense cost matrix). The links restricted to a block are one of its
+    assignments, so no pass raises the total cost: never above ``minimum_distance``'s. A single parent's block keeps
+    its children, no matrix: memory grows with the children, never with a family squared."""
+    linked = _nearest_with_slot_left(contexts, parents, slots)
+    cost = assignment_cost(contexts, parents, linked)
+    for first_share in BLOCK_CUTS:
+        by_parent = np.argsort(linked, kind="stable")
+        starts = np.r_[0, np.cumsum(np.bincount(linked, minlength=len(parents)))]
+        for holders in _parent_blocks(parents, slots, first_share):
+            if len(holders) > 1:
+                children = np.sort(np.concatenate([by_parent[starts[h]:starts[h + 1]] for h in holders]))
+                linked[children] = holders[_least_cost_dense(contexts[children], parents[holders], slots[holders])]
+        cost, before = assignment_cost(contexts, parents, linked), cost
+        if cost > (1 - BLOCK_GAIN) * before:
+            break
+    return linked
+
+
+def _parent_blocks(parents: np.ndarray, slots: np.ndarray, first_share: float) -> list[np.ndarray]:
+    """The parents holding slots, halved until a block holds :data:`BLOCK_MAX` slots at most or a single parent: sorted
+    on their widest coordinate, cut after the parents whose slots add up to ``first_share`` of the block's at most
+    (the first cut; a half after), one parent on each side at least."""
+    blocks, pending = [], [(np.flatnonzero(slots > 0), first_share)]
     while pending:
-        children, holders, held = pending.pop()
-        if len(holders) == 1:  # one parent's children: no cost to weigh, no matrix
-            linked[children] = holders[0]
-            continue
-        if len(children) <= BLOCK_MAX:
-            linked[children] = holders[_least_cost_dense(contexts[children], parents[holders], held)]
+        holders, share = pending.pop()
+        if len(holders) == 1 or int(slots[holders].sum()) <= BLOCK_MAX:
+            blocks.append(holders)
             continue
         axis = int(np.argmax(np.ptp(parents[holders], axis=0)))
-        order = np.argsort(parents[holders, axis], kind="stable")
-        holders, held = holders[order], held[order]
-        half = len(children) // 2
-        cut = int(np.searchsorted(np.cumsum(held), half))  # the parent holding the median slot: shared by both halves
-        first_held = np.r_[held[:cut], half - held[:cut].sum()]
-        second_held = np.r_[held[cut] - first_held[-1], held[cut + 1:]]
-        first, second = holders[:cut + 1][first_held > 0], holders[cut:][second_held > 0]
-        gain = (cKDTree(parents[first]).query(contexts[children], k=1)[0]
-                - cKDTree(parents[second]).query(contexts[children], k=1)[0])
-        ranked = children[np.argsort(gain, kind="stable")]
-        pending.append((np.sort(ranked[:half]), first, first_held[first_held > 0]))
-        pending.append((np.sort(ranked[half:]), second, second_held[second_held > 0]))
-    return linked
+        holders = holders[np.argsort(parents[holders, axis], kind="stable")]
+        held = np.cumsum(slots[holders])
+        cut = int(np.clip(np.searchsorted(held, share * held[-1], side="right"), 1, len(holders) - 1))
+        pending += [(holders[:cut], 0.5), (holders[cut:], 0.5)]
+    return blocks
 
 
 def _nearest_with_slot_left(contexts: np.ndarray, parents: np.ndarray, slots: np.ndarray) -> np.ndarray:
@@ -201,7 +210,7 @@ def _nearest_with_slot_left(contexts: np.ndarray, parents: np.ndarray, slots: np
     left, waiting = slots.copy(), np.arange(len(contexts))
     while waiting.size:
         open_parents = np.flatnonzero(left > 0)
-        distances, nearest = cKDTree(parents[open_parents]).query(contexts[waiting], k=1)
+        distances, nearest = cKDTree(parents[open_parents]).query(contexts[waiting], k=1, workers=-1)
         chosen = open_parents[nearest]
         order = np.lexsort((waiting, distances, chosen))  # by parent, the closest child first
         chosen, waiting = chosen[order], waiting[order]

@@ -216,10 +216,7 @@ def score(
                                           relations), timings, signal_names)
     with timed(timings, "privacy projection"):
         space = spaces.of(originals, kinds)
-        n_axes = min(ncp or DEFAULT_NCP, len(space.projection.components_))
-        if ncp_at_most_axes and ncp is not None and ncp > n_axes:
-            raise InputError(_("ncp must be at most {n_axes}, the number of scaled columns of the originals, got "
-                               "{ncp}.").format(n_axes=n_axes, ncp=ncp))
+        n_axes = _privacy_axes(space, ncp, ncp_at_most_axes)
         reference, avatar_coordinates, sides = _privacy_sides(split, originals, avatars, kinds, space, n_axes,
                                                               knowledge)
     context = PrivacyContext(reference, avatar_coordinates, avatars, paired, unpaired_reason, sides, identifiers)
@@ -240,6 +237,16 @@ def score(
         risk_profile=profile,
         privacy_pending=context if len(privacy) < len(privacy_names()) else None,
     )
+
+
+def _privacy_axes(space: MetricSpace, ncp: int | None, at_most_axes: bool) -> int:
+    """The axes the privacy metrics compare people on: ``ncp`` (the default when None), all the originals' axes when
+    it asks more, unless ``at_most_axes`` (then refused, as ``avatarize`` refuses it)."""
+    n_axes = min(ncp or DEFAULT_NCP, len(space.projection.components_))
+    if at_most_axes and ncp is not None and ncp > n_axes:
+        raise InputError(_("ncp must be at most {n_axes}, the number of scaled columns of the originals, got "
+                           "{ncp}.").format(n_axes=n_axes, ncp=ncp))
+    return n_axes
 
 
 def _privacy_sides(split: HoldoutSplit, originals: pd.DataFrame, avatars: pd.DataFrame, kinds: Mapping[str, Kind],
