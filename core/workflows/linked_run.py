@@ -243,7 +243,8 @@ def judged_linked(run: LinkedRun, frames: Mapping[str, pd.DataFrame], progress: 
             verdict.evaluation, run.parameters.for_table(table), ColumnPlan(table, run.knowledge),
             len(run.fitted.avatars_[name]), linked_rerun(run, frames, name), progress, budget,
             settable=[column for column in frames[name].columns if column not in keys],
-            fallback=takes_fast_dp(run.dataset, name, run.parameters), table=name, budget_rows=rows)
+            fallback=takes_fast_dp(run.dataset, name, run.parameters), table=name, budget_rows=rows,
+            table_ncp=run.fitted.avatarizers_[name].ncp_)
     return replace(run, verdict=replace(run.verdict, persons=persons))
 
 

