@@ -37,6 +37,17 @@ def check_positive_number(name: str, value: Any, *, hint: str = "") -> float:
     return float(value)
 
 
+MAX_WEIGHT = 1_000_000  # a column's weight: a million variables' at most (1e308 overflowed the projection's sums)
+
+
+def check_weight(name: str, value: Any, *, hint: str = "") -> float:
+    """Return ``value`` as a ``float`` weight in (0, :data:`MAX_WEIGHT`], or raise an :class:`InputError`."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 < float(value) <= MAX_WEIGHT:
+        raise InputError(_("{name} must be a number greater than 0 and at most {most}, got {value}.").format(
+            name=name, most=number(MAX_WEIGHT, ","), value=repr(value)) + _suffix(hint))
+    return float(value)
+
+
 def check_choice(name: str, value: Any, choices: Iterable[str]) -> str:
     """Return ``value`` if it is one of ``choices``, or raise an :class:`InputError` listing them."""
     choices = tuple(choices)

@@ -23,6 +23,7 @@ from core.dataset.roles import DECLARED_ROLES, Kind, Role
 from core.dataset.table import Column, Table
 from core.errors import InputError
 from core.i18n import N_, _
+from core.validation import check_weight
 
 TABLE_ENTRIES = ("path", "primary_key", "time", "individual_level", "find_relations", "relations",
                  "ignored_relations", "columns")
@@ -282,10 +283,8 @@ def _column(table: str, name: str, entry: Any) -> Column:
     if kind is not None and kind not in [known.value for known in Kind]:
         raise InputError(_("{where}: \"kind\" must be one of {kinds}, got {value}.").format(
             where=where, kinds=", ".join(known.value for known in Kind), value=_shown(kind)))
-    if weight is not None and (isinstance(weight, bool) or not isinstance(weight, (int, float)) or not weight > 0
-                               or weight == float("inf")):
-        raise InputError(_("{where}: \"weight\" must be a number greater than 0, got {value}.").format(
-            where=where, value=_shown(weight)))
+    if weight is not None:
+        check_weight(f'{where}: "weight"', weight)
     return Column(role=Role(role), kind=None if kind is None else Kind(kind),
                   weight=None if weight is None else float(weight))
 

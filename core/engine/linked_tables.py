@@ -54,7 +54,7 @@ from core.engine.stages import drawn_seed, seed_generator
 from core.engine.timing import timed
 from core.errors import InputError
 from core.i18n import N_, _
-from core.validation import check_positive_number, check_seed
+from core.validation import check_seed, check_weight
 
 
 
@@ -179,7 +179,7 @@ def check_linked(dataset: Dataset, frames: Mapping[str, pd.DataFrame], parameter
     positive number; no table setting a parameter that is the run's or a link's (their scopes in
     :class:`~core.engine.parameters.Parameters`); no column named as those links add; the methods' pairing
     (:func:`check_pairing`)."""
-    check_positive_number("link_weight", parameters.link_weight, hint=_(
+    check_weight("link_weight", parameters.link_weight, hint=_(
         "It is the weight of a parent's children in its projection (--link-weight; 1: one variable's)."))
     for name, table in dataset.tables.items():
         shared = [parameter for parameter in Parameters.names("run", "link") if parameter in table.parameters]

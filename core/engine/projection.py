@@ -32,6 +32,7 @@ from core.engine.encoding import EncodedTable, code_dtype
 from core.engine.share_calibration import calibrated_offsets
 from core.errors import InputError
 from core.i18n import _, number
+from core.validation import check_weight
 
 _ROW_CHUNK = 8_192
 RESIDUAL_AXES = 32  # trailing axes drawn jointly when decoding categories; beyond, independent noise
@@ -128,9 +129,7 @@ class Projection:
             if name not in known:
                 raise InputError(_("column_weights names column '{name}', which is not in the table: check its "
                                    "spelling.").format(name=name))
-            if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not np.isfinite(weight) or weight <= 0:
-                raise InputError(_("column_weights['{name}'] must be a number greater than 0, got {weight}.").format(
-                    name=name, weight=repr(weight)))
+            check_weight(f"column_weights['{name}']", weight)
 
     def _weights(self, names: tuple[str, ...]) -> np.ndarray:
         weights = self.column_weights or {}

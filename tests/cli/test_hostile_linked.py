@@ -52,6 +52,38 @@ def test_a_disk_full_while_linked_tables_are_written_keeps_none_of_them(tmp_path
     assert sorted(path.name for path in out.iterdir()) == ["patients.csv", "stays.csv"]  # whole, and no leftovers
 
 
+def test_a_folder_where_a_tables_file_goes_keeps_the_other_tables_file_as_it_was(tmp_path, capsys):
+    """A folder named `stays.csv` in the output folder: its rename failed after `patients.csv` had replaced the
+    user's own file, while the line said that no output was kept."""
+    schema, out = linked_tables(tmp_path), tmp_path / "out"
+    (out / "stays.csv").mkdir(parents=True)
+    (out / "patients.csv").write_text("the user's own\n")
+    code = main(["avatarize", "--tables", str(schema), "--k", "3", "--no-holdout", "--out", str(out)])
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(lines) == 1, lines
+    assert lines[0] == f"error: {out / 'stays.csv'}: could not be written (Is a directory); no output was kept."
+    assert (out / "patients.csv").read_text() == "the user's own\n"
+    assert sorted(path.name for path in out.iterdir()) == ["patients.csv", "stays.csv"]  # no temporary left
+
+
+@pytest.mark.parametrize(("option", "schema_weight", "expected"), [
+    (["--link-weight", "1e308"], None, "link_weight must be a number greater than 0 and at most 1,000,000, got 1e+308. "
+                                        "It is the weight of a parent's children"),
+    ([], 1e308, "Table 'patients', column 'age': \"weight\" must be a number greater than 0 and at most 1,000,000, "
+                "got 1e+308.")])
+def test_a_weight_beyond_a_million_is_refused_in_one_line(tmp_path, capsys, option, schema_weight, expected):
+    """A link weight of 1e308 overflowed the projection's sums: a traceback (cKDTree: data must be finite)."""
+    schema = linked_tables(tmp_path)
+    if schema_weight is not None:
+        described = json.loads(schema.read_text())
+        described["tables"]["patients"]["columns"] = {"age": {"weight": schema_weight}}
+        schema.write_text(json.dumps(described))
+    code = main(["avatarize", "--tables", str(schema), "--k", "3", "--no-holdout", "--out", str(tmp_path / "out"),
+                 *option])
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and lines[0].startswith(f"error: {expected}"), lines
+
+
 def test_a_series_variable_empty_on_every_row_is_refused_in_one_line_as_a_tables_column_is(tmp_path, capsys):
     """Issue 47, item 3: `ValueError: attempt to get argmax of an empty sequence` as a traceback."""
     patients, rows = pd.DataFrame({"patient_id": range(1, 31), "age": range(40, 70)}), []

@@ -146,8 +146,9 @@ def test_column_weights_scale_squared_distances():
     ("weights", "message"),
     [
         ({"nope": 1.0}, "column_weights names column 'nope'"),
-        ({"x": 0}, r"column_weights\['x'\] must be a number greater than 0, got 0"),
-        ({"x": "heavy"}, r"column_weights\['x'\] must be a number greater than 0, got 'heavy'"),
+        ({"x": 0}, r"column_weights\['x'\] must be a number greater than 0 and at most 1,000,000, got 0"),
+        ({"x": "heavy"}, r"column_weights\['x'\] must be a number greater than 0 and at most 1,000,000, got 'heavy'"),
+        ({"x": 1e308}, r"column_weights\['x'\] must be a number greater than 0 and at most 1,000,000, got 1e\+308"),
     ],
 )
 def test_bad_column_weights(weights, message):

@@ -80,6 +80,8 @@ def write_atomically(write: Callable[[BinaryIO], object], path: Path, private: b
                            "path.").format(path=path, directory=directory))
     if _too_long(path):  # refused before any is written, not at the rename (issue 47)
         raise OSError(errno.ENAMETOOLONG, os.strerror(errno.ENAMETOOLONG), str(path))
+    if path.is_dir():  # likewise: its rename would fail after the others' had replaced their files
+        raise OSError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
     try:
         handle, temporary = tempfile.mkstemp(prefix=_temporary_prefix(path), suffix=".partial", dir=directory)
     except OSError as error:  # named by the file wanted, not by its temporary name
