@@ -224,6 +224,8 @@ def values_at(curves: np.ndarray, counts: np.ndarray, shares: np.ndarray | None 
         share = np.where(counts[person] > 1, position / np.maximum(counts[person] - 1, 1), 0.0)
     else:
         share = np.clip(shares, 0.0, 1.0)
+    if not len(person):  # no avatar has a measure (a series few persons hold): nothing to read
+        return np.zeros(0)
     grid = np.linspace(0.0, 1.0, nb_points)
     axis = (_STRIDE * np.arange(n_avatars)[:, None] + grid[None, :]).ravel()
     return np.interp(_STRIDE * person + share, axis, curves.ravel())

@@ -84,6 +84,25 @@ def test_a_weight_beyond_a_million_is_refused_in_one_line(tmp_path, capsys, opti
     assert code == 2 and len(lines) == 1 and lines[0].startswith(f"error: {expected}"), lines
 
 
+def test_a_series_few_persons_hold_is_rebuilt_even_when_no_avatar_has_a_measure(tmp_path, capsys):
+    """10 measures among 3 of 100 persons: no person avatar got a measure at seed 1, and reading their curves was a
+    traceback (np.interp: array of sample points is empty). Now the empty series is written and said."""
+    rng = np.random.default_rng(0)
+    pd.DataFrame({"pid": range(100), "age": rng.integers(20, 90, 100)}).to_csv(tmp_path / "p.csv", index=False)
+    pd.DataFrame({"pid": rng.integers(0, 3, 10), "visit": pd.date_range("2021-01-01", periods=10, freq="17D"),
+                  "ldl": rng.normal(4, 1, 10)}).to_csv(tmp_path / "c.csv", index=False)
+    (tmp_path / "schema.json").write_text(json.dumps({
+        "tables": {"p": {"path": "p.csv", "primary_key": "pid"}, "c": {"path": "c.csv", "time": "visit"}},
+        "links": [{"parent": "p", "key": "pid", "child": "c", "foreign_key": "pid", "method": "time_series"}]}))
+    for seed in ("1", "2", "4"):
+        code = main(["avatarize", "--tables", str(tmp_path / "schema.json"), "--k", "5", "--seed", seed, "--no-fix",
+                     "--no-holdout", "--out", str(tmp_path / f"out{seed}")])
+        captured = capsys.readouterr()
+        written = pd.read_csv(tmp_path / f"out{seed}" / "c.csv")
+        assert code == 0 and "Traceback" not in captured.err, captured.err
+        assert f"{len(written)} measures of c written" in captured.out + captured.err
+
+
 def test_a_series_variable_empty_on_every_row_is_refused_in_one_line_as_a_tables_column_is(tmp_path, capsys):
     """Issue 47, item 3: `ValueError: attempt to get argmax of an empty sequence` as a traceback."""
     patients, rows = pd.DataFrame({"patient_id": range(1, 31), "age": range(40, 70)}), []

@@ -79,6 +79,8 @@ def test_an_avatar_s_times_strictly_increase_within_its_span():
 def test_a_curve_is_read_at_the_avatar_s_own_number_of_points():
     curves = np.array([[0.0, 10.0, 20.0], [7.0, 7.0, 7.0]])
     assert values_at(curves, np.array([5, 1])).tolist() == [0.0, 5.0, 10.0, 15.0, 20.0, 7.0]
+    # no avatar with a measure (a series 3 persons of 100 hold): nothing read, where np.interp refused an empty grid
+    assert values_at(np.zeros((0, 5)), np.zeros(0, dtype=np.int64), np.zeros(0)).tolist() == []
 
 
 def test_a_designed_schedule_is_found_by_hand_and_irregular_visits_have_none():
