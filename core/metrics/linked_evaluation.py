@@ -19,6 +19,7 @@ import pandas as pd
 from core.dataset import Dataset, Kind, Link, LinkMethod
 from core.dataset.keys import key_values
 from core.engine.encoding import numeric_values
+from core.engine.link_kinds import named
 from core.engine.parameters import Parameters
 from core.engine.schema import resolve_kinds
 from core.engine.split import Holdout
@@ -87,12 +88,13 @@ def evaluate_linked(dataset: Dataset, working: Mapping[str, pd.DataFrame], holdo
         if originals.columns.empty:
             continue  # keys only: nothing of the originals to measure (its children say the rest)
         alone = dataset.is_individual_level(name) and not dataset.child_links(name)
-        tables[name] = evaluate(originals, made if order is None else made.iloc[order].reset_index(drop=True),
-                                holdout=None if held is None else held.drop(columns=keys[name]),
-                                paired=order is not None, seed=seed, holdout_kind=Holdout.REAL,
-                                column_kinds=declared_kinds(dataset, name, originals),
-                                knowledge=knowledge if alone and name in attacked else Knowledge(),
-                                relations=dataset.tables[name].relations)  # as the table asks, not found again
+        with named(name):  # a refusal names its table (a table of 2 rows: 1 in its working half)
+            tables[name] = evaluate(originals, made if order is None else made.iloc[order].reset_index(drop=True),
+                                    holdout=None if held is None else held.drop(columns=keys[name]),
+                                    paired=order is not None, seed=seed, holdout_kind=Holdout.REAL,
+                                    column_kinds=declared_kinds(dataset, name, originals),
+                                    knowledge=knowledge if alone and name in attacked else Knowledge(),
+                                    relations=dataset.tables[name].relations)  # as the table asks, not found again
     links = {link.describe(): link_metrics(_link_context(dataset, link, working, holdout, avatars, keys, seed))
              for link in dataset.links}
     persons = {}

@@ -103,6 +103,23 @@ def test_a_series_few_persons_hold_is_rebuilt_even_when_no_avatar_has_a_measure(
         assert f"{len(written)} measures of c written" in captured.out + captured.err
 
 
+def test_a_refusal_of_the_scoring_names_its_table(tmp_path, capsys):
+    """A parent of 2 rows (1 in its working half) scored with --json: "The projection needs at least 2 rows, got 1."
+    named no table."""
+    rng = np.random.default_rng(0)
+    pd.DataFrame({"id": [0, 1], "x": rng.normal(size=2)}).to_csv(tmp_path / "p.csv", index=False)
+    pd.DataFrame({"pid": rng.integers(0, 2, 300), "v": rng.normal(size=300)}).to_csv(tmp_path / "c.csv", index=False)
+    (tmp_path / "schema.json").write_text(json.dumps({
+        "tables": {"p": {"path": "p.csv", "primary_key": "id", "fast_dp_epsilon": 1},
+                   "c": {"path": "c.csv", "fast_dp_epsilon": 1}},
+        "links": [{"parent": "p", "key": "id", "child": "c", "foreign_key": "pid"}]}))
+    code = main(["avatarize", "--tables", str(tmp_path / "schema.json"), "--seed", "1", "--out", str(tmp_path / "out"),
+                 "--json", str(tmp_path / "metrics.json")])
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and lines[-1].startswith("error: Table 'p': "), lines
+    assert not (tmp_path / "metrics.json").exists() and not any((tmp_path / "out").glob("*.csv"))
+
+
 def test_a_series_variable_empty_on_every_row_is_refused_in_one_line_as_a_tables_column_is(tmp_path, capsys):
     """Issue 47, item 3: `ValueError: attempt to get argmax of an empty sequence` as a traceback."""
     patients, rows = pd.DataFrame({"patient_id": range(1, 31), "age": range(40, 70)}), []
