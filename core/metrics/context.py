@@ -23,7 +23,7 @@ from core.engine.encoding import datetime_microseconds, numeric_values
 from core.engine.neighbours import NeighbourTree
 from core.i18n import N_, Message, Number
 from core.metrics.attack import Knowledge
-from core.metrics.links.join import Joins, typed_joins
+from core.metrics.links.join import Joins, joined, typed_joins
 from core.metrics.local_cloaking import CloserAvatars, count_closer_avatars
 from core.metrics.sampling import CONTROLS_STREAM, fixed_sample
 from core.metrics.series.trajectories import Trajectories
@@ -239,6 +239,8 @@ def comparable(frame: pd.DataFrame, kinds: Mapping[str, Kind]) -> pd.DataFrame:
 
 
 Family = tuple[pd.DataFrame, pd.DataFrame]  # a link's parents and children
+NO_JOINED_CHILD = N_("Not applicable: one of the two halves of the real families has no child beside its parent, so "
+                     "there is no join to compare the avatars' with.")
 
 
 @dataclass(frozen=True)
@@ -260,6 +262,14 @@ class LinkContext:
     def joins(self) -> Joins:
         """Each child beside its parent, on the two real halves and the avatars, typed alike."""
         return typed_joins(*self.halves, self.avatars, self.link, self.join_keys, self.declared)
+
+    @cached_property
+    def joins_not_applicable(self) -> str | None:
+        """Why a join's metrics do not apply: a real half with no child beside its parent (a series 3 persons of
+        100 hold, all 3 in the holdout), where the join's kinds would be read on no row; None when they apply."""
+        if any(joined(parents, children, self.link, self.join_keys).empty for parents, children in self.halves):
+            return NO_JOINED_CHILD
+        return None
 
 
 @dataclass(frozen=True)

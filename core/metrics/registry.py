@@ -13,6 +13,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from types import ModuleType
 
 from core.engine.timing import timed
+from core.i18n import N_
 from core.metrics import (
     broken_relations,
     closest_distances_ratio,
@@ -98,8 +99,16 @@ def link_metrics(context: LinkContext, timings: dict[str, float] | None = None) 
     return _computed(LINK_METRICS, context, timings)
 
 
+NO_TRAJECTORY = N_("Not applicable: a real half or the avatars hold no measure of this series, so there are no "
+                   "trajectories to compare.")
+
+
 def series_metrics(context: SeriesContext, timings: dict[str, float] | None = None) -> dict[str, MetricResult]:
-    """Every metric of a time series (SPEC 13), keyed by its JSON name."""
+    """Every metric of a time series (SPEC 13), keyed by its JSON name; none applies when a side holds no measure (a
+    series 3 persons of 100 hold, all 3 in the holdout: resampling no curve was a traceback)."""
+    if any(not len(side.timing.persons) for side in (context.originals, context.reference, context.avatars)):
+        return {module.DEFINITION.name: module.DEFINITION.result(None, not_applicable=NO_TRAJECTORY)
+                for module in SERIES_METRICS}
     return _computed(SERIES_METRICS, context, timings)
 
 

@@ -12,5 +12,7 @@ DEFINITION = CORRELATION_DIFFERENCE_RATIO  # the table metric's, on the join's c
 
 
 def compute(context: LinkContext) -> MetricResult:
+    if context.joins_not_applicable:
+        return DEFINITION.result(None, not_applicable=context.joins_not_applicable)
     joins = context.joins
     return correlation_difference_ratio(joins.working, joins.holdout, joins.avatars, joins.kinds)

@@ -12,5 +12,7 @@ DEFINITION = HELLINGER_MEAN  # the table metric's, on the join's columns
 
 
 def compute(context: LinkContext) -> MetricResult:
+    if context.joins_not_applicable:
+        return DEFINITION.result(None, not_applicable=context.joins_not_applicable)
     joins = context.joins
     return hellinger_mean(joins.working, joins.holdout, joins.avatars, joins.kinds)

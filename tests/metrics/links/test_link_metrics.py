@@ -5,8 +5,14 @@ import pandas as pd
 import pytest
 from scipy.stats import ks_2samp
 
-from core.dataset import Link
-from core.metrics.links import children_per_parent, referential_integrity
+from core.dataset import Dataset, Link
+from core.metrics.context import NO_JOINED_CHILD, LinkContext
+from core.metrics.links import (
+    children_per_parent,
+    join_correlation_difference_ratio,
+    join_hellinger_mean,
+    referential_integrity,
+)
 
 LINK = Link("patients", "id", "stays", "patient")
 PATIENTS = pd.DataFrame({"id": ["a", "b", "c", "d"]})
@@ -36,3 +42,16 @@ def test_children_per_parent_by_hand():
     assert result.breakdown["cardinality_shape_similarity"] == pytest.approx(0.75)
     assert 1 - ks_2samp([2, 0, 1, 1], [1, 1, 1, 1]).statistic == pytest.approx(0.75)
     assert children_per_parent.children_per_parent(PATIENTS, real, PATIENTS, real, LINK).value == 100.0
+
+
+def test_the_joins_metrics_do_not_apply_when_a_real_half_has_no_child_beside_its_parent():
+    """The working half's join without a row: its kinds read on no row made the holdout's 'M' "not a number"."""
+    patients = pd.DataFrame({"id": ["a", "b", "c", "d"], "sex": ["M", "F", "M", "F"]})
+    stays = pd.DataFrame({"patient": ["c", "c", "d"], "days": [1.0, 2.0, 3.0]})
+    working, holdout = (patients.iloc[:2], stays.iloc[:0]), (patients.iloc[2:], stays)
+    context = LinkContext(Dataset.from_dict({"tables": {"patients": {"primary_key": "id"}, "stays": {}}, "links": [
+        {"parent": "patients", "key": "id", "child": "stays", "foreign_key": "patient"}]}), LINK, (patients, stays),
+        (working, holdout), (patients, stays), ["id", "patient"], {})
+    for module in (join_hellinger_mean, join_correlation_difference_ratio):
+        result = module.compute(context)
+        assert result.value is None and result.not_applicable == NO_JOINED_CHILD

@@ -9,7 +9,9 @@ from core.dataset import Kind
 from core.engine.dataset_avatarizer import DatasetAvatarizer
 from core.engine.time_series import series_of
 from core.metrics.binning import hellinger_distance
+from core.metrics.context import SeriesContext
 from core.metrics.linked_evaluation import evaluate_linked
+from core.metrics.registry import NO_TRAJECTORY, SERIES_METRICS, series_metrics
 from core.metrics.series import density_hellinger, pointwise_hellinger, series_dynamics, series_timing
 from core.metrics.series.trajectories import (
     Trajectories,
@@ -57,6 +59,15 @@ def test_identical_data_are_at_distance_0_and_score_100():
         assert result.value == pytest.approx(100.0), result.name
     for row in pointwise_hellinger.pointwise_hellinger(same, same, same, 10).breakdown["per_variable"]:
         assert row["avatar_distance_mean"] == 0.0 and row["avatar_distance_std"] == 0.0
+
+
+def test_no_series_metric_applies_when_a_side_holds_no_measure():
+    """A series 3 persons of 100 hold, all 3 in the holdout: resampling the working half's no curve was a traceback."""
+    labs = longitudinal(50)["labs"]
+    empty = sides(labs.iloc[:0])
+    results = series_metrics(SeriesContext(empty, sides(labs), sides(labs), 10, 3))
+    assert set(results) == {module.DEFINITION.name for module in SERIES_METRICS}
+    assert all(result.value is None and result.not_applicable == NO_TRAJECTORY for result in results.values())
 
 
 def test_a_trend_removed_and_a_timing_changed_lower_their_scores():
