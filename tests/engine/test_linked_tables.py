@@ -211,7 +211,7 @@ def test_what_linked_tables_cannot_take_is_refused_before_any_work(change, expec
     with pytest.raises(InputError) as raised:
         DatasetAvatarizer(refused, seed=0).fit(frames)
     assert str(raised.value).startswith(expected) and "\n" not in str(raised.value)
-    with pytest.raises(InputError, match="^link_weight must be greater than 0, got 0.*--link-weight"):
+    with pytest.raises(InputError, match="^link_weight must be a number greater than 0 and at most 1,000,000, got 0.*--link-weight"):
         DatasetAvatarizer(schema(), seed=0, link_weight=0).fit(clinical(100))
 
 
