@@ -259,15 +259,21 @@ class LinkContext:
     declared: Mapping[str, str]
 
     @cached_property
+    def _joined(self) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+        """Each child beside its parent, untyped: the working half's, the holdout's and the avatars'."""
+        working, holdout = (joined(parents, children, self.link, self.join_keys) for parents, children in self.halves)
+        return working, holdout, joined(*self.avatars, self.link, self.join_keys)
+
+    @cached_property
     def joins(self) -> Joins:
         """Each child beside its parent, on the two real halves and the avatars, typed alike."""
-        return typed_joins(*self.halves, self.avatars, self.link, self.join_keys, self.declared)
+        return typed_joins(*self._joined, self.declared)
 
     @cached_property
     def joins_not_applicable(self) -> str | None:
         """Why a join's metrics do not apply: a real half with no child beside its parent (a series 3 persons of
         100 hold, all 3 in the holdout), where the join's kinds would be read on no row; None when they apply."""
-        if any(joined(parents, children, self.link, self.join_keys).empty for parents, children in self.halves):
+        if self._joined[0].empty or self._joined[1].empty:
             return NO_JOINED_CHILD
         return None
 

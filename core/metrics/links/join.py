@@ -42,18 +42,15 @@ class Joins:
     kinds: dict[str, Kind]
 
 
-def typed_joins(working: tuple[pd.DataFrame, pd.DataFrame], holdout: tuple[pd.DataFrame, pd.DataFrame],
-                avatars: tuple[pd.DataFrame, pd.DataFrame], link: Link, keys: Sequence[str],
+def typed_joins(working: pd.DataFrame, holdout: pd.DataFrame, avatars: pd.DataFrame,
                 declared: Mapping[str, str] | None = None) -> Joins:
-    """The joins of each side given as (parents, children), on the columns all three have (avatars made elsewhere
-    may lack some), typed with the kinds read on the working half's join, ``declared`` the kinds the tables'
-    descriptions give (a series' time a time)."""
-    joins = [joined(parents, children, link, keys) for parents, children in (working, holdout, avatars)]
-    common = [name for name in joins[0].columns if all(name in join for join in joins[1:])]
-    joins = [join[common] for join in joins]
-    kinds = resolve_kinds(joins[0], {name: kind for name, kind in (declared or {}).items() if name in common})
-    return Joins(apply_kinds(joins[0], kinds), apply_kinds(joins[1], kinds),
-                 typed_like(joins[2], kinds, N_("In the avatars: {error}")), kinds)
+    """The joins (:func:`joined`) of the working half, the holdout (or the other half) and the avatars, on the columns
+    all three have (avatars made elsewhere may lack some), typed with the kinds read on the working half's join,
+    ``declared`` the kinds the tables' descriptions give (a series' time a time)."""
+    common = [name for name in working.columns if name in holdout and name in avatars]
+    kinds = resolve_kinds(working[common], {name: kind for name, kind in (declared or {}).items() if name in common})
+    return Joins(apply_kinds(working[common], kinds), apply_kinds(holdout[common], kinds),
+                 typed_like(avatars[common], kinds, N_("In the avatars: {error}")), kinds)
 
 
 def family_halves(parents: pd.DataFrame, children: pd.DataFrame, link: Link, rng: np.random.Generator
