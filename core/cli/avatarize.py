@@ -20,6 +20,7 @@ from core.cli.options import (
     column_plan,
     given_parameters,
     knowledge,
+    check_output_folder,
     output_folder,
     output_path,
     refuse_given,
@@ -126,9 +127,9 @@ def _from_schema(arguments: argparse.Namespace) -> int:
     refuse_given((("--relation", arguments.relation), ("--no-relations", arguments.no_relations)),
                  "{option} concerns one table's columns: with --tables, write it in its table's \"relations\" in "
                  "the schema.")
-    if arguments.batch_rows is not None:
-        raise InputError("--batch-rows avatarizes one table file (INPUT) in batches: leave it out with --tables.")
     dataset = Dataset.read(Path(arguments.tables))
+    if arguments.batch_rows is not None:
+        return _linked_in_batches(arguments, dataset)
     chosen = {name: table_parameters(arguments, table) for name, table in dataset.tables.items()
               if not dataset.is_series(name)}  # a series is rebuilt from its persons' avatars: no method
     frames = dataset_frames(dataset, {})
@@ -382,6 +383,40 @@ def _in_batches(arguments: argparse.Namespace) -> int:
     print(f"{run.n_avatars} avatars of {arguments.input} written to {out} in {parts} "
           f"({method_text}, {run.n_rows} rows in batches of about {arguments.batch_rows}, seed = {run.seed}, "
           f"{time.perf_counter() - start:.1f} s).", file=sys.stderr)
+    return 0
+
+
+def _linked_in_batches(arguments: argparse.Namespace, dataset: Dataset) -> int:
+    """``avatarize --tables SCHEMA.json --batch-rows N``: the tables dealt to batches by family, each batch
+    avatarized as linked tables in memory are, on Dask; each table's parts in ``--out/<table>/``."""
+    from core.workflows.batch_run import BatchSettings  # Dask: here only
+    from core.workflows.linked_batch_run import avatarize_linked_in_batches
+
+    refuse_given((("--json", arguments.json), ("--report", arguments.report),
+                  ("--report-language", arguments.report_language), ("--paired-out", arguments.paired_out),
+                  ("--holdout-out", arguments.holdout_out), ("--analysis", arguments.analysis),
+                  ("--release", arguments.release), ("--recipient", arguments.recipient),
+                  ("--known", arguments.known), ("--sensitive", arguments.sensitive)),
+                 "{option} is not available yet for linked tables in batches: leave it out (the avatars of every "
+                 "table are written to --out), or leave --batch-rows out to score them in memory.")
+    out = Path(arguments.out)
+    check_output_folder(out, [Path(arguments.tables), *(table_path(dataset, name) for name in dataset.tables)])
+    parameters = given_parameters(arguments)
+    for name, table in dataset.tables.items():
+        if not dataset.is_series(name):
+            table_parameters(arguments, table)  # each table has a method
+    settings = BatchSettings(batch_rows=arguments.batch_rows, scheduler=arguments.scheduler,
+                             part_format=arguments.part_format or "parquet")
+    start = time.perf_counter()
+    run = avatarize_linked_in_batches(dataset, out, parameters, settings,
+                                      say=lambda line: print(line, file=sys.stderr))
+    for name in dataset.top_down():
+        parts = len(list(run.folders[name].iterdir()))
+        print(f"{run.avatars[name]} avatars of {name} written to {run.folders[name]} in {parts} "
+              f"part{'s' if parts > 1 else ''} ({run.rows[name]} rows).")
+    held = f"{run.held_out} rows set aside as the batches' holdouts, by family" if run.held_out else "no holdout"
+    print(f"seed = {run.seed}, {run.n_batches} {'batch' if run.n_batches == 1 else 'batches'} of about "
+          f"{arguments.batch_rows} rows, {held}, {time.perf_counter() - start:.1f} s.")
     return 0
 
 

@@ -151,19 +151,24 @@ def table_parameters(arguments: argparse.Namespace, table: Table) -> Parameters:
 
 
 def output_folder(path: Path, inputs: list[Path]) -> Path:
-    """A folder of outputs, made if it does not exist (its parent must): not an input, not a file."""
-    if any(path.resolve() == other.resolve() or path.resolve() in other.resolve().parents for other in inputs):
-        raise InputError(f"--out {path} is an input's file or folder: choose another folder.")
-    if path.exists() and not path.is_dir():
-        raise InputError(f"--out {path} is a file: with --tables it is a folder, one file per table.")
-    if not path.parent.resolve().is_dir():
-        raise InputError(f"--out {path}: the folder {path.parent} does not exist. Create it or choose another path.")
+    """A folder of outputs (:func:`check_output_folder`), made if it does not exist."""
+    check_output_folder(path, inputs)
     try:
         path.mkdir(exist_ok=True)
     except OSError as error:
         raise InputError(f"--out {path}: cannot make this folder ({error.strerror or error}). Choose another "
                          "path.") from None
     return path
+
+
+def check_output_folder(path: Path, inputs: list[Path]) -> None:
+    """A folder of outputs: not an input, not a file, in a folder that exists."""
+    if any(path.resolve() == other.resolve() or path.resolve() in other.resolve().parents for other in inputs):
+        raise InputError(f"--out {path} is an input's file or folder: choose another folder.")
+    if path.exists() and not path.is_dir():
+        raise InputError(f"--out {path} is a file: with --tables it is a folder, one file per table.")
+    if not path.parent.resolve().is_dir():
+        raise InputError(f"--out {path}: the folder {path.parent} does not exist. Create it or choose another path.")
 
 
 def _weight(name: str, text: str) -> float:

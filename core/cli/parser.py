@@ -112,7 +112,9 @@ def _add_avatarize(commands: argparse._SubParsersAction) -> None:
     batches.add_argument("--batch-rows", type=whole_number, metavar="N",
                          help="avatarize in batches of about N rows, the projection fitted on every row: INPUT may be a "
                               "CSV or Parquet file, a folder of Parquet files or a quoted glob ('parts/*.csv'); --out "
-                              "is then a folder, each batch's part written as it finishes")
+                              "is then a folder, each batch's part written as it finishes. With --tables: the tables dealt to "
+                              "batches by family (a parent with its children), about N rows of all the tables in each, "
+                              "each table's parts in --out/TABLE/")
     batches.add_argument("--scheduler", metavar="ADDRESS",
                          help="with --batch-rows: the Dask scheduler to run on (tcp://host:8786); by default a local "
                               "cluster of this machine's cores")

@@ -7,7 +7,7 @@ primary key and whose values lie among its (at least ``LINK_CONTAINED_SHARE``)."
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import pandas as pd
@@ -55,45 +55,57 @@ class Unparented:
 def check_keys(dataset: Dataset, frames: Mapping[str, pd.DataFrame]) -> list[Unparented]:
     """The rules on the data of every table (``frames`` by table name); the links with children without a
     parent (a time series' measure without its person refused)."""
+    check_named_columns(dataset, {name: [str(column) for column in frame.columns] for name, frame in frames.items()})
     for name, table in dataset.tables.items():
-        named = {**table.named_columns, **{link.foreign_key: _("the foreign key of the link from '{parent}'").format(
-            parent=link.parent) for link in dataset.parent_links(name)}}
-        columns = [str(column) for column in frames[name].columns]
-        for column, what in named.items():
-            if column not in columns:
-                raise InputError(_(
-                    "Table '{table}', column '{column}' ({what}): the table has no such column; check its spelling "
-                    "(its columns: {columns})."
-                ).format(table=name, column=column, what=what, columns=_listed(columns)))
         if table.primary_key:
-            _check_primary_key(name, table.primary_key, frames[name][table.primary_key])
+            check_primary_key(name, table.primary_key, frames[name][table.primary_key])
         if table.time and frames[name][table.time].isna().all():  # issue 47: "reads as categories"
             raise InputError(_("Table '{table}', column '{column}': the time of a series has no value on any row; "
                                "fill it with each measure's time, or take \"time\" out of the table's entry if the "
                                "table is not a time series.").format(table=name, column=table.time))
-    unparented = []
-    for link in dataset.links:
-        foreign = frames[link.child][link.foreign_key]
-        if pd.api.types.is_float_dtype(foreign) and (foreign.abs() >= _EXACT_FLOATS).any():
-            raise InputError(_(
-                "Table '{table}', column '{column}': its keys are whole numbers read as decimals (the column has "
-                "empty cells), and from {limit} on a decimal does not hold every digit, so a key would name another "
-                "parent; write these keys as text, or fill the empty cells."
-            ).format(table=link.child, column=link.foreign_key, limit=number(_EXACT_FLOATS, ",")))
-        present = foreign.notna()
-        known = key_values(foreign[present]).isin(key_values(frames[link.parent][link.key]))
-        missing, orphans = int((~present).sum()), int((~known).sum())
-        if (missing or orphans) and link.method is LinkMethod.TIME_SERIES:
-            raise InputError(_(
-                "Table '{table}', column '{column}': {count} measures name no '{parent}' row ({missing} missing, "
-                "{orphans} whose value no '{parent}' row has); a time series is each person's measures: give them "
-                "their person or remove them."
-            ).format(table=link.child, column=link.foreign_key, count=number(missing + orphans, ","),
-                     parent=link.parent, missing=number(missing, ","), orphans=number(orphans, ",")))
-        if missing or orphans:
-            unparented.append(Unparented(link, missing, orphans, len(foreign), _written_apart(
-                foreign[present][~known.to_numpy()], frames[link.parent][link.key]) if orphans else None))
-    return unparented
+    found = (unparented_of(link, frames[link.child][link.foreign_key], frames[link.parent][link.key])
+             for link in dataset.links)
+    return [unparented for unparented in found if unparented is not None]
+
+
+def check_named_columns(dataset: Dataset, columns: Mapping[str, Sequence[str]]) -> None:
+    """Every column the schema names (a key, a foreign key, a column's kind or role) among its table's
+    ``columns``, else one line naming it."""
+    for name, table in dataset.tables.items():
+        named = {**table.named_columns, **{link.foreign_key: _("the foreign key of the link from '{parent}'").format(
+            parent=link.parent) for link in dataset.parent_links(name)}}
+        for column, what in named.items():
+            if column not in columns[name]:
+                raise InputError(_(
+                    "Table '{table}', column '{column}' ({what}): the table has no such column; check its spelling "
+                    "(its columns: {columns})."
+                ).format(table=name, column=column, what=what, columns=_listed(list(columns[name]))))
+
+
+def unparented_of(link: Link, foreign: pd.Series, keys: pd.Series) -> Unparented | None:
+    """The children of ``link`` without a parent (their foreign keys ``foreign``, the parents' ``keys``), or None
+    when every child has one; refused in one line when the keys cannot be compared or a time series' measure has
+    no person."""
+    if pd.api.types.is_float_dtype(foreign) and (foreign.abs() >= _EXACT_FLOATS).any():
+        raise InputError(_(
+            "Table '{table}', column '{column}': its keys are whole numbers read as decimals (the column has "
+            "empty cells), and from {limit} on a decimal does not hold every digit, so a key would name another "
+            "parent; write these keys as text, or fill the empty cells."
+        ).format(table=link.child, column=link.foreign_key, limit=number(_EXACT_FLOATS, ",")))
+    present = foreign.notna()
+    known = key_values(foreign[present]).isin(key_values(keys))
+    missing, orphans = int((~present).sum()), int((~known).sum())
+    if not (missing or orphans):
+        return None
+    if link.method is LinkMethod.TIME_SERIES:
+        raise InputError(_(
+            "Table '{table}', column '{column}': {count} measures name no '{parent}' row ({missing} missing, "
+            "{orphans} whose value no '{parent}' row has); a time series is each person's measures: give them "
+            "their person or remove them."
+        ).format(table=link.child, column=link.foreign_key, count=number(missing + orphans, ","),
+                 parent=link.parent, missing=number(missing, ","), orphans=number(orphans, ",")))
+    return Unparented(link, missing, orphans, len(foreign),
+                      _written_apart(foreign[present][~known.to_numpy()], keys) if orphans else None)
 
 
 def _written_apart(orphans: pd.Series, keys: pd.Series) -> tuple[str, str] | None:
@@ -113,7 +125,7 @@ def _written_apart(orphans: pd.Series, keys: pd.Series) -> tuple[str, str] | Non
     return str(key_values(orphans).iloc[first]), str(loose_keys[loose_orphans.iloc[first]])
 
 
-def _check_primary_key(table: str, column: str, values: pd.Series) -> None:
+def check_primary_key(table: str, column: str, values: pd.Series) -> None:
     missing = int(values.isna().sum())
     if missing:
         raise InputError(ngettext(

@@ -59,12 +59,19 @@ def batch_sizes(seed: int, group_rows: tuple[int, ...], n_batches: int) -> list[
 
 
 def stage_group(columns: TypedColumns, group: int, seed: int, n_batches: int, folder: Path) -> dict[int, int]:
-    """Row group ``group``'s rows written to one file per batch under ``folder``; the rows each batch got."""
+    """Row group ``group``'s rows written to one file per batch under ``folder``, each row dealt by :func:`deal`;
+    the rows each batch got."""
+    start = columns.group_start(group)
+    return stage_rows(columns, group, deal(seed, start, columns.group_rows[group], n_batches), folder)
+
+
+def stage_rows(columns: TypedColumns, group: int, batches: np.ndarray, folder: Path) -> dict[int, int]:
+    """Row group ``group``'s rows written to one file per batch under ``folder``, row ``i`` to batch
+    ``batches[i]``; the rows each batch got."""
     frame = columns.read_rows(group)
     for name in frame.columns:
         if isinstance(frame[name].dtype, pd.CategoricalDtype):
             frame[name] = frame[name].cat.codes  # the smallest integer type the categories allow; -1: missing
-    batches = deal(seed, columns.group_start(group), len(frame), n_batches)
     counts = {}
     for batch in np.unique(batches):
         rows = frame[batches == batch]

@@ -144,9 +144,14 @@ def check_supported(dataset: Dataset, parameters: Parameters | None = None) -> N
 
 
 def _read(dataset: Dataset, name: str) -> pd.DataFrame:
+    return read_table(existing_table_path(dataset, name))
+
+
+def existing_table_path(dataset: Dataset, name: str) -> Path:
+    """The file of the table ``name``, which must exist."""
     path = table_path(dataset, name)
     if not path.exists():
         raise InputError(_("Table '{table}': its file {path} does not exist (its \"path\", {given!r}, is read from "
                            "the schema's folder); check the path.").format(
             table=name, path=path, given=dataset.tables[name].path))
-    return read_table(path)
+    return path

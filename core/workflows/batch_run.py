@@ -114,8 +114,8 @@ def avatarize_in_batches(spec: str, out: Path, params: dict, settings: BatchSett
     checked_exclusions(params.get("exclude_variable_names", ()), names, params.get("column_weights"))
     work, params = _work_folder(out, table, params, settings, seed_given)
     timings: dict[str, float] = {}
-    with _cleared_on_failure(out, work), _dask_client(settings.scheduler) as client:
-        run = partial(_run, client, out)
+    with _cleared_on_failure(out, work), dask_client(settings.scheduler) as client:
+        run = partial(run_tasks, client, out)
         start = time.perf_counter()
         typing, typed = _typed_columns(run, table, names, params, work)
         timings["typing"] = time.perf_counter() - start
@@ -242,7 +242,7 @@ def _part(out: Path, batch: int, part_format: str) -> Path:
     return out / f"part-{batch:05d}.{part_format}"
 
 
-def _run(client: Client, out: Path, function: Callable[[int], object], items: list[int]) -> list:
+def run_tasks(client: Client, out: Path, function: Callable[[int], object], items: list[int]) -> list:
     """``function`` on every item on the cluster, the results in the items' order; a file that cannot be written
     (a full disk) is one line."""
     try:
@@ -258,7 +258,7 @@ def _run(client: Client, out: Path, function: Callable[[int], object], items: li
 
 
 @contextmanager
-def _dask_client(scheduler: str | None) -> Iterator[Client]:
+def dask_client(scheduler: str | None) -> Iterator[Client]:
     """A client of the scheduler at ``scheduler``, else of a local cluster of this machine's cores; Dask's warning
     on the large graphs we send on purpose left out."""
     from dask.distributed import Client, LocalCluster

@@ -152,3 +152,76 @@ def test_an_interrupted_batch_run_says_where_its_copies_of_the_real_rows_are(tmp
     resumed = run("avatarize", table, "--k", 5, "--seed", 7, "--batch-rows", 5_000, "--out", out)
     assert resumed.returncode == 0, resumed.stderr
     assert not (out / ".work").exists()
+
+
+HOSPITAL = ROOT / "assets" / "demo_hospital"
+
+
+def test_linked_tables_in_batches_write_each_tables_parts_and_say_the_families_dealt(tmp_path):
+    out = tmp_path / "out"
+    result = run("avatarize", "--tables", HOSPITAL / "schema.json", "--k", 5, "--seed", 2, "--batch-rows", 3_000,
+                 "--out", out, "--part-format", "csv")
+    assert result.returncode == 0, result.stderr
+    assert "9,811 rows of 3 tables read and dealt by family" in result.stderr and "4 batches" in result.stderr
+    assert "19 of 1,994 rows (1.0 %) have no 'patients'" in result.stderr and "batch 4 of 4 avatarized" in result.stderr
+    for name in ("patients", "stays", "prescriptions"):
+        assert sorted(path.name for path in (out / name).iterdir()) == [f"part-0000{batch}.csv" for batch in range(4)]
+        assert f"avatars of {name} written to {out / name} in 4 parts" in result.stdout
+    assert "seed = 2, 4 batches of about 3000 rows" in result.stdout and not (out / ".work").exists()
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--json", "m.json"], "--json is not available yet for linked tables in batches"),
+    (["--report", "r.html"], "--report is not available yet for linked tables in batches"),
+    (["--batch-rows", "1"], "batch_rows must be"),
+])
+def test_what_linked_batches_cannot_do_stops_at_once_in_one_line(tmp_path, arguments, message):
+    options = ["--batch-rows", 3_000] if "--batch-rows" not in arguments else []
+    result = run("avatarize", "--tables", HOSPITAL / "schema.json", "--k", 5, *options, *arguments, "--out",
+                 tmp_path / "out")
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and message in result.stderr, result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_table_of_several_parents_is_refused_in_batches(tmp_path):
+    for name, frame in {"a": pd.DataFrame({"a_id": [1, 2, 3]}), "b": pd.DataFrame({"b_id": [1, 2, 3]}),
+                        "c": pd.DataFrame({"a_id": [1, 2, 3, 1], "b_id": [3, 2, 1, 1], "x": [1.0, 2.0, 3.0, 4.0]})
+                        }.items():
+        frame.to_csv(tmp_path / f"{name}.csv", index=False)
+    schema = tmp_path / "schema.json"
+    schema.write_text(json.dumps({
+        "tables": {"a": {"path": "a.csv", "primary_key": "a_id"}, "b": {"path": "b.csv", "primary_key": "b_id"},
+                   "c": {"path": "c.csv"}},
+        "links": [{"parent": "a", "key": "a_id", "child": "c", "foreign_key": "a_id"},
+                  {"parent": "b", "key": "b_id", "child": "c", "foreign_key": "b_id"}]}))
+    result = run("avatarize", "--tables", schema, "--k", 2, "--batch-rows", 1_000, "--out", tmp_path / "out")
+    assert result.returncode == 2 and "Table 'c' has several parents (a, b)" in result.stderr, result.stderr
+    assert result.stderr.count("\n") == 1 and not (tmp_path / "out").exists()
+
+
+@pytest.mark.slow
+def test_linked_tables_on_a_scheduler_started_apart_are_the_local_clusters(tmp_path):
+    port, dask = free_port(), Path(sys.executable).with_name("dask")
+    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    scheduler = subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+                                 env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
+    workers = []
+    options = ["--tables", HOSPITAL / "schema.json", "--k", 5, "--seed", 9, "--batch-rows", 3_000, "--part-format",
+               "csv"]
+    try:
+        wait_for_port(port)
+        workers = [subprocess.Popen([dask, "worker", f"tcp://127.0.0.1:{port}", "--nthreads", "1", "--no-dashboard",
+                                     "--host", "127.0.0.1"], env=environment, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL, cwd=tmp_path) for _ in range(2)]
+        remote = run("avatarize", *options, "--scheduler", f"tcp://127.0.0.1:{port}", "--out", tmp_path / "remote")
+        assert remote.returncode == 0, remote.stderr
+    finally:
+        for process in (*workers, scheduler):
+            process.terminate()
+            process.wait(timeout=30)
+    local = run("avatarize", *options, "--out", tmp_path / "local")
+    assert local.returncode == 0, local.stderr
+    written = sorted(path.relative_to(tmp_path / "local") for path in (tmp_path / "local").rglob("*.csv"))
+    assert len(written) == 12
+    assert all((tmp_path / "remote" / path).read_bytes() == (tmp_path / "local" / path).read_bytes()
+               for path in written)

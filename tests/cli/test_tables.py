@@ -212,7 +212,6 @@ def test_the_analyses_of_one_table_run_on_each_person_with_everything_about_them
 
 @pytest.mark.parametrize("arguments, expected", [
     (["--drop", "age"], "--drop names a column of one table"),
-    (["--batch-rows", "100"], "--batch-rows avatarizes one table file"),
     (["INPUT"], "not both"),
 ])
 def test_options_of_one_table_file_are_refused_with_a_schema(tmp_path, arguments, expected):
