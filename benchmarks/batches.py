@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -49,7 +50,9 @@ SHOWN = ("hellinger_mean", "correlation_difference_ratio", "multivariate_helling
 
 
 def sampled(arguments: list[str]) -> dict:
-    """Wall seconds, the client's peak memory and each worker's (MB) of ``python -m core ARGUMENTS``."""
+    """Wall seconds, CPU seconds (the command and every process it started and waited for), the client's peak
+    memory and each worker's (MB) of ``python -m core ARGUMENTS``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     with tempfile.TemporaryFile() as errors:
         process = subprocess.Popen([sys.executable, "-m", "core", *arguments], stdout=subprocess.DEVNULL,
@@ -67,7 +70,10 @@ def sampled(arguments: list[str]) -> dict:
         if process.returncode:
             raise SystemExit(errors.read().decode())
     workers = sorted((rss for pid, rss in peaks.items() if pid != client.pid and rss > 100e6), reverse=True)
-    return {"wall": wall, "client": peaks.get(client.pid, 0) / 1e6, "workers": [rss / 1e6 for rss in workers]}
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return {"wall": wall, "cpu": cpu, "client": peaks.get(client.pid, 0) / 1e6,
+            "workers": [rss / 1e6 for rss in workers]}
 
 
 def metric_rows(batched: dict, memory: dict) -> list[str]:

@@ -126,9 +126,10 @@ def avatarize_in_batches(spec: str, out: Path, params: dict, settings: BatchSett
                                          reduced=params.get("use_categorical_reduction")):
             say(f"warning: {line}")
         knowledge = settings.knowledge.checked(typing.kinds)  # a misspelt --known stops here, before any row is dealt
-        profile = risk_profile(typed.whole(list(knowledge.known)), typing.kinds, knowledge.known,
-                               dict(knowledge.precision)) if settings.scored and knowledge.known else None
-        typing = replace(typing, relations=KeptRelations.of(typed, typing.kinds, typing.set_apart, settings.relations))
+        # what reads whole columns runs on a worker: the client holds no column of the table
+        profile = run(partial(_risk_profile, typed, typing, knowledge), [0])[0] \
+            if settings.scored and knowledge.known else None
+        typing = replace(typing, relations=run(partial(_relations, typed, typing, settings.relations), [0])[0])
         for relation in typing.relations.relations:
             say(f"relation: {relation.line()}")
         start = time.perf_counter()
@@ -167,6 +168,16 @@ def _typed_columns(run: Callable, table: TableInput, names: list[str], params: d
     typing = typing_of_columns(names, columns, params.get("column_kinds"), params.get("exclude_variable_names", ()),
                                params.get("column_weights"))
     return typing, TypedColumns(work / "columns", tuple(names), positions, columns[0].group_rows)
+
+
+def _risk_profile(typed: TypedColumns, typing: TableTyping, knowledge: Knowledge, _task: int) -> RiskProfile:
+    """Who the known variables single out among every row (SPEC 6.4), their columns read whole."""
+    return risk_profile(typed.whole(list(knowledge.known)), typing.kinds, knowledge.known, dict(knowledge.precision))
+
+
+def _relations(typed: TypedColumns, typing: TableTyping, asked: RelationsAsked, _task: int) -> KeptRelations:
+    """The relations found on the whole table (a sample, and a few columns read whole)."""
+    return KeptRelations.of(typed, typing.kinds, typing.set_apart, asked)
 
 
 def _finish_batches(client: Client, out: Path, work: Path, params: dict, settings: BatchSettings, whole: WholeTable,

@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
@@ -55,6 +56,9 @@ from core.engine.stages import drawn_seed
 from core.errors import InputError
 from core.validation import check_seed, check_whole_number
 from core.workflows.batch_run import WORK_FOLDER, BatchSettings, dask_client, run_tasks
+
+if TYPE_CHECKING:
+    from dask.distributed import Client
 
 
 @dataclass
@@ -210,11 +214,11 @@ def _batches_folder(work: Path, name: str) -> Path:
     return folder
 
 
-def _avatarized(client: object, staged: _Staged, params: dict, say: Callable[[str], None]) -> list[dict]:
+def _avatarized(client: Client, staged: _Staged, params: dict, say: Callable[[str], None]) -> list[dict]:
     """Step 3 on every batch, as the workers free up; a progress line per batch."""
     from dask.distributed import as_completed
 
-    futures = {client.submit(_avatarize_batch, batch, staged=staged, params=params,  # type: ignore[attr-defined]
+    futures = {client.submit(_avatarize_batch, batch, staged=staged, params=params,
                              key=f"family-batch-{batch:05d}", pure=False): batch for batch in range(staged.n_batches)}
     results: dict[int, dict] = {}
     start = time.perf_counter()
