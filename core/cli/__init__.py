@@ -38,8 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         say("error", error)
         return EXIT_INPUT_ERROR
     except KeyboardInterrupt as interruption:
-        say("error", str(interruption) or "interrupted; a run in batches keeps the parts it wrote: run the same "
-                                          "command again to resume.")
+        say("error", str(interruption) or "interrupted before any output was written.")
         return EXIT_INTERRUPTED
 
 

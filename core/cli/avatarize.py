@@ -408,8 +408,13 @@ def _linked_in_batches(arguments: argparse.Namespace, dataset: Dataset) -> int:
     settings = BatchSettings(batch_rows=arguments.batch_rows, scheduler=arguments.scheduler,
                              part_format=arguments.part_format or "parquet")
     start = time.perf_counter()
-    run = avatarize_linked_in_batches(dataset, out, parameters, settings,
-                                      say=lambda line: print(line, file=sys.stderr))
+    try:
+        run = avatarize_linked_in_batches(dataset, out, parameters, settings,
+                                          say=lambda line: print(line, file=sys.stderr))
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(f"interrupted; linked tables in batches keep nothing of a stopped run ({out} and its "
+                                "copies of the real rows are removed): run the same command again to start over.") \
+            from None
     for name in dataset.top_down():
         parts = len(list(run.folders[name].iterdir()))
         print(f"{run.avatars[name]} avatars of {name} written to {run.folders[name]} in {parts} "

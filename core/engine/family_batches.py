@@ -32,7 +32,7 @@ from core.dataset.keys import Unparented, check_primary_key, unparented_of
 from core.engine.batches import deal
 from core.engine.identifiers import IdentifierForm
 from core.engine.linked_tables import parent_rows_of
-from core.engine.schema import IDENTIFIER_SHARE, detect_kind
+from core.engine.schema import IDENTIFIER_SHARE, check_finite, detect_kind
 from core.engine.sources import GROUP_ROWS, TableInput, TypedColumns, column_file, write_arrow
 from core.errors import InputError
 from core.i18n import _
@@ -63,6 +63,11 @@ def read_raw_column(table: TableInput, position: int, folder: Path, where: str) 
     Arrow file in ``folder``. ``where`` names the table in a refusal."""
     name = table.columns[position]
     column = table.read_column(name).to_frame()
+    if pd.api.types.is_float_dtype(column[name]):  # refused on the table's rows: a batch's would be misnumbered
+        try:
+            check_finite(column[name], name)
+        except InputError as error:
+            raise InputError(f"{where}: {error}") from None
     try:
         arrow = pa.Table.from_pandas(column, preserve_index=False)
     except (pa.ArrowInvalid, pa.ArrowTypeError):

@@ -195,14 +195,14 @@ def _convert(column: pd.Series, kind: Kind) -> pd.Series:
         if pd.api.types.is_integer_dtype(column) and not pd.api.types.is_bool_dtype(column):
             return column  # whole numbers as read: the codec writes them back as whole numbers, floats as floats
         if pd.api.types.is_bool_dtype(column) or pd.api.types.is_numeric_dtype(column):
-            return _finite(column.astype("float64"), name)
+            return check_finite(column.astype("float64"), name)
         present = column.dropna()
         if pd.api.types.infer_dtype(present, skipna=True) == "timedelta" or (
                 pd.api.types.infer_dtype(present, skipna=True) == "string" and _all_durations(present)):
             return pd.to_timedelta(column.astype(object).where(column.notna(), None))
         numbers = pd.to_numeric(column.astype(object).where(column.notna(), None), errors="coerce")
         _refuse_unparsed(column, numbers, name)
-        return _finite(numbers.astype("float64"), name)
+        return check_finite(numbers.astype("float64"), name)
     if kind is Kind.DATETIME:
         if pd.api.types.is_datetime64_any_dtype(column):
             return column
@@ -244,7 +244,7 @@ def _beyond_exact_whole(column: pd.Series) -> bool:
     return max(abs(int(column.min())), abs(int(column.max()))) > EXACT_WHOLE_LIMIT
 
 
-def _finite(numbers: pd.Series, name: object) -> pd.Series:
+def check_finite(numbers: pd.Series, name: object) -> pd.Series:
     """``numbers``, refused with one line when one is infinite: an average with inf is inf, and a projection with
     it fails, so no avatar could keep it exactly (SPEC section 2 step 1: kept exactly or refused)."""
     infinite = np.isinf(numbers.to_numpy())

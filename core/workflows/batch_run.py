@@ -18,7 +18,9 @@ The work folder goes once every part is written.
 
 from __future__ import annotations
 
+import atexit
 import json
+import logging
 import os
 import shutil
 import time
@@ -271,7 +273,8 @@ def run_tasks(client: Client, out: Path, function: Callable[[int], object], item
 @contextmanager
 def dask_client(scheduler: str | None) -> Iterator[Client]:
     """A client of the scheduler at ``scheduler``, else of a local cluster of this machine's cores; Dask's warning
-    on the large graphs we send on purpose left out."""
+    on the large graphs we send on purpose left out (and its tracebacks when the run is interrupted:
+    :func:`_quiet_when_interrupted`)."""
     from dask.distributed import Client, LocalCluster
 
     with warnings.catch_warnings():
@@ -282,15 +285,32 @@ def dask_client(scheduler: str | None) -> Iterator[Client]:
             except Exception as error:  # refused, unreachable, or something else than Dask answering there
                 raise InputError(f"--scheduler {scheduler}: no Dask scheduler answers there ({error}). Start one "
                                  "(dask scheduler), or leave --scheduler out to run on this machine.") from None
-            with client:
+            with client, _quiet_when_interrupted():
                 _check_workers(client, scheduler)
                 yield client
             return
         # the workers' semaphores, released when they stop, are reported as leaked by multiprocessing's tracker
         # process, which reads this at its start: a warning about nothing of the run's, raw on stderr
         os.environ.setdefault("PYTHONWARNINGS", "ignore::UserWarning:multiprocessing.resource_tracker")
-        with LocalCluster(**local_cluster_options(os.cpu_count() or 1)) as cluster, Client(cluster) as client:
+        with _quiet_when_interrupted(), LocalCluster(**local_cluster_options(os.cpu_count() or 1)) as cluster, \
+                Client(cluster) as client, _quiet_when_interrupted():
             yield client
+
+
+@contextmanager
+def _quiet_when_interrupted() -> Iterator[None]:
+    """An interruption (Ctrl+C, SIGTERM) passed on without what Dask says of it as the client and the cluster
+    close: asyncio's "Task exception was never retrieved" for each of the client's tasks stopped, and, for a local
+    worker stopped while it started, "AssertionError: Status.init" from Dask's closing of its clusters at exit (the
+    cluster is closed as the run stops); a traceback each."""
+    from distributed.deploy.spec import close_clusters
+
+    try:
+        yield
+    except KeyboardInterrupt:
+        logging.getLogger("asyncio").setLevel(logging.CRITICAL)
+        atexit.unregister(close_clusters)
+        raise
 
 
 def _check_workers(client: Client, scheduler: str) -> None:
@@ -313,7 +333,6 @@ def local_cluster_options(workers: int, processes: bool = True) -> dict:
     """A ``LocalCluster``'s options: ``workers`` single-threaded workers (processes, or threads of this one), every
     address on 127.0.0.1, no diagnostics dashboard (its HTTP server on a free port of 127.0.0.1, not 8787 for
     all), quiet logs."""
-    import logging
 
     return {"n_workers": workers, "threads_per_worker": 1, "processes": processes, "host": "127.0.0.1",
             "protocol": "tcp://", "dashboard_address": None, "scheduler_kwargs": {"dashboard_address": "127.0.0.1:0"},

@@ -225,3 +225,18 @@ def test_linked_tables_on_a_scheduler_started_apart_are_the_local_clusters(tmp_p
     assert len(written) == 12
     assert all((tmp_path / "remote" / path).read_bytes() == (tmp_path / "local" / path).read_bytes()
                for path in written)
+
+
+def test_an_interrupted_linked_batch_run_says_it_kept_nothing_and_leaves_nothing(tmp_path):
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "core", "avatarize", "--tables", str(HOSPITAL / "schema.json"), "--k", "5",
+               "--batch-rows", "500", "--out", str(out)]
+    running = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not (out / ".work" / "batches").exists() and time.monotonic() < deadline and running.poll() is None:
+        time.sleep(0.05)
+    running.send_signal(15)  # SIGTERM, as kill does
+    _, stderr = running.communicate(timeout=120)
+    assert running.returncode == 130, stderr
+    assert stderr.strip().splitlines()[-1].startswith("error: interrupted; linked tables in batches keep nothing")
+    assert "Traceback" not in stderr and "Task exception" not in stderr and not out.exists()

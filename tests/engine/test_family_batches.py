@@ -156,3 +156,12 @@ def test_the_whole_tables_kinds_leave_the_described_and_named_columns_alone():
     assert dataset.tables["patients"].column_kinds == {"age": "categorical"}
     assert dataset.tables["stays"].column_kinds == {"days": "numeric"}
     assert dataset.tables["prescriptions"].column_kinds == {"dose": "numeric"}
+
+
+def test_an_infinite_value_is_refused_naming_the_files_row_not_a_batchs(tmp_path):
+    frame = pd.DataFrame({"stay_id": range(10), "dose": [1.0] * 6 + [float("-inf")] + [2.0] * 3})
+    frame.to_csv(tmp_path / "stays.csv", index=False)
+    table = TableInput.open(str(tmp_path / "stays.csv"))
+    with pytest.raises(InputError, match=r"^Table 'stays': Column 'dose' holds an infinite value \(-inf\) on data "
+                                         r"row 7: replace it"):
+        read_raw_column(table, 1, tmp_path, "Table 'stays'")
