@@ -261,13 +261,17 @@ def run_tasks(client: Client, out: Path, function: Callable[[int], object], item
     try:
         return client.gather(client.map(function, items, pure=False))
     except OSError as error:
-        where = error.filename or out
-        raise InputError(f"--out {out}: cannot write {where} ({error.strerror or error}). Free some space there or "
-                         "choose another --out.") from None
+        raise cannot_write(out, error) from None
     except RuntimeError as error:
         if "deserialization" not in str(error):
             raise
         raise InputError(NO_PROJECT) from None
+
+
+def cannot_write(out: Path, error: OSError) -> InputError:
+    """A file of the run that cannot be written (a full disk), in one line."""
+    return InputError(f"--out {out}: cannot write {error.filename or out} ({error.strerror or error}). Free some space "
+                      "there or choose another --out.")
 
 
 @contextmanager

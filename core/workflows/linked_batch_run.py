@@ -55,7 +55,7 @@ from core.engine.sources import TableInput, TypedColumns, read_arrow, write_arro
 from core.engine.stages import drawn_seed
 from core.errors import InputError
 from core.validation import check_seed, check_whole_number
-from core.workflows.batch_run import WORK_FOLDER, BatchSettings, dask_client, run_tasks
+from core.workflows.batch_run import WORK_FOLDER, BatchSettings, cannot_write, dask_client, run_tasks
 
 if TYPE_CHECKING:
     from dask.distributed import Client
@@ -123,7 +123,7 @@ def avatarize_linked_in_batches(dataset: Dataset, out: Path, params: dict, setti
         for table in unparented:
             say(f"warning: {table.message}")
         start = time.perf_counter()
-        results = _avatarized(client, staged, params, say)
+        results = _avatarized(client, staged, params, out, say)
         timings["batches"] = time.perf_counter() - start
         _warn_kinds(results, say)
         avatars = {name: sum(result["avatars"][name] for result in results) for name in dataset.tables}
@@ -214,8 +214,9 @@ def _batches_folder(work: Path, name: str) -> Path:
     return folder
 
 
-def _avatarized(client: Client, staged: _Staged, params: dict, say: Callable[[str], None]) -> list[dict]:
-    """Step 3 on every batch, as the workers free up; a progress line per batch."""
+def _avatarized(client: Client, staged: _Staged, params: dict, out: Path, say: Callable[[str], None]) -> list[dict]:
+    """Step 3 on every batch, as the workers free up; a progress line per batch; a part that cannot be written (a
+    full disk) one line."""
     from dask.distributed import as_completed
 
     futures = {client.submit(_avatarize_batch, batch, staged=staged, params=params,
@@ -224,7 +225,10 @@ def _avatarized(client: Client, staged: _Staged, params: dict, say: Callable[[st
     start = time.perf_counter()
     for future in as_completed(futures):
         batch = futures[future]
-        results[batch] = future.result()  # a batch's refusal names it
+        try:
+            results[batch] = future.result()  # a batch's refusal names it
+        except OSError as error:
+            raise cannot_write(out, error) from None
         say(f"batch {batch + 1} of {staged.n_batches} avatarized, {len(results)} done in "
             f"{time.perf_counter() - start:.0f} s")
     return [results[batch] for batch in range(staged.n_batches)]

@@ -110,3 +110,18 @@ def test_a_batch_too_small_or_refused_names_it_and_leaves_nothing(hospital, tmp_
         avatarize_linked_in_batches(dataset, tmp_path / "full", PARAMS, BatchSettings(batch_rows=2_500,
                                                                                      scheduler=two_workers))
     assert [path.name for path in (tmp_path / "full").iterdir()] == ["mine.txt"]
+
+
+def test_a_full_disk_while_a_batch_writes_is_one_line_and_leaves_nothing(hospital, tmp_path, monkeypatch):
+    from core.workflows import linked_batch_run
+
+    def full(frame, path):
+        raise OSError(28, "No space left on device", str(path))
+
+    monkeypatch.setattr(linked_batch_run, "write_table", full)
+    with LocalCluster(**local_cluster_options(1, processes=False)) as cluster:  # the failure reaches the worker
+        with pytest.raises(InputError, match=r"--out .*out: cannot write .*part-00000.csv \(No space left on device\)"):
+            avatarize_linked_in_batches(Dataset.read(hospital / "schema.json"), tmp_path / "out", PARAMS,
+                                        BatchSettings(batch_rows=100_000, scheduler=cluster.scheduler_address,
+                                                      part_format="csv"))
+    assert not (tmp_path / "out").exists()
