@@ -25,7 +25,7 @@ import os
 import shutil
 import time
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
@@ -57,10 +57,11 @@ from core.metrics.risk_profile import RiskProfile, risk_profile
 from core.validation import check_whole_number
 
 if TYPE_CHECKING:
-    from dask.distributed import Client
+    from dask.distributed import Client, Future, Worker
 
 WORK_FOLDER = ".work"
 WORKER_WAIT_S = 30
+SETTLE_POLL_S = 0.2
 NO_PROJECT = ("the Dask scheduler or a worker cannot import this project (core): start `dask scheduler` and "
               "`dask worker` from the project's folder with PYTHONPATH set to it.")
 
@@ -203,20 +204,21 @@ def _finish_batches(client: Client, out: Path, work: Path, params: dict, setting
                for batch in todo}
     start, rows_done, rows_todo = time.perf_counter(), 0, sum(sizes[batch] for batch in todo)
     failures: list[tuple[int, BaseException]] = []
-    for future in as_completed(futures):  # a failure lets the other batches finish: each one done is kept
-        batch = futures[future]
-        if future.status == "error":
-            failures.append((batch, future.exception()))
-            say(f"batch {batch + 1} of {len(sizes)} failed")
-            continue
-        result = future.result()
-        (done_folder / f"batch-{batch:05d}.json").write_text(json.dumps(result, allow_nan=False))
-        results[batch] = result
-        rows_done += sizes[batch]
-        elapsed = time.perf_counter() - start
-        left = elapsed / rows_done * (rows_todo - rows_done)
-        say(f"batch {batch + 1} of {len(sizes)} written, {len(results)} done: {rows_done:,} of {rows_todo:,} rows "
-            f"in {elapsed:.0f} s, about {left:.0f} s left")
+    with settled_on_failure(client, futures):  # a failure lets the other batches finish: each one done is kept
+        for future in as_completed(futures):
+            batch = futures[future]
+            if future.status == "error":
+                failures.append((batch, future.exception()))
+                say(f"batch {batch + 1} of {len(sizes)} failed")
+                continue
+            result = future.result()
+            (done_folder / f"batch-{batch:05d}.json").write_text(json.dumps(result, allow_nan=False))
+            results[batch] = result
+            rows_done += sizes[batch]
+            elapsed = time.perf_counter() - start
+            left = elapsed / rows_done * (rows_todo - rows_done)
+            say(f"batch {batch + 1} of {len(sizes)} written, {len(results)} done: {rows_done:,} of {rows_todo:,} rows "
+                f"in {elapsed:.0f} s, about {left:.0f} s left")
     if failures:
         batch, error = min(failures, key=lambda failure: failure[0])
         raise BatchFailed(batch, error, out, len(failures))
@@ -258,14 +260,44 @@ def _part(out: Path, batch: int, part_format: str) -> Path:
 def run_tasks(client: Client, out: Path, function: Callable[[int], object], items: list[int]) -> list:
     """``function`` on every item on the cluster, the results in the items' order; a file that cannot be written
     (a full disk) is one line."""
+    futures = client.map(function, items, pure=False)
     try:
-        return client.gather(client.map(function, items, pure=False))
+        with settled_on_failure(client, futures):
+            return client.gather(futures)
     except OSError as error:
         raise cannot_write(out, error) from None
     except RuntimeError as error:
         if "deserialization" not in str(error):
             raise
         raise InputError(NO_PROJECT) from None
+
+
+@contextmanager
+def settled_on_failure(client: Client, futures: Iterable[Future]) -> Iterator[None]:
+    """When the run stops (a task's error, an interruption) on a cluster that outlives it (a scheduler's address),
+    the tasks not started cancelled and those running waited for: a task still running would write in the work
+    folder as it is removed. A local cluster's workers stop with the run."""
+    try:
+        yield
+    except BaseException:
+        if client.cluster is None:
+            _settle(client, list(futures))
+        raise
+
+
+def _settle(client: Client, futures: list[Future]) -> None:
+    keys = {future.key for future in futures}
+    client.cancel(futures)
+    try:
+        while any(client.run(_executing, keys).values()):
+            time.sleep(SETTLE_POLL_S)
+    except (OSError, TimeoutError):  # the scheduler or a worker gone: nothing of theirs left running to wait for
+        pass
+
+
+def _executing(keys: set, dask_worker: Worker) -> int:
+    """How many of ``keys`` run on this worker (a task cancelled while running stays there until it ends)."""
+    return sum(task.key in keys for task in dask_worker.state.executing)
 
 
 def cannot_write(out: Path, error: OSError) -> InputError:

@@ -55,7 +55,14 @@ from core.engine.sources import TableInput, TypedColumns, read_arrow, write_arro
 from core.engine.stages import drawn_seed
 from core.errors import InputError
 from core.validation import check_seed, check_whole_number
-from core.workflows.batch_run import WORK_FOLDER, BatchSettings, cannot_write, dask_client, run_tasks
+from core.workflows.batch_run import (
+    WORK_FOLDER,
+    BatchSettings,
+    cannot_write,
+    dask_client,
+    run_tasks,
+    settled_on_failure,
+)
 
 if TYPE_CHECKING:
     from dask.distributed import Client
@@ -223,14 +230,15 @@ def _avatarized(client: Client, staged: _Staged, params: dict, out: Path, say: C
                              key=f"family-batch-{batch:05d}", pure=False): batch for batch in range(staged.n_batches)}
     results: dict[int, dict] = {}
     start = time.perf_counter()
-    for future in as_completed(futures):
-        batch = futures[future]
-        try:
-            results[batch] = future.result()  # a batch's refusal names it
-        except OSError as error:
-            raise cannot_write(out, error) from None
-        say(f"batch {batch + 1} of {staged.n_batches} avatarized, {len(results)} done in "
-            f"{time.perf_counter() - start:.0f} s")
+    with settled_on_failure(client, futures):
+        for future in as_completed(futures):
+            batch = futures[future]
+            try:
+                results[batch] = future.result()  # a batch's refusal names it
+            except OSError as error:
+                raise cannot_write(out, error) from None
+            say(f"batch {batch + 1} of {staged.n_batches} avatarized, {len(results)} done in "
+                f"{time.perf_counter() - start:.0f} s")
     return [results[batch] for batch in range(staged.n_batches)]
 
 

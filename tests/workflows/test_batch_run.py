@@ -1,5 +1,7 @@
 """Batch runs on a Dask LocalCluster of two worker processes, as ``avatarize --batch-rows`` makes them."""
 
+import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -333,3 +335,19 @@ def test_relations_are_found_on_the_whole_table_and_kept_in_every_batch(tmp_path
     avatars = pd.concat([pd.read_parquet(part) for part in several.parts], ignore_index=True)
     assert all(not relation.breaking(avatars).any() for relation in memory.relations_)
     assert [batch["signal"]["broken_relations"] for batch in several.batches] == [0.0, 0.0, 0.0]
+
+
+def _refused_or_slow_write(folder: Path, item: int) -> None:
+    if item == 0:
+        raise InputError("refused at once")
+    time.sleep(1.5)
+    (folder / f"written-{item}").write_text("late")
+
+
+def test_a_failing_task_returns_once_the_others_running_on_a_cluster_apart_have_ended(tmp_path, two_workers):
+    from dask.distributed import Client
+
+    with Client(two_workers) as client:
+        with pytest.raises(InputError, match="refused at once"):
+            batch_run.run_tasks(client, tmp_path, partial(_refused_or_slow_write, tmp_path), [0, 1])
+        assert (tmp_path / "written-1").exists()  # nothing of the run is left running to write after it stops
