@@ -7,10 +7,12 @@ primary key and whose values lie among its (at least ``LINK_CONTAINED_SHARE``)."
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from core.dataset.dataset import Dataset
 from core.dataset.links import Link, LinkMethod
@@ -21,6 +23,7 @@ ID_NAME = re.compile(r"(^|[^a-z])(id|ids|identifier|uuid)($|[^a-z])|id$|^id", re
 LINK_CONTAINED_SHARE = 0.95
 _EXACT_FLOATS = 2**53  # the whole numbers a float64 holds exactly lie below this
 _SHOWN_VALUES = 3
+ORPHANS_LOOKED_AT = 100_000
 
 
 @dataclass(frozen=True)
@@ -86,15 +89,31 @@ def unparented_of(link: Link, foreign: pd.Series, keys: pd.Series) -> Unparented
     """The children of ``link`` without a parent (their foreign keys ``foreign``, the parents' ``keys``), or None
     when every child has one; refused in one line when the keys cannot be compared or a time series' measure has
     no person."""
-    if pd.api.types.is_float_dtype(foreign) and (foreign.abs() >= _EXACT_FLOATS).any():
+    if pd.api.types.is_float_dtype(foreign):
+        check_exact_keys(link, foreign.abs().max())
+    present = foreign.notna()
+    known = key_values(foreign[present]).isin(key_values(keys))
+    orphans = foreign[present][~known.to_numpy()]
+    return unparented(link, int((~present).sum()), len(orphans), len(foreign),
+                      lambda: written_apart(orphans.iloc[:ORPHANS_LOOKED_AT], keys))
+
+
+def check_exact_keys(link: Link, largest: float | None) -> None:
+    """Foreign keys of decimals refused when the ``largest`` in magnitude reaches the whole numbers a decimal no
+    longer holds exactly."""
+    if largest is not None and largest >= _EXACT_FLOATS:
         raise InputError(_(
             "Table '{table}', column '{column}': its keys are whole numbers read as decimals (the column has "
             "empty cells), and from {limit} on a decimal does not hold every digit, so a key would name another "
             "parent; write these keys as text, or fill the empty cells."
         ).format(table=link.child, column=link.foreign_key, limit=number(_EXACT_FLOATS, ",")))
-    present = foreign.notna()
-    known = key_values(foreign[present]).isin(key_values(keys))
-    missing, orphans = int((~present).sum()), int((~known).sum())
+
+
+def unparented(link: Link, missing: int, orphans: int, rows: int,
+               example: Callable[[], tuple[str, str] | None]) -> Unparented | None:
+    """The children of ``link`` without a parent, ``missing`` foreign keys and ``orphans`` among ``rows``, or None;
+    a time series' measure without its person refused. ``example`` finds an orphan written apart from its parent's
+    key (:func:`written_apart`), asked only when there are orphans."""
     if not (missing or orphans):
         return None
     if link.method is LinkMethod.TIME_SERIES:
@@ -104,13 +123,13 @@ def unparented_of(link: Link, foreign: pd.Series, keys: pd.Series) -> Unparented
             "their person or remove them."
         ).format(table=link.child, column=link.foreign_key, count=number(missing + orphans, ","),
                  parent=link.parent, missing=number(missing, ","), orphans=number(orphans, ",")))
-    return Unparented(link, missing, orphans, len(foreign),
-                      _written_apart(foreign[present][~known.to_numpy()], keys) if orphans else None)
+    return Unparented(link, missing, orphans, rows, example() if orphans else None)
 
 
-def _written_apart(orphans: pd.Series, keys: pd.Series) -> tuple[str, str] | None:
+def written_apart(orphans: pd.Series, keys: pd.Series) -> tuple[str, str] | None:
     """An orphan's key and the parent key it equals once spaces around it and leading zeros are set aside (issue 47:
-    `` P1001 `` against ``P1001``, ``00007`` against ``7`` left every child an orphan with no hint why), or None."""
+    `` P1001 `` against ``P1001``, ``00007`` against ``7`` left every child an orphan with no hint why), or None.
+    The first ``ORPHANS_LOOKED_AT`` orphans are enough to find one: a table written apart is so on most rows."""
     def loose(values: pd.Series) -> pd.Series:
         text = key_values(values).str.strip().str.lstrip("0")
         return text.where(text != "", "0")
@@ -149,6 +168,26 @@ def key_values(values: pd.Series) -> pd.Series:
     if pd.api.types.is_float_dtype(values) and values.dropna().mod(1).eq(0).all():
         values = values.astype("Int64")
     return values.astype("string")
+
+
+def key_texts(values: pa.ChunkedArray) -> pa.ChunkedArray:
+    """:func:`key_values` of an Arrow column, kept in Arrow: tens of millions of keys in a few hundred MB, where
+    Python texts took gigabytes. Texts, whole numbers, and decimals that are all whole numbers are cast as
+    :func:`key_values` writes them (tested against it); any other type goes through it."""
+    if pa.types.is_floating(values.type) and _all_whole(values):
+        try:
+            values = values.cast(pa.int64())
+        except pa.ArrowInvalid:  # beyond int64: key_values says what it says of them
+            pass
+    if pa.types.is_integer(values.type) or pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
+        return values.cast(pa.large_string())
+    return pa.chunked_array([pa.array(key_values(values.to_pandas()), type=pa.large_string())])
+
+
+def _all_whole(values: pa.ChunkedArray) -> bool:
+    """Every decimal, missing ones apart (not a number, or null), a whole number."""
+    whole = pc.or_kleene(pc.equal(pc.floor(values), values), pc.is_nan(values))
+    return pc.all(whole).as_py() is not False
 
 
 def primary_key_candidates(frame: pd.DataFrame) -> list[str]:

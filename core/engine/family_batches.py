@@ -25,13 +25,22 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from core.dataset import Dataset, Kind
 from core.dataset.table import Column
-from core.dataset.keys import Unparented, check_primary_key, unparented_of
+from core.dataset.keys import (
+    ORPHANS_LOOKED_AT,
+    Unparented,
+    check_exact_keys,
+    check_primary_key,
+    key_texts,
+    unparented,
+    written_apart,
+)
+from core.dataset.links import Link
 from core.engine.batches import deal
 from core.engine.identifiers import IdentifierForm
-from core.engine.linked_tables import parent_rows_of
 from core.engine.schema import IDENTIFIER_SHARE, check_finite, detect_kind
 from core.engine.sources import GROUP_ROWS, TableInput, TypedColumns, column_file, write_arrow
 from core.errors import InputError
@@ -107,20 +116,48 @@ def dealt_file(folder: Path, name: str) -> Path:
 def deal_table(dataset: Dataset, name: str, columns: Mapping[str, TypedColumns], seed: int, n_batches: int,
                folder: Path) -> DealtTable:
     """Each row of table ``name`` dealt to a batch (its parent's, dealt before it, else by its row number), saved to
-    :func:`dealt_file`; its primary key checked on the whole table."""
+    :func:`dealt_file`; its primary key checked on the whole table. The keys are read as Arrow holds them: tens of
+    millions of Python texts took gigabytes."""
     table, own = dataset.tables[name], columns[name]
     if table.primary_key:
-        check_primary_key(name, table.primary_key, own.whole([table.primary_key])[table.primary_key])
+        _check_primary_key(name, table.primary_key, own.arrow(table.primary_key))
     batches = deal(seed, 0, own.n_rows, n_batches)
     unparented = None
     for link in dataset.parent_links(name)[:1]:  # one at most (check_family_tree)
-        frames = {link.parent: columns[link.parent].whole([link.key]), name: own.whole([link.foreign_key])}
-        unparented = unparented_of(link, frames[name][link.foreign_key], frames[link.parent][link.key])
-        rows = parent_rows_of(link, frames)
+        rows, unparented = parent_rows(link, own.arrow(link.foreign_key), columns[link.parent].arrow(link.key))
         placed = rows >= 0
         batches[placed] = np.load(dealt_file(folder, link.parent))[rows[placed]]
     np.save(dealt_file(folder, name), batches, allow_pickle=False)
     return DealtTable(tuple(np.bincount(batches, minlength=n_batches).tolist()), unparented)
+
+
+def parent_rows(link: Link, foreign: pa.ChunkedArray, keys: pa.ChunkedArray) -> tuple[np.ndarray, Unparented | None]:
+    """:func:`~core.engine.linked_tables.parent_rows_of` and :func:`~core.dataset.keys.unparented_of` on the
+    child's ``foreign`` keys and the parent's ``keys`` in Arrow (the same rows and counts, tested): the row of each
+    child's parent, -1 without one, and the children without a parent."""
+    if pa.types.is_floating(foreign.type):
+        check_exact_keys(link, pc.max(pc.abs(foreign)).as_py())
+    texts = key_texts(foreign)
+    parents = key_texts(keys).combine_chunks()
+    found = pc.index_in(texts, options=pc.SetLookupOptions(parents, skip_nulls=True))
+    rows = found.fill_null(-1).to_numpy()
+    missing = texts.null_count
+    orphans = int(np.count_nonzero(rows < 0)) - missing
+
+    def example() -> tuple[str, str] | None:
+        unfound = pc.and_(pc.is_valid(texts), pc.is_null(found))
+        return written_apart(pc.filter(texts, unfound).slice(0, ORPHANS_LOOKED_AT).to_pandas(), parents.to_pandas())
+
+    return rows, unparented(link, missing, orphans, len(foreign), example)
+
+
+def _check_primary_key(table: str, column: str, values: pa.ChunkedArray) -> None:
+    """:func:`~core.dataset.keys.check_primary_key`, counted in Arrow for texts and whole numbers; the column turned
+    to Python values only to word a refusal, or for another type."""
+    exact = pa.types.is_integer(values.type) or pa.types.is_string(values.type) or \
+        pa.types.is_large_string(values.type)
+    if not exact or values.null_count or pc.count_distinct(values, mode="only_valid").as_py() < len(values):
+        check_primary_key(table, column, values.to_pandas())
 
 
 def check_family_tree(dataset: Dataset) -> None:

@@ -130,6 +130,10 @@ class TypedColumns:
         """Every row of the columns ``names``, typed."""
         return pd.concat([self._whole(self.positions[self.columns.index(name)]).to_pandas() for name in names], axis=1)
 
+    def arrow(self, name: str) -> pa.ChunkedArray:
+        """Every row of the column ``name`` as Arrow holds it, memory-mapped (no Python object per row)."""
+        return self._whole(self.positions[self.columns.index(name)]).column(0)
+
     def distinct(self, name: str) -> int:
         return int(self.whole([name])[name].nunique())
 

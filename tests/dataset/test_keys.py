@@ -3,10 +3,20 @@ without a parent counted; and the keys and links the data suggest."""
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.dataset import Dataset, Link
-from core.dataset.keys import check_keys, key_values, primary_key_candidates, proposed_links, proposed_primary_keys
+from core.dataset.keys import (
+    check_keys,
+    key_texts,
+    key_values,
+    primary_key_candidates,
+    proposed_links,
+    proposed_primary_keys,
+)
 from core.errors import InputError
 
 SCHEMA = {"tables": {"patients": {"primary_key": "patient_id"}, "stays": {"primary_key": "stay_id"}},
@@ -51,6 +61,30 @@ def test_key_values_compare_whole_numbers_read_as_decimals_with_their_whole_numb
     assert list(key_values(pd.Series([1.0, 12.0]))) == ["1", "12"]
     assert list(key_values(pd.Series([1.5]))) == ["1.5"]
     assert list(key_values(pd.Series(["007", "P1"]))) == ["007", "P1"]  # codes keep their leading zeros
+
+
+KEY_COLUMNS = st.one_of(
+    st.lists(st.integers(-2**62, 2**62), max_size=30).map(lambda values: pd.Series(values, dtype="int64")),
+    st.lists(st.one_of(st.none(), st.integers(-2**40, 2**40).map(float)), max_size=30).map(
+        lambda values: pd.Series(values, dtype="float64")),
+    st.lists(st.one_of(st.none(), st.floats(-2**53, 2**53)), max_size=30).map(  # beyond: refused (check_exact_keys)
+        lambda values: pd.Series(values, dtype="float64")),
+    st.lists(st.one_of(st.none(), st.text(max_size=6)), max_size=30).map(lambda values: pd.Series(values, dtype=object)),
+    st.lists(st.one_of(st.none(), st.booleans()), max_size=30).map(lambda values: pd.Series(values, dtype=object)),
+    st.lists(st.datetimes(), max_size=30).map(lambda values: pd.Series(pd.to_datetime(values))),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(KEY_COLUMNS, st.integers(1, 7))
+def test_key_texts_in_arrow_are_key_values(column, chunk_rows):
+    """The Arrow fast path of the key rule, read in chunks as a batch run's column file is, writes each key as
+    :func:`key_values` does."""
+    table = pa.Table.from_pandas(column.to_frame("key"), preserve_index=False)
+    chunked = pa.chunked_array(table.column("key").chunks[0].slice(start, chunk_rows) if table.num_rows else
+                               table.column("key").chunks[0] for start in range(0, max(table.num_rows, 1), chunk_rows))
+    assert key_texts(chunked).to_pylist() == \
+        [None if value is pd.NA else value for value in key_values(column).tolist()]
 
 
 def test_primary_keys_and_links_are_proposed_from_names_and_values():

@@ -6,16 +6,19 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.dataset import Dataset, Kind
+from core.dataset import Dataset, Kind, Link
+from core.dataset.keys import unparented_of
 from core.engine.batches import read_batch, stage_rows
 from core.engine.family_batches import (
     batch_seed,
     check_family_tree,
     deal_table,
+    parent_rows,
     dealt_file,
     read_raw_column,
     renumbered,
@@ -24,6 +27,7 @@ from core.engine.family_batches import (
 )
 from core.engine.identifiers import IdentifierForm
 from core.engine.io import read_table
+from core.engine.linked_tables import parent_rows_of
 from core.engine.sources import TableInput, TypedColumns
 from core.errors import InputError
 
@@ -81,6 +85,45 @@ def test_every_child_is_in_its_parents_batch_and_a_child_without_one_in_some_bat
     stay_batch = dict(zip(stays.stay_id, batches["stays"], strict=True))
     assert (batches["prescriptions"] == frames["prescriptions"].stay_id.map(stay_batch).to_numpy()).all()
     assert all(((values >= 0) & (values < n_batches)).all() for values in batches.values())
+
+
+@st.composite
+def keys_and_foreign_keys(draw) -> tuple[pd.Series, pd.Series]:
+    """A parent's unique keys (whole numbers, texts with leading zeros, whole numbers read as decimals) and its
+    children's foreign keys, of the same type or read as texts: its keys, values no parent has, missing ones, keys
+    written apart by spaces or zeros."""
+    form = draw(st.sampled_from(["int", "text", "float"]))
+    numbers = draw(st.lists(st.integers(0, 10**6), min_size=1, max_size=20, unique=True))
+    keys = pd.Series(numbers) if form == "int" else pd.Series([f"{n:07d}" for n in numbers]) if form == "text" \
+        else pd.Series([float(n) for n in numbers])
+    if draw(st.booleans()):  # the foreign key of the keys' type (a decimal where one is missing)
+        foreign = draw(st.lists(st.sampled_from([*keys, keys.iloc[0] * 0 + (10**7 if form != "text" else "x"),
+                                                 None]), max_size=40))
+        return keys, pd.Series(foreign, dtype=float if form == "float" or None in foreign and form == "int"
+                               else object)
+    texts = [str(key) for key in keys] + ["x", f" {keys.iloc[0]} ", f"00{keys.iloc[0]}", "2.5"]
+    return keys, pd.Series(draw(st.lists(st.one_of(st.none(), st.sampled_from(texts)), max_size=40)), dtype=object)
+
+
+@settings(max_examples=200, deadline=None)
+@given(keys_and_foreign_keys(), st.sampled_from(["minimum_distance", "time_series"]))
+def test_parent_rows_in_arrow_are_the_rows_and_children_without_a_parent_of_the_tables_in_memory(drawn, method):
+    keys, foreign = drawn
+    link = Link(parent="p", key="key", child="c", foreign_key="fk", method=method)
+    frames = {"p": pd.DataFrame({"key": keys}), "c": pd.DataFrame({"fk": foreign})}
+
+    def arrow(frame: pd.DataFrame) -> pa.ChunkedArray:
+        return pa.Table.from_pandas(frame, preserve_index=False).column(0)
+
+    try:
+        expected = parent_rows_of(link, frames), unparented_of(link, foreign, keys)
+    except InputError as error:
+        with pytest.raises(InputError, match=str(error)[:40]):
+            parent_rows(link, arrow(frames["c"]), arrow(frames["p"]))
+        return
+    rows, unparented = parent_rows(link, arrow(frames["c"]), arrow(frames["p"]))
+    assert rows.tolist() == expected[0].tolist()
+    assert unparented == expected[1]
 
 
 def test_the_rows_of_a_batch_are_read_as_the_file_is_and_one_batch_is_the_table(tmp_path):
