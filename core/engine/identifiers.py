@@ -2,7 +2,8 @@
 get new identifiers of the same form that carry nothing of the originals (the commercial engine's
 pseudonymisation is the anchor) and never equal one of them (a new id equal to a real one would join an avatar to
 a real person's rows elsewhere): whole numbers stay whole numbers, numbered from ``10^d + 1`` with ``d`` the
-originals' largest number of digits (``10001`` for ids up to ``9999``); text becomes the originals' common
+originals' largest number of digits (``10001`` for ids up to ``9999``), within int64 (19-digit ids: the numbers
+next to theirs); text becomes the originals' common
 leading letters, ``AV`` and a number (``PAV00001`` for ``P00635``), or ``avatar-`` and a number (e-mails, free
 text)."""
 
@@ -38,8 +39,8 @@ class IdentifierForm:
         values = column.dropna()
         numbers = values.cat.categories if isinstance(values.dtype, pd.CategoricalDtype) else values
         if pd.api.types.is_numeric_dtype(numbers) and not pd.api.types.is_bool_dtype(numbers):
-            largest = max((abs(int(number)) for number in numbers), default=0)  # Python ints: exact beyond 2^53
-            return cls(str(column.name), numeric=True, start=10 ** len(str(largest)) + 1)
+            return cls(str(column.name), numeric=True, start=_numeric_start([int(number) for number in numbers],
+                                                                            len(column)))
         texts = [str(value) for value in values.iloc[:_SAMPLE]]
         match = _LEADING.match(os.path.commonprefix(texts))
         assert match is not None  # the pattern matches every text (at least its empty start)
@@ -67,6 +68,15 @@ class IdentifierForm:
             return pd.Series(numbers, name=self.name)
         width = max(self.digits, len(str(total or n_rows)))
         return pd.Series([f"{self.prefix}{number:0{width}d}" for number in numbers], name=self.name, dtype=object)
+
+
+def _numeric_start(numbers: list[int], room: int) -> int:
+    """The first of ``room`` new whole-number identifiers above every one of ``numbers`` (Python ints: exact beyond
+    2^53): the power of ten above them, plus one (1001 after 17 and 250), or where that would pass int64, what every
+    output format holds (19-digit keys), the number after the largest; Python's integers when neither fits."""
+    largest = max((abs(number) for number in numbers), default=0)
+    power = 10 ** len(str(largest)) + 1
+    return power if power + room < 2**63 or not numbers or max(numbers) + 1 + room >= 2**63 else max(numbers) + 1
 
 
 def identifier_columns(profiles: list[ColumnProfile], typed_by_user: set[str], set_aside: set[str]) -> list[str]:

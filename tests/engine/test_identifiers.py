@@ -72,6 +72,13 @@ def test_forms_read_on_the_values():
     assert IdentifierForm.of(pd.Series(["avatar-1", "b"], name="odd")).new_values(1).tolist() == ["new-avatar-1"]
 
 
+def test_nineteen_digit_whole_numbers_get_new_ones_within_int64_that_every_format_holds():
+    new = IdentifierForm.of(pd.Series([2**62, 2**62 + 7, 5], name="n")).new_values(3)
+    assert new.dtype == np.int64 and new.tolist() == [2**62 + 8, 2**62 + 9, 2**62 + 10]  # 10^19 + 1 passes int64
+    top = 2**63 - 1
+    assert IdentifierForm.of(pd.Series([top - 1, top], name="n")).new_values(2).tolist() == [10**19 + 1, 10**19 + 2]
+
+
 @given(st.one_of(
     st.lists(st.integers(-10**12, 10**12), min_size=1, max_size=50, unique=True),
     st.lists(st.from_regex(r"[A-Z]{0,3}\d{1,6}", fullmatch=True), min_size=1, max_size=50, unique=True),
@@ -92,7 +99,9 @@ def test_whole_numbers_beyond_float64_are_codes_kept_exactly_and_ids_renewed_exa
     avatarizer = fit(big, k=3)
     assert avatarizer.kinds_["account"] == "categorical" and set(avatarizer.avatars_["account"]) <= set(big["account"])
     tickets = avatarizer.avatars_["ticket"]
-    assert tickets.is_unique and min(tickets) == 10**19 + 1 and not set(tickets) & set(big["ticket"])
+    assert tickets.is_unique and not set(tickets) & set(big["ticket"])
+    assert tickets.dtype == np.int64 and min(tickets) == 9_223_372_036_854_775_040  # after the largest: 10^19 + 1
+    # would pass int64
 
 
 def test_new_identifiers_never_equal_an_original_beyond_the_sample():
