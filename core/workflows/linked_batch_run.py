@@ -67,6 +67,8 @@ from core.workflows.batch_run import (
 if TYPE_CHECKING:
     from dask.distributed import Client
 
+CROWDED = 2  # a batch holding more than this many times --batch-rows is said
+
 
 @dataclass
 class LinkedBatchRun:
@@ -127,6 +129,9 @@ def avatarize_linked_in_batches(dataset: Dataset, out: Path, params: dict, setti
             f"{timings['dealing']:.1f} s; {staged.n_batches} {'batch' if staged.n_batches == 1 else 'batches'} of "
             f"about {sum(rows.values()) // staged.n_batches:,} rows")
         unparented = [table.unparented for table in dealt.values() if table.unparented is not None]
+        crowded = _crowded_batch(dealt, settings.batch_rows)
+        if crowded:
+            say(f"warning: {crowded}")
         for table in unparented:
             say(f"warning: {table.message}")
         start = time.perf_counter()
@@ -205,6 +210,18 @@ def _check_batches(dataset: Dataset, dealt: Mapping[str, DealtTable]) -> None:
             raise InputError(f"--batch-rows is too small: batch {batch + 1} of {len(table.counts)} holds {smallest} "
                              f"{'row' if smallest == 1 else 'rows'} of table '{name}' ({dataset.tables[name].path}). "
                              "Give more rows per batch.")
+
+
+def _crowded_batch(dealt: Mapping[str, DealtTable], batch_rows: int) -> str | None:
+    """The largest batch when its families made it hold over ``CROWDED`` times ``batch_rows`` rows (a family is never
+    split: a parent with millions of children is one batch), said with what its worker will hold; else None."""
+    rows = np.sum([table.counts for table in dealt.values()], axis=0)
+    batch = int(np.argmax(rows))
+    if len(rows) == 1 or rows[batch] <= CROWDED * batch_rows:
+        return None
+    return (f"batch {batch + 1} of {len(rows)} holds {int(rows[batch]):,} rows, {rows[batch] / batch_rows:.1f} times "
+            f"--batch-rows: a family is never split, and some are large; the worker that avatarizes it holds that many "
+            "rows.")
 
 
 def _stage(staged: _Staged, task: tuple[str, int]) -> dict[int, int]:

@@ -13,7 +13,8 @@ from core.engine.dataset_avatarizer import DatasetAvatarizer
 from core.engine.io import read_table, write_table
 from core.errors import InputError
 from core.workflows.batch_run import BatchSettings, local_cluster_options
-from core.workflows.linked_batch_run import avatarize_linked_in_batches
+from core.engine.family_batches import DealtTable
+from core.workflows.linked_batch_run import _crowded_batch, avatarize_linked_in_batches
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 PARAMS = {"k": 5, "seed": 4}
@@ -125,3 +126,14 @@ def test_a_full_disk_while_a_batch_writes_is_one_line_and_leaves_nothing(hospita
                                         BatchSettings(batch_rows=100_000, scheduler=cluster.scheduler_address,
                                                       part_format="csv"))
     assert not (tmp_path / "out").exists()
+
+
+def test_a_batch_its_families_make_over_twice_the_rows_asked_is_said():
+    # batches of 1 000 rows asked; batch 2 holds 700 patients' rows and 1 800 of their stays: 2 500, 2.5 times
+    dealt = {"patients": DealtTable(counts=(300, 700, 300), unparented=None),
+             "stays": DealtTable(counts=(400, 1_800, 500), unparented=None)}
+    assert _crowded_batch(dealt, 1_000) == ("batch 2 of 3 holds 2,500 rows, 2.5 times --batch-rows: a family is never "
+                                            "split, and some are large; the worker that avatarizes it holds that many "
+                                            "rows.")
+    assert _crowded_batch(dealt, 1_250) is None  # 2 500 is twice 1 250: not over
+    assert _crowded_batch({"patients": DealtTable(counts=(9_000,), unparented=None)}, 1_000) is None  # one batch
