@@ -163,11 +163,15 @@ def check_primary_key(table: str, column: str, values: pd.Series) -> None:
 
 
 def key_values(values: pd.Series) -> pd.Series:
-    """Key values as comparable texts: whole numbers read as decimals (``12.0``, a column with a missing value) are
-    the whole numbers they are (``12``)."""
-    if pd.api.types.is_float_dtype(values) and values.dropna().mod(1).eq(0).all():
-        values = values.astype("Int64")
-    return values.astype("string")
+    """Key values as comparable texts: a whole number read as a decimal (``12.0``, a column with a missing value) is
+    the whole number it is (``12``), value by value: a key does not depend on the other rows (a batch's or the
+    table's)."""
+    if not pd.api.types.is_float_dtype(values):
+        return values.astype("string")
+    texts = values.astype("string")
+    whole = (values.mod(1).eq(0) & values.abs().lt(2**63)).to_numpy()  # NaN and inf are not whole
+    texts[whole] = values[whole].astype("int64").astype("string")
+    return texts
 
 
 def key_texts(values: pa.ChunkedArray) -> pa.ChunkedArray:
@@ -177,7 +181,7 @@ def key_texts(values: pa.ChunkedArray) -> pa.ChunkedArray:
     if pa.types.is_floating(values.type) and _all_whole(values):
         try:
             values = values.cast(pa.int64())
-        except pa.ArrowInvalid:  # beyond int64: key_values says what it says of them
+        except pa.ArrowInvalid:  # not a number, or beyond int64: as key_values writes them
             pass
     if pa.types.is_integer(values.type) or pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
         return values.cast(pa.large_string())
@@ -185,9 +189,8 @@ def key_texts(values: pa.ChunkedArray) -> pa.ChunkedArray:
 
 
 def _all_whole(values: pa.ChunkedArray) -> bool:
-    """Every decimal, missing ones apart (not a number, or null), a whole number."""
-    whole = pc.or_kleene(pc.equal(pc.floor(values), values), pc.is_nan(values))
-    return pc.all(whole).as_py() is not False
+    """Every decimal, missing ones apart, a whole number."""
+    return pc.all(pc.equal(pc.floor(values), values)).as_py() is not False
 
 
 def primary_key_candidates(frame: pd.DataFrame) -> list[str]:

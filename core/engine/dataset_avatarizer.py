@@ -19,7 +19,8 @@ from core.engine.io import read_table
 from core.engine.linked_tables import avatarize_linked, check_pairing
 from core.engine.parameters import Parameters
 from core.engine.pipeline import Avatarizer
-from core.engine.schema import drop_columns
+from core.engine.link_kinds import named
+from core.engine.schema import check_finite, drop_columns
 from core.errors import InputError
 from core.i18n import _
 
@@ -89,6 +90,16 @@ def avatarized_table(frame: pd.DataFrame, table: Table, parameters: Parameters, 
                                                        relations=table.relations)
 
 
+def _check_finite_keys(dataset: Dataset, tables: Mapping[str, pd.DataFrame]) -> None:
+    """A foreign key of decimals refused when one is infinite, as every column of numbers is (and as batches read
+    it): no parent's key is infinite."""
+    for link in dataset.links:
+        foreign = tables[link.child].get(link.foreign_key)
+        if foreign is not None and pd.api.types.is_float_dtype(foreign):
+            with named(link.child):
+                check_finite(foreign, link.foreign_key)
+
+
 def checked_dataset(dataset: Dataset | Mapping[str, Any]) -> Dataset:
     """``dataset``, or the schema it is as a dict, with the rules that need no data checked."""
     if isinstance(dataset, Dataset):
@@ -103,7 +114,9 @@ def dataset_frames(dataset: Dataset, given: Mapping[str, pd.DataFrame]) -> dict[
     if unknown:
         raise InputError(_("A frame is given for '{table}', which is not a table of the dataset ({tables}).").format(
             table=unknown[0], tables=", ".join(dataset.tables)))
-    return {name: given[name] if name in given else _read(dataset, name) for name in dataset.tables}
+    frames = {name: given[name] if name in given else _read(dataset, name) for name in dataset.tables}
+    _check_finite_keys(dataset, frames)
+    return frames
 
 
 def table_path(dataset: Dataset, name: str) -> Path:

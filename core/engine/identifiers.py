@@ -3,7 +3,7 @@ get new identifiers of the same form that carry nothing of the originals (the co
 pseudonymisation is the anchor) and never equal one of them (a new id equal to a real one would join an avatar to
 a real person's rows elsewhere): whole numbers stay whole numbers, numbered from ``10^d + 1`` with ``d`` the
 originals' largest number of digits (``10001`` for ids up to ``9999``), within int64 (19-digit ids: the numbers
-next to theirs); text becomes the originals' common
+next to theirs, above or below); text becomes the originals' common
 leading letters, ``AV`` and a number (``PAV00001`` for ``P00635``), or ``avatar-`` and a number (e-mails, free
 text)."""
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -32,6 +32,7 @@ class IdentifierForm:
     prefix: str = ""
     digits: int = 1
     start: int = 1
+    end: int | None = None  # numbered below the originals instead: the new numbers end just before this one
 
     @classmethod
     def of(cls, column: pd.Series) -> IdentifierForm:
@@ -39,8 +40,7 @@ class IdentifierForm:
         values = column.dropna()
         numbers = values.cat.categories if isinstance(values.dtype, pd.CategoricalDtype) else values
         if pd.api.types.is_numeric_dtype(numbers) and not pd.api.types.is_bool_dtype(numbers):
-            return cls(str(column.name), numeric=True, start=_numeric_start([int(number) for number in numbers],
-                                                                            len(column)))
+            return _numeric_form(str(column.name), [int(number) for number in numbers], len(column))
         texts = [str(value) for value in values.iloc[:_SAMPLE]]
         match = _LEADING.match(os.path.commonprefix(texts))
         assert match is not None  # the pattern matches every text (at least its empty start)
@@ -60,8 +60,12 @@ class IdentifierForm:
     def new_values(self, n_rows: int, first: int = 0, total: int | None = None) -> pd.Series:
         """``n_rows`` new identifiers, numbered in the avatars' order; ``first`` and ``total``: the avatars of one
         batch among ``total``, numbered after the ``first`` of the batches before it, written alike."""
-        start = self.start + first
-        if self.numeric and start + n_rows >= 2**63:  # beyond int64: Python's exact integers
+        every = total or n_rows
+        origin = self.start if self.end is None else self.end - every  # the whole run's first: every batch alike
+        start = origin + first
+        if self.numeric and origin + every > 2**63 and origin >= 0 and origin + every <= 2**64:  # unsigned originals
+            return pd.Series(np.arange(np.uint64(start), np.uint64(start + n_rows), dtype=np.uint64), name=self.name)
+        if self.numeric and not -2**63 <= origin <= 2**63 - every:  # beyond 64 bits: Python's exact integers
             return pd.Series([start + i for i in range(n_rows)], name=self.name, dtype=object)
         numbers = np.arange(start, start + n_rows)
         if self.numeric:
@@ -70,13 +74,20 @@ class IdentifierForm:
         return pd.Series([f"{self.prefix}{number:0{width}d}" for number in numbers], name=self.name, dtype=object)
 
 
-def _numeric_start(numbers: list[int], room: int) -> int:
-    """The first of ``room`` new whole-number identifiers above every one of ``numbers`` (Python ints: exact beyond
-    2^53): the power of ten above them, plus one (1001 after 17 and 250), or where that would pass int64, what every
-    output format holds (19-digit keys), the number after the largest; Python's integers when neither fits."""
+def _numeric_form(name: str, numbers: list[int], room: int) -> IdentifierForm:
+    """New whole-number identifiers for ``room`` avatars, none of them one of ``numbers`` (Python ints: exact
+    beyond 2^53): from the power of ten above them, plus one (1001 after 17 and 250); where that would pass int64,
+    what every output format holds (19-digit keys), from the number after the largest, else ending just before the
+    smallest; Python's integers when none fits."""
     largest = max((abs(number) for number in numbers), default=0)
-    power = 10 ** len(str(largest)) + 1
-    return power if power + room < 2**63 or not numbers or max(numbers) + 1 + room >= 2**63 else max(numbers) + 1
+    power = IdentifierForm(name, numeric=True, start=10 ** len(str(largest)) + 1)
+    if power.start + room < 2**63 or not numbers:
+        return power
+    if max(numbers) + 1 + room < 2**63:
+        return replace(power, start=max(numbers) + 1)
+    if min(numbers) - room >= (1 if min(numbers) > 0 else -2**63):  # positive originals keep positive ids
+        return replace(power, end=min(numbers))
+    return power
 
 
 def identifier_columns(profiles: list[ColumnProfile], typed_by_user: set[str], set_aside: set[str]) -> list[str]:

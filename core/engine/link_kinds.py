@@ -121,9 +121,10 @@ class Assignment(LinkKind):
                                                  link.method)
         keys = avatars[link.parent][self.dataset.tables[link.parent].primary_key]
         values = keys.iloc[np.where(linked >= 0, linked, 0)].set_axis(made.index)
-        if pd.api.types.is_integer_dtype(values):
-            values = values.astype("Int64")
-        return values.where(pd.Series(linked >= 0, index=made.index), pd.NA if values.dtype == "Int64" else None)
+        whole = pd.api.types.is_integer_dtype(values)
+        if whole:  # nullable, unsigned kept (new ids beyond int64)
+            values = values.astype("UInt64" if pd.api.types.is_unsigned_integer_dtype(values) else "Int64")
+        return values.where(pd.Series(linked >= 0, index=made.index), pd.NA if whole else None)
 
 
 @dataclass

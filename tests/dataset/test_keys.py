@@ -60,6 +60,8 @@ def test_a_key_broken_in_the_data_is_refused_in_one_line(patients, stays, expect
 def test_key_values_compare_whole_numbers_read_as_decimals_with_their_whole_numbers():
     assert list(key_values(pd.Series([1.0, 12.0]))) == ["1", "12"]
     assert list(key_values(pd.Series([1.5]))) == ["1.5"]
+    # value by value: one decimal that is not whole leaves the others whole (a batch holding only 12.0 says the same)
+    assert list(key_values(pd.Series([12.0, 3.5, np.nan]))) == ["12", "3.5", pd.NA]
     assert list(key_values(pd.Series(["007", "P1"]))) == ["007", "P1"]  # codes keep their leading zeros
 
 

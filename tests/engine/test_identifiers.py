@@ -76,7 +76,19 @@ def test_nineteen_digit_whole_numbers_get_new_ones_within_int64_that_every_forma
     new = IdentifierForm.of(pd.Series([2**62, 2**62 + 7, 5], name="n")).new_values(3)
     assert new.dtype == np.int64 and new.tolist() == [2**62 + 8, 2**62 + 9, 2**62 + 10]  # 10^19 + 1 passes int64
     top = 2**63 - 1
-    assert IdentifierForm.of(pd.Series([top - 1, top], name="n")).new_values(2).tolist() == [10**19 + 1, 10**19 + 2]
+    below = IdentifierForm.of(pd.Series([top - 1, top], name="n"))
+    assert below.new_values(2).tolist() == [top - 3, top - 2]  # no room above: just below the smallest
+    assert below.new_values(1, first=1, total=2).tolist() == [top - 2]  # a batch's, numbered as the whole run's
+    assert below.new_values(2).dtype == np.int64
+    uint64 = IdentifierForm.of(pd.Series(np.array([2**63 + 10, 2**63 + 20], dtype=np.uint64), name="n"))
+    assert uint64.new_values(2).tolist() == [2**63 + 8, 2**63 + 9]  # above int64: ids below them, in uint64's range
+    assert uint64.new_values(2).dtype == np.uint64
+    straddling = IdentifierForm.of(pd.Series(np.array([2**63 + 1, 2**63 + 5], dtype=np.uint64), name="n"))
+    batches = [straddling.new_values(1, first=0, total=2), straddling.new_values(1, first=1, total=2)]
+    assert [batch.dtype for batch in batches] == [np.uint64, np.uint64]  # one type for every batch's part
+    assert [batch.iloc[0] for batch in batches] == [2**63 - 1, 2**63]
+    spanning = IdentifierForm.of(pd.Series([-top, top], name="n"))
+    assert spanning.new_values(2).tolist() == [10**19 + 1, 10**19 + 2]  # no room in int64: Python's integers
 
 
 @given(st.one_of(
