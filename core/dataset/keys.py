@@ -183,9 +183,14 @@ def key_texts(values: pa.ChunkedArray) -> pa.ChunkedArray:
             values = values.cast(pa.int64())
         except pa.ArrowInvalid:  # not a number, or beyond int64: as key_values writes them
             pass
-    if pa.types.is_integer(values.type) or pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
+    if exact_in_arrow(values.type):
         return values.cast(pa.large_string())
     return pa.chunked_array([pa.array(key_values(values.to_pandas()), type=pa.large_string())])
+
+
+def exact_in_arrow(kind: pa.DataType) -> bool:
+    """Texts and whole numbers: Arrow compares and counts them as pandas does (not decimals: ``-0.0``, ``NaN``)."""
+    return pa.types.is_integer(kind) or pa.types.is_string(kind) or pa.types.is_large_string(kind)
 
 
 def _all_whole(values: pa.ChunkedArray) -> bool:

@@ -34,6 +34,7 @@ from core.dataset.keys import (
     Unparented,
     check_exact_keys,
     check_primary_key,
+    exact_in_arrow,
     key_texts,
     unparented,
     written_apart,
@@ -154,9 +155,7 @@ def parent_rows(link: Link, foreign: pa.ChunkedArray, keys: pa.ChunkedArray) -> 
 def _check_primary_key(table: str, column: str, values: pa.ChunkedArray) -> None:
     """:func:`~core.dataset.keys.check_primary_key`, counted in Arrow for texts and whole numbers; the column turned
     to Python values only to word a refusal, or for another type."""
-    exact = pa.types.is_integer(values.type) or pa.types.is_string(values.type) or \
-        pa.types.is_large_string(values.type)
-    if not exact or values.null_count or pc.count_distinct(values, mode="only_valid").as_py() < len(values):
+    if not exact_in_arrow(values.type) or values.null_count or pc.count_distinct(values, mode="only_valid").as_py() < len(values):
         check_primary_key(table, column, values.to_pandas())
 
 
