@@ -27,16 +27,21 @@ PAGES = (("Utility", "Utility"), ("Analysis", "Does my analysis still hold?"), (
 
 
 def idle(page, since: float, seen: dict[str, None], timeout: float = 900.0, shown=None) -> float:
-    """Seconds from ``since`` until ``shown`` (a locator) is on the page and the app has stopped running for a
-    second (the second not counted), the progress texts shown meanwhile added to ``seen``."""
+    """Seconds from ``since`` until ``shown`` (a locator) is on the page, every chart on it drawn, and the app has
+    stopped running for a second (the second not counted), the progress texts shown meanwhile added to ``seen``. A
+    chart is drawn by the browser after the app has stopped running (the first after plotly's code has loaded): a
+    page is back once its charts are (else a page's drawing is counted in the next page's time)."""
     running = page.locator('[data-testid="stStatusWidget"]')
+    charts, drawn = page.locator('[data-testid="stPlotlyChart"]'), page.locator('[data-testid="stPlotlyChart"] .js-plotly-plot')
+    waiting = page.locator('[data-testid="stSkeleton"]')  # an element whose code the browser is still loading
     deadline, idle_since = time.monotonic() + timeout, None
     while time.monotonic() < deadline:
         for text in page.locator('[data-testid="stMain"], [data-testid="stSidebar"]').all_inner_texts():
             for line in text.splitlines():
                 if "…" in line:  # "Generating the avatars… (12 s)": the step's name, in the order shown
                     seen.setdefault(line.strip().split("…")[0], None)
-        if running.count() == 0 and (shown is None or shown.count() > 0):
+        if running.count() == 0 and (shown is None or shown.count() > 0) and not waiting.count()\
+                and drawn.count() >= charts.count():
             idle_since = idle_since or time.monotonic()
             if time.monotonic() - idle_since >= 1.0:
                 return idle_since - since

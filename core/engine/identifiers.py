@@ -3,7 +3,7 @@ get new identifiers of the same form that carry nothing of the originals (the co
 pseudonymisation is the anchor) and never equal one of them (a new id equal to a real one would join an avatar to
 a real person's rows elsewhere): whole numbers stay whole numbers, numbered from ``10^d + 1`` with ``d`` the
 originals' largest number of digits (``10001`` for ids up to ``9999``), within int64 (19-digit ids: the numbers
-next to theirs, above or below); text becomes the originals' common
+next to theirs, above or below, else in the widest gap between them); text becomes the originals' common
 leading letters, ``AV`` and a number (``PAV00001`` for ``P00635``), or ``avatar-`` and a number (e-mails, free
 text)."""
 
@@ -65,8 +65,6 @@ class IdentifierForm:
         start = origin + first
         if self.numeric and origin + every > 2**63 and origin >= 0 and origin + every <= 2**64:  # unsigned originals
             return pd.Series(np.arange(np.uint64(start), np.uint64(start + n_rows), dtype=np.uint64), name=self.name)
-        if self.numeric and not -2**63 <= origin <= 2**63 - every:  # beyond 64 bits: Python's exact integers
-            return pd.Series([start + i for i in range(n_rows)], name=self.name, dtype=object)
         numbers = np.arange(start, start + n_rows)
         if self.numeric:
             return pd.Series(numbers, name=self.name)
@@ -78,16 +76,20 @@ def _numeric_form(name: str, numbers: list[int], room: int) -> IdentifierForm:
     """New whole-number identifiers for ``room`` avatars, none of them one of ``numbers`` (Python ints: exact
     beyond 2^53): from the power of ten above them, plus one (1001 after 17 and 250); where that would pass int64,
     what every output format holds (19-digit keys), from the number after the largest, else ending just before the
-    smallest; Python's integers when none fits."""
+    smallest, else in the widest gap between two of them (ids spread over all of int64: n ids leave a gap of at
+    least 2^64 / n)."""
     largest = max((abs(number) for number in numbers), default=0)
     power = IdentifierForm(name, numeric=True, start=10 ** len(str(largest)) + 1)
     if power.start + room < 2**63 or not numbers:
         return power
     if max(numbers) + 1 + room < 2**63:
         return replace(power, start=max(numbers) + 1)
-    if min(numbers) - room >= (1 if min(numbers) > 0 else -2**63):  # positive originals keep positive ids
-        return replace(power, end=min(numbers))
-    return power
+    smallest = min(numbers)
+    if smallest - room >= (-2**63 if smallest < 0 else min(smallest, 1)):  # ids >= 0 (unsigned) stay >= 0
+        return replace(power, end=smallest)
+    ordered = sorted(set(numbers))
+    _width, before = max((after - before, before) for before, after in zip(ordered, ordered[1:], strict=False))
+    return replace(power, start=before + 1)
 
 
 def identifier_columns(profiles: list[ColumnProfile], typed_by_user: set[str], set_aside: set[str]) -> list[str]:

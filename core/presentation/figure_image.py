@@ -1,8 +1,7 @@
 """A report's plotly figure drawn as a PNG image by matplotlib (the PDF report's figures): the same figure object
 the HTML report and the pages show, read trace by trace, so that no figure is written twice.
 
-Drawn: bars (vertical or horizontal, grouped or overlaid, with their outside texts), histograms (by count or percent,
-their bins as plotly's ``xbins`` or ``nbinsx`` ask), lines and markers (steps, dashes, error bars, filled bands),
+Drawn: bars (vertical or horizontal, grouped or overlaid, of their own widths, with their outside texts), lines and markers (steps, dashes, error bars, filled bands),
 heatmaps (their colour axis, their values in the cells), subplots and a secondary axis, vertical lines with their
 labels, the subplots' titles, the legend. Offline: plotly's own image export needs a browser; matplotlib does not.
 Text is never read as mathematics (a ``$`` in a column name stays a ``$``).
@@ -40,7 +39,7 @@ PLOTLY_WIDTH_PX = 1000  # the width plotly figures are drawn at on a page: their
 DPI = 170
 _TAGS = re.compile(r"<[^>]+>")
 _DASHES = {"dash": "--", "dot": ":", "dashdot": "-."}
-DRAWN = ("bar", "histogram", "scatter", "scattergl", "heatmap")  # the trace types the report's figures use
+DRAWN = ("bar", "scatter", "scattergl", "heatmap")  # the trace types the report's figures use
 
 
 def figure_png(figure: go.Figure) -> bytes:
@@ -110,8 +109,6 @@ class _Drawing:
             if trace.type == "bar":
                 group = bars[self._pair(trace)]
                 self._bar(axes, trace, group.index(trace), len(group))
-            elif trace.type == "histogram":
-                self._histogram(axes, trace)
             elif trace.type in ("scatter", "scattergl"):
                 self._scatter(axes, trace)
             else:
@@ -211,18 +208,6 @@ class _Drawing:
         if trace.text is not None and trace.textposition == "outside":
             texts = [trace.text] * len(values) if isinstance(trace.text, str) else list(trace.text)
             axes.bar_label(drawn, labels=[plain(text) for text in texts], padding=2, fontsize=7)
-
-    def _histogram(self, axes: Axes, trace: Any) -> None:
-        values = pd.to_numeric(pd.Series(np.asarray(trace.x)), errors="coerce").dropna().to_numpy(float)
-        if not len(values):
-            return
-        bins: int | list[float] = trace.nbinsx or 30
-        if trace.xbins and trace.xbins.size:
-            bins = np.arange(float(trace.xbins.start), float(trace.xbins.end) + float(trace.xbins.size) / 2,
-                             float(trace.xbins.size)).tolist()
-        weights = np.full(len(values), 100 / len(values)) if trace.histnorm == "percent" else None
-        axes.hist(values, bins=bins, weights=weights, color=_colour(trace.marker.color, 1),
-                  alpha=0.6 if self.layout.barmode == "overlay" else 1.0, label=_label(trace))
 
     def _scatter(self, axes: Axes, trace: Any) -> None:
         x, y = _values(trace.x), _values(trace.y)

@@ -87,8 +87,11 @@ def test_nineteen_digit_whole_numbers_get_new_ones_within_int64_that_every_forma
     batches = [straddling.new_values(1, first=0, total=2), straddling.new_values(1, first=1, total=2)]
     assert [batch.dtype for batch in batches] == [np.uint64, np.uint64]  # one type for every batch's part
     assert [batch.iloc[0] for batch in batches] == [2**63 - 1, 2**63]
-    spanning = IdentifierForm.of(pd.Series([-top, top], name="n"))
-    assert spanning.new_values(2).tolist() == [10**19 + 1, 10**19 + 2]  # no room in int64: Python's integers
+    spanning = IdentifierForm.of(pd.Series([-top, 17, top], name="n"))  # no room above nor below: the widest gap
+    assert spanning.new_values(2).tolist() == [-top + 1, -top + 2] and spanning.new_values(2).dtype == np.int64
+    every = IdentifierForm.of(pd.Series(np.array([0, 2**63 + 9, 2**64 - 1], dtype=np.uint64), name="n"))
+    assert every.new_values(2).tolist() == [1, 2]  # unsigned originals keep ids of 0 or more, here in int64's range
+    assert {every.new_values(1, first=batch, total=2).dtype for batch in (0, 1)} == {np.dtype(np.int64)}
 
 
 @given(st.one_of(

@@ -99,8 +99,11 @@ def test_numeric_distribution_shares_one_grid_and_says_how_much_is_missing():
     avatars = pd.Series([0.0, 10.0, 5.0, 5.0])
     first, second = distribution_figure(original, avatars, "dose", categorical=False).data
     assert first.name == "originals (25 % missing)" and second.name == "avatars (0 % missing)"
-    assert list(first.x) == [1.0, 2.0, 4.0]
-    assert first.xbins.start == second.xbins.start == 0.0 and first.xbins.size == second.xbins.size == 0.25
+    # one grid from 0 to 10 for both: 41 bins of 0.25 (the largest value, 10, in the last), shares counted here
+    assert list(first.x[:2]) == [0.125, 0.375] and len(first.x) == 41 and first.width == second.width == 0.25
+    assert {i: round(y, 2) for i, y in enumerate(first.y) if y} == {4: 33.33, 8: 33.33, 16: 33.33}
+    assert {i: y for i, y in enumerate(second.y) if y} == {0: 25.0, 20: 50.0, 40: 25.0}
+    assert first.customdata[4] == "1 to 1.25" and first.customdata[40] == "10 to 10.25"
     dates = pd.Series(pd.to_datetime(["2024-01-01", "2024-02-01", None]))
     figure = distribution_figure(dates, dates, "visit", categorical=False)
     assert figure.layout.xaxis.type == "date" and figure.data[0].name == "originals (33 % missing)"
@@ -153,8 +156,11 @@ def test_multivariate_axes_shows_distances_and_weights_of_the_first_axes():
 
 
 def test_distance_histogram_draws_the_target():
-    figure = distance_histogram_figure(np.array([0.1, 0.3, 0.5]), 0.2, "Distance to closest", "distance")
-    assert list(figure.data[0].x) == [0.1, 0.3, 0.5] and figure.layout.shapes[0].x0 == 0.2
+    figure = distance_histogram_figure(np.array([0.0, 0.5, 0.5, 1.0]), 0.2, "Distance to closest", "distance")
+    bars = figure.data[0]  # 50 bins of 0.02 from the smallest to the largest, each its share of the avatars
+    assert len(bars.y) == 50 and list(bars.width[:2]) == pytest.approx([0.02, 0.02]) and bars.x[0] == pytest.approx(0.01)
+    assert {i: y for i, y in enumerate(bars.y) if y} == {0: 25.0, 25: 50.0, 49: 25.0}
+    assert bars.customdata[25] == "0.5 to 0.52" and figure.layout.shapes[0].x0 == 0.2
 
 
 def sweep_point(method, value, values, seeds=(0, 1)):
@@ -266,7 +272,8 @@ def test_privacy_figures_are_those_of_the_metrics_that_apply():
     unpaired = {**privacy, "local_cloaking": MetricResult(
         name="local_cloaking", label="", value=None, goal="maximize", interpretation="", not_applicable="FastDP")}
     assert list(privacy_figures(unpaired)) == ["distance_to_closest", "closest_distances_ratio"]
-    assert list(privacy_figures(unpaired)["closest_distances_ratio"].data[0].x) == [0.2, 0.9]
+    shares = privacy_figures(unpaired)["closest_distances_ratio"].data[0].y  # the ratios 0.2 and 0.9
+    assert shares[0] == shares[-1] == 50.0 and sum(shares) == 100.0
 
 
 def test_axes_caption_counts_the_axes_and_says_when_some_are_not_drawn():
@@ -304,13 +311,17 @@ def test_a_number_with_a_long_right_tail_is_drawn_on_a_logarithmic_scale():
     import numpy as np
     import pandas as pd
 
+    from core.i18n import number
     from core.presentation.figures import distribution_figure
 
     rng = np.random.default_rng(0)
     wages = pd.Series(np.round(rng.lognormal(6.2, 0.6, 5_000), 2))
     figure = distribution_figure(wages, wages.sample(frac=1.0, random_state=1), "wage", categorical=False)
     assert "logarithmic scale" in figure.layout.xaxis.title.text
-    assert np.allclose(np.sort(figure.data[0].x), np.sort(np.log10(wages)))
+    bars = figure.data[0]  # equal bins of the logarithm: the share below each bin, counted apart, is the bars' sum
+    starts = np.asarray(bars.x) - bars.width / 2
+    below = [(np.log10(wages) < start).mean() * 100 for start in starts[1:]]
+    assert np.allclose(np.cumsum(bars.y)[:-1], below) and bars.customdata[0].startswith(number(wages.min(), ",.4g"))
     assert "100" in figure.layout.xaxis.ticktext and "1,000" in figure.layout.xaxis.ticktext
     even = distribution_figure(pd.Series(rng.normal(50, 5, 500)), pd.Series(rng.normal(50, 5, 500)), "x", False)
     assert "logarithmic" not in (even.layout.xaxis.title.text or "")
