@@ -88,6 +88,7 @@ class SeriesTable:
         self.time_kind_ = Kind.DATETIME if pd.api.types.is_datetime64_any_dtype(frame[self.time]) else Kind.NUMERIC
         self.window_ = time_window(parents, rows, times, self.time_kind_) if parents is not None else ([], [])
         timing = series_of(rows, times, np.zeros(len(rows)))
+        self._say_repeated_times(int((~np.isnan(times)).sum()) - len(timing.times))
         self.timing_series_, self.template_ = timing, encoded.take(np.arange(0))
         self.schedule_ = Schedule.of(timing)
         self.n_persons_ = n_persons
@@ -142,6 +143,15 @@ class SeriesTable:
             raise InputError(_("nf = {nf} is more than nb_points = {points}; a series of {points} points has at most "
                                "{points} components: lower nf or raise nb_points.").format(
                 nf=parameters.nf, points=parameters.nb_points))
+
+    def _say_repeated_times(self, repeated: int) -> None:
+        """Measures of one person at a time already measured are averaged with it into one measure
+        (:func:`~core.engine.time_series.series_of`): said, never done silently."""
+        if repeated:
+            warnings.warn(_("{where}: {count} measures fall on a time already measured for the same person; each "
+                            "person's values at one time are averaged into one measure. Keep one row per person "
+                            "and time, or write the times more precisely, to keep them apart.").format(
+                where=self.where, count=number(repeated, ",")), UserWarning, stacklevel=3)
 
     def _grid(self, counts: np.ndarray) -> int:
         """The grid's number of points (:func:`~core.engine.time_series.grid_points`), at most

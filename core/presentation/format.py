@@ -21,7 +21,7 @@ from core.metrics.metrics_json import ATTACKS
 from core.metrics.result import MetricResult
 
 AT_LEAST = ">= "  # before a value that is only a lower bound (a local cloaking whose counts stopped at their cap)
-SHOWN_UNITS = ("%", "/ 100")  # units written after a value; others ("avatars") are in the label or the target
+SHOWN_UNITS = ("%", "/ 100")  # units written after a value, each out of 100; others ("avatars") are in the label
 CRITERION_NAMES = {SINGLING_OUT: N_("Singling out"), LINKABILITY: N_("Linkability"), INFERENCE: N_("Inference")}
 
 Parameters = ParamSpec("Parameters")
@@ -48,12 +48,13 @@ def figure_text(value: object) -> str:
 
 
 def number_text(value: float, unit: str = "") -> str:
-    """Three decimals below 1, one from 1 on; a percentage always one (``0.0 %``, not ``0.000``), but as many as a
-    share short of 100 needs never to read 100 (issue 46: 99.986 % shown "100.0 %"; at most four, then 99.9999)."""
-    if unit == "%" and 99.95 <= value < 100:
+    """Three decimals below 1, one from 1 on; a value out of 100 (a percentage, a score ``/ 100``) always one
+    (``0.0 %``, ``0.0 / 100``, not ``0.000``), but as many as a value short of 100 needs never to read 100 (issue 46:
+    99.986 % shown "100.0 %"; at most four, then 99.9999)."""
+    if unit in SHOWN_UNITS and 99.95 <= value < 100:
         places = next((places for places in (2, 3, 4) if round(value, places) < 100), None)
         return number(value, f".{places}f") if places else number(99.9999, ".4f")
-    return number(value, ".3f") if abs(value) < 1 and unit != "%" else number(value, ".1f")
+    return number(value, ".3f") if abs(value) < 1 and unit not in SHOWN_UNITS else number(value, ".1f")
 
 
 def metric_text(result: MetricResult, unit: str = "") -> str:

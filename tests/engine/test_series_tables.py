@@ -249,3 +249,19 @@ def test_trees_measured_on_one_schedule_keep_it_and_their_time_is_scored_as_a_ti
     assert view.halves and view.made_from()[PERSON].nunique() == 79  # like with like: every tree, not a half
     names = {trace.name for trace in mean_curves_figure(view, "size").data if trace.name}
     assert names == {"originals: the 79 persons the avatars were made from", "avatars: 79"}
+
+
+def test_measures_at_a_time_already_measured_are_said_to_be_averaged():
+    """Never silently: two rows of one person at one time make one measure, their mean (series_of)."""
+    frames = longitudinal(60)
+    labs = frames["labs"]
+    repeated = labs.iloc[[0, 1, 2]].assign(visit_id=labs["visit_id"].max() + np.arange(1, 4), lab=labs["lab"].iloc[:3] + 1)
+    frames["labs"] = pd.concat([labs, repeated], ignore_index=True)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        DatasetAvatarizer(schema(), seed=1).fit(frames)
+    assert any("3 measures fall on a time already measured for the same person" in str(w.message) for w in said)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        DatasetAvatarizer(schema(), seed=1).fit(longitudinal(60))
+    assert not any("already measured" in str(w.message) for w in said)

@@ -40,3 +40,12 @@ def test_a_share_short_of_100_never_reads_100():
     assert number_text(99.986, "%") == "99.99" and number_text(99.9996, "%") == "99.9996"
     assert number_text(99.99999, "%") == "99.9999" and number_text(100.0, "%") == "100.0"
     assert number_text(99.94, "%") == "99.9" and number_text(84.25, "%") == "84.2"
+    assert number_text(99.97, "/ 100") == "99.97" and number_text(88.94, "/ 100") == "88.9"  # a score alike
+
+
+def test_a_value_out_of_100_has_one_decimal_even_below_1():
+    """A lopsided family's children per parent read "0.000" where the other scores read one decimal."""
+    from core.presentation.format import number_text
+
+    assert number_text(0.0, "/ 100") == "0.0" and number_text(0.04, "%") == "0.0" and number_text(0.25, "/ 100") == "0.2"
+    assert number_text(0.233) == "0.233" and number_text(1.234) == "1.2"  # a distance or a ratio: three below 1
