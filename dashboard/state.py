@@ -7,6 +7,7 @@ written to disk); only the bundled demo file goes through Streamlit's cache.
 from __future__ import annotations
 
 import io
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -50,11 +51,16 @@ class LoadedTable:
     fingerprint: str
     source_id: str
     profiles: list[ColumnProfile]
+    said: tuple[str, ...] = ()  # what reading it said (names changed, times' offsets), as the command line says it
 
 
 def load(data: bytes, name: str, source_id: str) -> LoadedTable:
-    """Read ``data`` (raises :class:`~core.errors.InputError` with a plain message)."""
-    return described_table(read_table(io.BytesIO(data), file_name=name), name, data_fingerprint(data), source_id)
+    """Read ``data`` (raises :class:`~core.errors.InputError` with a plain message), with what reading it said."""
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always", UserWarning)
+        frame = read_table(io.BytesIO(data), file_name=name)
+    return replace(described_table(frame, name, data_fingerprint(data), source_id), said=tuple(dict.fromkeys(
+        str(warning.message) for warning in said if issubclass(warning.category, UserWarning))))
 
 
 def described_table(frame: pd.DataFrame, name: str, fingerprint: str, source_id: str) -> LoadedTable:

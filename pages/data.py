@@ -30,6 +30,8 @@ loaded = state.table()
 frame = loaded.frame
 st.subheader(_("{name}: {rows} rows, {columns} columns").format(name=plain(loaded.name), rows=number(len(frame), ","),
                                                                  columns=number(frame.shape[1])), anchor=False)
+for line in loaded.said:
+    st.warning(plain(line), icon=":material/warning:")
 with st.expander(_("Preview of the first rows"), expanded=False):
     table(frame.head(100), columns=preview_columns(frame))
 

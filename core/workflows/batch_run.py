@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from core.dataset.relations import RelationsAsked
 from core.engine.batched import Batches, WholeTable, avatarize_batch, checked_seed, decide
@@ -258,18 +258,32 @@ def _part(out: Path, batch: int, part_format: str) -> Path:
 
 
 def run_tasks(client: Client, out: Path, function: Callable[[int], object], items: list[int]) -> list:
-    """``function`` on every item on the cluster, the results in the items' order; a file that cannot be written
-    (a full disk) is one line."""
-    futures = client.map(function, items, pure=False)
+    """``function`` on every item on the cluster, the results in the items' order, what the tasks said (warnings)
+    said again here, once each, as one process says it; a file that cannot be written (a full disk) is one line."""
+    futures = client.map(partial(_saying, function), items, pure=False)
     try:
         with settled_on_failure(client, futures):
-            return client.gather(futures)
+            results = client.gather(futures)
     except OSError as error:
         raise cannot_write(out, error) from None
     except RuntimeError as error:
         if "deserialization" not in str(error):
             raise
         raise InputError(NO_PROJECT) from None
+    for message in dict.fromkeys(message for _result, said in results for message in said):
+        warnings.warn(message, UserWarning, stacklevel=2)
+    return [result for result, _said in results]
+
+
+def _saying(function: Callable[[Any], object], item: Any) -> tuple[object, list[str]]:
+    """``function(item)`` in a task, with the user's warnings it gives (a worker would print them raw, with its
+    code); other warnings shown as the worker shows them."""
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always", UserWarning)
+        result = function(item)
+    for other in (warning for warning in said if not issubclass(warning.category, UserWarning)):
+        warnings.showwarning(other.message, other.category, other.filename, other.lineno)
+    return result, [str(warning.message) for warning in said if issubclass(warning.category, UserWarning)]
 
 
 @contextmanager

@@ -120,6 +120,19 @@ def test_upload_of_a_file():
     assert "120 rows, 6 columns" in app.subheader[0].value
 
 
+def test_what_reading_an_upload_changed_is_said_on_the_data_page():
+    """As the command line says it: a name's spaces removed, times at several UTC offsets written in UTC."""
+    app = start()
+    app.radio(key="source").set_value("Upload files").run()
+    frame = mixed_table(120).rename(columns={"age": " age "}).assign(
+        seen=["2024-01-10 13:00:00+01:00", "2024-07-10 13:00:00+02:00"] * 60)
+    app.file_uploader(key="upload").set_value(("clinic.csv", frame.to_csv(index=False).encode(), "text/csv")).run()
+    said = [as_read(warning.value) for warning in app.warning]
+    assert any("clinic.csv: column names changed as they were read" in text and "' age ' -> 'age'" in text
+               for text in said)
+    assert any("column 'seen' holds times at 2 UTC offsets (+01:00, +02:00)" in text for text in said)
+
+
 @pytest.mark.parametrize(
     ("name", "content", "message"),
     [

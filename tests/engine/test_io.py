@@ -52,9 +52,10 @@ def test_missing_value_markers(tmp_path):
     assert frame["y"].isna().tolist() == [True, False, True]
 
 
-def test_empty_header_cell_is_named(tmp_path):
-    frame = read_table(write(tmp_path, "t.csv", b",x\n0,1\n1,2\n"))
-    assert list(frame.columns) == ["column_1", "x"]
+def test_empty_header_cell_is_named_and_spaces_around_a_name_removed_each_said(tmp_path):
+    with pytest.warns(UserWarning, match=r"t.csv: column names changed .*: '' -> 'column_1' and ' y ' -> 'y'\."):
+        frame = read_table(write(tmp_path, "t.csv", b", y ,x\n0,1,2\n1,2,3\n"))
+    assert list(frame.columns) == ["column_1", "y", "x"]
 
 
 @pytest.mark.parametrize(

@@ -138,3 +138,20 @@ def test_typed_columns_read_as_the_relations_read_a_frame(tmp_path):
     assert [columns.distinct(name) for name in frame.columns] == [3, frame["amount"].nunique(), frame["day"].nunique()]
     assert list(columns.whole(["day", "code"]).columns) == ["day", "code"]
     assert columns.whole(["code"])["code"].tolist() == frame["code"].tolist()  # codes with leading zeros as text
+
+
+def test_times_keep_the_utc_offset_they_were_written_with_and_several_offsets_are_said(tmp_path):
+    """Never silently: '+05:30' times were written '+0000' (the same instants, their offset lost)."""
+    one = tmp_path / "one.csv"
+    one.write_text("x,when\n1,2024-02-10 13:00:00+05:30\n2,2024-02-11 08:30:00+0530\n3,\n")
+    for columns in (read_table(one), whole(TableInput.open(str(one)))):  # in memory and a column at a time alike
+        assert str(columns["when"].dt.tz) == "UTC+05:30"
+        assert columns["when"].iloc[0] == pd.Timestamp("2024-02-10 07:30:00", tz="UTC") and columns["when"].isna()[2]
+        assert columns["when"].iloc[1].strftime("%H:%M%z") == "08:30+0530"
+    several = tmp_path / "paris.csv"
+    several.write_text("x,when\n1,2024-01-10 13:00:00+01:00\n2,2024-07-10 13:00:00+02:00\n3,2024-07-11 13:00:00Z\n")
+    for read in (lambda: read_table(several), lambda: whole(TableInput.open(str(several)))):
+        with pytest.warns(UserWarning, match=r"paris.csv: column 'when' holds times at 3 UTC offsets \(\+00:00, "
+                                             r"\+01:00, \+02:00\).* written in UTC"):
+            columns = read()
+        assert str(columns["when"].dt.tz) == "UTC" and columns["when"].iloc[1] == pd.Timestamp("2024-07-10 11:00Z")

@@ -351,3 +351,18 @@ def test_a_failing_task_returns_once_the_others_running_on_a_cluster_apart_have_
         with pytest.raises(InputError, match="refused at once"):
             batch_run.run_tasks(client, tmp_path, partial(_refused_or_slow_write, tmp_path), [0, 1])
         assert (tmp_path / "written-1").exists()  # nothing of the run is left running to write after it stops
+
+
+def _warning_task(item: int) -> int:
+    import warnings
+
+    warnings.warn("t.csv: column 'when' holds times at 2 UTC offsets", UserWarning, stacklevel=1)
+    return item * 10
+
+
+def test_what_the_tasks_say_is_said_once_by_the_run_as_one_process_says_it(tmp_path, two_workers):
+    from dask.distributed import Client
+
+    with Client(two_workers) as client, pytest.warns(UserWarning, match="holds times at 2 UTC offsets") as said:
+        assert batch_run.run_tasks(client, tmp_path, _warning_task, [0, 1, 2]) == [0, 10, 20]
+    assert [str(warning.message) for warning in said].count("t.csv: column 'when' holds times at 2 UTC offsets") == 1

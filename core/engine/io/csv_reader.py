@@ -16,6 +16,7 @@ import io
 import itertools
 import os
 import re
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +37,8 @@ SNIFF_BYTES = 256 * 1024
 SNIFF_LINES = 50
 _DECODE_PIECE = 1 << 20
 UTF8_BOM = b"\xef\xbb\xbf"
+_OFFSET = r"(?P<offset>[+-]\d\d:?\d\d|Z)\s*$"  # a time's UTC offset, as written at its end
+SHOWN_OFFSETS = 4
 _DECIMAL_COMMA = re.compile(r"^\s*[-+]?\d+,\d+\s*$")
 _DECIMAL_POINT = re.compile(r"^\s*[-+]?\d*\.\d+\s*$")
 
@@ -85,8 +88,9 @@ def read_csv_columns(path: str | os.PathLike[str], dialect: CsvDialect, columns:
                                 convert_options=pa_csv.ConvertOptions(
                                     strings_can_be_null=True, null_values=[""], include_columns=columns,
                                     column_types={name: pa.string() for name in columns})).read_all()
-        alone = [cells.column(name) if name in text else _typed_as_written(cells.column(name), name, dialect)
-                 for name in columns]
+        alone = [cells.column(name) if name in text else _in_written_offset(
+            _typed_as_written(cells.column(name), name, dialect), cells.column(name), name, dialect.file_name)
+            for name in columns]
     except pa.ArrowInvalid as error:
         raise InputError(_unreadable(dialect.file_name, error)) from None
     table = pa.table(dict(zip(columns, alone, strict=True)))
@@ -152,9 +156,42 @@ def _parse_csv(content: bytes | Path, dialect: CsvDialect) -> pd.DataFrame:
                         .as_py()):
                     table = table.set_column(table.column_names.index(name), name, text)
                     codes.add(name)
+        zoned = [name for name in table.column_names if _zoned(table.column(name).type)]
+        if zoned:
+            if not isinstance(source, str):
+                source.seek(0)
+            read, parse, convert = _csv_options(dialect, set(zoned))
+            convert.include_columns = zoned
+            written = pa_csv.read_csv(source, read, parse, convert)
+            for name in zoned:
+                table = table.set_column(table.column_names.index(name), name, _in_written_offset(
+                    table.column(name), written.column(name), name, dialect.file_name))
     except pa.ArrowInvalid as error:
         raise InputError(_unreadable(dialect.file_name, error)) from None
     return _to_pandas(_missing_tokens(table, dialect.decimal_point, dialect.other_point, keep_text=codes))
+
+
+def _zoned(column_type: pa.DataType) -> bool:
+    """Times Arrow read with a UTC offset (``2024-02-10 13:00:00+05:30``): as instants in UTC."""
+    return pa.types.is_timestamp(column_type) and column_type.tz is not None
+
+
+def _in_written_offset(typed: pa.ChunkedArray, text: pa.ChunkedArray, name: str, file_name: str) -> pa.ChunkedArray:
+    """Times written with a UTC offset in the offset they were written with, when they share one (``+05:30``
+    stays ``+05:30``, the avatars' times written so); with several (a zone's summer and winter times), in UTC,
+    said: the same instants, written ``+0000``."""
+    if not _zoned(typed.type):
+        return typed
+    found = pa_compute.drop_null(pa_compute.extract_regex(text, _OFFSET)).combine_chunks().field("offset")
+    offsets = sorted(set(pa_compute.replace_substring_regex(
+        pa_compute.replace_substring(found, "Z", "+00:00"), r"^([+-]\d\d)(\d\d)$", r"\1:\2").to_pylist()))
+    if len(offsets) == 1:
+        return typed.cast(pa.timestamp(typed.type.unit, tz=offsets[0]))
+    warnings.warn(_("{file_name}: column '{name}' holds times at {count} UTC offsets ({offsets}): they are read as the "
+                    "same instants in UTC, and the avatars' times are written in UTC (+0000).").format(
+        file_name=file_name, name=name, count=len(offsets), offsets=", ".join(offsets[:SHOWN_OFFSETS])
+        + (", ..." if len(offsets) > SHOWN_OFFSETS else "")), UserWarning, stacklevel=2)
+    return typed
 
 
 def _csv_options(dialect: CsvDialect, text: set[str]
