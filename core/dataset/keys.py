@@ -24,6 +24,7 @@ LINK_CONTAINED_SHARE = 0.95
 _EXACT_FLOATS = 2**53  # the whole numbers a float64 holds exactly lie below this
 _SHOWN_VALUES = 3
 ORPHANS_LOOKED_AT = 100_000
+_LEADING_ZEROS = r"(?<![\d.,])0+(?=\d)"  # the zeros a number starts with: 007, P052 (not 0 alone, nor 1.05)
 
 
 @dataclass(frozen=True)
@@ -127,12 +128,12 @@ def unparented(link: Link, missing: int, orphans: int, rows: int,
 
 
 def written_apart(orphans: pd.Series, keys: pd.Series) -> tuple[str, str] | None:
-    """An orphan's key and the parent key it equals once spaces around it and leading zeros are set aside (issue 47:
-    `` P1001 `` against ``P1001``, ``00007`` against ``7`` left every child an orphan with no hint why), or None.
-    The first ``ORPHANS_LOOKED_AT`` orphans are enough to find one: a table written apart is so on most rows."""
+    """An orphan's key and the parent key it equals once spaces around it and the leading zeros of its numbers are
+    set aside (issue 47: `` P1001 `` against ``P1001``, ``00007`` against ``7``, ``P052`` against ``P52`` left every
+    child an orphan with no hint why), or None. The first ``ORPHANS_LOOKED_AT`` orphans are enough to find one: a
+    table written apart is so on most rows."""
     def loose(values: pd.Series) -> pd.Series:
-        text = key_values(values).str.strip().str.lstrip("0")
-        return text.where(text != "", "0")
+        return key_values(values).str.strip().str.replace(_LEADING_ZEROS, "", regex=True)
 
     loose_keys = pd.Series(key_values(keys).to_numpy(), index=loose(keys).to_numpy())
     loose_keys = loose_keys[~loose_keys.index.duplicated()]

@@ -119,3 +119,13 @@ def test_a_person_named_without_id_is_proposed_when_another_table_names_it_too()
         {"cows": cows, "milk": milk}, {"cows": "Cow"})] == [("cows", "milk", "Cow")]
     named = pd.DataFrame({"cow_id": ["B01"], "Cow": ["B01"]})
     assert proposed_primary_keys({"cows": named, "milk": milk})["cows"] == "cow_id"  # a name saying id first
+
+
+def test_a_key_written_apart_by_spaces_or_the_leading_zeros_of_its_number_is_found():
+    from core.dataset.keys import written_apart
+
+    assert written_apart(pd.Series(["X", "P052"]), pd.Series(["P1", "P52"])) == ("P052", "P52")  # zeros after letters
+    assert written_apart(pd.Series(["00007"]), pd.Series([7, 8])) == ("00007", "7")
+    assert written_apart(pd.Series([" P1001 "]), pd.Series(["P1001"])) == (" P1001 ", "P1001")
+    assert written_apart(pd.Series(["000"]), pd.Series(["0"])) == ("000", "0")
+    assert written_apart(pd.Series(["P10", "1.05"]), pd.Series(["P1", "1.5"])) is None  # other keys, not zeros apart
