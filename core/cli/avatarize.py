@@ -182,9 +182,7 @@ def _avatarize_linked(arguments: argparse.Namespace, dataset: Dataset, frames: d
         print("\n".join(run_lines(run)))
     for name in dataset.top_down():
         if dataset.is_series(name):  # rebuilt from its persons' avatars
-            parent = dataset.parent_links(name)[0].parent
-            print(f"{len(fitted.avatars_[name])} measures of {name} written to {paths[name]} (time series, rebuilt "
-                  f"from the avatars of {parent}).")
+            print(f"{len(fitted.avatars_[name])} measures of {name} written to {paths[name]} ({_series_text(dataset, name)}).")
             continue
         avatarizer = fitted.avatarizers_[name]
         links = ", ".join(f"{link.parent} by {link.method.value}" + (
@@ -417,12 +415,19 @@ def _linked_in_batches(arguments: argparse.Namespace, dataset: Dataset) -> int:
             from None
     for name in dataset.top_down():
         parts = len(list(run.folders[name].iterdir()))
-        print(f"{run.avatars[name]} avatars of {name} written to {run.folders[name]} in {parts} "
-              f"part{'s' if parts > 1 else ''} ({run.rows[name]} rows).")
+        written = f"written to {run.folders[name]} in {parts} part{'s' if parts > 1 else ''}"
+        print(f"{run.avatars[name]} measures of {name} {written} ({_series_text(dataset, name)}; {run.rows[name]} real "
+              "measures)." if dataset.is_series(name) else f"{run.avatars[name]} avatars of {name} {written} "
+              f"({run.rows[name]} rows).")
     held = f"{run.held_out} rows set aside as the batches' holdouts, by family" if run.held_out else "no holdout"
     print(f"seed = {run.seed}, {run.n_batches} {'batch' if run.n_batches == 1 else 'batches'} of about "
           f"{arguments.batch_rows} rows, {held}, {time.perf_counter() - start:.1f} s.")
     return 0
+
+
+def _series_text(dataset: Dataset, name: str) -> str:
+    """How a time series' measures are made, as its line says it in one process and in batches."""
+    return f"time series, rebuilt from the avatars of {dataset.parent_links(name)[0].parent}"
 
 
 def _run_files(run: Run, metrics: Path | None, report: Path | None, report_language: str | None

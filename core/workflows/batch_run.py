@@ -200,8 +200,9 @@ def _finish_batches(client: Client, out: Path, work: Path, params: dict, setting
         say(f"{len(results)} batches already written by an earlier run with the same settings: kept")
     todo = [batch for batch in range(len(sizes)) if batch not in results]
     task = partial(_avatarize_batch, out=out, params=params, settings=settings, whole=whole, batches=batches)
-    futures = {client.submit(task, batch, numbering[batch], key=f"batch-{batch:05d}", pure=False): batch
+    futures = {client.submit(saying, task, batch, numbering[batch], key=f"batch-{batch:05d}", pure=False): batch
                for batch in todo}
+    told: set[str] = set()
     start, rows_done, rows_todo = time.perf_counter(), 0, sum(sizes[batch] for batch in todo)
     failures: list[tuple[int, BaseException]] = []
     with settled_on_failure(client, futures):  # a failure lets the other batches finish: each one done is kept
@@ -211,7 +212,8 @@ def _finish_batches(client: Client, out: Path, work: Path, params: dict, setting
                 failures.append((batch, future.exception()))
                 say(f"batch {batch + 1} of {len(sizes)} failed")
                 continue
-            result = future.result()
+            result, said = future.result()
+            retold(said, told)
             (done_folder / f"batch-{batch:05d}.json").write_text(json.dumps(result, allow_nan=False))
             results[batch] = result
             rows_done += sizes[batch]
@@ -260,7 +262,7 @@ def _part(out: Path, batch: int, part_format: str) -> Path:
 def run_tasks(client: Client, out: Path, function: Callable[[int], object], items: list[int]) -> list:
     """``function`` on every item on the cluster, the results in the items' order, what the tasks said (warnings)
     said again here, once each, as one process says it; a file that cannot be written (a full disk) is one line."""
-    futures = client.map(partial(_saying, function), items, pure=False)
+    futures = client.map(partial(saying, function), items, pure=False)
     try:
         with settled_on_failure(client, futures):
             results = client.gather(futures)
@@ -270,20 +272,29 @@ def run_tasks(client: Client, out: Path, function: Callable[[int], object], item
         if "deserialization" not in str(error):
             raise
         raise InputError(NO_PROJECT) from None
-    for message in dict.fromkeys(message for _result, said in results for message in said):
-        warnings.warn(message, UserWarning, stacklevel=2)
+    told: set[str] = set()
+    for _result, said in results:
+        retold(said, told)
     return [result for result, _said in results]
 
 
-def _saying(function: Callable[[Any], object], item: Any) -> tuple[object, list[str]]:
-    """``function(item)`` in a task, with the user's warnings it gives (a worker would print them raw, with its
-    code); other warnings shown as the worker shows them."""
+def saying(function: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, list[str]]:
+    """``function(*args, **kwargs)`` in a task, with the user's warnings it gives (a worker would print them raw,
+    with its code: :func:`retold` says them in the run); other warnings shown as the worker shows them."""
     with warnings.catch_warnings(record=True) as said:
         warnings.simplefilter("always", UserWarning)
-        result = function(item)
+        result = function(*args, **kwargs)
     for other in (warning for warning in said if not issubclass(warning.category, UserWarning)):
         warnings.showwarning(other.message, other.category, other.filename, other.lineno)
     return result, [str(warning.message) for warning in said if issubclass(warning.category, UserWarning)]
+
+
+def retold(said: Iterable[str], told: set[str]) -> None:
+    """What a task said (:func:`saying`) said again by the run, as one process says it: each message once."""
+    for message in said:
+        if message not in told:
+            told.add(message)
+            warnings.warn(message, UserWarning, stacklevel=3)
 
 
 @contextmanager

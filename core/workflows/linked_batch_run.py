@@ -60,7 +60,9 @@ from core.workflows.batch_run import (
     BatchSettings,
     cannot_write,
     dask_client,
+    retold,
     run_tasks,
+    saying,
     settled_on_failure,
 )
 
@@ -243,17 +245,19 @@ def _avatarized(client: Client, staged: _Staged, params: dict, out: Path, say: C
     full disk) one line."""
     from dask.distributed import as_completed
 
-    futures = {client.submit(_avatarize_batch, batch, staged=staged, params=params,
+    futures = {client.submit(saying, _avatarize_batch, batch, staged=staged, params=params,
                              key=f"family-batch-{batch:05d}", pure=False): batch for batch in range(staged.n_batches)}
     results: dict[int, dict] = {}
+    told: set[str] = set()
     start = time.perf_counter()
     with settled_on_failure(client, futures):
         for future in as_completed(futures):
             batch = futures[future]
             try:
-                results[batch] = future.result()  # a batch's refusal names it
+                results[batch], said = future.result()  # a batch's refusal names it
             except OSError as error:
                 raise cannot_write(out, error) from None
+            retold(said, told)
             say(f"batch {batch + 1} of {staged.n_batches} avatarized, {len(results)} done in "
                 f"{time.perf_counter() - start:.0f} s")
     return [results[batch] for batch in range(staged.n_batches)]

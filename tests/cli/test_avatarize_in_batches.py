@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -168,6 +169,22 @@ def test_linked_tables_in_batches_write_each_tables_parts_and_say_the_families_d
         assert sorted(path.name for path in (out / name).iterdir()) == [f"part-0000{batch}.csv" for batch in range(4)]
         assert f"avatars of {name} written to {out / name} in 4 parts" in result.stdout
     assert "seed = 2, 4 batches of about 3000 rows" in result.stdout and not (out / ".work").exists()
+
+
+def test_a_time_series_in_batches_is_said_as_in_one_process_with_what_its_batches_said(tmp_path):
+    """Its measures, rebuilt from the persons' avatars, were "avatars of labs ... (N rows)"; a batch's warning was
+    printed raw by its worker, with its code."""
+    shutil.copytree(ROOT / "assets" / "demo_followup", tmp_path / "followup")
+    labs = pd.read_csv(tmp_path / "followup" / "labs.csv")
+    again = labs.iloc[:3].assign(ldl_mmol_l=labs["ldl_mmol_l"].iloc[:3] + 0.5)  # measured twice on the same days
+    pd.concat([labs, again], ignore_index=True).to_csv(tmp_path / "followup" / "labs.csv", index=False)
+    result = run("avatarize", "--tables", tmp_path / "followup" / "schema.json", "--k", 5, "--seed", 2,
+                 "--batch-rows", 2_000, "--out", tmp_path / "out", "--part-format", "csv")
+    assert result.returncode == 0, result.stderr
+    assert f"measures of labs written to {tmp_path / 'out' / 'labs'} in 3 parts (time series, rebuilt from the " \
+           f"avatars of patients; {len(labs) + 3} real measures)" in result.stdout
+    assert "warning: Table 'labs': 3 measures fall on a time already measured" in result.stderr
+    assert "UserWarning" not in result.stderr
 
 
 @pytest.mark.parametrize("arguments, message", [
