@@ -155,3 +155,7 @@ def test_times_keep_the_utc_offset_they_were_written_with_and_several_offsets_ar
                                              r"\+01:00, \+02:00\).* written in UTC"):
             columns = read()
         assert str(columns["when"].dt.tz) == "UTC" and columns["when"].iloc[1] == pd.Timestamp("2024-07-10 11:00Z")
+    with_na = tmp_path / "na.csv"  # "NA" among them: they were text, then categorical codes
+    with_na.write_text("x,when\n1,2024-02-10 13:00:00+05:30\n2,NA\n3,2024-02-11 08:30:00+05:30\n")
+    for columns in (read_table(with_na), whole(TableInput.open(str(with_na)))):
+        assert str(columns["when"].dt.tz) == "UTC+05:30" and columns["when"].isna().tolist() == [False, True, False]

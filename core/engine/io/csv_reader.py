@@ -94,8 +94,7 @@ def read_csv_columns(path: str | os.PathLike[str], dialect: CsvDialect, columns:
     except pa.ArrowInvalid as error:
         raise InputError(_unreadable(dialect.file_name, error)) from None
     table = pa.table(dict(zip(columns, alone, strict=True)))
-    return _to_pandas(_missing_tokens(table, dialect.decimal_point, dialect.other_point, keep_text=set(dialect.codes),
-                                      as_text=as_text))
+    return _to_pandas(_missing_tokens(table, dialect, keep_text=set(dialect.codes), as_text=as_text))
 
 
 def _typed_as_written(cells: pa.ChunkedArray, name: str, dialect: CsvDialect) -> pa.ChunkedArray:
@@ -168,7 +167,7 @@ def _parse_csv(content: bytes | Path, dialect: CsvDialect) -> pd.DataFrame:
                     table.column(name), written.column(name), name, dialect.file_name))
     except pa.ArrowInvalid as error:
         raise InputError(_unreadable(dialect.file_name, error)) from None
-    return _to_pandas(_missing_tokens(table, dialect.decimal_point, dialect.other_point, keep_text=codes))
+    return _to_pandas(_missing_tokens(table, dialect, keep_text=codes))
 
 
 def _zoned(column_type: pa.DataType) -> bool:
@@ -234,13 +233,13 @@ def _leading_zero_columns(rows: list[list[str]], header: list[str]) -> list[str]
             if any(j < len(row) and _LEADING_ZERO.match(row[j]) for row in rows)]
 
 
-def _missing_tokens(table: pa.Table, decimal_point: str, other_point: str | None, keep_text: set[str],
-                    as_text: bool = False) -> pa.Table:
+def _missing_tokens(table: pa.Table, dialect: CsvDialect, keep_text: set[str], as_text: bool = False) -> pa.Table:
     """Where "NA", "null", "N/A"... mean a missing value, read them so (SPEC section 2 step 1: never change a value
     silently); a column written with the other decimal mark than most of the file (``other_point``) is read as
     numbers too. In a column whose other values are numbers or dates they are missing values, and the column is
     numeric or a date; in a text column they are missing too, unless they have the form of its other values (a
     region code "NA" among "EU", "AS"). ``as_text``: the columns stay text (no number or date is read)."""
+    decimal_point, other_point = dialect.decimal_point, dialect.other_point
     for position, name in enumerate(table.column_names):
         column = table.column(name)
         if not pa.types.is_string(column.type) or name in keep_text:
@@ -258,7 +257,8 @@ def _missing_tokens(table: pa.Table, decimal_point: str, other_point: str | None
         converted = _as_numbers_or_dates(blanked, decimal_point)
         if converted is None and _of_the_columns_form(column, is_token):
             continue
-        table = table.set_column(position, name, blanked if as_text or converted is None else converted)
+        table = table.set_column(position, name, blanked if as_text or converted is None else _in_written_offset(
+            converted, blanked, name, dialect.file_name))
     return table
 
 
@@ -288,7 +288,7 @@ def _grouped_numbers(column: pa.ChunkedArray, decimal_point: str) -> pa.ChunkedA
 
 def _as_numbers_or_dates(column: pa.ChunkedArray, decimal_point: str) -> pa.ChunkedArray | None:
     text = pa_compute.replace_substring(column, ",", ".") if decimal_point == "," else column
-    for target in (pa.int64(), pa.float64(), pa.timestamp("s")):
+    for target in (pa.int64(), pa.float64(), pa.timestamp("s"), pa.timestamp("s", tz="UTC")):  # UTC: with offsets
         try:
             return pa_compute.cast(text, target)
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
