@@ -159,6 +159,15 @@ def test_two_uploaded_files_are_linked_tables_with_their_link_proposed():
     assert frames["patients"]["patient_id"].tolist() == ["007", "012", "093", "101"]  # codes kept as written
 
 
+def test_what_reading_each_uploaded_file_changed_is_said():
+    patients = pd.DataFrame({"patient_id": ["007", "012", "093", "101"], " age ": [30, 41, 52, 63]})
+    visits = pd.DataFrame({"visit_id": range(1, 5), "patient_id": ["007", "012", "093", "101"]})
+    app = upload([("patients.csv", csv(patients)), ("visits.csv", csv(visits))])
+    assert [as_read(warning.value) for warning in app.warning if "column names changed" in warning.value] == [
+        "patients.csv: column names changed as they were read (the spaces around a name removed, an empty name "
+        "replaced by its place, column_N): ' age ' -> 'age'. The avatars' columns have these names."]
+
+
 def test_a_primary_key_that_repeats_is_said_in_one_line_and_nothing_generated():
     patients = pd.DataFrame({"patient_id": ["P1", "P1", "P2"], "age": [30, 40, 50]})
     stays = pd.DataFrame({"stay_id": [1, 2, 3], "patient_id": ["P1", "P2", "P2"]})

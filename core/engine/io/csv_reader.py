@@ -132,9 +132,10 @@ def _csv_dialect(content: bytes | Path, head: bytes, file_name: str) -> CsvDiale
 
 
 def _parse_csv(content: bytes | Path, dialect: CsvDialect) -> pd.DataFrame:
-    """The table read with ``dialect``, read again as text: a column of whole numbers one of which is written with
-    a leading zero beyond the lines sniffed (``SNIFF_LINES``), so that no code loses its zeros, and a column of whole
-    numbers beyond 64 bits, which a float would round (issue 47: 200 keys from 1180591620717411303424 read as one)."""
+    """The table read with ``dialect``, some columns read again as text: a column of whole numbers one of which is
+    written with a leading zero beyond the lines sniffed (``SNIFF_LINES``), so that no code loses its zeros; a column
+    of whole numbers beyond 64 bits, which a float would round (issue 47: 200 keys from 1180591620717411303424 read
+    as one); times with a UTC offset, for the offset they were written with (:func:`_in_written_offset`)."""
     source = str(content) if isinstance(content, Path) else io.BytesIO(content)
     codes = set(dialect.codes)
     try:
@@ -142,11 +143,12 @@ def _parse_csv(content: bytes | Path, dialect: CsvDialect) -> pd.DataFrame:
         whole = [name for name in table.column_names if pa.types.is_integer(table.column(name).type)]
         huge = [name for name in table.column_names if pa.types.is_floating(table.column(name).type)
                 and (pa_compute.max(pa_compute.abs(table.column(name))).as_py() or 0.0) >= 2.0**63]
-        if whole or huge:
+        zoned = [name for name in table.column_names if _zoned(table.column(name).type)]
+        if whole or huge or zoned:
             if not isinstance(source, str):
                 source.seek(0)
-            read, parse, convert = _csv_options(dialect, set(whole + huge))
-            convert.include_columns = whole + huge
+            read, parse, convert = _csv_options(dialect, set(whole + huge + zoned))
+            convert.include_columns = whole + huge + zoned
             written = pa_csv.read_csv(source, read, parse, convert)
             for name in whole + huge:
                 text = written.column(name)
@@ -155,13 +157,6 @@ def _parse_csv(content: bytes | Path, dialect: CsvDialect) -> pd.DataFrame:
                         .as_py()):
                     table = table.set_column(table.column_names.index(name), name, text)
                     codes.add(name)
-        zoned = [name for name in table.column_names if _zoned(table.column(name).type)]
-        if zoned:
-            if not isinstance(source, str):
-                source.seek(0)
-            read, parse, convert = _csv_options(dialect, set(zoned))
-            convert.include_columns = zoned
-            written = pa_csv.read_csv(source, read, parse, convert)
             for name in zoned:
                 table = table.set_column(table.column_names.index(name), name, _in_written_offset(
                     table.column(name), written.column(name), name, dialect.file_name))
