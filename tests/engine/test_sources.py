@@ -148,6 +148,9 @@ def test_times_keep_the_utc_offset_they_were_written_with_and_several_offsets_ar
         assert str(columns["when"].dt.tz) == "UTC+05:30"
         assert columns["when"].iloc[0] == pd.Timestamp("2024-02-10 07:30:00", tz="UTC") and columns["when"].isna()[2]
         assert columns["when"].iloc[1].strftime("%H:%M%z") == "08:30+0530"
+    hours = tmp_path / "hours.csv"  # +05 is +05:00, and Z is +00:00
+    hours.write_text("x,when\n1,2024-02-10 13:00:00+05\n2,2024-02-11 08:30:00+05:00\n")
+    assert str(read_table(hours)["when"].dt.tz) == "UTC+05:00"
     several = tmp_path / "paris.csv"
     several.write_text("x,when\n1,2024-01-10 13:00:00+01:00\n2,2024-07-10 13:00:00+02:00\n3,2024-07-11 13:00:00Z\n")
     for read in (lambda: read_table(several), lambda: whole(TableInput.open(str(several)))):

@@ -37,7 +37,7 @@ SNIFF_BYTES = 256 * 1024
 SNIFF_LINES = 50
 _DECODE_PIECE = 1 << 20
 UTF8_BOM = b"\xef\xbb\xbf"
-_OFFSET = r"(?P<offset>[+-]\d\d:?\d\d|Z)\s*$"  # a time's UTC offset, as written at its end
+_OFFSET = r"(?P<offset>[+-]\d\d(?::?\d\d)?|Z)\s*$"  # a time's UTC offset as written at its end (+05, +0530, Z)
 SHOWN_OFFSETS = 4
 _DECIMAL_COMMA = re.compile(r"^\s*[-+]?\d+,\d+\s*$")
 _DECIMAL_POINT = re.compile(r"^\s*[-+]?\d*\.\d+\s*$")
@@ -177,8 +177,8 @@ def _in_written_offset(typed: pa.ChunkedArray, text: pa.ChunkedArray, name: str,
     if not _zoned(typed.type):
         return typed
     found = pa_compute.drop_null(pa_compute.extract_regex(text, _OFFSET)).combine_chunks().field("offset")
-    offsets = sorted(set(pa_compute.replace_substring_regex(
-        pa_compute.replace_substring(found, "Z", "+00:00"), r"^([+-]\d\d)(\d\d)$", r"\1:\2").to_pylist()))
+    hours = pa_compute.replace_substring_regex(pa_compute.replace_substring(found, "Z", "+00"), r"^([+-]\d\d)$", r"\1:00")
+    offsets = sorted(set(pa_compute.replace_substring_regex(hours, r"^([+-]\d\d)(\d\d)$", r"\1:\2").to_pylist()))
     if len(offsets) == 1:
         return typed.cast(pa.timestamp(typed.type.unit, tz=offsets[0]))
     warnings.warn(_("{file_name}: column '{name}' holds times at {count} UTC offsets ({offsets}): they are read as the "
