@@ -24,7 +24,7 @@ import pyarrow as pa
 import pyarrow.ipc as pa_ipc
 import pyarrow.parquet as pq
 
-from core.engine.io import CsvDialect, csv_dialect, normalised_parquet_frame, read_csv_columns
+from core.engine.io import CsvDialect, csv_dialect, normalised_parquet_frame, read_csv_columns, say_several_offsets
 from core.errors import InputError
 
 GROUP_ROWS = 100_000
@@ -69,7 +69,8 @@ class TableInput:
         Files that disagree on the column's type (numbers in one, text in another; dates with and without a time
         zone) would give a column of mixed values: a CSV column is then read as written in every file (text); a
         Parquet column is refused, naming the files, since its values are typed by whoever wrote them."""
-        parts = _without_empty_types([self._file_column(position, name) for position in range(len(self.files))])
+        parts = _in_one_offset(_without_empty_types([self._file_column(position, name)
+                                                     for position in range(len(self.files))]), self.name, name)
         column = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
         if column.empty:
             raise InputError(f"{self.name} has a header but no data rows: add the rows to avatarize.")
@@ -163,6 +164,17 @@ def _without_empty_types(parts: list[pd.Series]) -> list[pd.Series]:
         dtype = object
     return [part if part.notna().any() else pd.Series(None, index=part.index, dtype=dtype, name=part.name)
             for part in parts]  # integers with missing values become decimals, as in one file
+
+
+def _in_one_offset(parts: list[pd.Series], table: str, name: str) -> list[pd.Series]:
+    """Files whose times each keep one UTC offset, not the same (winter in one, summer in another), in UTC, said
+    as one file's times at several offsets are."""
+    offsets = sorted({str(part.dt.tz).removeprefix("UTC") or "+00:00" for part in parts
+                      if isinstance(part.dtype, pd.DatetimeTZDtype)})
+    if len(offsets) < 2 or not all(isinstance(part.dtype, pd.DatetimeTZDtype) for part in parts):
+        return parts
+    say_several_offsets(table, name, offsets)
+    return [part.dt.tz_convert("UTC") for part in parts]
 
 
 def _of_mixed_types(column: pd.Series) -> bool:

@@ -162,3 +162,13 @@ def test_times_keep_the_utc_offset_they_were_written_with_and_several_offsets_ar
     with_na.write_text("x,when\n1,2024-02-10 13:00:00+05:30\n2,NA\n3,2024-02-11 08:30:00+05:30\n")
     for columns in (read_table(with_na), whole(TableInput.open(str(with_na)))):
         assert str(columns["when"].dt.tz) == "UTC+05:30" and columns["when"].isna().tolist() == [False, True, False]
+
+
+def test_files_each_at_their_own_utc_offset_are_read_in_utc_and_said(tmp_path):
+    """Winter in one file, summer in the other: a column of Timestamps of two zones (object), not times."""
+    (tmp_path / "a.csv").write_text("x,when\n1,2024-01-10 13:00:00+01:00\n")
+    (tmp_path / "b.csv").write_text("x,when\n2,2024-07-10 13:00:00+02:00\n")
+    with pytest.warns(UserWarning, match=r"column 'when' holds times at 2 UTC offsets \(\+01:00, \+02:00\)"):
+        when = TableInput.open(str(tmp_path / "*.csv")).read_column("when")
+    assert str(when.dtype) == "datetime64[s, UTC]" and when.tolist() == [pd.Timestamp("2024-01-10 12:00Z"),
+                                                                         pd.Timestamp("2024-07-10 11:00Z")]

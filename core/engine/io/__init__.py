@@ -7,7 +7,7 @@ share), :mod:`.csv_writer` (a frame's CSV text), :mod:`.write` and :mod:`.atomic
 """
 
 from core.engine.io.atomic import check_writable, together
-from core.engine.io.csv_reader import CsvDialect, csv_dialect, read_csv_columns
+from core.engine.io.csv_reader import CsvDialect, csv_dialect, read_csv_columns, say_several_offsets
 from core.engine.io.csv_writer import csv_bytes, formula_like
 from core.engine.io.excel_reader import read_workbook
 from core.engine.io.memory import release_freed_memory, use_system_memory_pool
@@ -17,4 +17,4 @@ from core.engine.io.write import TABLE_SUFFIXES, json_text, write_csv, write_jso
 
 __all__ = ["TABLE_SUFFIXES", "CsvDialect", "check_writable", "csv_bytes", "csv_dialect", "formula_like", "json_text",
            "normalised_parquet_frame", "read_csv_columns", "read_table", "read_workbook", "release_freed_memory",
-           "together", "use_system_memory_pool", "write_csv", "write_json", "write_bytes", "write_table", "write_text"]
+           "say_several_offsets", "together", "use_system_memory_pool", "write_csv", "write_json", "write_bytes", "write_table", "write_text"]

@@ -181,11 +181,16 @@ def _in_written_offset(typed: pa.ChunkedArray, text: pa.ChunkedArray, name: str,
     offsets = sorted(set(pa_compute.replace_substring_regex(hours, r"^([+-]\d\d)(\d\d)$", r"\1:\2").to_pylist()))
     if len(offsets) == 1:
         return typed.cast(pa.timestamp(typed.type.unit, tz=offsets[0]))
+    say_several_offsets(file_name, name, offsets)
+    return typed
+
+
+def say_several_offsets(file_name: str, name: str, offsets: list[str]) -> None:
+    """Times of one column written at several UTC offsets (``+01:00``...) are read and written in UTC: said."""
     warnings.warn(_("{file_name}: column '{name}' holds times at {count} UTC offsets ({offsets}): they are read as the "
                     "same instants in UTC, and the avatars' times are written in UTC (+0000).").format(
         file_name=file_name, name=name, count=len(offsets), offsets=", ".join(offsets[:SHOWN_OFFSETS])
-        + (", ..." if len(offsets) > SHOWN_OFFSETS else "")), UserWarning, stacklevel=2)
-    return typed
+        + (", ..." if len(offsets) > SHOWN_OFFSETS else "")), UserWarning, stacklevel=3)
 
 
 def _csv_options(dialect: CsvDialect, text: set[str]
