@@ -25,7 +25,7 @@ def linked_data_page() -> None:
     frames = loaded.frames
     st.subheader(_("{count} linked tables: {tables}").format(count=number(len(frames)), tables=", ".join(
         plain(name) for name in frames)), anchor=False)
-    for line in (line for one in loaded.tables.values() for line in one.said):  # what reading each file said
+    for line in dict.fromkeys(line for one in loaded.tables.values() for line in one.said):  # what reading said
         st.warning(plain(line), icon=":material/warning:")
     for name, frame in frames.items():
         with st.expander(_("{table}: {rows} rows, {columns} columns").format(

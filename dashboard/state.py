@@ -7,7 +7,6 @@ written to disk); only the bundled demo file goes through Streamlit's cache.
 from __future__ import annotations
 
 import io
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -18,7 +17,7 @@ import streamlit as st
 from core.dataset import Dataset, Link, LinkMethod, Table
 from core.dataset.codebooks import codebooks
 from core.dataset.keys import proposed_links, proposed_primary_keys
-from core.engine.io import read_table, read_workbook
+from core.engine.io import gathering, read_table, read_workbook
 from core.engine.parameters import SUGGESTED_K, Parameters
 from core.engine.schema import ColumnProfile, apply_kinds, profile_columns, resolve_kinds
 from core.engine.series_tables import proposed_time
@@ -56,11 +55,9 @@ class LoadedTable:
 
 def load(data: bytes, name: str, source_id: str) -> LoadedTable:
     """Read ``data`` (raises :class:`~core.errors.InputError` with a plain message), with what reading it said."""
-    with warnings.catch_warnings(record=True) as said:
-        warnings.simplefilter("always", UserWarning)
+    with gathering() as said:  # this session's reading only (never another's, which a warnings filter could mix)
         frame = read_table(io.BytesIO(data), file_name=name)
-    return replace(described_table(frame, name, data_fingerprint(data), source_id), said=tuple(dict.fromkeys(
-        str(warning.message) for warning in said if issubclass(warning.category, UserWarning))))
+    return replace(described_table(frame, name, data_fingerprint(data), source_id), said=tuple(said))
 
 
 def described_table(frame: pd.DataFrame, name: str, fingerprint: str, source_id: str) -> LoadedTable:
@@ -92,12 +89,13 @@ def load_files(files: list[tuple[str, bytes]], source_id: str) -> LoadedTable | 
     file) or of one workbook's several sheets (named after each sheet)."""
     if len(files) == 1:
         name, data = files[0]
-        sheets = read_workbook(data, name) if name.lower().endswith(".xlsx") else {}
+        with gathering() as said:
+            sheets = read_workbook(data, name) if name.lower().endswith(".xlsx") else {}
         if len(sheets) < 2:
             return load(data, name, source_id)
-        return LoadedDataset({sheet: described_table(frame, sheet, data_fingerprint(data),  # the workbook's
-                                                     f"{source_id}:{sheet}") for sheet, frame in sheets.items()},
-                             source_id, data_fingerprint(data))
+        return LoadedDataset({sheet: replace(described_table(frame, sheet, data_fingerprint(data),  # the workbook's
+                                                             f"{source_id}:{sheet}"), said=tuple(said))
+                              for sheet, frame in sheets.items()}, source_id, data_fingerprint(data))
     tables: dict[str, LoadedTable] = {}
     for name, data in files:
         stem = Path(name).stem

@@ -63,7 +63,7 @@ class IdentifierForm:
         every = total or n_rows
         origin = self.start if self.end is None else self.end - every  # the whole run's first: every batch alike
         start = origin + first
-        if self.numeric and origin + every > 2**63 and origin >= 0 and origin + every <= 2**64:  # unsigned originals
+        if self.numeric and origin + every >= 2**63 and origin >= 0 and origin + every <= 2**64:  # unsigned originals
             return pd.Series(np.arange(np.uint64(start), np.uint64(start + n_rows), dtype=np.uint64), name=self.name)
         numbers = np.arange(start, start + n_rows)
         if self.numeric:

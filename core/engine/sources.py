@@ -69,8 +69,8 @@ class TableInput:
         Files that disagree on the column's type (numbers in one, text in another; dates with and without a time
         zone) would give a column of mixed values: a CSV column is then read as written in every file (text); a
         Parquet column is refused, naming the files, since its values are typed by whoever wrote them."""
-        parts = _in_one_offset(_without_empty_types([self._file_column(position, name)
-                                                     for position in range(len(self.files))]), self.name, name)
+        parts = _without_empty_types(_in_one_offset([self._file_column(position, name)
+                                                     for position in range(len(self.files))], self.name, name))
         column = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
         if column.empty:
             raise InputError(f"{self.name} has a header but no data rows: add the rows to avatarize.")
@@ -168,13 +168,14 @@ def _without_empty_types(parts: list[pd.Series]) -> list[pd.Series]:
 
 def _in_one_offset(parts: list[pd.Series], table: str, name: str) -> list[pd.Series]:
     """Files whose times each keep one UTC offset, not the same (winter in one, summer in another), in UTC, said
-    as one file's times at several offsets are."""
-    offsets = sorted({str(part.dt.tz).removeprefix("UTC") or "+00:00" for part in parts
-                      if isinstance(part.dtype, pd.DatetimeTZDtype)})
-    if len(offsets) < 2 or not all(isinstance(part.dtype, pd.DatetimeTZDtype) for part in parts):
+    as one file's times at several offsets are (the parts without a zone left as they are)."""
+    zoned = [isinstance(part.dtype, pd.DatetimeTZDtype) for part in parts]
+    offsets = sorted({str(part.dt.tz).removeprefix("UTC") or "+00:00" for part, has in zip(parts, zoned, strict=True)
+                      if has})
+    if len(offsets) < 2:
         return parts
     say_several_offsets(table, name, offsets)
-    return [part.dt.tz_convert("UTC") for part in parts]
+    return [part.dt.tz_convert("UTC") if has else part for part, has in zip(parts, zoned, strict=True)]
 
 
 def _of_mixed_types(column: pd.Series) -> bool:

@@ -36,6 +36,7 @@ CELL_FONT_SIZE = 10
 CLOAKING_MIN_LIMIT = 20  # the local cloaking histogram shows at least the counts 0 to 19 one by one
 CLOAKING_MAX_BARS = 40
 DISTANCE_BINS = 50
+MAX_PLACES = 8  # a bin's edges written with at most this many decimals, else in scientific notation
 
 
 def layout(figure: go.Figure, title: str, height: int = 420) -> go.Figure:
@@ -166,12 +167,15 @@ def percent_in_bins(values: np.ndarray, edges: np.ndarray) -> np.ndarray:
 
 
 def _bin_ranges(edges: np.ndarray, dated: bool = False) -> list[str]:
-    """Each bin's "low to high", for its hover text (``dated``: edges in milliseconds since 1970)."""
+    """Each bin's "low to high", for its hover text (``dated``: edges in milliseconds since 1970), with the decimals
+    that tell the narrowest bin's edges apart (20,000 to 20,002.4, not 2e+04 to 2e+04)."""
     if dated:
         shown = pd.to_datetime(edges, unit="ms").strftime("%Y-%m-%d %H:%M" if np.diff(edges).min() < 86_400_000
                                                            else "%Y-%m-%d")
     else:
-        shown = [number(edge, ",.4g") for edge in edges]
+        places = max(0, 1 - int(np.floor(np.log10(np.diff(edges).min()))))
+        spec = f",.{places}f" if places <= MAX_PLACES and np.abs(edges).max() < 1e15 else ",.6g"
+        shown = [number(edge, spec) for edge in edges]
     return [_("{low} to {high}").format(low=low, high=high) for low, high in zip(shown[:-1], shown[1:], strict=True)]
 
 

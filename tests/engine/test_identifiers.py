@@ -89,6 +89,8 @@ def test_nineteen_digit_whole_numbers_get_new_ones_within_int64_that_every_forma
     assert [batch.iloc[0] for batch in batches] == [2**63 - 1, 2**63]
     spanning = IdentifierForm.of(pd.Series([-top, 17, top], name="n"))  # no room above nor below: the widest gap
     assert spanning.new_values(2).tolist() == [-top + 1, -top + 2] and spanning.new_values(2).dtype == np.int64
+    edge = IdentifierForm.of(pd.Series(np.array([2**63, 2**64 - 1], dtype=np.uint64), name="n")).new_values(2)
+    assert edge.dtype == np.uint64 and edge.tolist() == [2**63 - 2, 2**63 - 1]  # ending at 2^63: floats, twice 2^63
     every = IdentifierForm.of(pd.Series(np.array([0, 2**63 + 9, 2**64 - 1], dtype=np.uint64), name="n"))
     assert every.new_values(2).tolist() == [1, 2]  # unsigned originals keep ids of 0 or more, here in int64's range
     assert {every.new_values(1, first=batch, total=2).dtype for batch in (0, 1)} == {np.dtype(np.int64)}

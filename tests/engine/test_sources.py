@@ -1,3 +1,5 @@
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -168,7 +170,43 @@ def test_files_each_at_their_own_utc_offset_are_read_in_utc_and_said(tmp_path):
     """Winter in one file, summer in the other: a column of Timestamps of two zones (object), not times."""
     (tmp_path / "a.csv").write_text("x,when\n1,2024-01-10 13:00:00+01:00\n")
     (tmp_path / "b.csv").write_text("x,when\n2,2024-07-10 13:00:00+02:00\n")
+    (tmp_path / "c.csv").write_text("x,when\n3,\n")  # a file without a time
     with pytest.warns(UserWarning, match=r"column 'when' holds times at 2 UTC offsets \(\+01:00, \+02:00\)"):
         when = TableInput.open(str(tmp_path / "*.csv")).read_column("when")
-    assert str(when.dtype) == "datetime64[s, UTC]" and when.tolist() == [pd.Timestamp("2024-01-10 12:00Z"),
-                                                                         pd.Timestamp("2024-07-10 11:00Z")]
+    assert str(when.dtype) == "datetime64[s, UTC]" and when.tolist()[:2] == [pd.Timestamp("2024-01-10 12:00Z"),
+                                                                             pd.Timestamp("2024-07-10 11:00Z")]
+    assert when.isna().tolist() == [False, False, True]
+
+
+def test_minus_zero_is_utc_as_plus_zero_and_z_are(tmp_path):
+    path = tmp_path / "utc.csv"
+    path.write_text("x,when\n1,2024-02-10 13:00:00-00:00\n2,2024-02-10 14:00:00+00:00\n3,2024-02-10T15:00:00Z\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # one offset: nothing said
+        assert str(read_table(path)["when"].dt.tz) == "UTC"
+
+
+def test_what_reading_says_is_gathered_by_each_thread_for_itself(tmp_path):
+    """A dashboard session reads in its own thread: it never gathers what another session's reading said."""
+    import threading
+
+    from core.engine.io import gathering
+
+    (tmp_path / "a.csv").write_text(" a ,x\n1,2\n")
+    (tmp_path / "b.csv").write_text(" b ,x\n1,2\n")
+    both, gathered = threading.Barrier(2), {}
+
+    def read(name):
+        with gathering() as said:
+            both.wait()
+            read_table(tmp_path / name)
+            both.wait()
+        gathered[name] = said
+
+    threads = [threading.Thread(target=read, args=(name,)) for name in ("a.csv", "b.csv")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [len(gathered[name]) for name in ("a.csv", "b.csv")] == [1, 1]
+    assert gathered["a.csv"][0].startswith("a.csv: ") and gathered["b.csv"][0].startswith("b.csv: ")

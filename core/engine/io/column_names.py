@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 
+from core.engine.io.said import say
 from core.errors import InputError
 from core.i18n import _, enumeration
 
@@ -20,10 +20,10 @@ def name_columns(names: Sequence[str | None], file_name: str) -> list[str]:
     if renamed:
         shown = renamed[:SHOWN_RENAMED] + ([_("{count} more").format(count=len(renamed) - SHOWN_RENAMED)]
                                            if len(renamed) > SHOWN_RENAMED else [])
-        warnings.warn(_("{file_name}: column names changed as they were read (the spaces around a name removed, an "
+        say(_("{file_name}: column names changed as they were read (the spaces around a name removed, an "
                         "empty name replaced by its place, column_N): {renamed}. The avatars' columns have these "
                         "names.").format(
-            file_name=file_name, renamed=enumeration(shown)), UserWarning, stacklevel=2)
+            file_name=file_name, renamed=enumeration(shown)))
     return named
 
 

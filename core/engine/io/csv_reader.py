@@ -16,7 +16,6 @@ import io
 import itertools
 import os
 import re
-import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +28,7 @@ import pyarrow.csv as pa_csv
 from core.engine.io.column_names import name_columns
 from core.engine.io.memory import release_freed_memory
 from core.engine.io.messages import empty_message, first_line
+from core.engine.io.said import say
 from core.errors import InputError
 from core.i18n import _, ngettext, number
 
@@ -178,7 +178,8 @@ def _in_written_offset(typed: pa.ChunkedArray, text: pa.ChunkedArray, name: str,
         return typed
     found = pa_compute.drop_null(pa_compute.extract_regex(text, _OFFSET)).combine_chunks().field("offset")
     hours = pa_compute.replace_substring_regex(pa_compute.replace_substring(found, "Z", "+00"), r"^([+-]\d\d)$", r"\1:00")
-    offsets = sorted(set(pa_compute.replace_substring_regex(hours, r"^([+-]\d\d)(\d\d)$", r"\1:\2").to_pylist()))
+    written = pa_compute.replace_substring_regex(hours, r"^([+-]\d\d)(\d\d)$", r"\1:\2").to_pylist()
+    offsets = sorted({"+00:00" if offset == "-00:00" else offset for offset in written})  # -00:00 is UTC too
     if len(offsets) == 1:
         return typed.cast(pa.timestamp(typed.type.unit, tz=offsets[0]))
     say_several_offsets(file_name, name, offsets)
@@ -187,10 +188,10 @@ def _in_written_offset(typed: pa.ChunkedArray, text: pa.ChunkedArray, name: str,
 
 def say_several_offsets(file_name: str, name: str, offsets: list[str]) -> None:
     """Times of one column written at several UTC offsets (``+01:00``...) are read and written in UTC: said."""
-    warnings.warn(_("{file_name}: column '{name}' holds times at {count} UTC offsets ({offsets}): they are read as the "
+    say(_("{file_name}: column '{name}' holds times at {count} UTC offsets ({offsets}): they are read as the "
                     "same instants in UTC, and the avatars' times are written in UTC (+0000).").format(
         file_name=file_name, name=name, count=len(offsets), offsets=", ".join(offsets[:SHOWN_OFFSETS])
-        + (", ..." if len(offsets) > SHOWN_OFFSETS else "")), UserWarning, stacklevel=3)
+        + (", ..." if len(offsets) > SHOWN_OFFSETS else "")))
 
 
 def _csv_options(dialect: CsvDialect, text: set[str]

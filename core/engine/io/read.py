@@ -5,7 +5,6 @@ first bytes (a ``.csv`` that is really an Excel workbook still loads), then from
 from __future__ import annotations
 
 import os
-import warnings
 from pathlib import Path
 from typing import BinaryIO
 
@@ -16,6 +15,7 @@ from core.engine.io.excel_reader import EXCEL_MAGIC, read_excel
 from core.engine.io.memory import release_freed_memory
 from core.engine.io.messages import empty_message
 from core.engine.io.parquet_reader import PARQUET_MAGIC, read_parquet
+from core.engine.io.said import say
 from core.errors import InputError
 from core.i18n import _
 
@@ -67,8 +67,8 @@ def read_table(source: str | os.PathLike[str] | BinaryIO, *, file_name: str | No
                            "(a schema of linked tables is given with --tables).").format(file_name=file_name))
     else:
         if suffix in {".xlsx", ".xls"}:  # issue 47: a CSV saved under a workbook's name, read before, was refused
-            warnings.warn(_("{file_name} is a text table (CSV), not an Excel workbook: it is read as CSV.").format(
-                file_name=file_name), stacklevel=2)
+            say(_("{file_name} is a text table (CSV), not an Excel workbook: it is read as CSV.").format(
+                file_name=file_name))
         frame = read_csv(content, head, file_name)
     del content
     release_freed_memory()  # the parser's buffers: 70 MB at a million rows
