@@ -51,7 +51,8 @@ _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 _CODE = re.compile(r"^[A-Za-z]*[-_ ]?\d{3,}$")  # P00123, ID-0042, 000123: letters (or none) then digits
 _LETTERED_CODE = re.compile(r"^[A-Za-z]+[-_ ]?9{3,}$")  # the one form of codes P00123, P00456 (digits as 9)
 _DURATION = re.compile(r"-?\d+ days? [+-]?\d{2}:\d{2}:\d{2}(\.\d+)?")
-_DATE_LIKE = re.compile(r"^\s*\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)?\s*$")
+_DATE_LIKE = re.compile(  # a time may end with its UTC offset, apart by a space (10:00:00 +05:30) or not
+    r"^\s*\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?(\s?(Z|[+-]\d{2}(:?\d{2})?))?)?\s*$")
 _DATE_FORMATS = ("ISO8601", "%d/%m/%Y", "%m/%d/%Y", "%d.%m.%Y", "%d-%m-%Y", "%Y/%m/%d")
 _TIME_SUFFIXES = ("", " %H:%M", " %H:%M:%S")
 

@@ -414,3 +414,12 @@ def test_a_file_opened_as_text_is_read_or_refused_in_one_line(tmp_path):
             InputError, match=r"latin.csv: opened as text in an encoding its bytes do not follow \(invalid "
                               r"continuation byte\); open it in binary mode \('rb'\)"):
         read_table(stream)
+
+
+def test_times_are_written_in_their_utc_offset_as_read(tmp_path):
+    """Times read '+05:30' were written '+0000'; written '+0530' then: now as read (ISO 8601, as pandas writes)."""
+    path = write(tmp_path, "t.csv", b"x,when\n1,2024-02-10 13:00:00+05:30\n2,\n")
+    text = csv_bytes(read_table(path)).decode()
+    assert text.splitlines()[1:] == ["1,2024-02-10 13:00:00+05:30", "2,"]
+    assert csv_bytes(pd.DataFrame({"t": pd.to_datetime(["2024-02-10 13:00Z"])})).decode().splitlines()[1] == \
+        "2024-02-10 13:00:00+00:00"

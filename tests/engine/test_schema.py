@@ -223,3 +223,12 @@ def test_ids_drawn_at_random_are_identifiers_though_some_land_on_many_rows():
     warning = next(w for w in profiles["pid"].warnings if w.kind is WarningKind.IDENTIFIER)
     assert warning.count == np.bincount(ids).max() > 5
     assert not any(w.kind is WarningKind.IDENTIFIER for w in profiles["ward"].warnings)  # 40 wards: a category
+
+
+def test_times_with_their_utc_offset_apart_by_a_space_are_times_in_that_offset():
+    """'2024-01-01 10:00:00 +05:30' was text, then categorical codes: a time column changed silently."""
+    column = pd.Series(["2024-01-01 10:00:00 +05:30", "2024-01-02 11:30:00 +0530", None], name="when")
+    kinds = resolve_kinds(column.to_frame())
+    assert kinds["when"] is Kind.DATETIME
+    typed = apply_kinds(column.to_frame(), kinds)["when"]
+    assert str(typed.dt.tz) == "UTC+05:30" and typed.iloc[1] == pd.Timestamp("2024-01-02 06:00Z")

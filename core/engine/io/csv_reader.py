@@ -173,7 +173,7 @@ def _zoned(column_type: pa.DataType) -> bool:
 def _in_written_offset(typed: pa.ChunkedArray, text: pa.ChunkedArray, name: str, file_name: str) -> pa.ChunkedArray:
     """Times written with a UTC offset in the offset they were written with, when they share one (``+05:30``
     stays ``+05:30``, the avatars' times written so); with several (a zone's summer and winter times), in UTC,
-    said: the same instants, written ``+0000``."""
+    said: the same instants, written ``+00:00``."""
     if not _zoned(typed.type):
         return typed
     found = pa_compute.drop_null(pa_compute.extract_regex(text, _OFFSET)).combine_chunks().field("offset")
@@ -188,8 +188,8 @@ def _in_written_offset(typed: pa.ChunkedArray, text: pa.ChunkedArray, name: str,
 
 def say_several_offsets(file_name: str, name: str, offsets: list[str]) -> None:
     """Times of one column written at several UTC offsets (``+01:00``...) are read and written in UTC: said."""
-    say(_("{file_name}: column '{name}' holds times at {count} UTC offsets ({offsets}): they are read as the "
-                    "same instants in UTC, and the avatars' times are written in UTC (+0000).").format(
+    say(_("{file_name}: column '{name}' holds times at {count} UTC offsets ({offsets}): they are read as the same "
+          "instants in UTC, and the avatars' times are written in UTC (+00:00).").format(
         file_name=file_name, name=name, count=len(offsets), offsets=", ".join(offsets[:SHOWN_OFFSETS])
         + (", ..." if len(offsets) > SHOWN_OFFSETS else "")))
 

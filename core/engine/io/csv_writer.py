@@ -107,7 +107,8 @@ def _arrow_converter(column: pd.Series) -> Callable[[pd.Series], pa.Array]:
     strings. Decided on the whole column, so that every block is written alike."""
     if pd.api.types.is_datetime64_any_dtype(column):
         if getattr(column.dt, "tz", None) is not None:
-            return lambda block: pa.array(block.dt.strftime("%Y-%m-%d %H:%M:%S%z"), type=pa.string(), from_pandas=True)
+            return lambda block: pa.array(block.dt.strftime("%Y-%m-%d %H:%M:%S%z").str.replace(  # +05:30, as read
+                r"([+-]\d\d)(\d\d)$", r"\1:\2", regex=True), type=pa.string(), from_pandas=True)
         present = column.dropna()
         at_midnight = bool((present == present.dt.normalize()).all())
         whole_seconds = bool((present == present.dt.floor("s")).all())
