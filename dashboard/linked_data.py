@@ -14,7 +14,7 @@ from core.i18n import _, number
 from dashboard import state
 from dashboard.plan import plan_from_table, plan_problem, plan_table
 from dashboard.text import plain
-from dashboard.widgets import column_editor, preview_columns, table
+from dashboard.widgets import column_editor, preview_columns, table, warnings_shown
 
 NO_KEY = "—"  # the primary key choice "none", the same in every language
 
@@ -25,8 +25,7 @@ def linked_data_page() -> None:
     frames = loaded.frames
     st.subheader(_("{count} linked tables: {tables}").format(count=number(len(frames)), tables=", ".join(
         plain(name) for name in frames)), anchor=False)
-    for line in dict.fromkeys(line for one in loaded.tables.values() for line in one.said):  # what reading said
-        st.warning(plain(line), icon=":material/warning:")
+    warnings_shown(line for one in loaded.tables.values() for line in one.said)  # what reading each file said
     for name, frame in frames.items():
         with st.expander(_("{table}: {rows} rows, {columns} columns").format(
                 table=plain(name), rows=number(len(frame), ","), columns=number(frame.shape[1]))):
@@ -133,10 +132,9 @@ def table_columns_section(name: str) -> None:
     edited = column_editor(rows, profiles, key=f"plan_editor_{loaded.source_id}_{'_'.join([*keys, time or ''])}")
     st.session_state["plan_rows"] = {**st.session_state.get("plan_rows", {}), name: edited}
     described = plan_from_table(edited, profiles, name)
-    for line in column_warning_lines(profiles, dict(zip(edited["column"], edited["kind"], strict=True)),
-                                     dropped=described.with_role(Role.DROPPED),
-                                     excluded=described.with_role(Role.SET_APART)):
-        st.warning(plain(line), icon=":material/warning:")
+    warnings_shown(column_warning_lines(profiles, dict(zip(edited["column"], edited["kind"], strict=True)),
+                                        dropped=described.with_role(Role.DROPPED),
+                                        excluded=described.with_role(Role.SET_APART)))
     problem = plan_problem(edited, profiles) if len(edited) else None
     if problem:
         problem = _("Table '{table}': {problem}").format(table=name, problem=problem)

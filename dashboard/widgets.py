@@ -74,6 +74,12 @@ if TYPE_CHECKING:
     from dashboard.state import LoadedTable
 
 
+def warnings_shown(lines: Iterable[str]) -> None:
+    """Each line a warning box (what reading a file said, what the columns' kinds imply), each once."""
+    for line in dict.fromkeys(lines):
+        st.warning(plain(line), icon=":material/warning:")
+
+
 def preview_columns(frame: pd.DataFrame) -> dict[str, object]:
     """Column settings for a table preview: dates without a time of day shown as dates (not ``... 00:00:00``)."""
     config = {}

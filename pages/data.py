@@ -14,7 +14,14 @@ from dashboard.linked_data import linked_data_page
 from dashboard.plan import plan_from_table, plan_problem
 from dashboard.sources import left_out_section, source_section
 from dashboard.text import plain
-from dashboard.widgets import column_editor, preview_columns, relations_section, risk_profile_section, table
+from dashboard.widgets import (
+    column_editor,
+    preview_columns,
+    relations_section,
+    risk_profile_section,
+    table,
+    warnings_shown,
+)
 
 language.use_session_language()  # first: this run's messages in the session's language
 jobs.apply_ended()  # a job ended since the last run: its result first
@@ -30,8 +37,7 @@ loaded = state.table()
 frame = loaded.frame
 st.subheader(_("{name}: {rows} rows, {columns} columns").format(name=plain(loaded.name), rows=number(len(frame), ","),
                                                                  columns=number(frame.shape[1])), anchor=False)
-for line in loaded.said:
-    st.warning(plain(line), icon=":material/warning:")
+warnings_shown(loaded.said)
 with st.expander(_("Preview of the first rows"), expanded=False):
     table(frame.head(100), columns=preview_columns(frame))
 
@@ -39,9 +45,9 @@ st.subheader(_("Columns"))
 edited = column_editor(st.session_state["plan_table"], loaded.profiles, key=f"plan_editor_{loaded.source_id}")
 st.session_state["plan_table"] = edited
 described = replace(plan_from_table(edited, loaded.profiles, loaded.name), relations=state.plan().table.relations)
-for line in column_warning_lines(loaded.profiles, dict(zip(edited["column"], edited["kind"], strict=True)),
-                                 dropped=described.with_role(Role.DROPPED), excluded=described.with_role(Role.SET_APART)):
-    st.warning(plain(line), icon=":material/warning:")
+warnings_shown(column_warning_lines(loaded.profiles, dict(zip(edited["column"], edited["kind"], strict=True)),
+                                    dropped=described.with_role(Role.DROPPED),
+                                    excluded=described.with_role(Role.SET_APART)))
 try:
     if described.column_kinds:
         overridden = frame[list(described.column_kinds)]

@@ -182,7 +182,8 @@ def _avatarize_linked(arguments: argparse.Namespace, dataset: Dataset, frames: d
         print("\n".join(run_lines(run)))
     for name in dataset.top_down():
         if dataset.is_series(name):  # rebuilt from its persons' avatars
-            print(f"{len(fitted.avatars_[name])} measures of {name} written to {paths[name]} ({_series_text(dataset, name)}).")
+            print(f"{len(fitted.avatars_[name])} measures of {name} written to {paths[name]} "
+                  f"({_series_text(dataset, name)}).")
             continue
         avatarizer = fitted.avatarizers_[name]
         links = ", ".join(f"{link.parent} by {link.method.value}" + (
@@ -416,9 +417,11 @@ def _linked_in_batches(arguments: argparse.Namespace, dataset: Dataset) -> int:
     for name in dataset.top_down():
         parts = len(list(run.folders[name].iterdir()))
         written = f"written to {run.folders[name]} in {parts} part{'s' if parts > 1 else ''}"
-        print(f"{run.avatars[name]} measures of {name} {written} ({_series_text(dataset, name)}; {run.rows[name]} real "
-              "measures)." if dataset.is_series(name) else f"{run.avatars[name]} avatars of {name} {written} "
-              f"({run.rows[name]} rows).")
+        if dataset.is_series(name):
+            print(f"{run.avatars[name]} measures of {name} {written} ({_series_text(dataset, name)}; "
+                  f"{run.rows[name]} real measures).")
+        else:
+            print(f"{run.avatars[name]} avatars of {name} {written} ({run.rows[name]} rows).")
     held = f"{run.held_out} rows set aside as the batches' holdouts, by family" if run.held_out else "no holdout"
     print(f"seed = {run.seed}, {run.n_batches} {'batch' if run.n_batches == 1 else 'batches'} of about "
           f"{arguments.batch_rows} rows, {held}, {time.perf_counter() - start:.1f} s.")

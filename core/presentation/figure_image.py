@@ -1,9 +1,9 @@
 """A report's plotly figure drawn as a PNG image by matplotlib (the PDF report's figures): the same figure object
 the HTML report and the pages show, read trace by trace, so that no figure is written twice.
 
-Drawn: bars (vertical or horizontal, grouped or overlaid, of their own widths, with their outside texts), lines and markers (steps, dashes, error bars, filled bands),
-heatmaps (their colour axis, their values in the cells), subplots and a secondary axis, vertical lines with their
-labels, the subplots' titles, the legend. Offline: plotly's own image export needs a browser; matplotlib does not.
+Drawn: bars (vertical or horizontal, grouped or overlaid, of their own widths, with their outside texts), lines
+and markers (steps, dashes, error bars, filled bands), heatmaps (their colour axis, their values in the cells),
+subplots and a secondary axis, vertical lines with their labels, the subplots' titles, the legend. Offline: plotly's own image export needs a browser; matplotlib does not.
 Text is never read as mathematics (a ``$`` in a column name stays a ``$``).
 """
 

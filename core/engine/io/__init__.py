@@ -1,8 +1,8 @@
 """Reading user tables and writing results without half-written files, one module per job: :mod:`.read` (a table
 from a path or an upload, its format recognised), :mod:`.csv_reader`, :mod:`.excel_reader` and
 :mod:`.parquet_reader` (each format's decisions), :mod:`.column_names`, :mod:`.messages` and :mod:`.said` (what
-the readers share), :mod:`.csv_writer` (a frame's CSV text), :mod:`.write` and :mod:`.atomic` (files whole or not at all) and
-:mod:`.memory` (the process's memory around large reads). Every problem raises an
+the readers share), :mod:`.csv_writer` (a frame's CSV text), :mod:`.write` and :mod:`.atomic` (files whole or not
+at all) and :mod:`.memory` (the process's memory around large reads). Every problem raises an
 :class:`~core.errors.InputError` that names the file.
 """
 

@@ -20,9 +20,8 @@ def name_columns(names: Sequence[str | None], file_name: str) -> list[str]:
     if renamed:
         shown = renamed[:SHOWN_RENAMED] + ([_("{count} more").format(count=len(renamed) - SHOWN_RENAMED)]
                                            if len(renamed) > SHOWN_RENAMED else [])
-        say(_("{file_name}: column names changed as they were read (the spaces around a name removed, an "
-                        "empty name replaced by its place, column_N): {renamed}. The avatars' columns have these "
-                        "names.").format(
+        say(_("{file_name}: column names changed as they were read (the spaces around a name removed, an empty name "
+              "replaced by its place, column_N): {renamed}. The avatars' columns have these names.").format(
             file_name=file_name, renamed=enumeration(shown)))
     return named
 
